@@ -1,0 +1,78 @@
+"""What live queries return: plain, typed, repo-relative results.
+
+Positions are LSP positions (0-based line, UTF-16 column) in `Span`; each
+result also carries the 1-based line a person reads and that line's text.
+Paths are repo-relative POSIX paths, or absolute for files outside the root
+(a standard library stub, a system header).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range in LSP positions, end exclusive."""
+
+    start_line: int
+    start_char: int
+    end_line: int
+    end_char: int
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a file, as a server reported it."""
+
+    path: str
+    span: Span
+    line: int
+    """1-based line of the start."""
+    text: str
+    """The text of that line, stripped of its newline (capped)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HoverInfo:
+    """What the server shows on hover: markdown or plain text."""
+
+    contents: str
+    span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSymbolNode:
+    """One node of a file's hierarchical outline."""
+
+    name: str
+    kind: str
+    """The LSP SymbolKind name in lower case: "class", "method", ..."""
+    detail: str | None
+    span: Span
+    selection: Span
+    children: tuple[DocumentSymbolNode, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceSymbol:
+    """A symbol found by name across the workspace."""
+
+    name: str
+    kind: str
+    container: str | None
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A caller or callee in the call hierarchy, with where the calls are."""
+
+    name: str
+    kind: str
+    detail: str | None
+    location: Location
+    """Where the caller/callee itself is defined (its selection range)."""
+    call_spans: tuple[Span, ...]
+    """Where the calls happen: in the caller's file for incoming calls,
+    in the queried file for outgoing calls."""

