@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +29,7 @@ class FileStamp:
             st = os.stat(path)
         except (FileNotFoundError, NotADirectoryError):
             return None
-        if not os.path.isfile(path):
+        if not stat.S_ISREG(st.st_mode):
             return None
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 

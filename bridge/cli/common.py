@@ -1,0 +1,37 @@
+"""What every subcommand shares: the common options, JSON output, error output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import orjson
+
+from bridge.errors import ToolError
+
+
+def parent_parser() -> argparse.ArgumentParser:
+    """The options every command takes: `--root DIR` and `--json`."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--root", default=".", metavar="DIR", help="workspace root (default: current directory)"
+    )
+    parent.add_argument(
+        "--json", action="store_true", help="machine output on stdout, nothing else there"
+    )
+    return parent
+
+
+def print_json(data: Any) -> None:
+    """Write `data` as one JSON document on stdout."""
+    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+def report_error(exc: ToolError, *, as_json: bool) -> None:
+    """Say what went wrong on stderr (and as JSON on stdout with --json)."""
+    if as_json:
+        print_json({"error": {"code": exc.code, "message": exc.message, "hint": exc.hint}})
+    print(f"codeanchor: {exc.message}", file=sys.stderr)
+    if exc.hint:
+        print(f"  hint: {exc.hint}", file=sys.stderr)

@@ -1,0 +1,40 @@
+"""`codeanchor doctor`: which language servers are found, versions, what to install."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from bridge.cli.common import print_json
+from lsp.catalog import Catalog
+from lsp.doctor import examine
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the `doctor` command."""
+    parser = subparsers.add_parser(
+        "doctor", parents=[parent], help="which language servers are found, and what to install"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List every server; exit 1 when a server chosen for a language is missing."""
+    reports = examine(Catalog.builtin())
+    missing_chosen = [r for r in reports if r.chosen_for and not r.found]
+    if args.json:
+        print_json({"servers": [dataclasses.asdict(r) for r in reports]})
+    else:
+        table = Table(title="Language servers")
+        for column in ("server", "languages", "default for", "status", "version / install"):
+            table.add_column(column)
+        for r in reports:
+            status = "[green]found[/]" if r.found else "[red]missing[/]"
+            detail = (r.version or "?") if r.found else f"install: {r.install}"
+            table.add_row(r.name, ", ".join(r.languages), ", ".join(r.chosen_for), status, detail)
+        Console().print(table)
+    return 1 if missing_chosen else 0
