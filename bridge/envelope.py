@@ -1,0 +1,161 @@
+"""One envelope for every answer, and the budget that caps its size.
+
+An agent's context is the scarcest resource there is, so every answer fits a
+token budget: the least useful items (the tail of the ranked list) go first,
+then long strings are shortened, and `truncated` says what was dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+import orjson
+
+from bridge.errors import BadInputError, ToolError
+
+MIN_BUDGET_TOKENS = 200
+MAX_BUDGET_TOKENS = 50_000
+CHARS_PER_TOKEN = 4
+SHORTEST_STRING = 80
+
+
+class ErrorInfo(TypedDict):
+    """What went wrong, and what to do about it."""
+
+    code: str
+    message: str
+    hint: str | None
+
+
+class Truncation(TypedDict):
+    """What the budget dropped from an answer."""
+
+    items: str
+    kept: int
+    dropped: int
+    budgetTokens: int
+    stringsShortened: bool
+
+
+class Envelope(TypedDict):
+    """Every tool's answer."""
+
+    ok: bool
+    data: Any
+    warnings: list[str]
+    truncated: Truncation | None
+    mapBuiltAt: str | None
+    stale: bool
+
+
+def estimate_tokens(value: Any) -> int:
+    """A cheap token estimate: JSON length over four."""
+    return -(-len(orjson.dumps(value)) // CHARS_PER_TOKEN)
+
+
+def check_budget(budget_tokens: int) -> int:
+    """The budget, if it is within bounds; else a BadInputError saying the bounds."""
+    if not MIN_BUDGET_TOKENS <= budget_tokens <= MAX_BUDGET_TOKENS:
+        raise BadInputError(
+            f"budget {budget_tokens} is out of range",
+            hint=f"pass a budget between {MIN_BUDGET_TOKENS} and {MAX_BUDGET_TOKENS} tokens",
+        )
+    return budget_tokens
+
+
+def respond(
+    data: Any,
+    *,
+    budget_tokens: int,
+    items_key: str | None = None,
+    warnings: Sequence[str] = (),
+    map_built_at: str | None = None,
+    stale: bool = False,
+) -> Envelope:
+    """Wrap `data` in the envelope, trimmed to the budget.
+
+    `items_key` names the list in `data` (ranked most useful first) that may
+    lose items from its tail.
+    """
+    envelope = Envelope(
+        ok=True,
+        data=data,
+        warnings=list(warnings),
+        truncated=None,
+        mapBuiltAt=map_built_at,
+        stale=stale,
+    )
+    if estimate_tokens(envelope) <= budget_tokens:
+        return envelope
+    items = data.get(items_key) if items_key and isinstance(data, dict) else None
+    total = len(items) if isinstance(items, list) else 0
+    # Reserve room for the note first, with the widest numbers it can hold.
+    _note(envelope, items_key, total, total, budget_tokens, shortened=False)
+    dropped = 0
+    if isinstance(items, list) and items_key is not None:
+        envelope["data"], dropped = _drop_tail(envelope, items_key, budget_tokens)
+    shortened = estimate_tokens(envelope) > budget_tokens
+    if shortened:
+        envelope["data"] = _shorten_to_fit(envelope, budget_tokens)
+    _note(envelope, items_key, total - dropped, dropped, budget_tokens, shortened=shortened)
+    return envelope
+
+
+def _note(
+    envelope: Envelope, key: str | None, kept: int, dropped: int, budget: int, *, shortened: bool
+) -> None:
+    """Say in the envelope what the budget took out (replacing an earlier note)."""
+    envelope["truncated"] = Truncation(
+        items=key or "text",
+        kept=kept,
+        dropped=dropped,
+        budgetTokens=budget,
+        stringsShortened=shortened,
+    )
+    what = f": {dropped} of {kept + dropped} {key} dropped" if dropped else ""
+    warning = f"answer cut to fit {budget} tokens{what}; pass a larger budget or narrow the query"
+    if envelope["warnings"] and envelope["warnings"][-1].startswith("answer cut to fit"):
+        envelope["warnings"][-1] = warning
+    else:
+        envelope["warnings"].append(warning)
+
+
+def error_envelope(exc: ToolError) -> dict[str, Any]:
+    """The envelope of a failed call (what an MCP client reads as the error text)."""
+    return {"ok": False, "error": ErrorInfo(code=exc.code, message=exc.message, hint=exc.hint)}
+
+
+def _drop_tail(envelope: Envelope, key: str, budget: int) -> tuple[dict[str, Any], int]:
+    data: dict[str, Any] = envelope["data"]
+    items: list[Any] = data[key]
+    low, high = 0, len(items)
+    while low < high:
+        mid = (low + high + 1) // 2
+        trial = {**envelope, "data": {**data, key: items[:mid]}}
+        if estimate_tokens(trial) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return {**data, key: items[:low]}, len(items) - low
+
+
+def _shorten_to_fit(envelope: Envelope, budget: int) -> Any:
+    limit = budget * CHARS_PER_TOKEN
+    data = envelope["data"]
+    while limit > SHORTEST_STRING:
+        data = _cap_strings(envelope["data"], limit)
+        if estimate_tokens({**envelope, "data": data}) <= budget:
+            return data
+        limit //= 2
+    return _cap_strings(envelope["data"], SHORTEST_STRING)
+
+
+def _cap_strings(value: Any, limit: int) -> Any:
+    if isinstance(value, str) and len(value) > limit:
+        return value[: limit - 1] + "…"
+    if isinstance(value, dict):
+        return {k: _cap_strings(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cap_strings(v, limit) for v in value]
+    return value

@@ -1,0 +1,138 @@
+"""What a tool is pointed at: a node ID, or a position in a file.
+
+    node ID      src/auth/tokens.py            a file
+                 src/auth/tokens.py#Store.issue    a symbol (`~2` for the second
+                                                   of that name in the file)
+    position     src/auth/tokens.py:42         line 42 (1-based), first non-blank
+                 src/auth/tokens.py:42:9       line 42, column 9 (1-based code points)
+                 src/auth/tokens.py:42 + name  the column of `name` on line 42
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from bridge.errors import BadInputError
+from disk.columns import to_utf16
+from disk.paths import relative_posix, resolve_in_root
+from disk.text import read_source
+
+_POSITION = re.compile(r"^(?P<path>[^#]+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+_ORDINAL = re.compile(r"^(?P<qualname>.+?)~(?P<n>\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeTarget:
+    """A file (`qualname` None) or a symbol in it; `ordinal` counts repeats from 1."""
+
+    path: str
+    qualname: str | None = None
+    ordinal: int = 1
+
+    @property
+    def node_id(self) -> str:
+        """The canonical node ID."""
+        if self.qualname is None:
+            return self.path
+        suffix = f"~{self.ordinal}" if self.ordinal > 1 else ""
+        return f"{self.path}#{self.qualname}{suffix}"
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The qualified name split into its container chain and name."""
+        return () if self.qualname is None else tuple(self.qualname.split("."))
+
+
+@dataclass(frozen=True, slots=True)
+class PositionTarget:
+    """A 1-based line, with a 1-based column or a name to find on it."""
+
+    path: str
+    line: int
+    column: int | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LspPosition:
+    """A checked position in LSP terms (0-based line, UTF-16 column), path relative."""
+
+    path: str
+    line: int
+    character: int
+    line_text: str
+
+
+def parse_node_id(text: str) -> NodeTarget:
+    """Parse `path` or `path#Qual.Name[~N]`; raises BadInputError on a malformed ID."""
+    text = text.strip()
+    path, hash_mark, rest = text.partition("#")
+    example = "expected `path` or `path#Qual.Name` (e.g. src/app.py#Store.get)"
+    if not path or "#" in rest or (hash_mark and not rest):
+        raise BadInputError(f"malformed node ID {text!r}", hint=example)
+    if not hash_mark:
+        return NodeTarget(path=path)
+    ordinal = 1
+    match = _ORDINAL.match(rest)
+    if match:
+        rest, ordinal = match["qualname"], int(match["n"])
+        if ordinal < 2:
+            raise BadInputError(f"malformed node ID {text!r}: repeats start at ~2", hint=example)
+    if any(not part for part in rest.split(".")):
+        raise BadInputError(f"malformed node ID {text!r}: empty name part", hint=example)
+    return NodeTarget(path=path, qualname=rest, ordinal=ordinal)
+
+
+def parse_target(text: str, *, name: str | None = None) -> NodeTarget | PositionTarget:
+    """Parse a TARGET: a position (`path:LINE[:COL]`) or else a node ID."""
+    if not text.strip():
+        raise BadInputError("empty target", hint="pass a node ID or path:LINE[:COL]")
+    match = _POSITION.match(text.strip())
+    if match:
+        column = int(match["col"]) if match["col"] else None
+        line = int(match["line"])
+        if line < 1 or (column is not None and column < 1):
+            raise BadInputError(f"{text!r}: lines and columns are 1-based")
+        if column is not None and name is not None:
+            raise BadInputError(f"{text!r}: give a column or a name, not both")
+        return PositionTarget(path=match["path"], line=line, column=column, name=name)
+    if name is not None:
+        raise BadInputError(f"--name needs a path:LINE target, not {text!r}")
+    return parse_node_id(text)
+
+
+def checked_path(root: Path, path: str) -> str:
+    """The repo-relative POSIX form of `path`, which must be a file inside `root`."""
+    return relative_posix(root, resolve_in_root(root, path))
+
+
+def to_lsp_position(root: Path, target: PositionTarget) -> LspPosition:
+    """Check a position against the file on disk and convert it for LSP."""
+    absolute = resolve_in_root(root, target.path)
+    lines = read_source(absolute).splitlines()
+    path = relative_posix(root, absolute)
+    if target.line > len(lines):
+        raise BadInputError(
+            f"{path}:{target.line}: past the end of the file ({len(lines)} lines)"
+        )
+    text = lines[target.line - 1]
+    if target.name is not None:
+        found = re.search(rf"(?<![\w$]){re.escape(target.name)}(?![\w$])", text)
+        if found is None:
+            raise BadInputError(
+                f"{path}:{target.line}: {target.name!r} does not appear on that line",
+                hint=f"the line reads: {text.strip()[:120]!r}",
+            )
+        column = found.start()
+    elif target.column is not None:
+        if target.column > len(text) + 1:
+            raise BadInputError(
+                f"{path}:{target.line}:{target.column}: past the end of the line "
+                f"({len(text)} characters)"
+            )
+        column = target.column - 1
+    else:
+        column = len(text) - len(text.lstrip())
+    return LspPosition(path, target.line - 1, to_utf16(text, column), text)

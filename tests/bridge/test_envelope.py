@@ -1,0 +1,61 @@
+"""The envelope and its budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.envelope import (
+    MAX_BUDGET_TOKENS,
+    check_budget,
+    error_envelope,
+    estimate_tokens,
+    respond,
+)
+from bridge.errors import BadInputError, UnknownIdError
+
+
+def test_small_answers_pass_untouched() -> None:
+    env = respond({"items": [1, 2]}, budget_tokens=500, items_key="items", map_built_at="t")
+    assert env["ok"] and env["data"] == {"items": [1, 2]}
+    assert env["truncated"] is None and env["warnings"] == []
+    assert env["mapBuiltAt"] == "t"
+
+
+def test_long_lists_lose_their_tail_and_say_so() -> None:
+    items = [{"path": f"src/file_{i}.py", "line": i} for i in range(500)]
+    env = respond({"query": "q", "items": items}, budget_tokens=300, items_key="items")
+    kept = env["data"]["items"]
+    assert 0 < len(kept) < 500
+    assert kept == items[: len(kept)]  # the most useful (first) items stay
+    assert estimate_tokens(env) <= 300
+    truncated = env["truncated"]
+    assert truncated is not None
+    assert truncated["dropped"] == 500 - len(kept) and truncated["kept"] == len(kept)
+    assert any("dropped" in w for w in env["warnings"])
+
+
+def test_one_huge_string_is_shortened() -> None:
+    env = respond({"contents": "x" * 100_000}, budget_tokens=300)
+    assert estimate_tokens(env) <= 300
+    assert env["data"]["contents"].endswith("…")
+    assert env["truncated"] is not None and env["truncated"]["stringsShortened"]
+
+
+def test_budget_bounds_are_enforced() -> None:
+    assert check_budget(2000) == 2000
+    with pytest.raises(BadInputError, match="out of range"):
+        check_budget(MAX_BUDGET_TOKENS + 1)
+    with pytest.raises(BadInputError):
+        check_budget(0)
+
+
+def test_errors_carry_code_message_and_hint() -> None:
+    env = error_envelope(UnknownIdError("no node a.py#X", suggestions=["a.py#Y"]))
+    assert env == {
+        "ok": False,
+        "error": {
+            "code": "unknown_id",
+            "message": "no node a.py#X",
+            "hint": "did you mean: a.py#Y",
+        },
+    }
