@@ -1,0 +1,398 @@
+"""Benchmark the map on real code: the Python sources inside PyPI wheels.
+
+Corpora (wheels pinned, downloaded once into a cache with `pip download`):
+click (small), sympy (large) and a mix of large packages (~5,000 files).
+Per corpus, over --runs runs, it measures the median and the spread of:
+
+    floor-read    list + read + hash every file (what any build must do)
+    floor-parse   ... + tree-sitter parse, no queries, in the same pool size
+    cold          CodeMap.open + rebuild + save with no snapshot
+    warm          CodeMap.open + rebuild with a valid snapshot, nothing changed
+    update-median one-file edit of a median-size file, then rebuild
+    update-largest the same for the largest file
+
+Every measurement runs in a fresh child process, so its peak RSS (ours plus
+the largest pool worker) is its own. Progress goes to stderr, the table to
+stdout, or JSON with --json.
+
+    .venv/bin/python scripts/bench_map.py --quick          # click only, seconds
+    .venv/bin/python scripts/bench_map.py --runs 3 --json  # everything
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from disk.stamps import content_hash
+from map.languages import grammar, language_for
+from map.walk import list_files
+
+WHEELS = {
+    "click": "click==8.5.1",
+    "sympy": "sympy==1.14.0",
+    "django": "django==5.2.19",
+    "pandas": "pandas==3.1.1",
+    "scipy": "scipy==1.17.1",
+    "sqlalchemy": "sqlalchemy==2.1.9",
+}
+CORPORA = {
+    "click": ("click",),
+    "sympy": ("sympy",),
+    "mix": ("sympy", "pandas", "scipy", "django", "sqlalchemy"),
+}
+MEASURES = (
+    "floor-read",
+    "floor-parse",
+    "cold",
+    "warm",
+    "update-median",
+    "update-largest",
+)
+FULL_TREE = frozenset({"floor-read", "floor-parse", "cold", "warm"})
+DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench"
+DEFAULT_WORKERS = 2
+PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
+
+err = Console(stderr=True)
+
+
+# ----------------------------------------------------------------- corpora
+
+
+def fetch_wheels(cache: Path, packages: tuple[str, ...]) -> dict[str, Path]:
+    """The cached wheel of each package, downloading the missing ones from PyPI."""
+    cache.mkdir(parents=True, exist_ok=True)
+    found = {name: _cached_wheel(cache, name) for name in packages}
+    missing = [WHEELS[name] for name, wheel in found.items() if wheel is None]
+    if missing:
+        err.log(f"downloading {', '.join(missing)} into {cache}")
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        subprocess.run([*pip, "--only-binary=:all:", "-d", str(cache), *missing], check=True)
+    wheels: dict[str, Path] = {}
+    for name in packages:
+        wheel = _cached_wheel(cache, name)
+        if wheel is None:
+            raise SystemExit(f"pip download left no wheel for {WHEELS[name]} in {cache}")
+        wheels[name] = wheel
+    return wheels
+
+
+def _cached_wheel(cache: Path, name: str) -> Path | None:
+    version = WHEELS[name].split("==")[1]
+    matches = sorted(cache.glob(f"{name}-{version}-*.whl"))
+    return matches[0] if matches else None
+
+
+def unpack_sources(wheels: dict[str, Path], into: Path) -> None:
+    """Unzip the source files (those the map has a language for) of each wheel."""
+    for name, wheel in wheels.items():
+        with zipfile.ZipFile(wheel) as archive:
+            for info in archive.infolist():
+                if not info.is_dir() and language_for(info.filename) is not None:
+                    archive.extract(info, into / name)
+
+
+@dataclass
+class Corpus:
+    """An unpacked corpus and the files the benchmark edits."""
+
+    name: str
+    root: Path
+    files: int
+    megabytes: float
+    median_file: str
+    median_bytes: int
+    largest_file: str
+    largest_bytes: int
+
+
+def describe(name: str, root: Path) -> Corpus:
+    """Count the corpus as the map lists it, and pick the files to edit."""
+    rels = list_files(root, accept=_accepted).files
+    sizes = {rel: (root / rel).stat().st_size for rel in rels}
+    python = sorted((size, rel) for rel, size in sizes.items() if rel.endswith(".py"))
+    median_bytes, median_file = python[len(python) // 2]
+    largest_bytes, largest_file = python[-1]
+    return Corpus(
+        name,
+        root,
+        len(rels),
+        sum(sizes.values()) / 1e6,
+        median_file,
+        median_bytes,
+        largest_file,
+        largest_bytes,
+    )
+
+
+def _accepted(rel: str) -> bool:
+    return language_for(rel) is not None
+
+
+# ------------------------------------------------- measurements (child side)
+
+
+def _parse_chunk(paths: list[str]) -> int:
+    """Parse each file with its grammar (no queries); the count of nodes at the root."""
+    from tree_sitter import Parser
+
+    parsers: dict[str, Parser] = {}
+    total = 0
+    for path in paths:
+        language = language_for(path)
+        if language is None:
+            continue
+        parser = parsers.setdefault(language, Parser(grammar(language)))
+        total += parser.parse(Path(path).read_bytes()).root_node.child_count
+    return total
+
+
+def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
+    started = time.perf_counter()
+    rels = list_files(root, accept=_accepted).files
+    for rel in rels:
+        content_hash((root / rel).read_bytes())
+    return {"seconds": time.perf_counter() - started}
+
+
+def floor_parse(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    workers = int(args["workers"])
+    started = time.perf_counter()
+    rels = list_files(root, accept=_accepted).files
+    paths = [str(root / rel) for rel in rels]
+    chunks = [paths[index :: workers * 8] for index in range(workers * 8)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        sum(pool.map(_parse_chunk, chunks))
+    return {"seconds": time.perf_counter() - started}
+
+
+def cold(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
+    from map.codemap import CodeMap
+
+    shutil.rmtree(root / ".codeanchor", ignore_errors=True)
+    started = time.perf_counter()
+    codemap = CodeMap.open(root)
+    codemap.rebuild()
+    built = time.perf_counter()
+    codemap.save()
+    done = time.perf_counter()
+    return {"seconds": done - started, "save_seconds": done - built}
+
+
+def warm(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
+    from map.codemap import CodeMap
+
+    started = time.perf_counter()
+    codemap = CodeMap.open(root)
+    report = codemap.rebuild()
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "files_changed": report.files_changed}
+
+
+def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    from map.codemap import CodeMap
+
+    path = root / str(args["file"])
+    original = path.read_bytes()
+    codemap = CodeMap.open(root)
+    codemap.rebuild()
+    try:
+        path.write_bytes(original + PROBE.format(seq=args["seq"]).encode())
+        started = time.perf_counter()
+        report = codemap.rebuild()
+        seconds = time.perf_counter() - started
+    finally:
+        path.write_bytes(original)
+    return {"seconds": seconds, "files_changed": report.files_changed}
+
+
+CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
+    "floor-read": floor_read,
+    "floor-parse": floor_parse,
+    "cold": cold,
+    "warm": warm,
+    "update-median": update,
+    "update-largest": update,
+}
+
+
+def child_main(measure: str, root: str, args_json: str) -> None:
+    """Run one measurement and print its result, with peak RSS, as one JSON line."""
+    result = CHILD_MEASURES[measure](Path(root), json.loads(args_json))
+    kib = 1024  # ru_maxrss is in KiB on Linux
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
+    result["worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kib / 1e6
+    print(json.dumps(result))
+
+
+# ------------------------------------------------ orchestration (parent side)
+
+
+@dataclass
+class Figure:
+    """One measure on one corpus over all runs."""
+
+    corpus: str
+    measure: str
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def summary(self, megabytes: float) -> dict[str, Any]:
+        if self.error is not None or not self.runs:
+            return {"corpus": self.corpus, "measure": self.measure, "error": self.error}
+        ms = [run["seconds"] * 1000 for run in self.runs]
+        rss = [max(run["peak_rss_mb"], run["worker_rss_mb"]) for run in self.runs]
+        median = statistics.median(ms)
+        return {
+            "corpus": self.corpus,
+            "measure": self.measure,
+            "median_ms": round(median, 1),
+            "min_ms": round(min(ms), 1),
+            "max_ms": round(max(ms), 1),
+            "ms_per_mb": round(median / megabytes, 1) if self.measure in FULL_TREE else None,
+            "peak_rss_mb": round(statistics.median(rss)),
+            "runs_ms": [round(value, 1) for value in ms],
+        }
+
+
+def run_child(measure: str, corpus: Corpus, extra: dict[str, Any]) -> dict[str, Any]:
+    """Run one measurement in a fresh interpreter; raises RuntimeError with its stderr."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", measure, str(corpus.root), json.dumps(extra)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr else "no output")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def bench_corpus(
+    corpus: Corpus, runs: int, workers: int, measures: tuple[str, ...]
+) -> list[Figure]:
+    have_codemap = importlib.util.find_spec("map.codemap") is not None
+    figures: list[Figure] = []
+    for measure in measures:
+        figure = Figure(corpus.name, measure)
+        figures.append(figure)
+        if measure not in ("floor-read", "floor-parse") and not have_codemap:
+            figure.error = "map.codemap has not landed"
+            continue
+        if measure in ("warm", "update-median", "update-largest"):
+            run_child("cold", corpus, {"workers": workers})  # a valid snapshot to start from
+        for run in range(runs):
+            extra: dict[str, Any] = {"workers": workers, "seq": run}
+            if measure.startswith("update-"):
+                median = measure == "update-median"
+                extra["file"] = corpus.median_file if median else corpus.largest_file
+            err.log(f"{corpus.name}: {measure} run {run + 1}/{runs}")
+            try:
+                figure.runs.append(run_child(measure, corpus, extra))
+            except RuntimeError as exc:
+                figure.error = str(exc)
+                err.log(f"[red]{corpus.name}: {measure} failed: {exc}")
+                break
+    return figures
+
+
+def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers: int) -> None:
+    table = Table(title=f"map benchmark: median and min-max over {runs} runs, {workers} workers")
+    for column in ("corpus", "measure", "median ms", "min-max ms", "ms/MB", "peak RSS MB", "note"):
+        numeric = "ms" in column or "MB" in column
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=not numeric)
+    by_name = {corpus.name: corpus for corpus in corpora}
+    shown = ""
+    for row in rows:
+        corpus = by_name[row["corpus"]]
+        label = ""
+        if corpus.name != shown:
+            if shown:
+                table.add_section()
+            shown = corpus.name
+            label = f"{corpus.name} ({corpus.files} files, {corpus.megabytes:.1f} MB)"
+        measure = row["measure"]
+        if measure == "update-median":
+            measure += f" {corpus.median_bytes / 1e3:.0f} kB"
+        elif measure == "update-largest":
+            measure += f" {corpus.largest_bytes / 1e3:.0f} kB"
+        if row.get("error"):
+            table.add_row(label, measure, "", "", "", "", f"[red]{row['error']}")
+            continue
+        per_mb = "" if row["ms_per_mb"] is None else f"{row['ms_per_mb']:.1f}"
+        table.add_row(
+            label,
+            measure,
+            f"{row['median_ms']:.1f}",
+            f"{row['min_ms']:.1f}-{row['max_ms']:.1f}",
+            per_mb,
+            str(row["peak_rss_mb"]),
+            "",
+        )
+    Console(width=max(Console().width, 140)).print(table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per measure (default 3)")
+    parser.add_argument("--quick", action="store_true", help="click only: seconds, for development")
+    parser.add_argument("--corpus", action="append", choices=sorted(CORPORA), help="repeatable")
+    parser.add_argument("--measure", action="append", choices=MEASURES, help="repeatable")
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="pool size for parse")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="wheel cache directory")
+    parser.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child_main(*args.child)
+        return
+    names = ["click"] if args.quick else (args.corpus or list(CORPORA))
+    measures = tuple(args.measure or MEASURES)
+    corpora: list[Corpus] = []
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="codeanchor-bench-") as scratch:
+        for name in names:
+            root = Path(scratch) / name
+            unpack_sources(fetch_wheels(args.cache, CORPORA[name]), root)
+            corpus = describe(name, root)
+            corpora.append(corpus)
+            err.log(f"{name}: {corpus.files} files, {corpus.megabytes:.1f} MB")
+            for figure in bench_corpus(corpus, args.runs, args.workers, measures):
+                rows.append(figure.summary(corpus.megabytes))
+    if args.json:
+        payload = {
+            "runs": args.runs,
+            "workers": args.workers,
+            "cpus": os.cpu_count(),
+            "corpora": [
+                {k: v for k, v in asdict(corpus).items() if k != "root"} for corpus in corpora
+            ],
+            "figures": rows,
+        }
+        print(json.dumps(payload, indent=2))
+    else:
+        render(corpora, rows, args.runs, args.workers)
+
+
+if __name__ == "__main__":
+    main()
