@@ -76,3 +76,16 @@ class CallSite:
     call_spans: tuple[Span, ...]
     """Where the calls happen: in the caller's file for incoming calls,
     in the queried file for outgoing calls."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStatus:
+    """One language server of the pool, as `status()` reports it."""
+
+    name: str
+    language: str
+    """The language it was first started for (a server may serve several)."""
+    pid: int | None
+    state: str
+    """"running", "stopped" (not started, or crashed and not yet restarted) or "given_up"."""
+    restarts: int

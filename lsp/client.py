@@ -1,0 +1,303 @@
+"""One language-server process and the pygls client that talks to it.
+
+`Connection` starts the process, answers the requests a server sends the
+client (`workspace/configuration`, `client/registerCapability`,
+`window/workDoneProgress/create`), drains its stderr, puts a timeout on every
+request and turns every failure into an `lsp.errors` exception. It knows
+nothing of documents or retries: that is `lsp.session`'s job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.client import LanguageClient
+
+from lsp.catalog import ServerSpec
+from lsp.errors import (
+    RequestTimeoutError,
+    ServerCrashedError,
+    ServerRequestError,
+    UnsupportedQueryError,
+)
+from lsp.uris import uri_of
+
+T = TypeVar("T")
+
+_CLIENT_NAME = "codeanchor"
+_CLIENT_VERSION = "0.1.0"
+_STDERR_LINES_KEPT = 40
+_CLOSE_GRACE_S = 2.0
+
+# Which InitializeResult capability announces each request we send.
+_PROVIDERS: Mapping[str, str] = {
+    types.TEXT_DOCUMENT_DEFINITION: "definition_provider",
+    types.TEXT_DOCUMENT_TYPE_DEFINITION: "type_definition_provider",
+    types.TEXT_DOCUMENT_IMPLEMENTATION: "implementation_provider",
+    types.TEXT_DOCUMENT_REFERENCES: "references_provider",
+    types.TEXT_DOCUMENT_HOVER: "hover_provider",
+    types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: "document_symbol_provider",
+    types.WORKSPACE_SYMBOL: "workspace_symbol_provider",
+    types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY: "call_hierarchy_provider",
+    types.CALL_HIERARCHY_INCOMING_CALLS: "call_hierarchy_provider",
+    types.CALL_HIERARCHY_OUTGOING_CALLS: "call_hierarchy_provider",
+}
+
+# Notifications servers send that we have no use for (registered so pygls
+# does not log each one as unknown).
+_IGNORED_NOTIFICATIONS = (
+    types.WINDOW_LOG_MESSAGE,
+    types.WINDOW_SHOW_MESSAGE,
+    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+    types.PROGRESS,
+    types.TELEMETRY_EVENT,
+)
+
+
+def client_capabilities() -> types.ClientCapabilities:
+    """What codeanchor tells servers it can do."""
+    link = {"dynamic_registration": False, "link_support": True}
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind.Utf16]
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            workspace_folders=True,
+            configuration=True,
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                dynamic_registration=True, relative_pattern_support=True
+            ),
+            symbol=types.WorkspaceSymbolClientCapabilities(dynamic_registration=False),
+        ),
+        text_document=types.TextDocumentClientCapabilities(
+            synchronization=types.TextDocumentSyncClientCapabilities(
+                dynamic_registration=False, did_save=False
+            ),
+            definition=types.DefinitionClientCapabilities(**link),
+            type_definition=types.TypeDefinitionClientCapabilities(**link),
+            implementation=types.ImplementationClientCapabilities(**link),
+            references=types.ReferenceClientCapabilities(dynamic_registration=False),
+            hover=types.HoverClientCapabilities(
+                dynamic_registration=False,
+                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText],
+            ),
+            document_symbol=types.DocumentSymbolClientCapabilities(
+                dynamic_registration=False, hierarchical_document_symbol_support=True
+            ),
+            call_hierarchy=types.CallHierarchyClientCapabilities(dynamic_registration=False),
+        ),
+        window=types.WindowClientCapabilities(work_done_progress=False),
+    )
+
+
+def _accept_quietly(ls: LanguageClient, params: object) -> None:
+    """Acknowledge a server request or notification that needs nothing from us.
+
+    (pygls passes the client first to a handler whose first parameter is `ls`.)
+    """
+
+
+def configuration_answer(settings: Mapping[str, Any], section: str | None) -> Any:
+    """The value of one `workspace/configuration` section: exact key, else dotted path."""
+    if section is None:
+        return dict(settings)
+    if section in settings:
+        return settings[section]
+    value: Any = settings
+    for part in section.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+class Connection:
+    """A started language server: typed requests in, `lsp.errors` out, never a hang."""
+
+    def __init__(self, spec: ServerSpec, root: Path, executable: Path, timeout: float) -> None:
+        self.spec = spec
+        self.root = root
+        self.timeout = timeout
+        self._executable = executable
+        self._client = LanguageClient(_CLIENT_NAME, _CLIENT_VERSION)
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr: deque[str] = deque(maxlen=_STDERR_LINES_KEPT)
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._capabilities = types.ServerCapabilities()
+        self._register_handlers()
+
+    # -- life cycle -------------------------------------------------------
+
+    async def start(self) -> None:
+        """Launch the process and run the initialize handshake."""
+        await self._client.start_io(
+            str(self._executable),
+            *self.spec.command[1:],
+            cwd=str(self.root),
+            start_new_session=True,
+        )
+        self._process = self._client._server  # pygls keeps the process it started here
+        if self._process is not None and self._process.stderr is not None:
+            self._stderr_task = asyncio.create_task(self._drain(self._process.stderr))
+        folder = types.WorkspaceFolder(uri=uri_of(self.root), name=self.root.name)
+        params = types.InitializeParams(
+            process_id=os.getpid(),
+            client_info=types.ClientInfo(name=_CLIENT_NAME, version=_CLIENT_VERSION),
+            root_uri=folder.uri,
+            root_path=str(self.root),
+            workspace_folders=[folder],
+            capabilities=client_capabilities(),
+            initialization_options=dict(self.spec.initialization_options) or None,
+        )
+        result = await self.call(types.INITIALIZE, self._client.initialize_async(params))
+        self._capabilities = result.capabilities
+        self.notify(lambda c: c.initialized(types.InitializedParams()))
+
+    async def close(self) -> None:
+        """Shut the server down politely, then by force; leaves no process behind."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._client.shutdown_async(None), _CLOSE_GRACE_S)
+                self._client.exit(None)
+            try:
+                await asyncio.wait_for(process.wait(), _CLOSE_GRACE_S)
+            except TimeoutError:
+                self.kill()
+                await process.wait()
+        if process is not None:
+            self._kill_group(process.pid)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self._client.stop(),  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
+                _CLOSE_GRACE_S,
+            )
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._stderr_task
+
+    def kill(self) -> None:
+        """Kill the process (and anything it started) at once."""
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+            self._kill_group(self._process.pid)
+
+    @staticmethod
+    def _kill_group(pid: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+    # -- facts ------------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id, once started."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs and the client still reads from it."""
+        return (
+            self._process is not None
+            and self._process.returncode is None
+            and not self._client.stopped
+        )
+
+    def supports(self, method: str) -> bool:
+        """Whether the server announced the capability `method` needs."""
+        provider = getattr(self._capabilities, _PROVIDERS[method], None)
+        return provider is not None and provider is not False
+
+    def crash_detail(self) -> str:
+        """Why the server is gone: its exit code and the end of its stderr."""
+        code = None if self._process is None else self._process.returncode
+        tail = " | ".join(list(self._stderr)[-5:])
+        exit_text = "still running" if code is None else f"exit code {code}"
+        return f"{exit_text}" + (f"; stderr: {tail}" if tail else "")
+
+    # -- traffic ----------------------------------------------------------
+
+    def require(self, method: str) -> None:
+        """Raise UnsupportedQueryError when the server lacks `method`."""
+        if not self.supports(method):
+            raise UnsupportedQueryError(self.spec.name, method)
+
+    async def call(self, method: str, request: Awaitable[T]) -> T:
+        """Await one request with the timeout, mapping every failure to an LspError."""
+        try:
+            return await asyncio.wait_for(request, self.timeout)
+        except TimeoutError:
+            raise RequestTimeoutError(self.spec.name, method, self.timeout) from None
+        except JsonRpcException as exc:
+            raise ServerRequestError(self.spec.name, method, f"{exc.code}: {exc}") from exc
+        except (RuntimeError, ConnectionError) as exc:
+            raise ServerCrashedError(self.spec.name, self.crash_detail()) from exc
+
+    def notify(self, send: Callable[[LanguageClient], None]) -> None:
+        """Send one notification; raises ServerCrashedError when the server is gone."""
+        if not self.alive:
+            raise ServerCrashedError(self.spec.name, self.crash_detail())
+        try:
+            send(self._client)
+        except (RuntimeError, ConnectionError) as exc:
+            raise ServerCrashedError(self.spec.name, self.crash_detail()) from exc
+
+    def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        """Send textDocument/didOpen."""
+        self.notify(lambda c: c.text_document_did_open(params))
+
+    def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        """Send textDocument/didChange."""
+        self.notify(lambda c: c.text_document_did_change(params))
+
+    def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        """Send textDocument/didClose."""
+        self.notify(lambda c: c.text_document_did_close(params))
+
+    def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        """Send workspace/didChangeWatchedFiles."""
+        self.notify(lambda c: c.workspace_did_change_watched_files(params))
+
+    @property
+    def lsp(self) -> LanguageClient:
+        """The pygls client, for typed `*_async` requests passed to `call`."""
+        return self._client
+
+    # -- what the server asks of us -----------------------------------------
+
+    def _register_handlers(self) -> None:
+        """Answer what servers ask of a client (pygls needs plain functions here)."""
+        client = self._client
+        folders = [types.WorkspaceFolder(uri=uri_of(self.root), name=self.root.name)]
+
+        def configuration(params: types.ConfigurationParams) -> list[Any]:
+            return [configuration_answer(self.spec.settings, i.section) for i in params.items]
+
+        def workspace_folders(params: None) -> list[types.WorkspaceFolder]:
+            return folders
+
+        client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
+        client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)
+        for method in (
+            types.CLIENT_REGISTER_CAPABILITY,
+            types.CLIENT_UNREGISTER_CAPABILITY,
+            types.WINDOW_WORK_DONE_PROGRESS_CREATE,
+            *_IGNORED_NOTIFICATIONS,
+        ):
+            client.feature(method)(_accept_quietly)
+
+    async def _drain(self, stream: asyncio.StreamReader) -> None:
+        """Read stderr to the end so the server never blocks on a full pipe."""
+        while line := await stream.readline():
+            self._stderr.append(line.decode("utf-8", errors="replace").rstrip())

@@ -1,0 +1,171 @@
+"""Document sync: the one owner of didOpen, didChange and didClose for a server.
+
+Disk is the truth. Before a query, every open document is checked: when its
+stat key (size, mtime_ns, ctime_ns, inode) moved, the file is hashed, and when
+the content hash moved, the server gets the full new text as a didChange with
+the next version; a file that is gone (or no longer readable text) is closed.
+The queried file is opened the first time. At most `limit` documents stay
+open; the least recently queried one is closed first.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from lsprotocol import types
+
+from disk.errors import DiskError, MissingFileError
+from disk.stamps import FileStamp, content_hash
+from disk.text import decode_source, read_source_bytes
+from lsp.uris import uri_of
+
+
+class DocumentSink(Protocol):
+    """Where document notifications go (a server connection)."""
+
+    def did_open(self, params: types.DidOpenTextDocumentParams) -> None: ...
+
+    def did_change(self, params: types.DidChangeTextDocumentParams) -> None: ...
+
+    def did_close(self, params: types.DidCloseTextDocumentParams) -> None: ...
+
+
+@dataclass(slots=True)
+class OpenDocument:
+    """A document the server has open, and what it was given."""
+
+    path: Path
+    uri: str
+    language_id: str
+    stamp: FileStamp
+    digest: str
+    version: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    stamp: FileStamp
+    digest: str
+    text: str
+
+
+def _snapshot(path: Path, stamp: FileStamp) -> _Snapshot:
+    """Read and hash `path` (stamp taken before the read: a racing write re-hashes)."""
+    data = read_source_bytes(path)
+    text = decode_source(data, path=str(path))
+    return _Snapshot(stamp, content_hash(data), text)
+
+
+class Documents:
+    """The open documents of one server, kept equal to the disk."""
+
+    def __init__(self, language_ids: Mapping[str, str], limit: int) -> None:
+        self._language_ids = language_ids
+        self._limit = max(1, limit)
+        self._open: OrderedDict[Path, OpenDocument] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._open
+
+    def current(self, path: Path, sink: DocumentSink) -> OpenDocument:
+        """The queried file, opened or brought up to date, as the most recent one.
+
+        Raises a DiskError when the file is missing or not source text.
+        """
+        stamp = FileStamp.of(path)
+        if stamp is None:
+            self._close(path, sink)
+            raise MissingFileError(f"{path}: no such file", path=str(path))
+        doc = self._open.get(path)
+        if doc is not None:
+            self._open.move_to_end(path)
+            if doc.stamp != stamp:
+                try:
+                    self._update(doc, _snapshot(path, stamp), sink)
+                except DiskError:
+                    self._close(path, sink)
+                    raise
+            return doc
+        snap = _snapshot(path, stamp)
+        doc = OpenDocument(
+            path=path,
+            uri=uri_of(path),
+            language_id=self._language_ids.get(path.suffix.lower(), "plaintext"),
+            stamp=snap.stamp,
+            digest=snap.digest,
+            version=1,
+            text=snap.text,
+        )
+        self._open[path] = doc
+        self._send_open(doc, sink)
+        while len(self._open) > self._limit:
+            oldest = next(iter(self._open))
+            self._close(oldest, sink)
+        return doc
+
+    def refresh(self, sink: DocumentSink) -> None:
+        """Bring every open document up to date with the disk; close the vanished."""
+        for path, doc in list(self._open.items()):
+            stamp = FileStamp.of(path)
+            if stamp is None:
+                self._close(path, sink)
+            elif stamp != doc.stamp:
+                try:
+                    self._update(doc, _snapshot(path, stamp), sink)
+                except DiskError:
+                    self._close(path, sink)
+
+    def replay(self, sink: DocumentSink) -> None:
+        """Open every document again in a fresh server (after a restart)."""
+        for path, doc in list(self._open.items()):
+            stamp = FileStamp.of(path)
+            try:
+                snap = None if stamp is None else _snapshot(path, stamp)
+            except DiskError:
+                snap = None
+            if snap is None:
+                del self._open[path]
+                continue
+            doc.stamp, doc.digest, doc.text, doc.version = snap.stamp, snap.digest, snap.text, 1
+            self._send_open(doc, sink)
+
+    def _update(self, doc: OpenDocument, snap: _Snapshot, sink: DocumentSink) -> None:
+        doc.stamp = snap.stamp
+        if snap.digest == doc.digest:
+            return
+        doc.digest, doc.text, doc.version = snap.digest, snap.text, doc.version + 1
+        sink.did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=doc.uri, version=doc.version
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=doc.text)],
+            )
+        )
+
+    def _close(self, path: Path, sink: DocumentSink) -> None:
+        doc = self._open.pop(path, None)
+        if doc is not None:
+            sink.did_close(
+                types.DidCloseTextDocumentParams(
+                    text_document=types.TextDocumentIdentifier(uri=doc.uri)
+                )
+            )
+
+    @staticmethod
+    def _send_open(doc: OpenDocument, sink: DocumentSink) -> None:
+        sink.did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=doc.uri, language_id=doc.language_id, version=doc.version, text=doc.text
+                )
+            )
+        )

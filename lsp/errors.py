@@ -1,0 +1,114 @@
+"""Errors of the live layer.
+
+    LspError
+    ├── NoServerError           the language's server is not installed
+    ├── UnsupportedFileError    no language server knows the file's extension
+    ├── PositionError           a line past the end of the file
+    ├── UnsupportedQueryError   the server does not offer that request
+    ├── ServerRequestError      the server answered the request with an error
+    ├── RequestTimeoutError     no answer within the request timeout
+    └── ServerCrashedError      the server process died (or would not start)
+        └── ServerGaveUpError   crashed too often; not restarted for a while
+
+Bad paths raise `disk.errors` (OutsideRootError, MissingFileError,
+BinaryFileError, UndecodableFileError, ...), which are not LspErrors.
+"""
+
+from __future__ import annotations
+
+
+class LspError(Exception):
+    """A live query could not be answered; the message says why and what to do."""
+
+
+class NoServerError(LspError):
+    """The server chosen for a language is not installed."""
+
+    def __init__(self, language: str, server: str, install: str) -> None:
+        super().__init__(
+            f"no {language} language server: {server} is not installed; install it with: "
+            f"{install} (or run `codeanchor doctor`)"
+        )
+        self.language = language
+        self.server = server
+        self.install = install
+
+
+class UnsupportedFileError(LspError):
+    """No server in the catalog handles the file's extension."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"{path}: no language server handles this kind of file; "
+            "add one to the catalog ([tool.codeanchor] servers)"
+        )
+        self.path = path
+
+
+class PositionError(LspError):
+    """The position lies past the end of the file."""
+
+    def __init__(self, path: str, line: int, line_count: int) -> None:
+        super().__init__(
+            f"{path}: line {line + 1} is past the end of the file, which has "
+            f"{line_count} line(s); lines are 1-based for people, 0-based in LSP positions"
+        )
+        self.path = path
+        self.line = line
+        self.line_count = line_count
+
+
+class UnsupportedQueryError(LspError):
+    """The server did not announce the capability the query needs."""
+
+    def __init__(self, server: str, method: str) -> None:
+        super().__init__(
+            f"{server} does not support {method}; choose another server for this "
+            "language in [tool.codeanchor]"
+        )
+        self.server = server
+        self.method = method
+
+
+class ServerRequestError(LspError):
+    """The server answered with a JSON-RPC error."""
+
+    def __init__(self, server: str, method: str, detail: str) -> None:
+        super().__init__(f"{server} failed {method}: {detail}")
+        self.server = server
+        self.method = method
+
+
+class RequestTimeoutError(LspError):
+    """The server did not answer in time; it is restarted on the next query."""
+
+    def __init__(self, server: str, method: str, seconds: float) -> None:
+        super().__init__(
+            f"{server} did not answer {method} within {seconds:g} s; the server is "
+            "restarted on the next query (raise request_timeout if it is just slow)"
+        )
+        self.server = server
+        self.method = method
+        self.seconds = seconds
+
+
+class ServerCrashedError(LspError):
+    """The server process exited, or failed to start; the next query restarts it."""
+
+    def __init__(self, server: str, detail: str) -> None:
+        super().__init__(f"{server} crashed: {detail}; the next query restarts it")
+        self.server = server
+        self.detail = detail
+
+
+class ServerGaveUpError(ServerCrashedError):
+    """The server crashed too often within the restart window; it is left stopped."""
+
+    def __init__(self, server: str, crashes: int, window: float) -> None:
+        LspError.__init__(
+            self,
+            f"{server} crashed {crashes} times within {window:g} s; not restarting it "
+            "until that window has passed (see its stderr, or `codeanchor doctor`)",
+        )
+        self.server = server
+        self.detail = f"{crashes} crashes within {window:g} s"

@@ -1,0 +1,251 @@
+"""The live layer's front door: typed queries against the right language server.
+
+`LivePool` starts one `ServerSession` per server on first use. Every query
+resolves the path inside the root (raising `disk.errors` for bad paths),
+picks the server by extension, syncs the disk into the server, checks the
+position and asks. Positions are LSP positions (0-based line, UTF-16
+column); results are `lsp.model` types with repo-relative paths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from disk.paths import resolve_in_root
+from lsp.catalog import Catalog, ServerSpec, locate
+from lsp.convert import Converter
+from lsp.documents import OpenDocument
+from lsp.errors import NoServerError, PositionError, UnsupportedFileError
+from lsp.model import (
+    CallSite,
+    DocumentSymbolNode,
+    HoverInfo,
+    Location,
+    ServerStatus,
+    WorkspaceSymbol,
+)
+from lsp.session import ServerSession
+from lsp.settings import LiveSettings
+
+
+class LivePool:
+    """Language servers for one workspace root, answering from the disk as it is now."""
+
+    def __init__(
+        self, root: Path, catalog: Catalog | None = None, settings: LiveSettings | None = None
+    ) -> None:
+        self.root = root.resolve()
+        self.catalog = catalog or Catalog.builtin()
+        self.settings = settings or LiveSettings()
+        self._sessions: dict[str, ServerSession] = {}
+
+    # -- routing --------------------------------------------------------------
+
+    def language_of(self, path: str) -> str:
+        """The language of `path`; raises UnsupportedFileError or NoServerError."""
+        language = self.catalog.language_of(path)
+        if language is None:
+            raise UnsupportedFileError(path)
+        self._server_for(language)
+        return language
+
+    def _server_for(self, language: str) -> tuple[ServerSpec, Path]:
+        spec = self.catalog.server_for_language(language)
+        if spec is None:
+            raise NoServerError(language, "(none chosen)", "choose one in [tool.codeanchor]")
+        executable = locate(spec.command[0])
+        if executable is None:
+            raise NoServerError(language, spec.name, spec.install)
+        return spec, executable
+
+    def _session(self, language: str) -> ServerSession:
+        spec, executable = self._server_for(language)
+        session = self._sessions.get(spec.name)
+        if session is None:
+            session = ServerSession(spec, self.root, executable, self.settings, language)
+            self._sessions[spec.name] = session
+        return session
+
+    async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
+        absolute = resolve_in_root(self.root, path)
+        session = self._session(self.language_of(str(absolute)))
+        doc = await session.sync(absolute)
+        if doc is None:  # sync returns the document it was given a path for
+            raise UnsupportedFileError(path)
+        return session, doc
+
+    async def _at(
+        self, path: str, line: int, character: int
+    ) -> tuple[ServerSession, OpenDocument, types.TextDocumentIdentifier, types.Position]:
+        session, doc = await self._open(path)
+        line_count = len(doc.text.splitlines())
+        if line < 0 or line >= max(1, line_count) or character < 0:
+            raise PositionError(path, line, line_count)
+        return (
+            session,
+            doc,
+            types.TextDocumentIdentifier(uri=doc.uri),
+            types.Position(line=line, character=character),
+        )
+
+    # -- queries --------------------------------------------------------------
+
+    async def definition(self, path: str, line: int, character: int) -> list[Location]:
+        """Where the symbol at the position is defined."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.DefinitionParams(text_document=ident, position=pos)
+        result = await session.ask(
+            types.TEXT_DOCUMENT_DEFINITION,
+            lambda c: c.text_document_definition_async(params),
+            path=doc.path,
+        )
+        return Converter(self.root).locations(result)
+
+    async def type_definition(self, path: str, line: int, character: int) -> list[Location]:
+        """Where the type of the symbol at the position is defined."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.TypeDefinitionParams(text_document=ident, position=pos)
+        result = await session.ask(
+            types.TEXT_DOCUMENT_TYPE_DEFINITION,
+            lambda c: c.text_document_type_definition_async(params),
+            path=doc.path,
+        )
+        return Converter(self.root).locations(result)
+
+    async def implementations(self, path: str, line: int, character: int) -> list[Location]:
+        """The implementations of the interface or method at the position."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.ImplementationParams(text_document=ident, position=pos)
+        result = await session.ask(
+            types.TEXT_DOCUMENT_IMPLEMENTATION,
+            lambda c: c.text_document_implementation_async(params),
+            path=doc.path,
+        )
+        return Converter(self.root).locations(result)
+
+    async def references(
+        self, path: str, line: int, character: int, *, include_declaration: bool = True
+    ) -> list[Location]:
+        """Every reference to the symbol at the position, across the workspace."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.ReferenceParams(
+            text_document=ident,
+            position=pos,
+            context=types.ReferenceContext(include_declaration=include_declaration),
+        )
+        result = await session.ask(
+            types.TEXT_DOCUMENT_REFERENCES,
+            lambda c: c.text_document_references_async(params),
+            path=doc.path,
+        )
+        return Converter(self.root).locations(result)
+
+    async def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
+        """What the server shows on hover at the position."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.HoverParams(text_document=ident, position=pos)
+        result = await session.ask(
+            types.TEXT_DOCUMENT_HOVER,
+            lambda c: c.text_document_hover_async(params),
+            path=doc.path,
+        )
+        return Converter.hover(result)
+
+    async def document_symbols(self, path: str) -> list[DocumentSymbolNode]:
+        """The file's outline as a tree."""
+        session, doc = await self._open(path)
+        params = types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
+        result = await session.ask(
+            types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+            lambda c: c.text_document_document_symbol_async(params),
+            path=doc.path,
+        )
+        return Converter(self.root).document_symbols(result)
+
+    async def workspace_symbols(
+        self, query: str, *, language: str = "python"
+    ) -> list[WorkspaceSymbol]:
+        """Symbols whose name matches `query`, from the language's server."""
+        session = self._session(language)
+        await session.sync(None)
+        params = types.WorkspaceSymbolParams(query=query)
+        result = await session.ask(
+            types.WORKSPACE_SYMBOL, lambda c: c.workspace_symbol_async(params)
+        )
+        return Converter(self.root).workspace_symbols(result)
+
+    async def incoming_calls(self, path: str, line: int, character: int) -> list[CallSite]:
+        """Who calls the function at the position, and where."""
+        session, items = await self._call_items(path, line, character)
+        converter = Converter(self.root)
+        sites: list[CallSite] = []
+        for item in items:
+            calls = await session.request(types.CALL_HIERARCHY_INCOMING_CALLS, _incoming(item))
+            for call in calls or ():
+                site = converter.call_site(call.from_, call.from_ranges)
+                if site is not None:
+                    sites.append(site)
+        return sites
+
+    async def outgoing_calls(self, path: str, line: int, character: int) -> list[CallSite]:
+        """What the function at the position calls, and where."""
+        session, items = await self._call_items(path, line, character)
+        converter = Converter(self.root)
+        sites: list[CallSite] = []
+        for item in items:
+            calls = await session.request(types.CALL_HIERARCHY_OUTGOING_CALLS, _outgoing(item))
+            for call in calls or ():
+                site = converter.call_site(call.to, call.from_ranges)
+                if site is not None:
+                    sites.append(site)
+        return sites
+
+    async def _call_items(
+        self, path: str, line: int, character: int
+    ) -> tuple[ServerSession, Sequence[types.CallHierarchyItem]]:
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.CallHierarchyPrepareParams(text_document=ident, position=pos)
+        items = await session.ask(
+            types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
+            lambda c: c.text_document_prepare_call_hierarchy_async(params),
+            path=doc.path,
+        )
+        return session, items or ()
+
+    # -- the pool -----------------------------------------------------------
+
+    def status(self) -> list[ServerStatus]:
+        """Every server started so far: pid, state and restarts."""
+        return [
+            ServerStatus(
+                name=name,
+                language=session.language,
+                pid=session.pid,
+                state=session.state,
+                restarts=session.restarts,
+            )
+            for name, session in sorted(self._sessions.items())
+        ]
+
+    async def aclose(self) -> None:
+        """Shut every server down; no process is left behind."""
+        await asyncio.gather(*(s.close() for s in self._sessions.values()))
+
+
+def _incoming(
+    item: types.CallHierarchyItem,
+) -> Callable[[LanguageClient], Awaitable[Sequence[types.CallHierarchyIncomingCall] | None]]:
+    params = types.CallHierarchyIncomingCallsParams(item=item)
+    return lambda c: c.call_hierarchy_incoming_calls_async(params)
+
+
+def _outgoing(
+    item: types.CallHierarchyItem,
+) -> Callable[[LanguageClient], Awaitable[Sequence[types.CallHierarchyOutgoingCall] | None]]:
+    params = types.CallHierarchyOutgoingCallsParams(item=item)
+    return lambda c: c.call_hierarchy_outgoing_calls_async(params)

@@ -1,0 +1,232 @@
+"""One language server over time: start, sync with the disk, ask, restart.
+
+A `ServerSession` owns at most one running `Connection`. Before every query
+it pushes what changed on disk (watched files, open documents, the queried
+file). A server that died is restarted on the next query, with a growing
+delay, and its open documents are replayed; after `restart_limit` crashes
+within `restart_window` it is given up until that window has passed. A
+request that times out kills the server (it is presumed hung). Until the
+server's first non-empty answer, empty answers are retried until
+`cold_start_deadline`: a cold start looks slow, never wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from disk.errors import DiskError
+from lsp.catalog import ServerSpec
+from lsp.client import Connection
+from lsp.documents import Documents, OpenDocument
+from lsp.errors import LspError, RequestTimeoutError, ServerCrashedError, ServerGaveUpError
+from lsp.settings import LiveSettings
+from lsp.uris import uri_of
+from lsp.watch import WorkspaceIndex
+
+T = TypeVar("T")
+
+_BACKOFF_FIRST_S = 0.25
+_BACKOFF_MAX_S = 4.0
+_COLD_POLL_FIRST_S = 0.1
+_COLD_POLL_MAX_S = 0.5
+
+
+def is_empty(result: object) -> bool:
+    """True for the answers a loading server gives: null, [] or empty hover."""
+    if result is None:
+        return True
+    if isinstance(result, Sequence) and not isinstance(result, str):
+        return len(result) == 0
+    return False
+
+
+class ServerSession:
+    """One server for one workspace root, kept alive and equal to the disk."""
+
+    def __init__(
+        self, spec: ServerSpec, root: Path, executable: Path, settings: LiveSettings, language: str
+    ) -> None:
+        self.spec = spec
+        self.language = language
+        self._root = root
+        self._executable = executable
+        self._settings = settings
+        self._documents = Documents(spec.language_ids, settings.max_open_documents)
+        self._needs_index = not spec.watches_disk or spec.open_before_references
+        self._index: WorkspaceIndex | None = None
+        self._connection: Connection | None = None
+        self._lock = asyncio.Lock()
+        self._crashes: deque[float] = deque()
+        self._starts = 0
+        self._warm = False
+
+    # -- facts --------------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The running server's process id."""
+        conn = self._connection
+        return conn.pid if conn is not None and conn.alive else None
+
+    @property
+    def restarts(self) -> int:
+        """How many times the server was started again after the first start."""
+        return max(0, self._starts - 1)
+
+    @property
+    def state(self) -> str:
+        """One of "running", "stopped" or "given_up"."""
+        if self._connection is not None and self._connection.alive:
+            return "running"
+        return "given_up" if self._given_up() else "stopped"
+
+    # -- the query cycle ------------------------------------------------------
+
+    async def sync(self, path: Path | None) -> OpenDocument | None:
+        """Start the server if needed and push the disk to it; returns the queried doc.
+
+        Raises ServerCrashedError (or ServerGaveUpError), RequestTimeoutError
+        when the server does not start, and DiskError for an unusable file.
+        """
+        async with self._lock:
+            conn = await self._running()
+            try:
+                await self._push_disk(conn)
+                return None if path is None else self._documents.current(path, conn)
+            except (ServerCrashedError, RequestTimeoutError):
+                await self._fail(conn)
+                raise
+
+    async def ask(
+        self,
+        method: str,
+        make: Callable[[LanguageClient], Awaitable[T]],
+        *,
+        path: Path | None = None,
+    ) -> T:
+        """Send one request; while the server is cold, retry empty answers.
+
+        The first attempt uses the sync already done; each retry syncs again.
+        """
+        deadline = time.monotonic() + self._settings.cold_start_deadline
+        pause = _COLD_POLL_FIRST_S
+        while True:
+            result = await self.request(method, make)
+            if not is_empty(result):
+                self._warm = True
+            if self._warm or time.monotonic() + pause > deadline:
+                return result
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, _COLD_POLL_MAX_S)
+            await self.sync(path)
+
+    async def request(self, method: str, make: Callable[[LanguageClient], Awaitable[T]]) -> T:
+        """Send one request to the running server (no retry)."""
+        conn = self._connection
+        if conn is None or not conn.alive:
+            detail = "it stopped before the request" if conn is None else conn.crash_detail()
+            raise ServerCrashedError(self.spec.name, detail)
+        conn.require(method)
+        try:
+            return await conn.call(method, make(conn.lsp))
+        except (ServerCrashedError, RequestTimeoutError):
+            await self._fail(conn)
+            raise
+
+    async def close(self) -> None:
+        """Stop the server, leaving no process behind."""
+        async with self._lock:
+            conn, self._connection = self._connection, None
+            if conn is not None:
+                await conn.close()
+
+    # -- internals ------------------------------------------------------------
+
+    async def _running(self) -> Connection:
+        conn = self._connection
+        if conn is not None and conn.alive:
+            return conn
+        if conn is not None:
+            await self._fail(conn)
+        if self._given_up():
+            raise ServerGaveUpError(
+                self.spec.name, len(self._crashes), self._settings.restart_window
+            )
+        if self._crashes:
+            delay = _BACKOFF_FIRST_S * 2 ** (len(self._crashes) - 1)
+            await asyncio.sleep(min(delay, _BACKOFF_MAX_S))
+        if self._needs_index:
+            self._index = WorkspaceIndex(self._root, self.spec.extensions)
+        conn = Connection(self.spec, self._root, self._executable, self._settings.request_timeout)
+        self._connection = conn
+        self._starts += 1
+        self._warm = False
+        try:
+            await conn.start()
+            self._documents.replay(conn)
+        except (LspError, OSError) as exc:
+            await self._fail(conn)
+            if isinstance(exc, OSError):
+                raise ServerCrashedError(self.spec.name, f"could not start: {exc}") from exc
+            raise
+        return conn
+
+    async def _push_disk(self, conn: Connection) -> None:
+        """Tell the server what changed on disk since the last query."""
+        if self._index is not None:
+            changes = self._index.changes()
+            if changes and not self.spec.watches_disk:
+                conn.did_change_watched_files(
+                    types.DidChangeWatchedFilesParams(
+                        changes=[
+                            types.FileEvent(uri=uri_of(path), type=change)
+                            for path, change in changes
+                        ]
+                    )
+                )
+            if self.spec.open_before_references:
+                await self._reopen_changed(conn, changes)
+        self._documents.refresh(conn)
+
+    async def _reopen_changed(
+        self, conn: Connection, changes: list[tuple[Path, types.FileChangeType]]
+    ) -> None:
+        """Open each changed file and ask its outline (clangd re-indexes it then)."""
+        for path, change in changes:
+            if change == types.FileChangeType.Deleted:
+                continue
+            try:
+                doc = self._documents.current(path, conn)
+            except DiskError:
+                continue
+            params = types.DocumentSymbolParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri)
+            )
+            await conn.call(
+                types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+                conn.lsp.text_document_document_symbol_async(params),
+            )
+
+    async def _fail(self, conn: Connection) -> None:
+        """Record a crash or hang of `conn` (once) and make sure its process is gone."""
+        if self._connection is not conn:
+            return
+        self._connection = None
+        now = time.monotonic()
+        self._crashes.append(now)
+        conn.kill()
+        await conn.close()
+
+    def _given_up(self) -> bool:
+        window_start = time.monotonic() - self._settings.restart_window
+        while self._crashes and self._crashes[0] < window_start:
+            self._crashes.popleft()
+        return len(self._crashes) >= self._settings.restart_limit

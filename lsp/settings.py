@@ -1,0 +1,20 @@
+"""How the live layer behaves: timeouts, limits and the restart policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    """Tunables of the server pool; every duration is in seconds."""
+
+    request_timeout: float = 10.0
+    """How long one request may take before RequestTimeoutError (and a restart)."""
+    cold_start_deadline: float = 8.0
+    """Until a server's first non-empty answer, empty answers are retried this long."""
+    max_open_documents: int = 64
+    """Documents kept open per server; the least recently queried is closed first."""
+    restart_limit: int = 3
+    """After this many crashes within `restart_window`, the server is given up."""
+    restart_window: float = 60.0
