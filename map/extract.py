@@ -1,0 +1,395 @@
+"""Per-file extraction: symbols, imports and references from one tree-sitter pass.
+
+`extract_file` parses a file once and runs its language's query
+(`map/queries/<language>.scm`) once. The query's capture names say what each
+match is:
+
+    @def.<kind> + @name [+ @prefix]   a symbol of that SymbolKind; @prefix
+                                      nodes qualify it (a Go receiver type,
+                                      C++ `Foo::` before an out-of-line method)
+    @container + @name                a scope that qualifies what it holds but
+                                      is not a symbol itself (a Rust `impl`)
+    @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
+    @ref.types                        a type expression whose names are
+                                      references (Python annotations)
+    @import                           an import statement (see map.extract_imports)
+    @comment                          dropped from normalized fingerprints
+
+Qualified names follow nesting: a definition inside another is qualified by
+it. A function directly inside a class-like symbol (or a container) is a
+method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from tree_sitter import Node, Parser, QueryCursor
+
+from disk.columns import byte_to_utf16
+from disk.stamps import content_hash
+from disk.text import decode_source
+from map.extract_imports import imports_of
+from map.fingerprint import normalized_hash
+from map.languages import extraction_query, grammar, language_for
+from map.model import (
+    FileExtract,
+    Fingerprint,
+    Import,
+    Range,
+    Reference,
+    Symbol,
+    SymbolKind,
+)
+
+_BOM = b"\xef\xbb\xbf"
+_CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"})
+_REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
+_COMPLEX_QUALIFIER = "<expr>"
+_QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """Where a language keeps the parts of a definition outside its node."""
+
+    wrappers: frozenset[str] = frozenset()
+    """Parent node types whose range the definition takes (decorators, export)."""
+    leading: frozenset[str] = frozenset()
+    """Preceding sibling node types that belong to the definition (attributes)."""
+    comments: frozenset[str] = frozenset({"comment"})
+    """Comment node types, skipped when looking for leading siblings."""
+
+
+_SHAPES: Mapping[str, _Shape] = MappingProxyType(
+    {
+        "python": _Shape(wrappers=frozenset({"decorated_definition"})),
+        "typescript": _Shape(
+            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
+        ),
+        "tsx": _Shape(wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})),
+        "javascript": _Shape(
+            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
+        ),
+        "go": _Shape(),
+        "c": _Shape(),
+        "cpp": _Shape(wrappers=frozenset({"template_declaration"})),
+        "rust": _Shape(
+            leading=frozenset({"attribute_item"}),
+            comments=frozenset({"line_comment", "block_comment"}),
+        ),
+        "java": _Shape(comments=frozenset({"line_comment", "block_comment"})),
+    }
+)
+
+
+@dataclass(slots=True)
+class _Scope:
+    """A definition (kind set) or a container-only scope (kind None) being extracted."""
+
+    name: str
+    kind: SymbolKind | None
+    start: Node
+    node: Node
+    name_node: Node
+    prefix: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+    parent: _Scope | None = None
+    node_id: str = ""
+
+
+@dataclass(slots=True)
+class _Ref:
+    name_node: Node
+    kind: str
+    qualifier: str | None
+    scope: _Scope | None = None
+
+
+@dataclass(slots=True)
+class _Collected:
+    scopes: list[_Scope] = field(default_factory=list)
+    refs: list[_Ref] = field(default_factory=list)
+    imports: list[Node] = field(default_factory=list)
+    comments: list[tuple[int, int]] = field(default_factory=list)
+
+
+def extract_file(path: str, data: bytes) -> FileExtract:
+    """Extract the symbols, imports and references of one file.
+
+    `path` is repo-relative POSIX (it becomes the node-ID prefix); `data` is
+    the file's raw bytes. Raises ValueError for an unsupported extension and
+    disk.errors.UndecodableFileError when `data` is not UTF-8. A file with
+    syntax errors yields what tree-sitter could recover.
+    """
+    language = language_for(path)
+    if language is None:
+        raise ValueError(f"{path}: no extractor for this file extension")
+    decode_source(data, path=path)
+    digest = content_hash(data)
+    source = data[len(_BOM) :] if data.startswith(_BOM) else data
+    tree = Parser(grammar(language)).parse(source)
+    query = extraction_query(language)
+    matches = QueryCursor(query).matches(tree.root_node)
+    found = _collect(matches, _SHAPES[language])
+    symbols = _symbols(path, source, found)
+    return FileExtract(
+        path=path,
+        language=language,
+        content_hash=digest,
+        symbols=symbols,
+        imports=_imports(language, source, found.imports),
+        references=_references(path, source, found, symbols),
+    )
+
+
+def _collect(matches: list[tuple[int, dict[str, list[Node]]]], shape: _Shape) -> _Collected:
+    found = _Collected()
+    for _, captures in matches:
+        for key, nodes in captures.items():
+            if key == "comment":
+                node = nodes[0]
+                found.comments.append((node.start_byte, node.end_byte))
+            elif key.startswith("def."):
+                _add_scope(found, key[4:], nodes[0], captures, shape)  # type: ignore[arg-type]
+            elif key == "container":
+                _add_scope(found, None, nodes[0], captures, shape)
+            elif key == "ref.types":
+                _add_type_refs(found, nodes[0])
+            elif key.startswith("ref."):
+                qualifier = captures.get("qualifier")
+                found.refs.append(
+                    _Ref(
+                        captures["name"][0],
+                        key[4:],
+                        _qualifier(qualifier[0]) if qualifier else None,
+                    )
+                )
+            elif key == "import":
+                found.imports.append(nodes[0])
+    return found
+
+
+def _add_scope(
+    found: _Collected,
+    kind: SymbolKind | None,
+    node: Node,
+    captures: dict[str, list[Node]],
+    shape: _Shape,
+) -> None:
+    name_node = captures["name"][0]
+    name = _plain_name(_text(name_node))
+    if not name:
+        return
+    prefix = tuple(
+        part for node_ in captures.get("prefix", ()) for part in _split_qualified(_text(node_))
+    )
+    found.scopes.append(_Scope(name, kind, _start_of(node, shape), node, name_node, prefix))
+
+
+def _start_of(node: Node, shape: _Shape) -> Node:
+    """The node where a definition's range starts: its decorators, attributes or export."""
+    start = node
+    while start.parent is not None and start.parent.type in shape.wrappers:
+        start = start.parent
+    if shape.leading:
+        sibling = start.prev_named_sibling
+        while sibling is not None and (
+            sibling.type in shape.leading or sibling.type in shape.comments
+        ):
+            if sibling.type in shape.leading:
+                start = sibling
+            sibling = sibling.prev_named_sibling
+    return start
+
+
+def _add_type_refs(found: _Collected, node: Node) -> None:
+    """References for every name in a type expression (Python annotations)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current.type == "identifier":
+            found.refs.append(_Ref(current, "references", None))
+        elif current.type == "attribute":
+            name = current.child_by_field_name("attribute")
+            target = current.child_by_field_name("object")
+            if name is not None and target is not None:
+                found.refs.append(_Ref(name, "references", _qualifier(target)))
+        elif current.type != "string":
+            pending.extend(current.named_children)
+
+
+def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
+    """Qualify, number and fingerprint the definitions; attach references to scopes."""
+    widest: dict[int, _Scope] = {}
+    for scope in found.scopes:
+        key = scope.name_node.start_byte
+        kept = widest.get(key)
+        if kept is None or _span(scope) > _span(kept):
+            widest[key] = scope
+    scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.node.end_byte))
+    refs = sorted(found.refs, key=lambda r: r.name_node.start_byte)
+    found.comments.sort()
+    stack: list[_Scope] = []
+    seen: dict[str, int] = {}
+    symbols: list[Symbol] = []
+    ref_index = 0
+    for scope in scopes:
+        ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
+        while stack and stack[-1].node.end_byte <= scope.start.start_byte:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        scope.parent = parent
+        scope.parts = (parent.parts if parent else ()) + scope.prefix + (scope.name,)
+        stack.append(scope)
+        if scope.kind is None:
+            continue
+        qualname = ".".join(scope.parts)
+        count = seen.get(qualname, 0) + 1
+        seen[qualname] = count
+        scope.node_id = f"{path}#{qualname}" + (f"~{count}" if count > 1 else "")
+        kind: SymbolKind = scope.kind
+        if (
+            kind == "function"
+            and parent is not None
+            and (parent.kind is None or parent.kind in _CLASS_LIKE)
+        ):
+            kind = "method"
+        symbols.append(_symbol(data, scope, kind, found.comments))
+    _assign_refs(refs, ref_index, len(data) + 1, stack)
+    found.refs = refs
+    return tuple(symbols)
+
+
+def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) -> int:
+    """Give each reference before byte `until` its innermost enclosing scope."""
+    while index < len(refs) and refs[index].name_node.start_byte < until:
+        ref = refs[index]
+        start = ref.name_node.start_byte
+        while stack and stack[-1].node.end_byte <= start:
+            stack.pop()
+        ref.scope = stack[-1] if stack else None
+        index += 1
+    return index
+
+
+def _symbol(
+    data: bytes, scope: _Scope, kind: SymbolKind, comments: list[tuple[int, int]]
+) -> Symbol:
+    start, end = scope.start.start_byte, scope.node.end_byte
+    return Symbol(
+        node_id=scope.node_id,
+        name=scope.name,
+        qualname=".".join(scope.parts),
+        kind=kind,
+        range=_range(data, scope.start, scope.node),
+        selection=_range(data, scope.name_node, scope.name_node),
+        container=scope.parts[:-1],
+        fingerprint=Fingerprint(
+            exact=content_hash(data[start:end]),
+            normalized=normalized_hash(data, start, end, comments),
+        ),
+    )
+
+
+def _references(
+    path: str, data: bytes, found: _Collected, symbols: tuple[Symbol, ...]
+) -> tuple[Reference, ...]:
+    defined = {scope.name_node.start_byte for scope in found.scopes}
+    by_qualname: dict[str, str] = {}
+    for symbol in symbols:
+        by_qualname.setdefault(symbol.qualname, symbol.node_id)
+    best: dict[int, _Ref] = {}
+    for ref in found.refs:
+        key = ref.name_node.start_byte
+        if key in defined:
+            continue
+        kept = best.get(key)
+        if kept is None or _REF_PRIORITY[ref.kind] < _REF_PRIORITY[kept.kind]:
+            best[key] = ref
+    references: list[Reference] = []
+    for key in sorted(best):
+        ref = best[key]
+        name = _text(ref.name_node)
+        if not name:
+            continue
+        references.append(
+            Reference(
+                name=name,
+                kind=ref.kind,  # type: ignore[arg-type]
+                range=_range(data, ref.name_node, ref.name_node),
+                scope=_scope_id(path, ref.scope, by_qualname),
+                qualifier=ref.qualifier,
+            )
+        )
+    return tuple(references)
+
+
+def _scope_id(path: str, scope: _Scope | None, by_qualname: dict[str, str]) -> str:
+    """The node ID of the innermost symbol around a reference (a container maps to
+    the same-named symbol of the file, e.g. a Rust impl to its struct)."""
+    while scope is not None:
+        if scope.kind is not None:
+            return scope.node_id
+        mapped = by_qualname.get(".".join(scope.parts))
+        if mapped is not None:
+            return mapped
+        scope = scope.parent
+    return path
+
+
+def _imports(language: str, data: bytes, nodes: list[Node]) -> tuple[Import, ...]:
+    imports: list[Import] = []
+    for node in sorted(nodes, key=lambda n: n.start_byte):
+        where = _range(data, node, node)
+        imports.extend(Import(module, names, where) for module, names in imports_of(language, node))
+    return tuple(imports)
+
+
+def _range(data: bytes, first: Node, last: Node) -> Range:
+    (start_line, start_col), (end_line, end_col) = first.start_point, last.end_point
+    return Range(
+        start_line,
+        _utf16(data, first.start_byte, start_col),
+        end_line,
+        _utf16(data, last.end_byte, end_col),
+    )
+
+
+def _utf16(data: bytes, offset: int, byte_column: int) -> int:
+    """The UTF-16 column of byte `offset`, which is `byte_column` bytes into its line."""
+    if byte_column == 0:
+        return 0
+    prefix = data[offset - byte_column : offset]
+    return byte_column if prefix.isascii() else byte_to_utf16(prefix, byte_column)
+
+
+def _span(scope: _Scope) -> int:
+    return scope.node.end_byte - scope.start.start_byte
+
+
+def _text(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", errors="replace") if raw else ""
+
+
+def _plain_name(text: str) -> str:
+    """A name without generic arguments or a namespace path (`Vec<T>` -> `Vec`)."""
+    head = text.split("<", 1)[0].strip()
+    return _split_qualified(head)[-1] if head else ""
+
+
+def _split_qualified(text: str) -> tuple[str, ...]:
+    parts = text.split("<", 1)[0].replace("::", ".").split(".")
+    return tuple(part.strip().lstrip("*&") for part in parts if part.strip())
+
+
+def _qualifier(node: Node) -> str:
+    """The receiver or module before a name, as written, or `<expr>` when it is not a
+    plain (dotted) name."""
+    text = _text(node)
+    if text and len(text) <= 120 and all(ch in _QUALIFIER_CHARS for ch in text):
+        return text
+    return _COMPLEX_QUALIFIER

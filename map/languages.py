@@ -1,0 +1,94 @@
+"""Which language a file is in, and its compiled tree-sitter grammar and query.
+
+Grammars come from the per-language wheels (tree-sitter-python, ...); the
+extraction query of each language is `map/queries/<language>.scm`. Compiled
+grammars and queries are immutable, so each is loaded once per process.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+
+from tree_sitter import Language, Query
+
+EXTENSIONS: Mapping[str, str] = MappingProxyType(
+    {
+        ".py": "python",
+        ".pyi": "python",
+        ".ts": "typescript",
+        ".mts": "typescript",
+        ".cts": "typescript",
+        ".tsx": "tsx",
+        ".js": "javascript",
+        ".jsx": "javascript",
+        ".mjs": "javascript",
+        ".cjs": "javascript",
+        ".go": "go",
+        ".c": "c",
+        ".h": "c",
+        ".cc": "cpp",
+        ".cpp": "cpp",
+        ".cxx": "cpp",
+        ".c++": "cpp",
+        ".hh": "cpp",
+        ".hpp": "cpp",
+        ".hxx": "cpp",
+        ".h++": "cpp",
+        ".ipp": "cpp",
+        ".rs": "rust",
+        ".java": "java",
+    }
+)
+"""File extension (lower case, with the dot) -> language name."""
+
+# language -> (wheel module, function returning the grammar pointer)
+_GRAMMARS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "python": ("tree_sitter_python", "language"),
+        "typescript": ("tree_sitter_typescript", "language_typescript"),
+        "tsx": ("tree_sitter_typescript", "language_tsx"),
+        "javascript": ("tree_sitter_javascript", "language"),
+        "go": ("tree_sitter_go", "language"),
+        "c": ("tree_sitter_c", "language"),
+        "cpp": ("tree_sitter_cpp", "language"),
+        "rust": ("tree_sitter_rust", "language"),
+        "java": ("tree_sitter_java", "language"),
+    }
+)
+
+LANGUAGES: tuple[str, ...] = tuple(_GRAMMARS)
+"""Every language extraction supports."""
+
+_QUERY_DIR = Path(__file__).parent / "queries"
+# TSX is TypeScript plus JSX: one query serves both.
+_QUERY_FILE: Mapping[str, str] = MappingProxyType({"tsx": "typescript"})
+
+
+def language_for(path: str) -> str | None:
+    """The language of `path` by its extension, or None when unsupported."""
+    return EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+
+
+@cache
+def grammar(language: str) -> Language:
+    """The compiled tree-sitter grammar of `language` (a name in LANGUAGES)."""
+    try:
+        module_name, function = _GRAMMARS[language]
+    except KeyError:
+        raise ValueError(
+            f"no grammar for language {language!r}; supported: {', '.join(LANGUAGES)}"
+        ) from None
+    module = importlib.import_module(module_name)
+    return Language(getattr(module, function)())
+
+
+@cache
+def extraction_query(language: str) -> Query:
+    """The compiled extraction query of `language` (from queries/<language>.scm)."""
+    name = _QUERY_FILE.get(language, language)
+    source = (_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8")
+    return Query(grammar(language), source)
