@@ -7,8 +7,9 @@ caller can flag files stale before any rebuild work), and an async
 (`map.debounce`). Watching itself is `watchfiles.awatch`, used with short
 batches; the burst policy is ours.
 
-    WatchError
-    └── WatchStartError   the root cannot be watched, or the watcher already runs
+    MapError (map.errors)
+    └── WatchError
+        └── WatchStartError   the root cannot be watched, or the watcher already runs
 
 A failing `rebuild` or `on_change` is logged and reported in `state()`; it
 never stops the watcher. If watching itself fails (the root vanished, the
@@ -29,6 +30,7 @@ from typing import Literal
 from watchfiles import awatch
 
 from map.debounce import DebouncePolicy, RebuildScheduler
+from map.errors import MapError
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ BATCH_MS = 150
 IDLE_TIMEOUT_MS = 250
 
 
-class WatchError(Exception):
+class WatchError(MapError):
     """The watcher could not do what was asked; the message says why."""
 
 

@@ -6,6 +6,7 @@ Per corpus, over --runs runs, it measures the median and the spread of:
 
     floor-read    list + read + hash every file (what any build must do)
     floor-parse   ... + tree-sitter parse, no queries, in the same pool size
+    extract-only  ... + extraction (queries, symbols, references), no graph
     cold          CodeMap.open + rebuild + save with no snapshot
     warm          CodeMap.open + rebuild with a valid snapshot, nothing changed
     update-median one-file edit of a median-size file, then rebuild
@@ -62,12 +63,13 @@ CORPORA = {
 MEASURES = (
     "floor-read",
     "floor-parse",
+    "extract-only",
     "cold",
     "warm",
     "update-median",
     "update-largest",
 )
-FULL_TREE = frozenset({"floor-read", "floor-parse", "cold", "warm"})
+FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold", "warm"})
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench"
 DEFAULT_WORKERS = 2
 PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
@@ -151,18 +153,18 @@ def _accepted(rel: str) -> bool:
 # ------------------------------------------------- measurements (child side)
 
 
-def _parse_chunk(paths: list[str]) -> int:
-    """Parse each file with its grammar (no queries); the count of nodes at the root."""
+def _parse_chunk(root: str, rels: list[str]) -> int:
+    """Parse each file with its grammar (no queries); the count of top-level nodes."""
     from tree_sitter import Parser
 
     parsers: dict[str, Parser] = {}
     total = 0
-    for path in paths:
-        language = language_for(path)
+    for rel in rels:
+        language = language_for(rel)
         if language is None:
             continue
         parser = parsers.setdefault(language, Parser(grammar(language)))
-        total += parser.parse(Path(path).read_bytes()).root_node.child_count
+        total += parser.parse((Path(root) / rel).read_bytes()).root_node.child_count
     return total
 
 
@@ -174,15 +176,30 @@ def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - started}
 
 
-def floor_parse(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    workers = int(args["workers"])
+def _extract_chunk(root: str, rels: list[str]) -> int:
+    """Extract each file as the map does; the count of symbols found."""
+    from map.extract import extract_file
+
+    return sum(len(extract_file(rel, (Path(root) / rel).read_bytes()).symbols) for rel in rels)
+
+
+def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) -> dict[str, Any]:
+    """List the files, then run `task` over them in `workers` processes; timed."""
     started = time.perf_counter()
-    rels = list_files(root, accept=_accepted).files
-    paths = [str(root / rel) for rel in rels]
-    chunks = [paths[index :: workers * 8] for index in range(workers * 8)]
+    rels = list(list_files(root, accept=_accepted).files)
+    slices = workers * 8
+    chunks = [rels[index::slices] for index in range(slices)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        sum(pool.map(_parse_chunk, chunks))
+        sum(pool.map(task, [str(root)] * slices, chunks))
     return {"seconds": time.perf_counter() - started}
+
+
+def floor_parse(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    return _in_pool(root, int(args["workers"]), _parse_chunk)
+
+
+def extract_only(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    return _in_pool(root, int(args["workers"]), _extract_chunk)
 
 
 def cold(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
@@ -228,6 +245,7 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
 CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
     "floor-read": floor_read,
     "floor-parse": floor_parse,
+    "extract-only": extract_only,
     "cold": cold,
     "warm": warm,
     "update-median": update,
@@ -296,7 +314,10 @@ def bench_corpus(
     for measure in measures:
         figure = Figure(corpus.name, measure)
         figures.append(figure)
-        if measure not in ("floor-read", "floor-parse") and not have_codemap:
+        if measure == "extract-only" and importlib.util.find_spec("map.extract") is None:
+            figure.error = "map.extract has not landed"
+            continue
+        if measure not in ("floor-read", "floor-parse", "extract-only") and not have_codemap:
             figure.error = "map.codemap has not landed"
             continue
         if measure in ("warm", "update-median", "update-largest"):
