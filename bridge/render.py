@@ -1,0 +1,97 @@
+"""Live results as plain JSON-ready dicts, in the units people read.
+
+Lines and columns are 1-based (columns in characters); `lsp` keeps the
+0-based LSP range (UTF-16 columns) for clients that talk LSP themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bridge.symbols import LiveSymbol
+from disk.columns import from_utf16
+from lsp.model import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
+
+
+def span_lsp(span: Span) -> dict[str, int]:
+    """The LSP range, 0-based, UTF-16 columns."""
+    return {
+        "startLine": span.start_line,
+        "startCharacter": span.start_char,
+        "endLine": span.end_line,
+        "endCharacter": span.end_char,
+    }
+
+
+def lines_of(span: Span) -> dict[str, int]:
+    """The 1-based, inclusive lines a span covers."""
+    last = (
+        span.end_line
+        if span.end_char == 0 and span.end_line > span.start_line
+        else span.end_line + 1
+    )
+    return {"startLine": span.start_line + 1, "endLine": last}
+
+
+def location(loc: Location, *, node_id: str | None = None) -> dict[str, Any]:
+    """One place in a file, with the text of its line."""
+    found: dict[str, Any] = {
+        "path": loc.path,
+        "line": loc.line,
+        "column": from_utf16(loc.text, loc.span.start_char) + 1,
+        "text": loc.text.strip(),
+    }
+    if node_id is not None:
+        found["symbol"] = node_id
+    return found
+
+
+def live_symbol(symbol: LiveSymbol, path: str) -> dict[str, Any]:
+    """A symbol of the live outline, by node ID and lines."""
+    return {
+        "nodeId": symbol.node_id,
+        "path": path,
+        "kind": symbol.kind,
+        **lines_of(symbol.span),
+        "selectionLine": symbol.selection.start_line + 1,
+        "lsp": {"range": span_lsp(symbol.span), "selectionRange": span_lsp(symbol.selection)},
+    }
+
+
+def outline(
+    path: str,
+    nodes: tuple[DocumentSymbolNode, ...] | list[DocumentSymbolNode],
+    ids: dict[tuple[int, int], str],
+) -> list[dict[str, Any]]:
+    """The hierarchical outline, each entry with its node ID and lines."""
+    return [
+        {
+            "name": node.name,
+            "kind": node.kind,
+            "nodeId": ids.get((node.selection.start_line, node.selection.start_char)),
+            **lines_of(node.span),
+            **({"detail": node.detail} if node.detail else {}),
+            **({"children": outline(path, node.children, ids)} if node.children else {}),
+        }
+        for node in nodes
+    ]
+
+
+def workspace_symbol(symbol: WorkspaceSymbol) -> dict[str, Any]:
+    """A symbol found by name across the workspace."""
+    return {
+        "name": symbol.name,
+        "kind": symbol.kind,
+        "container": symbol.container,
+        **location(symbol.location),
+    }
+
+
+def call_site(site: CallSite) -> dict[str, Any]:
+    """A caller or callee, and the lines where the calls are."""
+    return {
+        "name": site.name,
+        "kind": site.kind,
+        **location(site.location),
+        "callLines": sorted({span.start_line + 1 for span in site.call_spans}),
+    }

@@ -1,0 +1,6 @@
+"""A tiny shop backend."""
+
+from shop.cart import Cart
+from shop.pricing import PriceBook
+
+__all__ = ["Cart", "PriceBook"]
