@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,43 @@ def test_a_burst_of_a_thousand_writes_is_one_rebuild(tmp_path: Path) -> None:
 
     run(scenario())
     assert recorder.rebuilds == 1
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_branch_switch_of_a_thousand_files_is_one_rebuild(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q", "-b", "main")
+    for index in range(1000):
+        (tmp_path / f"mod_{index}.py").write_text(f"VALUE = {index}\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "main")
+    git(tmp_path, "checkout", "-q", "-b", "other")
+    for index in range(1000):
+        (tmp_path / f"mod_{index}.py").write_text(f"VALUE = {index + 1}\n")
+    git(tmp_path, "commit", "-q", "-am", "other")
+    git(tmp_path, "checkout", "-q", "main")
+    names = {f"mod_{index}.py" for index in range(1000)}
+    recorder = Recorder()
+
+    async def scenario() -> None:
+        async with watched(tmp_path, recorder) as watcher:
+            await asyncio.to_thread(git, tmp_path, "checkout", "-q", "other")
+            await wait_until(
+                lambda: names <= recorder.seen and recorder.rebuilds >= 1 and idle(watcher),
+                "the checkout flagged and rebuilt",
+            )
+
+    run(scenario())
+    assert recorder.rebuilds == 1
+    assert not any(path.startswith(".git/") for path in recorder.seen)
 
 
 def test_events_during_a_rebuild_queue_exactly_one_more(tmp_path: Path) -> None:
