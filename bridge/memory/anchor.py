@@ -1,0 +1,110 @@
+"""Capture a reference as it is now: commit, branch, dirty flag, hashes, text.
+
+`capture` refuses a reference that does not resolve now (no such file,
+symbol or lines), so a memory is never saved pointing at nothing. The
+helpers that read a symbol's or a range's text are shared with the check,
+which must measure the code now exactly as it was measured at save time.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from bridge.errors import BadInputError, NotFoundError, UnknownIdError
+from bridge.memory.model import Anchor, RefSpec
+from bridge.memory.workspace import FileNow, Workspace, body_fingerprint, fingerprint
+from disk.errors import DiskError
+from disk.stamps import content_hash
+from map.model import Symbol
+
+TEXT_CAP = 32_000
+"""Characters of referenced text kept with an anchor."""
+
+
+def capture(ws: Workspace, spec: RefSpec) -> Anchor:
+    """Anchor `spec` to the code now.
+
+    Raises NotFoundError (no such file), UnknownIdError (no such symbol, with
+    the nearest names) or BadInputError (lines past the end, unreadable file).
+    """
+    try:
+        file = ws.read(spec.path)
+    except DiskError as exc:
+        raise BadInputError(f"{spec}: {exc}", hint="anchor to a text source file") from exc
+    if file is None:
+        raise NotFoundError(f"{spec}: no such file under {ws.root}", code="file_not_found")
+    body: str | None = None
+    container: tuple[str, ...] = ()
+    if spec.type == "symbol":
+        symbol = find_symbol(ws, file, spec.symbol or "")
+        if symbol is None:
+            raise UnknownIdError(
+                f"{spec}: no symbol {spec.symbol!r} in {spec.path}",
+                suggestions=_near_symbols(ws, file, spec),
+            )
+        start, end = symbol.range.first_line, symbol.range.last_line
+        text = symbol_text(file, symbol)
+        exact, normalized = symbol.fingerprint.exact, symbol.fingerprint.normalized
+        body, container = body_fingerprint(text, symbol.name), symbol.container
+    elif spec.type == "line_range":
+        start, end = spec.start_line or 1, spec.end_line or 1
+        if end > len(file.lines):
+            raise BadInputError(
+                f"{spec}: {spec.path} has only {len(file.lines)} lines",
+                hint="pick lines that exist now",
+            )
+        text = range_text(file, start, end)
+        exact, normalized = content_hash(text.encode()), fingerprint(text, spec.path).normalized
+    else:
+        start, end, text = 1, len(file.lines), file.text
+        exact, normalized = file.hash, fingerprint(text, spec.path).normalized
+    return Anchor(
+        spec=spec,
+        commit=ws.head,
+        branch=ws.branch,
+        dirty=ws.is_dirty(spec.path),
+        content_hash=exact,
+        fingerprint=normalized,
+        file_hash=file.hash,
+        text=text[:TEXT_CAP],
+        truncated=len(text) > TEXT_CAP,
+        start_line=start,
+        end_line=end,
+        body_fingerprint=body,
+        container=container,
+    )
+
+
+def symbol_id(symbol: Symbol) -> str:
+    """The symbol part of a node ID (`Qual.Name`, or `Qual.Name~2`)."""
+    return symbol.node_id.partition("#")[2]
+
+
+def find_symbol(ws: Workspace, file: FileNow, name: str) -> Symbol | None:
+    """The symbol called `name` (as in its node ID) in `file`, if any."""
+    extract = ws.extract(file)
+    if extract is None:
+        return None
+    return next((s for s in extract.symbols if symbol_id(s) == name), None)
+
+
+def symbols_of(ws: Workspace, file: FileNow) -> tuple[Symbol, ...]:
+    """Every symbol in `file` (none for files in unknown languages)."""
+    extract = ws.extract(file)
+    return extract.symbols if extract else ()
+
+
+def symbol_text(file: FileNow, symbol: Symbol) -> str:
+    """The whole lines a symbol spans."""
+    return range_text(file, symbol.range.first_line, symbol.range.last_line)
+
+
+def range_text(file: FileNow, start: int, end: int) -> str:
+    """Lines `start`..`end` (1-based, inclusive), newlines kept."""
+    return "".join(file.lines[start - 1 : end])
+
+
+def _near_symbols(ws: Workspace, file: FileNow, spec: RefSpec) -> list[str]:
+    names = [symbol_id(s) for s in symbols_of(ws, file)]
+    near = difflib.get_close_matches(spec.symbol or "", names, n=3, cutoff=0.5)
+    return [f"{spec.path}#{n}" for n in near]

@@ -1,0 +1,163 @@
+"""The memory vocabulary of DESIGN.md as plain, typed data.
+
+A `Memory` holds text and one or more `Anchor`s: a reference (`RefSpec`:
+file, symbol or line range) plus everything captured at save time to find
+it again. A check yields one `RefCheck` per anchor and one `MemoryCheck`
+per memory, worst case first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+RefType = Literal["file", "symbol", "line_range"]
+RefStatus = Literal["valid", "relocated", "renamed", "modified", "deleted", "unknown"]
+MemoryStatus = Literal["active", "stale", "historical", "superseded", "retired", "draft"]
+Origin = Literal["agent", "human"]
+
+REF_STATUSES: tuple[RefStatus, ...] = (
+    "valid",
+    "relocated",
+    "renamed",
+    "modified",
+    "deleted",
+    "unknown",
+)
+MEMORY_STATUSES: tuple[MemoryStatus, ...] = (
+    "active",
+    "stale",
+    "historical",
+    "superseded",
+    "retired",
+    "draft",
+)
+DERIVED_STATUSES: frozenset[MemoryStatus] = frozenset({"active", "stale", "historical"})
+"""Statuses a check may change; the others are set by people or agents and stay."""
+
+ORIGINS: tuple[Origin, ...] = ("agent", "human")
+
+
+@dataclass(frozen=True, slots=True)
+class RefSpec:
+    """A parsed reference: `path`, `path#Qual.Name` or `path:START-END`.
+
+    `path` is repo-relative POSIX; lines are 1-based and inclusive.
+    """
+
+    type: RefType
+    path: str
+    symbol: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+
+    def __str__(self) -> str:
+        if self.type == "symbol":
+            return f"{self.path}#{self.symbol}"
+        if self.type == "line_range":
+            return f"{self.path}:{self.start_line}-{self.end_line}"
+        return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A reference as stored: where it pointed, at which commit, with what content.
+
+    `content_hash` is the exact hash of the referenced text, `fingerprint`
+    its normalized hash (blind to whitespace and comments), `body_fingerprint`
+    the normalized hash with the symbol's own name masked (finds renames),
+    `file_hash` the hash of the whole file. `text` is the referenced text,
+    capped at `TEXT_CAP` characters (`truncated` says so). Lines are where the
+    referenced text was at save time (for symbols too).
+    """
+
+    spec: RefSpec
+    commit: str | None
+    branch: str | None
+    dirty: bool
+    content_hash: str
+    fingerprint: str
+    file_hash: str
+    text: str
+    truncated: bool = False
+    start_line: int | None = None
+    end_line: int | None = None
+    body_fingerprint: str | None = None
+    container: tuple[str, ...] = ()
+
+    @property
+    def ref(self) -> str:
+        """The reference as written (`path#Qual.Name`, ...)."""
+        return str(self.spec)
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """A note tied to code. Times are ISO 8601 UTC strings."""
+
+    id: str
+    text: str
+    kind: str
+    tags: tuple[str, ...]
+    origin: Origin
+    status: MemoryStatus
+    created_at: str
+    anchors: tuple[Anchor, ...]
+    last_used_at: str | None = None
+    last_verified_at: str | None = None
+    superseded_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a reference points now: path, symbol and 1-based inclusive lines."""
+
+    path: str
+    symbol: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RefCheck:
+    """One reference checked against the code as it is now.
+
+    `place` is where it is now when found (the proposed new anchor), else
+    None. `confidence` is set for relocated and renamed results.
+    """
+
+    anchor: Anchor
+    status: RefStatus
+    reason: str
+    place: Place | None = None
+    confidence: float | None = None
+    warnings: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryCheck:
+    """A memory's references checked, and the status that follows from them."""
+
+    memory: Memory
+    status: MemoryStatus
+    refs: tuple[RefCheck, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def derived(self) -> MemoryStatus:
+        """The status the references alone give (active, stale or historical)."""
+        return derive_status(tuple(r.status for r in self.refs))
+
+
+def derive_status(statuses: tuple[RefStatus, ...]) -> MemoryStatus:
+    """Worst case first: all deleted -> historical; any problem -> stale; else active."""
+    if statuses and all(s == "deleted" for s in statuses):
+        return "historical"
+    if all(s in ("valid", "relocated") for s in statuses):
+        return "active"
+    return "stale"
+
+
+def effective_status(stored: MemoryStatus, derived: MemoryStatus) -> MemoryStatus:
+    """Superseded, retired and draft stay; otherwise the check decides."""
+    return derived if stored in DERIVED_STATUSES else stored

@@ -1,0 +1,57 @@
+"""Parse reference strings (`path`, `path#Qual.Name`, `path:START-END`).
+
+Paths are confined to the workspace root and stored repo-relative in POSIX
+form. Parsing never touches the content: whether the reference resolves now
+is for `anchor` to decide.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bridge.errors import BadInputError
+from bridge.memory.model import RefSpec
+from disk.errors import OutsideRootError
+from disk.paths import relative_posix, resolve_in_root
+
+_RANGE = re.compile(r"^(?P<path>.+):(?P<start>\d+)(?:-(?P<end>\d+))?$")
+_QUALNAME = re.compile(r"^[^\s#]+$")
+
+SYNTAX_HINT = "write a reference as `path`, `path#Qual.Name` or `path:START-END` (1-based lines)"
+
+
+def parse_ref(root: Path, text: str) -> RefSpec:
+    """Parse one reference; raises BadInputError when malformed or outside the root."""
+    raw = text.strip()
+    if not raw:
+        raise BadInputError("empty reference", hint=SYNTAX_HINT)
+    if "#" in raw:
+        path_part, _, symbol = raw.partition("#")
+        if not symbol or not _QUALNAME.match(symbol) or ".." in symbol:
+            raise BadInputError(f"malformed symbol reference {text!r}", hint=SYNTAX_HINT)
+        return RefSpec("symbol", _confine(root, path_part, text), symbol=symbol)
+    match = _RANGE.match(raw)
+    if match:
+        start = int(match["start"])
+        end = int(match["end"]) if match["end"] is not None else start
+        if start < 1 or end < start:
+            raise BadInputError(
+                f"bad line range in {text!r}: lines are 1-based and START <= END",
+                hint=SYNTAX_HINT,
+            )
+        path = _confine(root, match["path"], text)
+        return RefSpec("line_range", path, start_line=start, end_line=end)
+    return RefSpec("file", _confine(root, raw, text))
+
+
+def _confine(root: Path, path: str, ref: str) -> str:
+    if not path:
+        raise BadInputError(f"reference {ref!r} names no file", hint=SYNTAX_HINT)
+    try:
+        resolved = resolve_in_root(root, path, must_exist=False)
+    except OutsideRootError as exc:
+        raise BadInputError(str(exc), hint="references must name files inside --root") from exc
+    if resolved == root.resolve():
+        raise BadInputError(f"reference {ref!r} names the root itself, not a file")
+    return relative_posix(root, resolved)

@@ -1,0 +1,220 @@
+"""The code as it is now, seen once per anchoring or check run.
+
+Everything a run asks git or the disk is asked once and kept for the rest
+of the run: HEAD and branch, the changes since each distinct anchor commit,
+each file read, each file's extraction (cached by content hash, so a file is
+parsed once however many references point into it). Nothing here outlives
+the run: a new run sees the disk afresh.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from bridge.memory.git import Change, GitError, GitRepo
+from disk.errors import DiskError, MissingFileError
+from disk.paths import resolve_in_root
+from disk.stamps import content_hash
+from disk.text import decode_source, read_source_bytes
+from map.extract import extract_file
+from map.fingerprint import fingerprint_text
+from map.languages import language_for
+from map.model import FileExtract, Fingerprint, Symbol
+from map.walk import list_files
+
+
+@dataclass(slots=True)
+class FileNow:
+    """One file's current content."""
+
+    path: str
+    data: bytes
+    text: str
+    hash: str
+    _lines: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> list[str]:
+        """The lines, newlines kept."""
+        if self._lines is None:
+            self._lines = self.text.splitlines(keepends=True)
+        return self._lines
+
+
+_MASK = "__anchored_symbol__"
+_TOKEN = re.compile(r"\w+|\S")
+
+
+@dataclass(slots=True)
+class SymbolIndex:
+    """A file's symbols, findable by fingerprint and (lazily) by name-blind body."""
+
+    file: FileNow
+    symbols: tuple[Symbol, ...]
+    by_fingerprint: dict[str, Symbol]
+    _by_body: dict[str, Symbol] | None = None
+
+    @classmethod
+    def of(cls, file: FileNow, symbols: tuple[Symbol, ...]) -> SymbolIndex:
+        """Index `symbols` by exact and normalized fingerprint (first one wins)."""
+        by_fingerprint: dict[str, Symbol] = {}
+        for symbol in symbols:
+            by_fingerprint.setdefault(symbol.fingerprint.exact, symbol)
+            by_fingerprint.setdefault(symbol.fingerprint.normalized, symbol)
+        return cls(file, symbols, by_fingerprint)
+
+    def by_body(self, body: str) -> Symbol | None:
+        """The first symbol whose name-blind body fingerprint is `body`."""
+        if self._by_body is None:
+            self._by_body = {}
+            for symbol in self.symbols:
+                text = "".join(
+                    self.file.lines[symbol.range.first_line - 1 : symbol.range.last_line]
+                )
+                self._by_body.setdefault(body_fingerprint(text, symbol.name), symbol)
+        return self._by_body.get(body)
+
+
+class Workspace:
+    """Per-run caches over the root: git facts, file reads, extractions."""
+
+    def __init__(self, root: Path, *, git: GitRepo | None = None, use_git: bool = True) -> None:
+        self.root = root.resolve()
+        self.git = git if git is not None else (GitRepo.discover(self.root) if use_git else None)
+        self._changes: dict[str, dict[str, Change] | None] = {}
+        self._files: dict[str, FileNow | None] = {}
+        self._extracts: dict[tuple[str, str], FileExtract | None] = {}
+        self._indexes: dict[tuple[str, str], SymbolIndex] = {}
+        self._bases: dict[str, str | None] = {}
+
+    @cached_property
+    def head(self) -> str | None:
+        """The commit checked out (None outside git or before the first commit)."""
+        return self.git.head() if self.git else None
+
+    @cached_property
+    def branch(self) -> str | None:
+        """The branch checked out (None outside git or when detached)."""
+        return self.git.branch() if self.git else None
+
+    @cached_property
+    def dirty(self) -> frozenset[str]:
+        """Paths whose content is not what HEAD holds (everything, outside git)."""
+        if self.git is None:
+            return frozenset()
+        return frozenset(self.git.dirty_paths(self.head))
+
+    def is_dirty(self, path: str) -> bool:
+        """True when `path` differs from HEAD (never outside git: there is no HEAD)."""
+        return self.git is not None and (self.head is None or path in self.dirty)
+
+    def changes(self, commit: str) -> dict[str, Change] | None:
+        """Changes from `commit` to the working tree; None when git cannot tell."""
+        if commit not in self._changes:
+            try:
+                self._changes[commit] = self.git.changes_since(commit) if self.git else None
+            except GitError:
+                self._changes[commit] = None
+        return self._changes[commit]
+
+    def merge_base(self, commit: str) -> str | None:
+        """The merge base of `commit` and HEAD (None when unrelated or unknown)."""
+        if commit not in self._bases:
+            head = self.head
+            self._bases[commit] = self.git.merge_base(commit, head) if self.git and head else None
+        return self._bases[commit]
+
+    def read(self, path: str) -> FileNow | None:
+        """The file's content now; None when there is no such file.
+
+        Raises DiskError when it exists but is not readable source text.
+        """
+        if path not in self._files:
+            self._files[path] = self._read(path)
+        return self._files[path]
+
+    def _read(self, path: str) -> FileNow | None:
+        try:
+            absolute = resolve_in_root(self.root, path)
+            data = read_source_bytes(absolute)
+        except MissingFileError:
+            return None
+        text = decode_source(data, path=path)
+        return FileNow(path, data, text, content_hash(data))
+
+    def readable(self, path: str) -> FileNow | None:
+        """Like `read`, but an unreadable file counts as absent."""
+        try:
+            return self.read(path)
+        except DiskError:
+            return None
+
+    def extract(self, file: FileNow) -> FileExtract | None:
+        """The file's symbols (parsed once per content), or None for unknown languages."""
+        key = (file.path, file.hash)
+        if key not in self._extracts:
+            self._extracts[key] = (
+                extract_file(file.path, file.data) if language_for(file.path) else None
+            )
+        return self._extracts[key]
+
+    def index(self, file: FileNow) -> SymbolIndex:
+        """The file's symbols indexed for searching (built once per content)."""
+        key = (file.path, file.hash)
+        if key not in self._indexes:
+            extract = self.extract(file)
+            self._indexes[key] = SymbolIndex.of(file, extract.symbols if extract else ())
+        return self._indexes[key]
+
+    def candidates(self, commit: str | None) -> list[str]:
+        """Files that may hold content moved away since `commit`.
+
+        With git and a known commit: what changed or appeared since then.
+        Otherwise every file under the root.
+        """
+        changes = self.changes(commit) if commit else None
+        if changes is None or self.git is None:
+            return self.all_files
+        paths = {
+            change.new_path if change.kind == "renamed" and change.new_path else path
+            for path, change in changes.items()
+            if change.kind != "deleted"
+        }
+        return sorted(paths | self.untracked)
+
+    @cached_property
+    def untracked(self) -> frozenset[str]:
+        """Untracked, not ignored files (empty outside git)."""
+        return frozenset(self.git.untracked()) if self.git else frozenset()
+
+    @cached_property
+    def all_files(self) -> list[str]:
+        """Every file under the root, as the map lists them."""
+        return list(list_files(self.root, accept=lambda _path: True).files)
+
+    def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
+        """Candidate files whose whole content hashes to `file_hash`."""
+        found = []
+        for path in self.candidates(commit):
+            file = self.readable(path)
+            if file is not None and file.hash == file_hash:
+                found.append(path)
+        return found
+
+
+def fingerprint(text: str, path: str) -> Fingerprint:
+    """The fingerprint of a piece of `path`'s text (normalized for its language)."""
+    return fingerprint_text(text, language_for(path))
+
+
+def body_fingerprint(text: str, name: str) -> str:
+    """A hash of the tokens with the symbol's own name masked: same body, any name.
+
+    Cheap on purpose (no parsing): a check may compute it for every symbol
+    of every file a missing symbol may have moved to.
+    """
+    masked = re.sub(rf"\b{re.escape(name)}\b", _MASK, text) if name else text
+    return content_hash(" ".join(_TOKEN.findall(masked)).encode())

@@ -1,0 +1,92 @@
+"""Helpers for memory tests: small git repositories built in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bridge.memory.anchor import capture
+from bridge.memory.check import check_memories
+from bridge.memory.model import Memory, MemoryCheck, RefCheck
+from bridge.memory.refs import parse_ref
+from bridge.memory.workspace import Workspace
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+@dataclass
+class Repo:
+    """A scratch workspace, with git unless asked otherwise."""
+
+    root: Path
+
+    def git(self, *args: str) -> str:
+        env = {**os.environ, **GIT_ENV}
+        done = subprocess.run(
+            ["git", *args], cwd=self.root, env=env, capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def write(self, path: str, text: str) -> None:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+    def read(self, path: str) -> str:
+        return (self.root / path).read_text(encoding="utf-8")
+
+    def commit(self, message: str = "change") -> None:
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", message)
+
+    def remember(self, *refs: str) -> Memory:
+        """A memory anchored to `refs` now (not stored)."""
+        ws = Workspace(self.root)
+        anchors = tuple(capture(ws, parse_ref(self.root, r)) for r in refs)
+        return Memory(
+            id="m-test",
+            text="a note",
+            kind="fact",
+            tags=(),
+            origin="agent",
+            status="active",
+            created_at="2026-01-01T00:00:00Z",
+            anchors=anchors,
+        )
+
+    def check(self, memory: Memory) -> MemoryCheck:
+        return check_memories(Workspace(self.root), [memory])[0]
+
+    def check_ref(self, memory: Memory) -> RefCheck:
+        (result,) = self.check(memory).refs
+        return result
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    """An empty git repository with one commit-ready work tree."""
+    made = Repo(tmp_path / "repo")
+    made.root.mkdir()
+    made.git("init", "-q", "-b", "main")
+    return made
+
+
+@pytest.fixture
+def plain_dir(tmp_path: Path) -> Repo:
+    """A workspace outside any git repository."""
+    made = Repo(tmp_path / "plain")
+    made.root.mkdir()
+    return made
