@@ -47,6 +47,9 @@ class ServerSpec:
     """`$/progress` tokens or title prefixes the server reports while it loads
     the workspace. Answers before that progress ends can be non-empty yet
     incomplete, so the first query waits for its end (within the cold-start deadline)."""
+    ready_log: tuple[str, ...] = ()
+    """Regular expressions for the `window/logMessage` that says the workspace is
+    loaded; until one matches, the first query waits (within the cold-start deadline)."""
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -90,6 +93,8 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # It asks for the `python` and `python.analysis` sections; checking only the
         # open files keeps it from analysing the whole workspace on start.
         settings={"python": {}, "python.analysis": {"diagnosticMode": "openFilesOnly"}},
+        # A query sent before it logs "Found N source files" sees the open files only.
+        ready_log=(r"^Found \d+ source files?\b", r"^No source files found"),
     ),
     ServerSpec(
         "basedpyright",

@@ -155,4 +155,5 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "watches_disk": _flag,
     "open_before_references": _flag,
     "indexing_progress": _strings,
+    "ready_log": _strings,
 }

@@ -91,6 +91,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "watches_disk": (True, True),
     "open_before_references": (True, True),
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
+    "ready_log": (["^Loaded"], ("^Loaded",)),
 }
 
 
