@@ -14,6 +14,11 @@ match is:
                                       references (Python annotations)
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
+    @skip                             a name that is never a reference (a
+                                      type parameter's declaration)
+
+When two patterns define the same name node, the wider one wins, and on a tie
+the pattern written first in the query file.
 
 Qualified names follow nesting: a definition inside another is qualified by
 it. A function directly inside a class-like symbol (or a container) is a
@@ -22,6 +27,7 @@ method.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -48,6 +54,7 @@ _BOM = b"\xef\xbb\xbf"
 _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"})
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 _COMPLEX_QUALIFIER = "<expr>"
+_QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
 _QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 
 
@@ -94,7 +101,10 @@ class _Scope:
     start: Node
     node: Node
     name_node: Node
+    pattern: int = 0
     prefix: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
+    """The qualifier written in the name itself (C++ `Shape::` in `Shape::area`)."""
     parts: tuple[str, ...] = ()
     parent: _Scope | None = None
     node_id: str = ""
@@ -114,6 +124,15 @@ class _Collected:
     refs: list[_Ref] = field(default_factory=list)
     imports: list[Node] = field(default_factory=list)
     comments: list[tuple[int, int]] = field(default_factory=list)
+    skipped: set[int] = field(default_factory=set)
+    qualifier_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def qualify(self, node: Node) -> str:
+        """The qualifier text for `node`; a plain name's own parts are not references."""
+        text = _qualifier(node)
+        if text != _COMPLEX_QUALIFIER:
+            self.qualifier_spans.append((node.start_byte, node.end_byte))
+        return text
 
 
 def extract_file(path: str, data: bytes) -> FileExtract:
@@ -147,15 +166,16 @@ def extract_file(path: str, data: bytes) -> FileExtract:
 
 def _collect(matches: list[tuple[int, dict[str, list[Node]]]], shape: _Shape) -> _Collected:
     found = _Collected()
-    for _, captures in matches:
+    for pattern, captures in matches:
         for key, nodes in captures.items():
             if key == "comment":
                 node = nodes[0]
                 found.comments.append((node.start_byte, node.end_byte))
             elif key.startswith("def."):
-                _add_scope(found, key[4:], nodes[0], captures, shape)  # type: ignore[arg-type]
+                kind: SymbolKind = key[4:]  # type: ignore[assignment]
+                _add_scope(found, kind, nodes[0], captures, shape, pattern)
             elif key == "container":
-                _add_scope(found, None, nodes[0], captures, shape)
+                _add_scope(found, None, nodes[0], captures, shape, pattern)
             elif key == "ref.types":
                 _add_type_refs(found, nodes[0])
             elif key.startswith("ref."):
@@ -164,11 +184,13 @@ def _collect(matches: list[tuple[int, dict[str, list[Node]]]], shape: _Shape) ->
                     _Ref(
                         captures["name"][0],
                         key[4:],
-                        _qualifier(qualifier[0]) if qualifier else None,
+                        found.qualify(qualifier[0]) if qualifier else None,
                     )
                 )
             elif key == "import":
                 found.imports.append(nodes[0])
+            elif key == "skip":
+                found.skipped.add(nodes[0].start_byte)
     return found
 
 
@@ -178,15 +200,22 @@ def _add_scope(
     node: Node,
     captures: dict[str, list[Node]],
     shape: _Shape,
+    pattern: int,
 ) -> None:
     name_node = captures["name"][0]
-    name = _plain_name(_text(name_node))
-    if not name:
+    written = _split_qualified(_text(name_node))
+    if not written:
         return
-    prefix = tuple(
-        part for node_ in captures.get("prefix", ()) for part in _split_qualified(_text(node_))
-    )
-    found.scopes.append(_Scope(name, kind, _start_of(node, shape), node, name_node, prefix))
+    while name_node.type in _QUALIFIED_NAMES:
+        inner = name_node.child_by_field_name("name")
+        if inner is None:
+            break
+        name_node = inner
+    prefixes = sorted(captures.get("prefix", ()), key=lambda n: n.start_byte)
+    prefix = tuple(part for node_ in prefixes for part in _split_qualified(_text(node_)))
+    name = written[-1]
+    start = _start_of(node, shape)
+    found.scopes.append(_Scope(name, kind, start, node, name_node, pattern, prefix, written[:-1]))
 
 
 def _start_of(node: Node, shape: _Shape) -> Node:
@@ -216,7 +245,7 @@ def _add_type_refs(found: _Collected, node: Node) -> None:
             name = current.child_by_field_name("attribute")
             target = current.child_by_field_name("object")
             if name is not None and target is not None:
-                found.refs.append(_Ref(name, "references", _qualifier(target)))
+                found.refs.append(_Ref(name, "references", found.qualify(target)))
         elif current.type != "string":
             pending.extend(current.named_children)
 
@@ -227,13 +256,14 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
     for scope in found.scopes:
         key = scope.name_node.start_byte
         kept = widest.get(key)
-        if kept is None or _span(scope) > _span(kept):
+        if kept is None or (_span(scope), -scope.pattern) > (_span(kept), -kept.pattern):
             widest[key] = scope
     scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.node.end_byte))
     refs = sorted(found.refs, key=lambda r: r.name_node.start_byte)
     found.comments.sort()
     stack: list[_Scope] = []
     seen: dict[str, int] = {}
+    namespaces: set[tuple[str, ...]] = set()
     symbols: list[Symbol] = []
     ref_index = 0
     for scope in scopes:
@@ -242,7 +272,8 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
             stack.pop()
         parent = stack[-1] if stack else None
         scope.parent = parent
-        scope.parts = (parent.parts if parent else ()) + scope.prefix + (scope.name,)
+        scope.parts = (parent.parts if parent else ()) + scope.prefix + scope.written
+        scope.parts += (scope.name,)
         stack.append(scope)
         if scope.kind is None:
             continue
@@ -250,17 +281,26 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
         count = seen.get(qualname, 0) + 1
         seen[qualname] = count
         scope.node_id = f"{path}#{qualname}" + (f"~{count}" if count > 1 else "")
-        kind: SymbolKind = scope.kind
-        if (
-            kind == "function"
-            and parent is not None
-            and (parent.kind is None or parent.kind in _CLASS_LIKE)
-        ):
-            kind = "method"
+        kind = _kind_in_place(scope, scope.kind, namespaces)
+        if kind in ("namespace", "module"):
+            namespaces.add(scope.parts)
         symbols.append(_symbol(data, scope, kind, found.comments))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = refs
     return tuple(symbols)
+
+
+def _kind_in_place(scope: _Scope, kind: SymbolKind, namespaces: set[tuple[str, ...]]) -> SymbolKind:
+    """A function is a method inside a class-like symbol or a container, or when
+    its written qualifier names something other than a known namespace."""
+    if kind != "function":
+        return kind
+    parent = scope.parent
+    if parent is not None and (parent.kind is None or parent.kind in _CLASS_LIKE):
+        return "method"
+    if scope.written and scope.parts[:-1] not in namespaces:
+        return "method"
+    return kind
 
 
 def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) -> int:
@@ -297,7 +337,7 @@ def _symbol(
 def _references(
     path: str, data: bytes, found: _Collected, symbols: tuple[Symbol, ...]
 ) -> tuple[Reference, ...]:
-    defined = {scope.name_node.start_byte for scope in found.scopes}
+    defined = {scope.name_node.start_byte for scope in found.scopes} | found.skipped
     by_qualname: dict[str, str] = {}
     for symbol in symbols:
         by_qualname.setdefault(symbol.qualname, symbol.node_id)
@@ -307,21 +347,29 @@ def _references(
         if key in defined:
             continue
         kept = best.get(key)
-        if kept is None or _REF_PRIORITY[ref.kind] < _REF_PRIORITY[kept.kind]:
+        if kept is None or _rank(ref) < _rank(kept):
             best[key] = ref
+    starts = sorted(best)
+    for q_start, q_end in found.qualifier_spans:
+        index = bisect_left(starts, q_start)
+        while index < len(starts) and starts[index] < q_end:
+            best.pop(starts[index], None)
+            index += 1
     references: list[Reference] = []
-    for key in sorted(best):
-        ref = best[key]
-        name = _text(ref.name_node)
+    for key in starts:
+        kept_ref = best.get(key)
+        if kept_ref is None:
+            continue
+        name = _plain_name(_text(kept_ref.name_node))
         if not name:
             continue
         references.append(
             Reference(
                 name=name,
-                kind=ref.kind,  # type: ignore[arg-type]
-                range=_range(data, ref.name_node, ref.name_node),
-                scope=_scope_id(path, ref.scope, by_qualname),
-                qualifier=ref.qualifier,
+                kind=kept_ref.kind,  # type: ignore[arg-type]
+                range=_range(data, kept_ref.name_node, kept_ref.name_node),
+                scope=_scope_id(path, kept_ref.scope, by_qualname),
+                qualifier=kept_ref.qualifier,
             )
         )
     return tuple(references)
@@ -366,6 +414,12 @@ def _utf16(data: bytes, offset: int, byte_column: int) -> int:
     return byte_column if prefix.isascii() else byte_to_utf16(prefix, byte_column)
 
 
+def _rank(ref: _Ref) -> tuple[int, bool]:
+    """Which of two references at one name to keep: inherits, then calls, then
+    the one with a qualifier."""
+    return _REF_PRIORITY[ref.kind], ref.qualifier is None
+
+
 def _span(scope: _Scope) -> int:
     return scope.node.end_byte - scope.start.start_byte
 
@@ -376,14 +430,27 @@ def _text(node: Node) -> str:
 
 
 def _plain_name(text: str) -> str:
-    """A name without generic arguments or a namespace path (`Vec<T>` -> `Vec`)."""
-    head = text.split("<", 1)[0].strip()
-    return _split_qualified(head)[-1] if head else ""
+    """A name without generic arguments or a namespace path (`a::Vec<T>` -> `Vec`)."""
+    if text.isidentifier():
+        return text
+    parts = _split_qualified(text)
+    return parts[-1] if parts else ""
 
 
 def _split_qualified(text: str) -> tuple[str, ...]:
-    parts = text.split("<", 1)[0].replace("::", ".").split(".")
-    return tuple(part.strip().lstrip("*&") for part in parts if part.strip())
+    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B)."""
+    if "<" in text:
+        depth, kept = 0, []
+        for ch in text:
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth = max(depth - 1, 0)
+            elif depth == 0:
+                kept.append(ch)
+        text = "".join(kept)
+    parts = text.replace("::", ".").split(".")
+    return tuple(part.strip(" \t\n*&") for part in parts if part.strip(" \t\n*&"))
 
 
 def _qualifier(node: Node) -> str:

@@ -6,6 +6,11 @@ Names are (imported name, local alias) pairs, as map.model.Import says:
     import a.b as c             ("a.b", (("*", "c"),))   the module bound as c
     from .x import y as z       (".x", (("y", "z"),))
     from m import *             ("m", (("*", "*"),))
+    import d, {a, b as c} from "m"     ("m", (("default", "d"), ("a", "a"), ("b", "c")))
+    import * as ns from "m"            ("m", (("*", "ns"),))
+    export {a} from "m"; export * from "m"   re-exports, read the same way
+    const {a, b: c} = require("m")     ("m", (("a", "a"), ("b", "c")))
+    import f "fmt"; import . "fmt"     ("fmt", (("*", "f"),)); ("fmt", (("*", "*"),))
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", errors="replace")
 
 
+def _compact(node: Node | None) -> str:
+    """The text of `node` without any whitespace (`a . b` -> `a.b`)."""
+    return "".join(_text(node).split())
+
+
 def _python(node: Node) -> ImportFacts:
     if node.type == "import_statement":
         facts: ImportFacts = []
@@ -43,7 +53,7 @@ def _python(node: Node) -> ImportFacts:
             else:
                 facts.append((_text(child), ()))
         return facts
-    module = "".join(_text(node.child_by_field_name("module_name")).split())
+    module = _compact(node.child_by_field_name("module_name"))
     names: list[tuple[str, str]] = [
         STAR for child in node.named_children if child.type == "wildcard_import"
     ]
@@ -56,8 +66,169 @@ def _python(node: Node) -> ImportFacts:
     return [(module, tuple(names))] if module else []
 
 
+def _string_value(node: Node | None) -> str:
+    """The contents of a string literal node, without its quotes."""
+    text = _text(node)
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`" else text
+
+
+def _script(node: Node) -> ImportFacts:
+    """TypeScript/JavaScript: import and export-from statements, require calls."""
+    if node.type == "variable_declarator":
+        call = node.child_by_field_name("value")
+        arguments = call.child_by_field_name("arguments") if call is not None else None
+        module = _string_value(arguments.named_children[0]) if arguments is not None else ""
+        return [(module, _script_pattern(node.child_by_field_name("name")))] if module else []
+    source = node.child_by_field_name("source")
+    names: list[tuple[str, str]] = []
+    for child in node.named_children:
+        if child.type == "import_clause":
+            names.extend(_script_clause(child))
+        elif child.type == "import_require_clause":
+            source = child.child_by_field_name("source")
+            names.extend(("*", _text(part)) for part in child.named_children[:1])
+        elif child.type == "export_clause":
+            names.extend(_script_specifiers(child))
+        elif child.type == "namespace_export":
+            names.append(("*", _text(child.named_children[0])))
+    if node.type == "export_statement" and not names:
+        names.append(STAR)
+    module = _string_value(source)
+    return [(module, tuple(names))] if module else []
+
+
+def _script_clause(clause: Node) -> list[tuple[str, str]]:
+    names: list[tuple[str, str]] = []
+    for child in clause.named_children:
+        if child.type == "identifier":
+            names.append(("default", _text(child)))
+        elif child.type == "namespace_import":
+            names.append(("*", _text(child.named_children[0])))
+        elif child.type == "named_imports":
+            names.extend(_script_specifiers(child))
+    return names
+
+
+def _script_specifiers(node: Node) -> list[tuple[str, str]]:
+    names: list[tuple[str, str]] = []
+    for specifier in node.named_children:
+        name = _text(specifier.child_by_field_name("name"))
+        alias = _text(specifier.child_by_field_name("alias")) or name
+        if name:
+            names.append((name, alias))
+    return names
+
+
+def _script_pattern(target: Node | None) -> Names:
+    """What `const <target> = require(...)` binds."""
+    if target is None:
+        return ()
+    if target.type != "object_pattern":
+        return (("*", _text(target)),)
+    names: list[tuple[str, str]] = []
+    for child in target.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            names.append((_text(child), _text(child)))
+        elif child.type == "pair_pattern":
+            key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+            names.append((_text(key), _text(value)))
+    return tuple(names)
+
+
+def _go(node: Node) -> ImportFacts:
+    """Go: one import spec; an alias binds the package, `.` imports all of it."""
+    module = _string_value(node.child_by_field_name("path"))
+    alias = node.child_by_field_name("name")
+    if not module:
+        return []
+    if alias is None:
+        return [(module, ())]
+    return [(module, (STAR,) if alias.type == "dot" else (("*", _text(alias)),))]
+
+
+def _include(node: Node) -> ImportFacts:
+    """C/C++: `#include "x.h"` and `#include <x.h>` both give the path as written."""
+    path = _text(node.child_by_field_name("path"))
+    if len(path) >= 2 and path[0] in '"<':
+        path = path[1:-1]
+    return [(path, ())] if path else []
+
+
+def _rust(node: Node) -> ImportFacts:
+    """Rust: a `use` tree, flattened to one entry per module path."""
+    facts: ImportFacts = []
+    argument = node.child_by_field_name("argument")
+    if argument is not None:
+        _rust_tree(argument, "", facts)
+    return facts
+
+
+def _rust_join(base: str, path: str) -> str:
+    return f"{base}::{path}" if base and path else base or path
+
+
+def _rust_tree(node: Node, base: str, facts: ImportFacts) -> None:
+    kind = node.type
+    if kind == "use_list":
+        for child in node.named_children:
+            _rust_tree(child, base, facts)
+    elif kind == "scoped_use_list":
+        path = _compact(node.child_by_field_name("path"))
+        items = node.child_by_field_name("list")
+        for child in items.named_children if items is not None else ():
+            _rust_tree(child, _rust_join(base, path), facts)
+    elif kind == "use_wildcard":
+        path = _compact(node.named_children[0]) if node.named_children else ""
+        _rust_add(facts, _rust_join(base, path), STAR)
+    elif kind == "use_as_clause":
+        path = _compact(node.child_by_field_name("path"))
+        module, name = _rust_split(_rust_join(base, path))
+        _rust_add(facts, module, (name, _text(node.child_by_field_name("alias"))))
+    elif kind in ("identifier", "scoped_identifier", "self", "crate", "super"):
+        module, name = _rust_split(_rust_join(base, _compact(node)))
+        if not module:
+            facts.append((name, ()))
+        elif name == "self":
+            _rust_add(facts, module, ("self", module.rsplit("::", 1)[-1]))
+        else:
+            _rust_add(facts, module, (name, name))
+
+
+def _rust_split(path: str) -> tuple[str, str]:
+    """`a::b::c` -> ("a::b", "c"); a single segment has no module part."""
+    module, _, name = path.rpartition("::")
+    return module, name
+
+
+def _rust_add(facts: ImportFacts, module: str, name: tuple[str, str]) -> None:
+    """Add `name` to the last entry when it is the same module (one `{...}` list)."""
+    if facts and facts[-1][0] == module:
+        facts[-1] = (module, (*facts[-1][1], name))
+    else:
+        facts.append((module, (name,)))
+
+
+def _java(node: Node) -> ImportFacts:
+    """Java: `import a.b.C;` binds C from a.b; `import a.b.*;` everything in a.b."""
+    path = "".join(_compact(child) for child in node.named_children if child.type != "asterisk")
+    if not path:
+        return []
+    if any(child.type == "asterisk" for child in node.named_children):
+        return [(path, (STAR,))]
+    module, _, name = path.rpartition(".")
+    return [(module, ((name, name),))] if module else [(path, ())]
+
+
 _READERS: Mapping[str, Callable[[Node], ImportFacts]] = MappingProxyType(
     {
         "python": _python,
+        "typescript": _script,
+        "tsx": _script,
+        "javascript": _script,
+        "go": _go,
+        "c": _include,
+        "cpp": _include,
+        "rust": _rust,
+        "java": _java,
     }
 )

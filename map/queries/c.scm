@@ -1,0 +1,32 @@
+; Extraction query for C: capture names are explained in map/extract.py.
+
+(function_definition
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+  ]) @def.function
+; prototypes
+(declaration
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+  ]) @def.function
+
+(struct_specifier name: (type_identifier) @name body: (_)) @def.struct
+(union_specifier name: (type_identifier) @name body: (_)) @def.struct
+(enum_specifier name: (type_identifier) @name body: (_)) @def.enum
+(type_definition declarator: (type_identifier) @name) @def.type
+(preproc_def name: (identifier) @name) @def.constant
+(preproc_function_def name: (identifier) @name) @def.function
+
+(preproc_include) @import
+
+(call_expression function: (identifier) @name) @ref.calls
+(call_expression
+  function: (field_expression argument: (_) @qualifier field: (field_identifier) @name)) @ref.calls
+
+(type_identifier) @name @ref.references
+
+(comment) @comment

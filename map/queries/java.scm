@@ -1,0 +1,36 @@
+; Extraction query for Java: capture names are explained in map/extract.py.
+; Annotations sit inside a declaration's modifiers, so ranges include them.
+
+(class_declaration name: (identifier) @name) @def.class
+(record_declaration name: (identifier) @name) @def.class
+(interface_declaration name: (identifier) @name) @def.interface
+(annotation_type_declaration name: (identifier) @name) @def.interface
+(enum_declaration name: (identifier) @name) @def.enum
+(method_declaration name: (identifier) @name) @def.method
+(constructor_declaration name: (identifier) @name) @def.constructor
+(field_declaration
+  (modifiers "static" "final")
+  declarator: (variable_declarator name: (identifier) @name)) @def.constant
+
+(import_declaration) @import
+
+(method_invocation !object name: (identifier) @name) @ref.calls
+(method_invocation object: (_) @qualifier name: (identifier) @name) @ref.calls
+(object_creation_expression type: (type_identifier) @name) @ref.calls
+(object_creation_expression type: (generic_type (type_identifier) @name)) @ref.calls
+(object_creation_expression
+  type: (scoped_type_identifier (_) @qualifier . (type_identifier) @name .)) @ref.calls
+
+(superclass (type_identifier) @name @ref.inherits)
+(superclass (generic_type (type_identifier) @name) @ref.inherits)
+(superclass (scoped_type_identifier (_) @qualifier . (type_identifier) @name .) @ref.inherits)
+(type_list (type_identifier) @name @ref.inherits)
+(type_list (generic_type (type_identifier) @name) @ref.inherits)
+(type_list (scoped_type_identifier (_) @qualifier . (type_identifier) @name .) @ref.inherits)
+
+(type_identifier) @name @ref.references
+(scoped_type_identifier (_) @qualifier . (type_identifier) @name .) @ref.references
+(type_parameter (type_identifier) @skip)
+
+(line_comment) @comment
+(block_comment) @comment
