@@ -1,0 +1,239 @@
+"""Keep the graph's edges equal to a from-scratch resolution, file change by file change.
+
+`Linker.apply` takes the changed files (old and new extract) and:
+
+1. replaces their nodes in the graph;
+2. re-binds imports: only the changed files' when the repo's module layout
+   did not move, every file's when it did (files added or removed, imports
+   or go.mod edited); a file whose bindings moved is resolved again whole;
+3. re-resolves, in the other files, only the references that consulted a
+   name the changed files define, bind or export (before or after the
+   change): a one-line edit to a re-exporting module re-routes exactly the
+   edges that went through it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from map.graph import EdgeKey, Link, MapGraph, add_file, remove_symbols, set_edge, set_imports
+from map.model import FileExtract
+from map.modules import ModuleIndex
+from map.resolve import Resolver
+from map.scopes import FileScope, bind_imports, fill_visible, new_scope
+
+Change = tuple[FileExtract | None, FileExtract | None]
+
+
+@dataclass(slots=True)
+class _FileLinks:
+    """What one file's references resolved to, and which names each consulted."""
+
+    results: dict[int, tuple[Link, ...]] = field(default_factory=dict)
+    deps: dict[str, list[int]] = field(default_factory=dict)
+    edges: dict[EdgeKey, list[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LinkStats:
+    """How much one `apply` re-resolved."""
+
+    files_relinked: int
+    files_partly_relinked: int
+    references_resolved: int
+
+
+class Linker:
+    """Owns the graph's edges and the indexes they are resolved with."""
+
+    def __init__(self, graph: MapGraph) -> None:
+        self.graph = graph
+        self._extracts: dict[str, FileExtract] = {}
+        self._index = ModuleIndex()
+        self._scopes: dict[str, FileScope] = {}
+        self._defs: defaultdict[str, set[str]] = defaultdict(set)
+        self._links: dict[str, _FileLinks] = {}
+        self._dependents: defaultdict[str, set[str]] = defaultdict(set)
+        self._go_modules: dict[str, str] = {}
+        self._resolver = Resolver(self._scopes, self._defs)
+
+    def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
+        """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
+        layout_moved = dict(go_modules) != self._go_modules or any(
+            old is None or new is None or _import_shape(old) != _import_shape(new)
+            for old, new in changes.values()
+        )
+        affected = self._affected_names(changes)
+        for old, new in changes.values():
+            if old is not None:
+                self._forget(old, keep_file=new is not None)
+            if new is not None:
+                self._learn(new)
+        self._go_modules = dict(go_modules)
+        self._index.set_go_modules(self._go_modules)
+        changed = [p for p, (_, new) in changes.items() if new is not None]
+        whole = set(changed)
+        if layout_moved:
+            whole |= self._rebind(list(self._scopes))
+        else:
+            self._rebind(changed)
+        affected |= self._names_of_layout(changes)
+        partial: defaultdict[str, set[str]] = defaultdict(set)
+        for name in affected:
+            for path in self._dependents.get(name, ()):
+                if path not in whole and path in self._scopes:
+                    partial[path].add(name)
+        resolved = sum(self._relink_whole(path) for path in sorted(whole))
+        resolved += sum(self._relink_names(path, names) for path, names in sorted(partial.items()))
+        return LinkStats(len(whole), len(partial), resolved)
+
+    def _affected_names(self, changes: Mapping[str, Change]) -> set[str]:
+        names: set[str] = set()
+        for old, new in changes.values():
+            for extract in (old, new):
+                if extract is not None:
+                    names |= self._names_of(extract)
+        return names
+
+    def _names_of(self, extract: FileExtract) -> set[str]:
+        """The names a file defines, binds or re-exports through star imports."""
+        names = {s.name for s in extract.symbols}
+        for imp in extract.imports:
+            for name, alias in imp.names:
+                names.add(alias)
+                names.add(name)
+            if not imp.names:
+                names.add(imp.module.replace("::", ".").replace("/", ".").split(".")[-1])
+                names.add(imp.module.split(".", 1)[0])
+        scope = self._scopes.get(extract.path)
+        for star in scope.stars if scope is not None else ():
+            target = self._extracts.get(star)
+            if target is not None:
+                names |= {s.name for s in target.symbols if not s.container}
+        names.discard("*")
+        return names
+
+    @staticmethod
+    def _names_of_layout(changes: Mapping[str, Change]) -> set[str]:
+        """Module names that appear or vanish with added or removed files."""
+        names: set[str] = set()
+        for path, (old, new) in changes.items():
+            if old is None or new is None:
+                pure = PurePosixPath(path)
+                names.add(pure.stem)
+                names.add(pure.parent.name)
+        return names
+
+    def _forget(self, extract: FileExtract, *, keep_file: bool) -> None:
+        path = extract.path
+        remove_symbols(self.graph, extract)
+        if not keep_file:
+            self.graph.remove_node(path)
+            self._index.remove(path)
+        for symbol in extract.symbols:
+            holders = self._defs.get(symbol.name)
+            if holders is not None:
+                holders.discard(symbol.node_id)
+                if not holders:
+                    del self._defs[symbol.name]
+        self._scopes.pop(path, None)
+        self._extracts.pop(path, None)
+        if not keep_file:
+            self._drop_links(path)
+
+    def _drop_links(self, path: str) -> _FileLinks | None:
+        """Forget what a file's references resolved to; the old record, if any."""
+        links = self._links.pop(path, None)
+        for name in links.deps if links is not None else ():
+            holders = self._dependents.get(name)
+            if holders is not None:
+                holders.discard(path)
+        return links
+
+    def _learn(self, extract: FileExtract) -> None:
+        path = extract.path
+        add_file(self.graph, extract)
+        if self._index.language(path) is None:
+            self._index.add(path, extract.language)
+        self._extracts[path] = extract
+        self._scopes[path] = new_scope(extract)
+        for symbol in extract.symbols:
+            self._defs[symbol.name].add(symbol.node_id)
+
+    def _rebind(self, paths: list[str]) -> set[str]:
+        """Bind the imports of `paths`; the ones whose bindings moved."""
+        before = {p: self._scopes[p].signature for p in paths}
+        for path in paths:
+            bind_imports(self._scopes[path], self._extracts[path], self._index)
+        fill_visible(self._scopes, self._index, paths)
+        return {p for p in paths if self._scopes[p].signature != before[p]}
+
+    def _relink_whole(self, path: str) -> int:
+        old = self._drop_links(path)
+        dirty: set[EdgeKey] = set(old.edges) if old is not None else set()
+        links = self._links[path] = _FileLinks()
+        count = len(self._extracts[path].references)
+        for index in range(count):
+            dirty |= self._resolve_one(path, links, index)
+        set_imports(self.graph, path, self._scopes[path].imported_files)
+        self._write(path, links, dirty)
+        return count
+
+    def _relink_names(self, path: str, names: set[str]) -> int:
+        links = self._links[path]
+        indexes = sorted({i for name in names for i in links.deps.get(name, ())})
+        dirty: set[EdgeKey] = set()
+        for index in indexes:
+            for link in links.results.pop(index, ()):
+                key = (link.scope, link.target, link.kind)
+                links.edges[key].remove(index)
+                dirty.add(key)
+            dirty |= self._resolve_one(path, links, index)
+        self._write(path, links, dirty)
+        return len(indexes)
+
+    def _resolve_one(self, path: str, links: _FileLinks, index: int) -> set[EdgeKey]:
+        ref = self._extracts[path].references[index]
+        consulted: set[str] = set()
+        resolution = self._resolver.resolve(path, ref, consulted)
+        for name in consulted:
+            held = links.deps.setdefault(name, [])
+            if index not in held:
+                held.append(index)
+            self._dependents[name].add(path)
+        if resolution is None:
+            return set()
+        line = ref.range.first_line
+        made = tuple(
+            Link(ref.scope, target, ref.kind, line, resolution.confidence, resolution.candidates)
+            for target in resolution.targets
+        )
+        links.results[index] = made
+        keys = {(link.scope, link.target, link.kind) for link in made}
+        for key in keys:
+            links.edges.setdefault(key, []).append(index)
+        return keys
+
+    def _write(self, path: str, links: _FileLinks, dirty: Iterable[EdgeKey]) -> None:
+        for key in dirty:
+            indexes = links.edges.get(key)
+            if not indexes:
+                links.edges.pop(key, None)
+                set_edge(self.graph, key, ())
+                continue
+            contributions = [
+                link
+                for i in indexes
+                for link in links.results[i]
+                if (link.scope, link.target, link.kind) == key
+            ]
+            if key[0] in self.graph and key[1] in self.graph:
+                set_edge(self.graph, key, contributions)
+
+
+def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """A file's imports without their positions."""
+    return tuple((imp.module, imp.names) for imp in extract.imports)

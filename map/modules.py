@@ -1,0 +1,176 @@
+"""Where an imported module lives in the repo, per language.
+
+Python, Java and Rust modules are found by their dotted path (any suffix of
+a file's path counts, so `src/` layouts resolve; the candidate nearest the
+importer wins); TypeScript/JavaScript relative imports by path with the usual
+extensions and index files; Go packages through the module path in go.mod;
+C/C++ includes next to the includer, from the root, or by file name. An
+import that resolves to nothing is external (the standard library, a
+dependency) and yields no files.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from pathlib import PurePosixPath
+
+DOTTED_LANGUAGES = frozenset({"python", "java", "rust"})
+SCRIPT_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
+C_LANGUAGES = frozenset({"c", "cpp"})
+SCRIPT_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
+
+
+def dotted_name(path: str) -> str:
+    """`a/b/c.py` -> `a.b.c`; a package file (`a/b/__init__.py`, `a/mod.rs`) -> `a.b`."""
+    pure = PurePosixPath(path)
+    parts = list(pure.parent.parts)
+    if pure.name not in {name for names in PACKAGE_FILES.values() for name in names}:
+        parts.append(pure.name.split(".", 1)[0])
+    return ".".join(parts)
+
+
+class ModuleIndex:
+    """The repo's files by the names imports use for them."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, str] = {}
+        self._dotted: defaultdict[str, list[str]] = defaultdict(list)
+        self._basenames: defaultdict[str, list[str]] = defaultdict(list)
+        self._dirs: defaultdict[str, list[str]] = defaultdict(list)
+        self._go_modules: dict[str, str] = {}
+
+    def add(self, path: str, language: str) -> None:
+        """Index a source file."""
+        self._files[path] = language
+        for key in self._keys(path, language):
+            bucket = self._bucket(key)
+            bucket.append(path)
+            bucket.sort()
+
+    def remove(self, path: str) -> None:
+        """Forget a source file."""
+        language = self._files.pop(path, None)
+        if language is None:
+            return
+        for key in self._keys(path, language):
+            self._bucket(key).remove(path)
+
+    def set_go_modules(self, modules: dict[str, str]) -> None:
+        """go.mod directory (`""` for the root) -> its module path."""
+        self._go_modules = dict(modules)
+
+    def language(self, path: str) -> str | None:
+        """The language of an indexed file."""
+        return self._files.get(path)
+
+    def package_files(self, directory: str) -> tuple[str, ...]:
+        """The Go files of one directory (a Go package)."""
+        return tuple(self._dirs.get(directory, ()))
+
+    def resolve(self, importer: str, language: str, module: str) -> tuple[str, ...]:
+        """The files `module`, imported from `importer`, names; () when external."""
+        if language == "python":
+            return self._python(importer, module)
+        if language in SCRIPT_LANGUAGES:
+            return self._script(importer, module)
+        if language == "go":
+            return self._go(module)
+        if language in C_LANGUAGES:
+            return self._include(importer, module)
+        if language == "rust":
+            parts = [p for p in module.split("::") if p not in {"crate", "self", "super", ""}]
+            return self._dotted_lookup(importer, ".".join(parts))
+        return self._dotted_lookup(importer, module.removesuffix(".*"))
+
+    def _keys(self, path: str, language: str) -> list[tuple[str, str]]:
+        if language in DOTTED_LANGUAGES:
+            parts = dotted_name(path).split(".")
+            return [("dotted", ".".join(parts[i:])) for i in range(len(parts)) if parts[i]]
+        if language in C_LANGUAGES:
+            return [("basename", PurePosixPath(path).name)]
+        if language == "go":
+            return [("dir", posixpath.dirname(path))]
+        return []
+
+    def _bucket(self, key: tuple[str, str]) -> list[str]:
+        table = {"dotted": self._dotted, "basename": self._basenames, "dir": self._dirs}[key[0]]
+        return table[key[1]]
+
+    def _python(self, importer: str, module: str) -> tuple[str, ...]:
+        if not module.startswith("."):
+            return self._dotted_lookup(importer, module)
+        level = len(module) - len(module.lstrip("."))
+        base = PurePosixPath(importer).parent.parts
+        if level - 1 > len(base):
+            return ()
+        parts = [*base[: len(base) - (level - 1)], *filter(None, module[level:].split("."))]
+        stem = "/".join(parts)
+        for candidate in (
+            f"{stem}.py",
+            f"{stem}.pyi",
+            *(f"{stem}/{n}" for n in PACKAGE_FILES["python"]),
+        ):
+            if candidate.lstrip("/") in self._files:
+                return (candidate.lstrip("/"),)
+        return ()
+
+    def _dotted_lookup(self, importer: str, dotted: str) -> tuple[str, ...]:
+        candidates = self._dotted.get(dotted)
+        if not candidates:
+            return ()
+        return (_nearest(importer, candidates),)
+
+    def _script(self, importer: str, module: str) -> tuple[str, ...]:
+        if not module.startswith("."):
+            return ()
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+        stem = joined
+        for ext in (".js", ".jsx", ".mjs", ".cjs"):
+            if joined.endswith(ext):
+                stem = joined[: -len(ext)]
+        candidates = [joined, *(stem + ext for ext in SCRIPT_EXTENSIONS)]
+        candidates += [f"{joined}/index{ext}" for ext in SCRIPT_EXTENSIONS]
+        for candidate in candidates:
+            if candidate in self._files:
+                return (candidate,)
+        return ()
+
+    def _go(self, module: str) -> tuple[str, ...]:
+        for mod_dir, mod_path in sorted(self._go_modules.items(), key=lambda kv: -len(kv[1])):
+            if module == mod_path or module.startswith(mod_path + "/"):
+                rest = module[len(mod_path) :].strip("/")
+                directory = posixpath.join(mod_dir, rest).strip("/") if rest else mod_dir
+                return self.package_files(posixpath.normpath(directory).removeprefix("."))
+        return ()
+
+    def _include(self, importer: str, module: str) -> tuple[str, ...]:
+        name = module.strip().strip('"<>')
+        if not name:
+            return ()
+        near = posixpath.normpath(posixpath.join(posixpath.dirname(importer), name))
+        for candidate in (near, posixpath.normpath(name)):
+            if candidate in self._files:
+                return (candidate,)
+        suffix = "/" + name
+        matches = [
+            f for f in self._basenames.get(PurePosixPath(name).name, ()) if f.endswith(suffix)
+        ]
+        return (_nearest(importer, matches),) if matches else ()
+
+
+def _nearest(importer: str, candidates: list[str]) -> str:
+    """The candidate sharing the longest directory prefix with the importer (then the shortest)."""
+    importer_parts = PurePosixPath(importer).parent.parts
+
+    def closeness(path: str) -> tuple[int, int, str]:
+        parts = PurePosixPath(path).parts
+        shared = 0
+        for mine, theirs in zip(importer_parts, parts, strict=False):
+            if mine != theirs:
+                break
+            shared += 1
+        return (-shared, len(parts), path)
+
+    return min(candidates, key=closeness)

@@ -1,0 +1,273 @@
+"""Resolve one reference to the symbols it names, through the import structure.
+
+Lookups go: the enclosing scopes of the file, then what its imports bind
+(following re-exports and star imports), then what it sees unqualified (Go
+package siblings, C/C++ includes). A qualifier is followed segment by
+segment (`self`/`this`, modules, classes and their bases). When none of
+that answers, a name may still match definitions elsewhere: one match is
+kept with `CONFIDENCE_BY_NAME`, a few are kept together as candidates with
+the confidence split between them, more are dropped rather than guessed.
+
+Every name looked up in another file or in the global name index is added
+to `consulted`: the linker re-resolves a reference only when a changed
+file defines (or defined) one of the names it consulted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from map.model import Reference
+from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
+
+CONFIDENCE_EXACT = 1.0
+CONFIDENCE_INHERITED = 0.9
+CONFIDENCE_BY_NAME = 0.5
+MAX_CANDIDATES = 5
+MAX_HOPS = 6
+SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
+SUPER_WORDS = frozenset({"super", "super()"})
+BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The symbols a reference names and the confidence in each."""
+
+    targets: tuple[str, ...]
+    confidence: float
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The competing targets when there is more than one, else ()."""
+        return self.targets if len(self.targets) > 1 else ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Module:
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Class:
+    node_id: str
+    bases_only: bool = False
+
+
+_Target = _Module | _Class | None
+
+
+@dataclass(slots=True)
+class _Lookup:
+    """One resolution: the file it is for and the names it consulted elsewhere."""
+
+    file: str
+    consulted: set[str]
+
+
+def file_of(node_id: str) -> str:
+    """The path part of a node ID."""
+    return node_id.split("#", 1)[0]
+
+
+class Resolver:
+    """Answers name lookups against every file's scope and the global name index."""
+
+    def __init__(
+        self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
+    ) -> None:
+        self._scopes = scopes
+        self._defs = defs_by_name
+
+    def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
+        """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
+        return self._resolve(_Lookup(path, consulted), self._scopes[path], ref, 0)
+
+    def _resolve(
+        self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int
+    ) -> Resolution | None:
+        chain = self._chain(scope, ref.scope)
+        if ref.qualifier is None:
+            return self._unqualified(ctx, scope, chain, ref.name, depth)
+        return self._qualified(ctx, scope, chain, ref, depth)
+
+    @staticmethod
+    def _chain(scope: FileScope, scope_id: str) -> tuple[str, ...]:
+        symbol = scope.symbols.get(scope_id)
+        return tuple(symbol.qualname.split(".")) if symbol is not None else ()
+
+    def _see(self, ctx: _Lookup, scope: FileScope, name: str) -> None:
+        if scope.path != ctx.file:
+            ctx.consulted.add(name)
+
+    def _qual(self, ctx: _Lookup, scope: FileScope, qual: str, name: str) -> tuple[str, ...]:
+        self._see(ctx, scope, name)
+        return scope.by_qual.get(qual, ())
+
+    def _unqualified(
+        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], name: str, depth: int
+    ) -> Resolution | None:
+        ids = self._local(ctx, scope, chain, name)
+        if not ids:
+            self._see(ctx, scope, name)
+            binding = scope.bindings.get(name)
+            if binding is not None:
+                return _exact(self._bound(ctx, binding, name, depth))
+            ids = self._exported(ctx, scope.stars, name, depth)
+        for visible in scope.visible_files:
+            if ids:
+                break
+            ids = self._qual(ctx, self._scopes[visible], name, name)
+        if ids:
+            return _exact(ids)
+        if scope.language in BY_NAME_LANGUAGES:
+            return self._by_name(ctx, name, members=False)
+        return None
+
+    def _local(
+        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], name: str
+    ) -> tuple[str, ...]:
+        """`name` in the enclosing scopes, innermost first (Python skips class bodies)."""
+        for i in range(len(chain), -1, -1):
+            if i and scope.language == "python":
+                container = scope.by_qual.get(".".join(chain[:i]), ())
+                if container and scope.is_class(container[0]):
+                    continue
+            ids = self._qual(ctx, scope, ".".join((*chain[:i], name)), name)
+            if ids:
+                return ids
+        return ()
+
+    def _bound(self, ctx: _Lookup, binding: Binding, name: str, depth: int) -> tuple[str, ...]:
+        if isinstance(binding, NameBinding):
+            return self._exported(ctx, binding.files, binding.name, depth + 1)
+        return self._exported(ctx, binding.files, name, depth + 1)
+
+    def _exported(
+        self, ctx: _Lookup, files: tuple[str, ...], name: str, depth: int
+    ) -> tuple[str, ...]:
+        """`name` as the module in `files` exports it, following re-exports."""
+        if depth > MAX_HOPS:
+            return ()
+        scopes = [self._scopes[f] for f in files if f in self._scopes]
+        for scope in scopes:
+            ids = self._qual(ctx, scope, name, name)
+            if ids:
+                return ids
+        for scope in scopes:
+            binding = scope.bindings.get(name)
+            if isinstance(binding, NameBinding):
+                ids = self._bound(ctx, binding, name, depth)
+                if ids:
+                    return ids
+            ids = self._exported(ctx, scope.stars, name, depth + 1)
+            if ids:
+                return ids
+        return ()
+
+    def _qualified(
+        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], ref: Reference, depth: int
+    ) -> Resolution | None:
+        qualifier = (ref.qualifier or "").replace("::", ".").replace("->", ".")
+        head, *rest = qualifier.split(".")
+        target = self._head(ctx, scope, chain, head, depth)
+        for segment in rest:
+            target = self._step(ctx, target, segment, depth)
+        if isinstance(target, _Module):
+            return (
+                _exact(self._exported(ctx, target.files, ref.name, depth)) if target.files else None
+            )
+        if isinstance(target, _Class):
+            return self._member(ctx, target, ref.name, depth)
+        return self._by_name(ctx, ref.name, members=True)
+
+    def _head(
+        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], head: str, depth: int
+    ) -> _Target:
+        if head in SELF_WORDS or head in SUPER_WORDS:
+            for i in range(len(chain), 0, -1):
+                ids = scope.by_qual.get(".".join(chain[:i]), ())
+                if ids and scope.is_class(ids[0]):
+                    return _Class(ids[0], bases_only=head in SUPER_WORDS)
+            return None
+        ids = self._local(ctx, scope, chain, head)
+        if not ids:
+            self._see(ctx, scope, head)
+            binding = scope.bindings.get(head)
+            if isinstance(binding, ModuleBinding):
+                return _Module(binding.files)
+            if binding is not None:
+                ids = self._bound(ctx, binding, head, depth)
+                if not ids and not binding.files:
+                    return _Module(())
+        return self._class_of(ids)
+
+    def _step(self, ctx: _Lookup, target: _Target, segment: str, depth: int) -> _Target:
+        if isinstance(target, _Module):
+            if not target.files:
+                return target
+            ids = self._exported(ctx, target.files, segment, depth)
+            if ids:
+                return self._class_of(ids)
+            return self._submodule(ctx, target.files[0], segment)
+        if isinstance(target, _Class):
+            owner = self._scopes[file_of(target.node_id)]
+            qual = owner.symbols[target.node_id].qualname
+            return self._class_of(self._qual(ctx, owner, f"{qual}.{segment}", segment))
+        return None
+
+    def _submodule(self, ctx: _Lookup, package_file: str, segment: str) -> _Target:
+        ctx.consulted.add(segment)
+        directory = package_file.rsplit("/", 1)[0] if "/" in package_file else ""
+        prefix = f"{directory}/" if directory else ""
+        for candidate in (f"{prefix}{segment}.py", f"{prefix}{segment}/__init__.py"):
+            if candidate in self._scopes:
+                return _Module((candidate,))
+        return None
+
+    def _class_of(self, ids: tuple[str, ...]) -> _Target:
+        if len(ids) == 1 and self._scopes[file_of(ids[0])].is_class(ids[0]):
+            return _Class(ids[0])
+        return None
+
+    def _member(self, ctx: _Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
+        if not owner.bases_only:
+            scope = self._scopes[file_of(owner.node_id)]
+            qual = scope.symbols[owner.node_id].qualname
+            ids = self._qual(ctx, scope, f"{qual}.{name}", name)
+            if ids:
+                return _exact(ids)
+        if depth >= MAX_HOPS:
+            return None
+        for base in self._bases(ctx, owner.node_id, depth):
+            found = self._member(ctx, _Class(base), name, depth + 1)
+            if found is not None:
+                return Resolution(found.targets, min(found.confidence, CONFIDENCE_INHERITED))
+        return None
+
+    def _bases(self, ctx: _Lookup, class_id: str, depth: int) -> list[str]:
+        scope = self._scopes[file_of(class_id)]
+        found: list[str] = []
+        for ref in scope.bases.get(class_id, ()):
+            resolution = self._resolve(ctx, scope, ref, depth + 1)
+            if resolution is not None and len(resolution.targets) == 1:
+                base = resolution.targets[0]
+                if base != class_id and self._scopes[file_of(base)].is_class(base):
+                    found.append(base)
+        return found
+
+    def _by_name(self, ctx: _Lookup, name: str, *, members: bool) -> Resolution | None:
+        ctx.consulted.add(name)
+        matches = sorted(
+            node_id
+            for node_id in self._defs.get(name, ())
+            if bool(self._scopes[file_of(node_id)].symbols[node_id].container) == members
+        )
+        if not matches or len(matches) > MAX_CANDIDATES:
+            return None
+        return Resolution(tuple(matches), CONFIDENCE_BY_NAME / len(matches))
+
+
+def _exact(ids: tuple[str, ...]) -> Resolution | None:
+    return Resolution(ids, CONFIDENCE_EXACT / len(ids)) if ids else None

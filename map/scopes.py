@@ -1,0 +1,193 @@
+"""What each file can see: its own symbols by qualified name and what its imports bind.
+
+A `FileScope` is derived from one extract plus the module index. Its
+`signature` covers everything that depends on other files' existence
+(where imports resolve, Go package siblings, C include closure); when it
+moves, every reference of the file is resolved again.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from map.model import FileExtract, Reference, Symbol
+from map.modules import C_LANGUAGES, ModuleIndex
+
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
+MAX_INCLUDE_DEPTH = 8
+HEAD_BINDING_LANGUAGES = frozenset({"python"})
+LAST_BINDING_LANGUAGES = frozenset({"go", "java", "rust"})
+PATH_SEPARATORS = {"rust": "::", "cpp": "::"}
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleBinding:
+    """A local name bound to a module (files: one file, or a Go package's files)."""
+
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NameBinding:
+    """A local name bound to `name` as exported by the module in `files` (() = external)."""
+
+    files: tuple[str, ...]
+    name: str
+
+
+Binding = ModuleBinding | NameBinding
+
+
+@dataclass(slots=True)
+class FileScope:
+    """One file's symbols and import bindings, ready for name lookups."""
+
+    path: str
+    language: str
+    symbols: dict[str, Symbol]
+    by_qual: dict[str, tuple[str, ...]]
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    stars: tuple[str, ...] = ()
+    visible_files: tuple[str, ...] = ()
+    imported_files: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    direct_includes: tuple[str, ...] = ()
+    bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
+
+    @property
+    def signature(self) -> tuple[object, ...]:
+        """What the file's resolution takes from the rest of the repo's layout."""
+        return (self.bindings, self.stars, self.visible_files, self.imported_files)
+
+    def top(self, name: str) -> tuple[str, ...]:
+        """Top-level symbols called `name`."""
+        return self.by_qual.get(name, ())
+
+    def is_class(self, node_id: str) -> bool:
+        """True when the symbol is class-like (members can be looked up in it)."""
+        symbol = self.symbols.get(node_id)
+        return symbol is not None and symbol.kind in CLASS_KINDS
+
+
+def new_scope(extract: FileExtract) -> FileScope:
+    """The scope of one file, before its imports are bound."""
+    symbols = {s.node_id: s for s in extract.symbols}
+    by_qual: defaultdict[str, list[str]] = defaultdict(list)
+    for s in extract.symbols:
+        by_qual[s.qualname].append(s.node_id)
+    bases: defaultdict[str, list[Reference]] = defaultdict(list)
+    for ref in extract.references:
+        if ref.kind == "inherits":
+            bases[ref.scope].append(ref)
+    return FileScope(
+        path=extract.path,
+        language=extract.language,
+        symbols=symbols,
+        by_qual={q: tuple(ids) for q, ids in by_qual.items()},
+        bases={c: tuple(refs) for c, refs in bases.items()},
+    )
+
+
+def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> None:
+    """Fill the scope's bindings, star imports and imported files from its imports."""
+    path, language = scope.path, scope.language
+    bindings: dict[str, Binding] = {}
+    stars: list[str] = []
+    imported: defaultdict[str, set[int]] = defaultdict(set)
+    includes: list[str] = []
+    for imp in extract.imports:
+        files = index.resolve(path, language, imp.module)
+        line = imp.range.first_line
+        if not imp.names:
+            local, bound = _plain_binding(language, imp.module, path, index, files)
+            if local is not None:
+                binding = local_binding(language, imp.module, path, index, bound)
+                bindings[local] = binding
+                if isinstance(binding, NameBinding):
+                    files = binding.files
+            if language in C_LANGUAGES:
+                includes.extend(files)
+        for name, alias in imp.names:
+            if name == "*":
+                if alias == "*":
+                    stars.extend(files)
+                else:
+                    bindings[alias] = ModuleBinding(files)
+                continue
+            submodule = _submodule(language, imp.module, name, path, index)
+            if submodule:
+                bindings[alias] = ModuleBinding(submodule)
+                for f in submodule:
+                    imported[f].add(line)
+            else:
+                bindings[alias] = NameBinding(files, name)
+        for f in files:
+            imported[f].add(line)
+    imported.pop(path, None)
+    scope.bindings = bindings
+    scope.stars = tuple(dict.fromkeys(stars))
+    scope.imported_files = {f: tuple(sorted(lines)) for f, lines in sorted(imported.items())}
+    scope.direct_includes = tuple(dict.fromkeys(includes))
+
+
+def local_binding(
+    language: str, module: str, path: str, index: ModuleIndex, files: tuple[str, ...]
+) -> Binding:
+    """What a plain import binds (a module, or a name in its parent for Java/Rust)."""
+    if files or language not in {"java", "rust"}:
+        return ModuleBinding(files)
+    sep = PATH_SEPARATORS.get(language, ".")
+    parent, _, last = module.rpartition(sep)
+    return NameBinding(index.resolve(path, language, parent), last) if parent else ModuleBinding(())
+
+
+def fill_visible(scopes: dict[str, FileScope], index: ModuleIndex, paths: list[str]) -> None:
+    """Set the files whose top-level names a file sees unqualified (Go package, C includes)."""
+    for path in paths:
+        scope = scopes[path]
+        if scope.language == "go":
+            directory = str(PurePosixPath(path).parent).removeprefix(".")
+            scope.visible_files = tuple(f for f in index.package_files(directory) if f != path)
+        elif scope.language in C_LANGUAGES:
+            scope.visible_files = _include_closure(scopes, path)
+
+
+def _include_closure(scopes: dict[str, FileScope], path: str) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    frontier = list(scopes[path].direct_includes)
+    for _ in range(MAX_INCLUDE_DEPTH):
+        following: list[str] = []
+        for f in frontier:
+            if f in seen or f == path:
+                continue
+            seen[f] = None
+            other = scopes.get(f)
+            if other is not None:
+                following.extend(other.direct_includes)
+        frontier = following
+    return tuple(seen)
+
+
+def _plain_binding(
+    language: str, module: str, path: str, index: ModuleIndex, files: tuple[str, ...]
+) -> tuple[str | None, tuple[str, ...]]:
+    """The local name a plain import binds, and the files that name stands for."""
+    if language in HEAD_BINDING_LANGUAGES and not module.startswith("."):
+        head = module.split(".", 1)[0]
+        return head, index.resolve(path, language, head) if head != module else files
+    if language in LAST_BINDING_LANGUAGES:
+        sep = PATH_SEPARATORS.get(language, "/" if language == "go" else ".")
+        last = module.rstrip(sep).rsplit(sep, 1)[-1]
+        return (last or None), files
+    return None, files
+
+
+def _submodule(
+    language: str, module: str, name: str, path: str, index: ModuleIndex
+) -> tuple[str, ...]:
+    """The file of `from module import name` when `name` is a Python submodule."""
+    if language != "python":
+        return ()
+    dotted = module + name if module.endswith(".") else f"{module}.{name}"
+    return index.resolve(path, language, dotted)

@@ -1,0 +1,146 @@
+"""Edges resolved by name through imports, on small Python and TypeScript sources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from map.extract import extract_file
+from map.graph import MapGraph
+from map.linker import Linker
+
+PY = {
+    "pkg/__init__.py": "from .impl import make\n",
+    "pkg/impl.py": (
+        "class Base:\n    def greet(self):\n        return 1\n\ndef make():\n    return Base()\n"
+    ),
+    "pkg/tools.py": "def helper():\n    return 2\n",
+    "app/main.py": (
+        "from pkg import make\n"
+        "from pkg.impl import Base\n"
+        "import pkg.tools\n"
+        "from pkg import tools as t\n"
+        "\n"
+        "class Child(Base):\n"
+        "    def run(self):\n"
+        "        self.greet()\n"
+        "        return make()\n"
+        "\n"
+        "def main(thing):\n"
+        "    pkg.tools.helper()\n"
+        "    t.helper()\n"
+        "    thing.start()\n"
+    ),
+    "app/engines.py": (
+        "class Car:\n    def start(self):\n        pass\n\n"
+        "class Boat:\n    def start(self):\n        pass\n"
+    ),
+}
+
+
+def _build(sources: dict[str, str]) -> tuple[MapGraph, Linker]:
+    graph: MapGraph = nx.MultiDiGraph()
+    linker = Linker(graph)
+    changes = {p: (None, extract_file(p, s.encode())) for p, s in sources.items()}
+    linker.apply(changes, {})
+    return graph, linker
+
+
+def _edge(graph: MapGraph, source: str, target: str, kind: str) -> dict[str, Any]:
+    assert graph.has_edge(source, target, key=kind), sorted(
+        (u, v, k) for u, v, k in graph.out_edges(source, keys=True)
+    )
+    data: dict[str, Any] = graph.edges[source, target, kind]
+    return data
+
+
+def _snapshot(graph: MapGraph) -> tuple[dict[str, Any], set[tuple[str, str, str, str]]]:
+    nodes = {n: dict(d) for n, d in graph.nodes(data=True)}
+    edges = {(u, v, k, repr(sorted(d.items()))) for u, v, k, d in graph.edges(keys=True, data=True)}
+    return nodes, edges
+
+
+def test_calls_resolve_through_from_imports_and_reexports() -> None:
+    graph, _ = _build(PY)
+    edge = _edge(graph, "app/main.py#Child.run", "pkg/impl.py#make", "calls")
+    assert edge["confidence"] == 1.0
+    assert edge["candidates"] == ()
+    assert edge["lines"] == (9,)
+
+
+def test_module_qualified_calls_resolve() -> None:
+    graph, _ = _build(PY)
+    assert _edge(graph, "app/main.py#main", "pkg/tools.py#helper", "calls")["lines"] == (12, 13)
+    assert graph.has_edge("app/main.py", "pkg/tools.py", key="imports")
+    assert graph.has_edge("app/main.py", "pkg/__init__.py", key="imports")
+
+
+def test_inheritance_and_inherited_members() -> None:
+    graph, _ = _build(PY)
+    _edge(graph, "app/main.py#Child", "pkg/impl.py#Base", "inherits")
+    inherited = _edge(graph, "app/main.py#Child.run", "pkg/impl.py#Base.greet", "calls")
+    assert 0 < inherited["confidence"] < 1.0
+
+
+def test_ambiguous_name_keeps_candidates_with_split_confidence() -> None:
+    graph, _ = _build(PY)
+    car = _edge(graph, "app/main.py#main", "app/engines.py#Car.start", "calls")
+    boat = _edge(graph, "app/main.py#main", "app/engines.py#Boat.start", "calls")
+    assert (
+        car["candidates"]
+        == boat["candidates"]
+        == (
+            "app/engines.py#Boat.start",
+            "app/engines.py#Car.start",
+        )
+    )
+    assert car["confidence"] == boat["confidence"] < 0.5
+
+
+def test_contains_edges_follow_nesting() -> None:
+    graph, _ = _build(PY)
+    assert graph.has_edge("pkg/impl.py", "pkg/impl.py#Base", key="contains")
+    assert graph.has_edge("pkg/impl.py#Base", "pkg/impl.py#Base.greet", key="contains")
+    assert graph.nodes["pkg/impl.py#Base.greet"]["kind"] == "method"
+    assert graph.nodes["pkg/impl.py#Base.greet"]["lines"] == (2, 3)
+
+
+def test_editing_a_reexport_reroutes_edges_like_a_fresh_build() -> None:
+    graph, linker = _build(PY)
+    changed = dict(PY)
+    changed["pkg/__init__.py"] = "from .tools import helper as make\n"
+    old = extract_file("pkg/__init__.py", PY["pkg/__init__.py"].encode())
+    new = extract_file("pkg/__init__.py", changed["pkg/__init__.py"].encode())
+    stats = linker.apply({"pkg/__init__.py": (old, new)}, {})
+    assert graph.has_edge("app/main.py#Child.run", "pkg/tools.py#helper", key="calls")
+    assert not graph.has_edge("app/main.py#Child.run", "pkg/impl.py#make", key="calls")
+    assert stats.files_relinked == 1  # only the edited file is resolved whole
+    fresh, _ = _build(changed)
+    assert _snapshot(graph) == _snapshot(fresh)
+
+
+TS = {
+    "src/shapes/index.ts": "export { Shape, area } from './shape';\n",
+    "src/shapes/shape.ts": (
+        "export class Shape {\n  size(): number { return 1; }\n}\n"
+        "export function area(s: Shape): number { return s.size(); }\n"
+    ),
+    "src/util.ts": "export function helper(): number { return 2; }\n",
+    "src/main.ts": (
+        "import { Shape, area as ar } from './shapes';\n"
+        "import * as util from './util';\n"
+        "export class Circle extends Shape {\n"
+        "  radius(): number { return this.size() + ar(this) + util.helper(); }\n"
+        "}\n"
+    ),
+}
+
+
+def test_typescript_imports_index_files_and_namespaces() -> None:
+    graph, _ = _build(TS)
+    _edge(graph, "src/main.ts#Circle", "src/shapes/shape.ts#Shape", "inherits")
+    _edge(graph, "src/main.ts#Circle.radius", "src/shapes/shape.ts#area", "calls")
+    _edge(graph, "src/main.ts#Circle.radius", "src/util.ts#helper", "calls")
+    _edge(graph, "src/main.ts#Circle.radius", "src/shapes/shape.ts#Shape.size", "calls")
+    assert graph.has_edge("src/main.ts", "src/shapes/index.ts", key="imports")
