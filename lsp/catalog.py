@@ -43,6 +43,10 @@ class ServerSpec:
     open_before_references: bool = False
     """True: a file changed or created on disk (and not open) must be opened, and
     its documentSymbol asked, before cross-file answers reflect it."""
+    blank_deleted_files: bool = False
+    """True: the server keeps a deleted file's symbols and references (even after
+    didClose and a watched-files Deleted event) until the file is sent as an empty
+    document and its documentSymbol asked; then it can be closed."""
     indexing_progress: tuple[str, ...] = ()
     """`$/progress` tokens or title prefixes the server reports while it loads
     the workspace. Answers before that progress ends can be non-empty yet
@@ -144,6 +148,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # reflect it. Any query on a file never opened fails ("non-added document").
         watches_disk=True,
         open_before_references=True,
+        # A deleted file's references stay (dynamic and background index alike) after
+        # didClose; an empty didOpen/didChange + documentSymbol, then didClose, clears them.
+        blank_deleted_files=True,
         # References give the declaration alone until the background index is loaded.
         indexing_progress=("backgroundIndexProgress",),
     ),
