@@ -109,7 +109,8 @@ class MemoryStore:
     """The memories of one workspace, in one SQLite file."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

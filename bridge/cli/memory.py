@@ -1,0 +1,236 @@
+"""`codeanchor memory ...`: anchored memories from the command line.
+
+    add, check, import, export, list, show, recall, verify, supersede, retire, review
+
+Every subcommand takes `--store PATH` (else $CODEANCHOR_STORE, else
+`<root>/.codeanchor/memory.db`) besides `--root` and `--json`. `check` exits
+1 when a checked memory is stale; bad input exits 2 and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bridge.cli.common import print_json
+from bridge.memory.model import MEMORY_STATUSES, Memory, MemoryCheck
+from bridge.memory.recall import Hit
+from bridge.memory.review import review
+from bridge.memory.service import MemoryService, NewMemory, store_path
+from bridge.memory.transfer import export_lines, import_file
+from bridge.memory.views import memory_check, memory_view, recall_hit, saved
+
+Run = Callable[[MemoryService, argparse.Namespace], int]
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the `memory` command family."""
+    common = argparse.ArgumentParser(add_help=False, parents=[parent])
+    common.add_argument(
+        "--store",
+        metavar="PATH",
+        help="memory store (default: $CODEANCHOR_STORE, else <root>/.codeanchor/memory.db)",
+    )
+    memory = subparsers.add_parser("memory", help="memories anchored to code")
+    commands = memory.add_subparsers(dest="memory_command", required=True, metavar="ACTION")
+
+    def add(name: str, run: Run, help_text: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = commands.add_parser(
+            name, parents=[common], help=help_text
+        )
+        parser.set_defaults(handler=lambda args: _with_service(args, run))
+        return parser
+
+    p = add("add", _add, "save a memory anchored to code (refs must resolve now)")
+    p.add_argument("--text", required=True)
+    p.add_argument(
+        "--ref",
+        action="append",
+        required=True,
+        metavar="REF",
+        help="path, path#Qual.Name or path:START-END (repeatable)",
+    )
+    p.add_argument("--kind", default="fact", help="decision, convention, known_fix, fact, ...")
+    p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
+    p.add_argument("--origin", choices=("human", "agent"), default="human")
+
+    p = add("check", _check, "check memories against the code now (exit 1 when any is stale)")
+    p.add_argument("ids", nargs="*", metavar="ID")
+
+    p = add("import", _import, "import memories from a JSONL file (all or nothing)")
+    p.add_argument("file", metavar="FILE.jsonl")
+
+    p = add("export", _export, "export memories as JSONL, with check results")
+    p.add_argument("ids", nargs="*", metavar="ID")
+
+    p = add("list", _list, "list memories (no check)")
+    p.add_argument("--status", action="append", default=[], choices=MEMORY_STATUSES)
+    p.add_argument("--kind")
+    p.add_argument("--tag")
+
+    p = add("show", _show, "one memory with its check")
+    p.add_argument("id", metavar="ID")
+
+    p = add("recall", _recall, "search memories; each hit is checked")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--include-stale", action="store_true", help="also return stale memories")
+
+    p = add("verify", _verify, "re-anchor memories to the code now; sets last_verified_at")
+    p.add_argument("ids", nargs="+", metavar="ID")
+
+    p = add("supersede", _supersede, "replace a memory by a new one, linked from the old")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--text", required=True)
+    p.add_argument(
+        "--ref",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="references of the new memory (default: the old ones, where they are now)",
+    )
+    p.add_argument("--kind")
+    p.add_argument("--tag", action="append", default=None)
+
+    p = add("retire", _retire, "retire a memory (kept, never recalled)")
+    p.add_argument("id", metavar="ID")
+
+    add("review", _review, "walk through stale memories interactively (needs a terminal)")
+
+
+def _with_service(args: argparse.Namespace, run: Run) -> int:
+    root: Path = args.root
+    with MemoryService(root, store_path(root, args.store)) as service:
+        return run(service, args)
+
+
+def _add(service: MemoryService, args: argparse.Namespace) -> int:
+    memory = service.save(
+        NewMemory(args.text, tuple(args.ref), args.kind, tuple(args.tag), args.origin)
+    )
+    _out(args, saved(memory), lambda: print(f"saved {memory.id}: {_refs(memory)}"))
+    return 0
+
+
+def _check(service: MemoryService, args: argparse.Namespace) -> int:
+    results = service.check(args.ids)
+    _out(args, {"memories": [memory_check(r) for r in results]}, lambda: _print_checks(results))
+    return 1 if any(r.status == "stale" for r in results) else 0
+
+
+def _import(service: MemoryService, args: argparse.Namespace) -> int:
+    memories = import_file(service, Path(args.file))
+    _out(
+        args, {"ids": [m.id for m in memories]}, lambda: print(f"imported {len(memories)} memories")
+    )
+    return 0
+
+
+def _export(service: MemoryService, args: argparse.Namespace) -> int:
+    for line in export_lines(service.inspect(args.ids)):
+        sys.stdout.write(line + "\n")
+    return 0
+
+
+def _list(service: MemoryService, args: argparse.Namespace) -> int:
+    memories = service.select(args.status, kind=args.kind, tag=args.tag)
+    _out(
+        args,
+        {"memories": [memory_view(m) for m in memories]},
+        lambda: [print(_line(m)) for m in memories],
+    )
+    return 0
+
+
+def _show(service: MemoryService, args: argparse.Namespace) -> int:
+    result = service.show(args.id)
+    data = {"memory": memory_view(result.memory), "check": memory_check(result)}
+
+    def human() -> None:
+        print(_line(result.memory))
+        _print_checks([result])
+
+    _out(args, data, human)
+    return 0
+
+
+def _recall(service: MemoryService, args: argparse.Namespace) -> int:
+    hits = service.recall(args.query, limit=args.limit, include_stale=args.include_stale)
+    data = {"query": args.query, "hits": [recall_hit(h) for h in hits]}
+    _out(args, data, lambda: _print_hits(hits))
+    return 0
+
+
+def _verify(service: MemoryService, args: argparse.Namespace) -> int:
+    for memory_id in args.ids:
+        service.store.get(memory_id)
+    memories = [service.verify(memory_id) for memory_id in args.ids]
+    _out(
+        args,
+        {"memories": [saved(m) for m in memories]},
+        lambda: [print(f"verified {m.id}: {_refs(m)}") for m in memories],
+    )
+    return 0
+
+
+def _supersede(service: MemoryService, args: argparse.Namespace) -> int:
+    new = service.supersede(args.id, args.text, args.ref, kind=args.kind, tags=args.tag)
+    data = {"id": new.id, "supersedes": args.id, "refs": saved(new)["refs"]}
+    _out(args, data, lambda: print(f"{args.id} superseded by {new.id}: {_refs(new)}"))
+    return 0
+
+
+def _retire(service: MemoryService, args: argparse.Namespace) -> int:
+    memory = service.retire(args.id)
+    _out(args, {"id": memory.id, "status": memory.status}, lambda: print(f"retired {memory.id}"))
+    return 0
+
+
+def _review(service: MemoryService, args: argparse.Namespace) -> int:
+    summary = review(service, sys.stdin, sys.stdout)
+    if args.json:
+        print_json(summary)
+    return 0
+
+
+def _out(args: argparse.Namespace, data: Any, human: Callable[[], object]) -> None:
+    if args.json:
+        print_json(data)
+    else:
+        human()
+
+
+def _refs(memory: Memory) -> str:
+    return ", ".join(a.ref for a in memory.anchors)
+
+
+def _line(memory: Memory) -> str:
+    tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+    return f"{memory.id}  {memory.status:<10} {memory.kind}{tags}: {memory.text}  ({_refs(memory)})"
+
+
+def _print_checks(results: list[MemoryCheck]) -> None:
+    for result in results:
+        print(f"{result.memory.id}  {result.status}")
+        for r in result.refs:
+            where = ""
+            if r.place is not None and r.status != "valid":
+                where = f" -> {r.place.path}" + (f"#{r.place.symbol}" if r.place.symbol else "")
+                if r.place.start_line is not None:
+                    where += f" lines {r.place.start_line}-{r.place.end_line}"
+            print(f"    {r.status:<9} {r.anchor.ref} ({r.reason}){where}")
+        for warning in result.warnings:
+            print(f"    warning: {warning}")
+
+
+def _print_hits(hits: list[Hit]) -> None:
+    if not hits:
+        print("no memories match")
+    for hit in hits:
+        memory = hit.check.memory
+        print(f"{memory.id}  {hit.check.status:<10} {hit.score:>7.3f}  {memory.text}")
+        if hit.warning:
+            print(f"    {hit.warning}")

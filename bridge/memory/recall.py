@@ -1,0 +1,131 @@
+"""Recall: full-text search (FTS5, BM25), each hit checked, ranked with freshness.
+
+Every hit carries its check and a one-line warning an agent can act on.
+Stale memories are left out unless asked for; historical ones come labelled;
+superseded and retired ones never come back from recall (list and show
+still find them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bridge.memory.check import DependencyProbe, check_memories
+from bridge.memory.model import MemoryCheck, MemoryStatus
+from bridge.memory.store import MemoryStore
+from bridge.memory.workspace import Workspace
+
+FRESH_DAYS = 30
+"""A verification younger than this counts as fresh."""
+VERIFIED_FRESH_BONUS = 1.25
+ALL_VALID_BONUS = 1.1
+STALE_PENALTY = 0.6
+HISTORICAL_PENALTY = 0.4
+DELETED_REF_PENALTY = 0.8
+CANDIDATES_PER_HIT = 5
+MIN_CANDIDATES = 50
+NEVER_RECALLED: frozenset[MemoryStatus] = frozenset({"superseded", "retired"})
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recalled memory with its check, adjusted score and warning."""
+
+    check: MemoryCheck
+    score: float
+    warning: str | None
+
+
+def recall(
+    store: MemoryStore,
+    ws: Workspace,
+    query: str,
+    *,
+    limit: int = 10,
+    include_stale: bool = False,
+    now: datetime | None = None,
+    dependencies: DependencyProbe | None = None,
+) -> list[Hit]:
+    """The best `limit` memories for `query`, checked now, freshest first among equals.
+
+    A hit's score is its BM25 relevance relative to the best match (0-1],
+    times its freshness factor.
+    """
+    when = now or datetime.now(UTC)
+    found = store.search(query, max(limit * CANDIDATES_PER_HIT, MIN_CANDIDATES))
+    best = max((score for _, score in found), default=0.0)
+    relevance = {m.id: score / best if best > 0 else 1.0 for m, score in found}
+    candidates = [m for m, _ in found if m.status not in NEVER_RECALLED]
+    hits = []
+    for result in check_memories(ws, candidates, dependencies=dependencies):
+        if result.status == "stale" and not include_stale:
+            continue
+        score = relevance[result.memory.id] * freshness(result, when)
+        hits.append(Hit(result, round(score, 4), warning(result)))
+    hits.sort(key=lambda h: -h.score)
+    return hits[:limit]
+
+
+def freshness(result: MemoryCheck, now: datetime) -> float:
+    """The factor a hit's relevance is multiplied by: bonus when fresh, penalty when not."""
+    factor = 1.0
+    statuses = [r.status for r in result.refs]
+    if result.status == "stale":
+        factor *= STALE_PENALTY
+    elif result.status == "historical":
+        factor *= HISTORICAL_PENALTY
+    elif all(s == "valid" for s in statuses):
+        factor *= ALL_VALID_BONUS
+        verified = result.memory.last_verified_at
+        if verified and now - _parse(verified) <= timedelta(days=FRESH_DAYS):
+            factor *= VERIFIED_FRESH_BONUS
+    factor *= DELETED_REF_PENALTY ** statuses.count("deleted")
+    return factor
+
+
+def warning(result: MemoryCheck) -> str | None:
+    """One line saying how far to trust the memory and what to do next, or None."""
+    memory_id = result.memory.id
+    parts: list[str] = []
+    if result.status == "historical":
+        parts.append(
+            "HISTORICAL: all the code this describes was deleted; treat it as history, "
+            f"or `memory retire {memory_id}`"
+        )
+    else:
+        for r in result.refs:
+            where = (
+                _where(r.place.path, r.place.symbol, r.place.start_line, r.place.end_line)
+                if (r.place)
+                else None
+            )
+            if r.status == "modified":
+                parts.append(f"{r.anchor.ref} changed since saved (now {where}): re-read it")
+            elif r.status == "renamed":
+                parts.append(f"{r.anchor.ref} was renamed (now {where})")
+            elif r.status == "deleted":
+                parts.append(f"{r.anchor.ref} no longer exists")
+            elif r.status == "unknown":
+                parts.append(f"{r.anchor.ref} could not be checked ({r.reason})")
+            elif r.status == "relocated":
+                parts.append(f"{r.anchor.ref} moved to {where}")
+        if parts:
+            action = (
+                f"then `memory verify {memory_id}` or `memory supersede {memory_id}`"
+                if result.status == "stale"
+                else f"`memory verify {memory_id}` re-anchors it"
+            )
+            prefix = "STALE: " if result.status == "stale" else ""
+            parts = [prefix + "; ".join(parts) + "; " + action]
+    parts.extend(result.warnings)
+    return " | ".join(parts) if parts else None
+
+
+def _where(path: str, symbol: str | None, start: int | None, end: int | None) -> str:
+    where = f"{path}#{symbol}" if symbol else path
+    return f"{where} lines {start}-{end}" if start is not None else where
+
+
+def _parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))

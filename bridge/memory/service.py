@@ -1,0 +1,312 @@
+"""The memory operations the CLI and the MCP tools share.
+
+One `MemoryService` per workspace and store. Every operation validates all
+of its input before it writes anything, and writes in one transaction, so a
+refused request leaves the store as it was. Reading (show, recall) records
+`last_used_at` only; only `verify` sets `last_verified_at`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bridge.errors import BadInputError
+from bridge.memory.anchor import capture
+from bridge.memory.check import DependencyProbe, check_memories
+from bridge.memory.model import (
+    MEMORY_STATUSES,
+    ORIGINS,
+    Memory,
+    MemoryCheck,
+    MemoryStatus,
+    Origin,
+    RefCheck,
+    RefSpec,
+)
+from bridge.memory.recall import Hit, recall
+from bridge.memory.refs import parse_ref
+from bridge.memory.store import MemoryStore, default_store_path
+from bridge.memory.workspace import Workspace
+
+STORE_ENV = "CODEANCHOR_STORE"
+DEFAULT_KIND = "fact"
+_KIND = re.compile(r"^[A-Za-z][\w-]{0,39}$")
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """What a caller asks to save: text, reference strings, kind, tags."""
+
+    text: str
+    refs: tuple[str, ...]
+    kind: str = DEFAULT_KIND
+    tags: tuple[str, ...] = ()
+    origin: Origin = "agent"
+
+
+def store_path(root: Path, explicit: str | Path | None = None) -> Path:
+    """`--store`, else $CODEANCHOR_STORE, else `<root>/.codeanchor/memory.db`."""
+    chosen = explicit or os.environ.get(STORE_ENV)
+    return Path(chosen).expanduser().resolve() if chosen else default_store_path(root)
+
+
+def now_stamp() -> str:
+    """The current time, ISO 8601 UTC to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class MemoryService:
+    """Save, check, recall and maintain the memories of one workspace."""
+
+    def __init__(
+        self,
+        root: Path,
+        store: Path | None = None,
+        *,
+        dependencies: DependencyProbe | None = None,
+    ) -> None:
+        self.root = root.resolve()
+        self.store_path = store or store_path(self.root)
+        self.dependencies = dependencies
+        self._store: MemoryStore | None = None
+
+    @property
+    def store(self) -> MemoryStore:
+        """The store; an empty in-memory one until something is written, if none exists yet.
+
+        Reads and refused requests therefore never create a store file.
+        """
+        if self._store is None:
+            exists = self.store_path.exists()
+            self._store = MemoryStore(self.store_path if exists else Path(":memory:"))
+        return self._store
+
+    @property
+    def writable(self) -> MemoryStore:
+        """The store on disk, created when missing."""
+        if self._store is not None and self._store.path != self.store_path:
+            self._store.close()
+            self._store = None
+        if self._store is None:
+            self._store = MemoryStore(self.store_path)
+        return self._store
+
+    def close(self) -> None:
+        """Close the store."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> MemoryService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def workspace(self) -> Workspace:
+        """A fresh view of the code (caches last for one operation)."""
+        return Workspace(self.root)
+
+    # -- saving ---------------------------------------------------------------
+
+    def save(self, new: NewMemory) -> Memory:
+        """Anchor and store one memory; refuses refs that do not resolve now."""
+        return self.save_many([new])[0]
+
+    def save_many(self, news: Sequence[NewMemory], *, where: Sequence[str] = ()) -> list[Memory]:
+        """Anchor and store memories, all or none.
+
+        `where` names each item for error messages (e.g. `file.jsonl:3`).
+        """
+        ws = self.workspace()
+        created = now_stamp()
+        memories = []
+        for index, new in enumerate(news):
+            try:
+                memories.append(self._build(ws, new, created))
+            except BadInputError as exc:
+                if where:
+                    exc.message = f"{where[index]}: {exc.message}"
+                    exc.args = (exc.message,)
+                raise
+        self.writable.add(memories)
+        return memories
+
+    def _build(self, ws: Workspace, new: NewMemory, created: str) -> Memory:
+        text = new.text.strip()
+        if not text:
+            raise BadInputError("a memory needs non-empty text")
+        if not _KIND.match(new.kind):
+            raise BadInputError(
+                f"bad kind {new.kind!r}",
+                hint="a kind is one word: decision, convention, known_fix, fact, ...",
+            )
+        tags = tuple(t.strip() for t in new.tags)
+        if any(not t for t in tags):
+            raise BadInputError("tags must be non-empty strings")
+        if new.origin not in ORIGINS:
+            raise BadInputError(f"bad origin {new.origin!r}", hint="origin is agent or human")
+        if not new.refs:
+            raise BadInputError(
+                "a memory needs at least one reference",
+                hint="pass --ref path, path#Qual.Name or path:START-END",
+            )
+        anchors = tuple(capture(ws, parse_ref(self.root, r)) for r in new.refs)
+        return Memory(
+            id=f"m-{secrets.token_hex(6)}",
+            text=text,
+            kind=new.kind,
+            tags=tags,
+            origin=new.origin,
+            status="active",
+            created_at=created,
+            anchors=anchors,
+        )
+
+    # -- checking and reading -------------------------------------------------
+
+    def check(self, ids: Sequence[str] = ()) -> list[MemoryCheck]:
+        """Check the given memories (default: every active, stale or historical one).
+
+        Stores the statuses the check derives (superseded, retired and draft
+        stay as they are); never touches anchors or verification times.
+        """
+        if ids:
+            memories = self.store.get_many(list(ids))
+        else:
+            memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
+        results = check_memories(self.workspace(), memories, dependencies=self.dependencies)
+        changed = {r.memory.id: r.status for r in results if r.status != r.memory.status}
+        if changed:
+            self.writable.set_statuses(changed)
+        return results
+
+    def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> list[Hit]:
+        """Search, check and rank; records last_used_at for what it returns."""
+        if limit < 1:
+            raise BadInputError(f"limit {limit}: ask for at least one memory")
+        hits = recall(
+            self.store,
+            self.workspace(),
+            query,
+            limit=limit,
+            include_stale=include_stale,
+            dependencies=self.dependencies,
+        )
+        if hits:
+            self.writable.touch([h.check.memory.id for h in hits], now_stamp())
+        return hits
+
+    def show(self, memory_id: str) -> MemoryCheck:
+        """One memory with its check; records last_used_at."""
+        memory = self.store.get(memory_id)
+        (result,) = check_memories(self.workspace(), [memory], dependencies=self.dependencies)
+        self.writable.touch([memory_id], now_stamp())
+        return result
+
+    def select(
+        self,
+        statuses: Sequence[str] = (),
+        kind: str | None = None,
+        tag: str | None = None,
+    ) -> list[Memory]:
+        """Memories filtered by status, kind and tag, oldest first (no check, no touch)."""
+        bad = [s for s in statuses if s not in MEMORY_STATUSES]
+        if bad:
+            raise BadInputError(
+                f"unknown status {bad[0]!r}", hint=f"statuses: {', '.join(MEMORY_STATUSES)}"
+            )
+        chosen = [s for s in MEMORY_STATUSES if s in statuses] if statuses else None
+        memories = self.store.select(statuses=chosen, kind=kind)
+        return [m for m in memories if tag is None or tag in m.tags]
+
+    def inspect(self, ids: Sequence[str] = ()) -> list[MemoryCheck]:
+        """Check memories (default: all, any status) without storing anything: for export."""
+        memories = self.store.get_many(list(ids)) if ids else self.store.select()
+        return check_memories(self.workspace(), memories, dependencies=self.dependencies)
+
+    # -- maintaining ----------------------------------------------------------
+
+    def verify(self, memory_id: str) -> Memory:
+        """Re-anchor every reference to where it is now; sets last_verified_at.
+
+        Refuses (writing nothing) when a reference is deleted or cannot be
+        checked: supersede the memory with new references, or retire it.
+        """
+        memory = self.store.get(memory_id)
+        ws = self.workspace()
+        (result,) = check_memories(ws, [memory])
+        anchors = tuple(capture(ws, _proposed(r, memory_id)) for r in result.refs)
+        self.writable.reanchor(memory_id, anchors, now_stamp())
+        return self.store.get(memory_id)
+
+    def supersede(
+        self,
+        memory_id: str,
+        text: str,
+        refs: Sequence[str] = (),
+        kind: str | None = None,
+        tags: Sequence[str] | None = None,
+    ) -> Memory:
+        """A new memory replacing `memory_id`, which is marked superseded and linked to it.
+
+        The references default to the old memory's, where they are now.
+        """
+        old = self.store.get(memory_id)
+        ws = self.workspace()
+        if refs:
+            ref_texts = tuple(refs)
+        else:
+            (result,) = check_memories(ws, [old])
+            ref_texts = tuple(str(_proposed(r, memory_id)) for r in result.refs)
+        new = self._build(
+            ws,
+            NewMemory(
+                text=text,
+                refs=ref_texts,
+                kind=kind or old.kind,
+                tags=tuple(tags) if tags is not None else old.tags,
+                origin=old.origin,
+            ),
+            now_stamp(),
+        )
+        self.writable.supersede(memory_id, new)
+        return new
+
+    def retire(self, memory_id: str) -> Memory:
+        """Mark a memory retired: kept, listed, never recalled or checked by default."""
+        self.store.get(memory_id)
+        self.writable.set_status(memory_id, "retired")
+        return self.store.get(memory_id)
+
+    def set_status(self, memory_id: str, status: MemoryStatus) -> Memory:
+        """Set a status by hand."""
+        self.store.get(memory_id)
+        self.writable.set_status(memory_id, status)
+        return self.store.get(memory_id)
+
+
+def _proposed(result: RefCheck, memory_id: str) -> RefSpec:
+    """The reference a check proposes: the same kind of ref, where it is now."""
+    place = result.place
+    if result.status in ("deleted", "unknown") or place is None:
+        raise BadInputError(
+            f"{memory_id}: {result.anchor.ref} is {result.status} ({result.reason}); "
+            "it cannot be re-anchored",
+            hint=f"`memory supersede {memory_id} --text ... --ref ...` with references "
+            f"that exist, or `memory retire {memory_id}`",
+        )
+    spec = result.anchor.spec
+    if spec.type == "symbol":
+        return RefSpec("symbol", place.path, symbol=place.symbol)
+    if spec.type == "line_range":
+        return RefSpec(
+            "line_range", place.path, start_line=place.start_line, end_line=place.end_line
+        )
+    return RefSpec("file", place.path)

@@ -1,0 +1,127 @@
+"""memory_*: notes anchored to code, checked against the code as it is now.
+
+A memory ties text to references: `path` (a file), `path#Qual.Name` (a
+symbol) or `path:START-END` (1-based, inclusive lines). Every answer that
+returns a memory checks it first: each reference is `valid`, `relocated`,
+`renamed`, `modified`, `deleted` or `unknown`, and the memory is `active`,
+`stale` or `historical` (or `superseded`, `retired`, `draft`). Reading never
+counts as verification: only `memory_verify` re-anchors a memory.
+
+Each tool is `(app, **arguments) -> Envelope` like every bridge tool; the
+work runs in a worker thread (git, SQLite and hashing block).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
+
+from bridge.context import AppContext
+from bridge.envelope import Envelope, respond
+from bridge.memory import views
+from bridge.memory.service import MemoryService, NewMemory
+
+T = TypeVar("T")
+
+
+async def _run(app: AppContext, work: Callable[[MemoryService], T]) -> T:
+    def call() -> T:
+        with MemoryService(app.root) as service:
+            return work(service)
+
+    return await asyncio.to_thread(call)
+
+
+async def memory_save(
+    app: AppContext,
+    text: str,
+    refs: list[str],
+    kind: str = "fact",
+    tags: list[str] | None = None,
+) -> Envelope:
+    """Save a memory anchored to code, so it can be checked when recalled later.
+
+    `text`: what to remember, self-contained (a decision, a convention, a
+    known fix, a fact about this code). `refs`: one or more references it is
+    about: `path`, `path#Qual.Name` or `path:START-END`; each must exist NOW
+    (else an error, nothing saved). `kind`: decision, convention, known_fix,
+    fact, ... `tags`: free words to find it by. Returns the new memory's `id`
+    and each reference as anchored (commit, branch, dirty, hashes, text).
+    """
+    new = NewMemory(text, tuple(refs), kind, tuple(tags or ()), "agent")
+    memory = await _run(app, lambda s: s.save(new))
+    return respond(views.saved(memory), budget_tokens=app.budget(None))
+
+
+async def memory_recall(
+    app: AppContext,
+    query: str,
+    limit: int = 10,
+    include_stale: bool = False,
+    budget: int | None = None,
+) -> Envelope:
+    """Find memories about `query` (full-text), each checked against the code now.
+
+    Hits are ranked by relevance with a bonus for freshly verified memories
+    and penalties for changed or deleted code. Stale memories are left out
+    unless `include_stale`; historical ones (their code is gone) come
+    labelled. Each hit has `status`, `check` (per reference: status, where it
+    is now, reason) and `warning`: when set, read it before trusting the
+    memory, re-read the code it names, then memory_verify or memory_supersede.
+    """
+    hits = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
+    data = {"query": query, "hits": [views.recall_hit(h) for h in hits]}
+    return respond(data, budget_tokens=app.budget(budget), items_key="hits")
+
+
+async def memory_check(
+    app: AppContext, ids: list[str] | None = None, budget: int | None = None
+) -> Envelope:
+    """Check memories against the code now (all active/stale/historical ones by default).
+
+    Per reference: `valid`, `relocated` (same content elsewhere: the new
+    place is given), `renamed` (same body, new name), `modified`, `deleted`,
+    `unknown`; per memory the worst case. Nothing is re-anchored: to adopt
+    the new places, call memory_verify. Stale memories come first.
+    """
+    results = await _run(app, lambda s: s.check(ids or ()))
+    ordered = sorted(results, key=lambda r: r.status != "stale")
+    data = {"memories": [views.memory_check(r) for r in ordered]}
+    return respond(data, budget_tokens=app.budget(budget), items_key="memories")
+
+
+async def memory_verify(app: AppContext, id: str) -> Envelope:
+    """Confirm a memory still holds: re-anchor its references where they are now.
+
+    Call it after re-reading the code a stale or relocated memory names and
+    finding the memory still true. Sets last_verified_at. Refuses when a
+    reference is deleted: then memory_supersede (new refs) or memory_retire.
+    """
+    memory = await _run(app, lambda s: s.verify(id))
+    return respond(views.saved(memory), budget_tokens=app.budget(None))
+
+
+async def memory_supersede(
+    app: AppContext,
+    id: str,
+    text: str,
+    refs: list[str] | None = None,
+    kind: str | None = None,
+    tags: list[str] | None = None,
+) -> Envelope:
+    """Replace a memory that is no longer true by a corrected one.
+
+    The old memory becomes `superseded` (kept, linked to the new one, never
+    recalled). `refs` default to the old memory's references where they are
+    now; `kind` and `tags` default to the old ones. Returns the new memory.
+    """
+    memory = await _run(app, lambda s: s.supersede(id, text, refs or (), kind=kind, tags=tags))
+    data = {"id": memory.id, "supersedes": id, "refs": views.saved(memory)["refs"]}
+    return respond(data, budget_tokens=app.budget(None))
+
+
+async def memory_retire(app: AppContext, id: str) -> Envelope:
+    """Retire a memory that no longer applies: kept for the record, never recalled again."""
+    memory = await _run(app, lambda s: s.retire(id))
+    return respond({"id": memory.id, "status": memory.status}, budget_tokens=app.budget(None))
