@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -55,10 +56,8 @@ _PROVIDERS: Mapping[str, str] = {
 # Notifications servers send that we have no use for (registered so pygls
 # does not log each one as unknown).
 _IGNORED_NOTIFICATIONS = (
-    types.WINDOW_LOG_MESSAGE,
     types.WINDOW_SHOW_MESSAGE,
     types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
-    types.PROGRESS,
     types.TELEMETRY_EVENT,
 )
 
@@ -95,7 +94,8 @@ def client_capabilities() -> types.ClientCapabilities:
             ),
             call_hierarchy=types.CallHierarchyClientCapabilities(dynamic_registration=False),
         ),
-        window=types.WindowClientCapabilities(work_done_progress=False),
+        # Servers report their workspace loading only to clients that accept progress.
+        window=types.WindowClientCapabilities(work_done_progress=True),
     )
 
 
@@ -133,6 +133,13 @@ class Connection:
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES_KEPT)
         self._stderr_task: asyncio.Task[None] | None = None
         self._capabilities = types.ServerCapabilities()
+        self._loading: set[int | str] = set()
+        self._ready_log = [re.compile(pattern) for pattern in spec.ready_log]
+        self.loaded = asyncio.Event()
+        """Set once the server says it loaded the workspace (the catalog's
+        `indexing_progress` ended, or a `ready_log` message came)."""
+        if not spec.indexing_progress and not spec.ready_log:
+            self.loaded.set()
         self._register_handlers()
 
     # -- life cycle -------------------------------------------------------
@@ -143,6 +150,7 @@ class Connection:
             str(self._executable),
             *self.spec.command[1:],
             cwd=str(self.root),
+            env={**os.environ, **self.spec.env},
             start_new_session=True,
         )
         self._process = self._client._server  # pygls keeps the process it started here
@@ -266,7 +274,15 @@ class Connection:
         self.notify(lambda c: c.text_document_did_close(params))
 
     def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
-        """Send workspace/didChangeWatchedFiles."""
+        """Send workspace/didChangeWatchedFiles.
+
+        A server with a `ready_log` rescans the workspace when files come or go,
+        and answers from the old file set until it logs that message again.
+        """
+        if self._ready_log and any(
+            event.type != types.FileChangeType.Changed for event in params.changes
+        ):
+            self.loaded.clear()
         self.notify(lambda c: c.workspace_did_change_watched_files(params))
 
     @property
@@ -287,6 +303,15 @@ class Connection:
         def workspace_folders(params: None) -> list[types.WorkspaceFolder]:
             return folders
 
+        def progress(params: types.ProgressParams) -> None:
+            self._observe_progress(params.token, params.value)
+
+        def log_message(params: types.LogMessageParams) -> None:
+            if any(pattern.search(params.message) for pattern in self._ready_log):
+                self.loaded.set()
+
+        client.feature(types.PROGRESS)(progress)
+        client.feature(types.WINDOW_LOG_MESSAGE)(log_message)
         client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
         client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)
         for method in (
@@ -296,6 +321,18 @@ class Connection:
             *_IGNORED_NOTIFICATIONS,
         ):
             client.feature(method)(_accept_quietly)
+
+    def _observe_progress(self, token: int | str, value: Any) -> None:
+        """Follow the `$/progress` of workspace loading; set `loaded` when it ends."""
+        fields = value if isinstance(value, Mapping) else getattr(value, "__dict__", {})
+        kind, title = fields.get("kind"), str(fields.get("title") or "")
+        markers = self.spec.indexing_progress
+        if kind == "begin" and (str(token) in markers or any(title.startswith(m) for m in markers)):
+            self._loading.add(token)
+        elif kind == "end" and token in self._loading:
+            self._loading.discard(token)
+            if not self._loading:
+                self.loaded.set()
 
     async def _drain(self, stream: asyncio.StreamReader) -> None:
         """Read stderr to the end so the server never blocks on a full pipe."""

@@ -7,12 +7,17 @@ delay, and its open documents are replayed; after `restart_limit` crashes
 within `restart_window` it is given up until that window has passed. A
 request that times out kills the server (it is presumed hung). Until the
 server's first non-empty answer, empty answers are retried until
-`cold_start_deadline`: a cold start looks slow, never wrong.
+`cold_start_deadline`: a cold start looks slow, never wrong. A server whose
+catalog entry names its workspace-loading progress (`indexing_progress`)
+answers incompletely while loading, so a query waits for that progress to
+end (or for its `ready_log` message, which pyright logs again after files
+come or go) within the same deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -118,6 +123,10 @@ class ServerSession:
         """
         deadline = time.monotonic() + self._settings.cold_start_deadline
         pause = _COLD_POLL_FIRST_S
+        conn = self._connection
+        if conn is not None and not conn.loaded.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(conn.loaded.wait(), self._settings.cold_start_deadline)
         while True:
             result = await self.request(method, make)
             if not is_empty(result):
