@@ -14,8 +14,9 @@ match is:
                                       references (Python annotations)
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
-    @skip                             a name that is never a reference (a
-                                      type parameter's declaration)
+    @skip                             a type parameter's declaration: neither it
+                                      nor unqualified type references of the
+                                      same name in the file are references
 
 When two patterns define the same name node, the wider one wins, and on a tie
 the pattern written first in the query file.
@@ -52,6 +53,9 @@ from map.model import (
 
 _BOM = b"\xef\xbb\xbf"
 _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"})
+# Kinds that never qualify a definition inside them (C `typedef struct S {...} S;`
+# defines S twice side by side, not S.S); references inside still belong to them.
+_LEAVES: frozenset[str] = frozenset({"type"})
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 _COMPLEX_QUALIFIER = "<expr>"
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
@@ -125,6 +129,7 @@ class _Collected:
     imports: list[Node] = field(default_factory=list)
     comments: list[tuple[int, int]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
+    type_parameters: set[str] = field(default_factory=set)
     qualifier_spans: list[tuple[int, int]] = field(default_factory=list)
 
     def qualify(self, node: Node) -> str:
@@ -191,6 +196,7 @@ def _collect(matches: list[tuple[int, dict[str, list[Node]]]], shape: _Shape) ->
                 found.imports.append(nodes[0])
             elif key == "skip":
                 found.skipped.add(nodes[0].start_byte)
+                found.type_parameters.add(_text(nodes[0]))
     return found
 
 
@@ -270,7 +276,7 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
         ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
         while stack and stack[-1].node.end_byte <= scope.start.start_byte:
             stack.pop()
-        parent = stack[-1] if stack else None
+        parent = next((open_ for open_ in reversed(stack) if open_.kind not in _LEAVES), None)
         scope.parent = parent
         scope.parts = (parent.parts if parent else ()) + scope.prefix + scope.written
         scope.parts += (scope.name,)
@@ -361,7 +367,11 @@ def _references(
         if kept_ref is None:
             continue
         name = _plain_name(_text(kept_ref.name_node))
-        if not name:
+        if not name or (
+            kept_ref.kind == "references"
+            and kept_ref.qualifier is None
+            and name in found.type_parameters
+        ):
             continue
         references.append(
             Reference(

@@ -64,8 +64,8 @@ LANGUAGES: tuple[str, ...] = tuple(_GRAMMARS)
 """Every language extraction supports."""
 
 _QUERY_DIR = Path(__file__).parent / "queries"
-# TSX is TypeScript plus JSX: one query serves both.
-_QUERY_FILE: Mapping[str, str] = MappingProxyType({"tsx": "typescript"})
+# TSX is TypeScript plus JSX: its query is TypeScript's plus the JSX patterns.
+_QUERY_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType({"tsx": ("typescript", "tsx")})
 
 
 def language_for(path: str) -> str | None:
@@ -89,6 +89,6 @@ def grammar(language: str) -> Language:
 @cache
 def extraction_query(language: str) -> Query:
     """The compiled extraction query of `language` (from queries/<language>.scm)."""
-    name = _QUERY_FILE.get(language, language)
-    source = (_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8")
+    names = _QUERY_FILES.get(language, (language,))
+    source = "\n".join((_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8") for name in names)
     return Query(grammar(language), source)

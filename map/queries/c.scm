@@ -18,7 +18,8 @@
 (union_specifier name: (type_identifier) @name body: (_)) @def.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @def.enum
 (type_definition declarator: (type_identifier) @name) @def.type
-(preproc_def name: (identifier) @name) @def.constant
+; object-like macros with a value (not include guards)
+(preproc_def name: (identifier) @name value: (_)) @def.constant
 (preproc_function_def name: (identifier) @name) @def.function
 
 (preproc_include) @import

@@ -28,7 +28,8 @@
 (enum_specifier name: (_) @name body: (_)) @def.enum
 (type_definition declarator: (type_identifier) @name) @def.type
 (alias_declaration name: (type_identifier) @name) @def.type
-(preproc_def name: (identifier) @name) @def.constant
+; object-like macros with a value (not include guards)
+(preproc_def name: (identifier) @name value: (_)) @def.constant
 (preproc_function_def name: (identifier) @name) @def.function
 
 (preproc_include) @import
@@ -54,6 +55,9 @@
 
 (type_identifier) @name @ref.references
 (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name) @ref.references
+(qualified_identifier
+  scope: (_) @qualifier
+  name: (template_type name: (type_identifier) @name)) @ref.references
 (type_parameter_declaration (type_identifier) @skip)
 
 (comment) @comment

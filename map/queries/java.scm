@@ -21,6 +21,9 @@
 (object_creation_expression
   type: (scoped_type_identifier (_) @qualifier . (type_identifier) @name .)) @ref.calls
 
+(marker_annotation name: (identifier) @name @ref.references)
+(annotation name: (identifier) @name @ref.references)
+
 (superclass (type_identifier) @name @ref.inherits)
 (superclass (generic_type (type_identifier) @name) @ref.inherits)
 (superclass (scoped_type_identifier (_) @qualifier . (type_identifier) @name .) @ref.inherits)

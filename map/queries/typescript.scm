@@ -60,6 +60,9 @@
     object: (_) @qualifier
     property: (property_identifier) @name)) @ref.calls
 
+(decorator (identifier) @name @ref.references)
+(decorator (member_expression object: (_) @qualifier property: (property_identifier) @name) @ref.references)
+
 (extends_clause value: (identifier) @name @ref.inherits)
 (extends_clause
   value: (member_expression object: (_) @qualifier property: (property_identifier) @name) @ref.inherits)

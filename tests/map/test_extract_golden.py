@@ -71,3 +71,15 @@ def test_extraction_matches_golden(sample: Path) -> None:
     if os.environ.get("CODEANCHOR_UPDATE_GOLDEN"):
         golden.write_text(render(view), encoding="utf-8")
     assert view == json.loads(golden.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.parent.name)
+def test_a_file_cut_mid_way_still_yields_symbols(sample: Path) -> None:
+    relative = sample.relative_to(FIXTURES).as_posix()
+    data = sample.read_bytes()
+    cut = data[: len(data) * 6 // 10].decode("utf-8", errors="ignore").encode("utf-8")
+    whole = extract_file(relative, data)
+    partial = extract_file(relative, cut)
+    found = {s.name for s in partial.symbols}
+    assert found
+    assert found <= {s.name for s in whole.symbols}
