@@ -51,6 +51,9 @@ class ServerSpec:
     """`$/progress` tokens or title prefixes the server reports while it loads
     the workspace. Answers before that progress ends can be non-empty yet
     incomplete, so the first query waits for its end (within the cold-start deadline)."""
+    indexing_progress_requires: tuple[str, ...] = ()
+    """Root-relative files without one of which the server reports no indexing
+    progress at all (so there is nothing to wait for); empty: it always does."""
     ready_log: tuple[str, ...] = ()
     """Regular expressions for the `window/logMessage` that says the workspace is
     loaded; until one matches, the first query waits (within the cold-start deadline)."""
@@ -59,6 +62,13 @@ class ServerSpec:
     def extensions(self) -> tuple[str, ...]:
         """The file extensions this server handles."""
         return tuple(self.language_ids)
+
+    def reports_indexing(self, root: Path) -> bool:
+        """Whether the server will report `indexing_progress` for the workspace at `root`."""
+        if not self.indexing_progress:
+            return False
+        needs = self.indexing_progress_requires
+        return not needs or any((root / name).is_file() for name in needs)
 
 
 _PY = {".py": "python", ".pyi": "python"}
@@ -132,6 +142,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # Until "Initializing JS/TS language features" ends (2-6 s on a busy machine),
         # references answer with the declaration alone: non-empty but incomplete.
         indexing_progress=("Initializing JS/TS language features",),
+        # Without a tsconfig/jsconfig there is no project to load and no progress
+        # (and references then cover only the open files and what they import).
+        indexing_progress_requires=("tsconfig.json", "jsconfig.json"),
     ),
     ServerSpec(
         "clangd",
@@ -153,6 +166,8 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         blank_deleted_files=True,
         # References give the declaration alone until the background index is loaded.
         indexing_progress=("backgroundIndexProgress",),
+        # Without a compilation database there is no background index and no progress.
+        indexing_progress_requires=("compile_commands.json", "build/compile_commands.json"),
     ),
     ServerSpec(
         "gopls",

@@ -156,5 +156,6 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "open_before_references": _flag,
     "blank_deleted_files": _flag,
     "indexing_progress": _strings,
+    "indexing_progress_requires": _strings,
     "ready_log": _strings,
 }

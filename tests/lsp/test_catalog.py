@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,6 +77,19 @@ def test_an_added_server_can_claim_an_extension_of_a_builtin_one() -> None:
     assert chosen is not None and chosen.name == "quick-js"
 
 
+def test_loading_progress_is_awaited_only_where_the_server_reports_it(tmp_path: Path) -> None:
+    catalog = Catalog.builtin()
+    clangd, tsserver = catalog.servers["clangd"], catalog.servers["typescript-language-server"]
+    assert not clangd.reports_indexing(tmp_path)  # no compilation database: no index
+    assert not tsserver.reports_indexing(tmp_path)  # no tsconfig: no project to load
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build/compile_commands.json").write_text("[]")
+    (tmp_path / "tsconfig.json").write_text("{}")
+    assert clangd.reports_indexing(tmp_path)
+    assert tsserver.reports_indexing(tmp_path)
+    assert not catalog.servers["gopls"].reports_indexing(tmp_path)
+
+
 # One sample per configurable field: a field added to ServerSpec without a
 # config parser (or a parser that mangles it) fails here.
 _SAMPLES: dict[str, tuple[Any, Any]] = {
@@ -92,6 +106,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "open_before_references": (True, True),
     "blank_deleted_files": (True, True),
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
+    "indexing_progress_requires": (["go.work"], ("go.work",)),
     "ready_log": (["^Loaded"], ("^Loaded",)),
 }
 
