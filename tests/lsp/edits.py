@@ -1,0 +1,25 @@
+"""Outside edits to a fixture copy, and result shapes to compare, for live tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp.model import Location
+
+
+def places(found: list[Location]) -> set[tuple[str, int]]:
+    """(path, 1-based line) of each location."""
+    return {(loc.path, loc.line) for loc in found}
+
+
+def write(root: Path, path: str, text: str) -> None:
+    """Write a file the way another tool would (no editor, no notification)."""
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def insert_lines_at_top(root: Path, path: str, count: int, comment: str) -> None:
+    """Put `count` comment lines (`comment` is the language's line-comment marker) first."""
+    lines = "".join(f"{comment} inserted line {n}\n" for n in range(count))
+    write(root, path, lines + (root / path).read_text(encoding="utf-8"))
