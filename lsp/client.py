@@ -170,13 +170,16 @@ class Connection:
         self._capabilities = result.capabilities
         self.notify(lambda c: c.initialized(types.InitializedParams()))
 
-    async def close(self) -> None:
-        """Shut the server down politely, then by force; leaves no process behind."""
+    async def close(self, *, polite: bool = True) -> None:
+        """Shut the server down (politely first, unless told not to); no process stays."""
         process = self._process
+        if not polite:
+            self.kill()
         if process is not None and process.returncode is None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._client.shutdown_async(None), _CLOSE_GRACE_S)
-                self._client.exit(None)
+            if polite:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._client.shutdown_async(None), _CLOSE_GRACE_S)
+                    self._client.exit(None)
             try:
                 await asyncio.wait_for(process.wait(), _CLOSE_GRACE_S)
             except TimeoutError:

@@ -231,8 +231,7 @@ class ServerSession:
         self._connection = None
         now = time.monotonic()
         self._crashes.append(now)
-        conn.kill()
-        await conn.close()
+        await conn.close(polite=False)
 
     def _given_up(self) -> bool:
         window_start = time.monotonic() - self._settings.restart_window

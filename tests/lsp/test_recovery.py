@@ -1,0 +1,108 @@
+"""A dying or silent server never hangs a query: typed errors, then recovery."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from lsp.catalog import Catalog, ServerSpec
+from lsp.errors import RequestTimeoutError, ServerCrashedError, ServerGaveUpError
+from lsp.settings import LiveSettings
+from tests.lsp.conftest import PYTHON_SERVERS, Live, line_of, open_live, position_of
+
+SHAPES = "app/shapes.py"
+REPORT = "app/report.py"
+
+# A "server" that records its pid, then reads stdin and never answers.
+SILENT = """\
+import os, sys
+with open(sys.argv[1], "a") as pids:
+    pids.write(f"{os.getpid()}\\n")
+while sys.stdin.buffer.read(1):
+    pass
+"""
+
+# A "server" that dies at once, saying why on stderr.
+DOOMED = """\
+import sys
+sys.stderr.write("fake server: cannot start\\n")
+sys.exit(3)
+"""
+
+
+def _fake_catalog(tmp_path: Path, name: str, script: str, *args: str) -> Catalog:
+    path = tmp_path / f"{name}.py"
+    path.write_text(script, encoding="utf-8")
+    spec = ServerSpec(
+        name=name,
+        languages=("python",),
+        command=(sys.executable, str(path), *args),
+        install="(a test double)",
+        language_ids={".py": "python"},
+    )
+    return Catalog.builtin().with_overrides({"python": name}, {name: spec})
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _definition(live: Live) -> set[tuple[str, int]]:
+    line, col = position_of(live.root, REPORT, "total_area", after="return")
+    return {(loc.path, loc.line) for loc in live.run(live.pool.definition(REPORT, line, col))}
+
+
+@pytest.mark.parametrize("server", PYTHON_SERVERS)
+def test_a_killed_server_is_restarted_and_answers_again(server: str, tmp_path: Path) -> None:
+    with open_live("py_app", tmp_path, server=server) as live:
+        expected = {(SHAPES, line_of(live.root, SHAPES, "def total_area"))}
+        assert _definition(live) == expected
+        [before] = live.pool.status()
+        assert before.pid is not None
+        os.killpg(before.pid, signal.SIGKILL)  # the server and any child it runs
+        try:
+            first = _definition(live)
+        except ServerCrashedError as exc:  # the query in flight may see the death
+            assert server in str(exc)
+            first = _definition(live)
+        assert first == expected
+        [after] = live.pool.status()
+        assert (after.state, after.restarts) == ("running", 1)
+        assert after.pid not in (None, before.pid)
+        assert not _is_running(before.pid)
+    assert not _is_running(after.pid or 0)
+
+
+def test_a_server_that_never_answers_times_out_then_is_given_up(tmp_path: Path) -> None:
+    pids = tmp_path / "pids.txt"
+    catalog = _fake_catalog(tmp_path, "silent", SILENT, str(pids))
+    settings = LiveSettings(request_timeout=0.5, restart_limit=2, restart_window=60.0)
+    with open_live("py_app", tmp_path, catalog=catalog, settings=settings) as live:
+        for _ in range(2):
+            with pytest.raises(RequestTimeoutError) as caught:
+                live.run(live.pool.document_symbols(SHAPES), timeout=20)
+            assert "silent did not answer initialize within 0.5 s" in str(caught.value)
+        with pytest.raises(ServerGaveUpError, match="silent crashed 2 times within 60 s"):
+            live.run(live.pool.document_symbols(SHAPES), timeout=20)
+        [status] = live.pool.status()
+        assert (status.name, status.state, status.pid) == ("silent", "given_up", None)
+    started = [int(pid) for pid in pids.read_text(encoding="utf-8").split()]
+    assert len(started) == 2
+    assert not any(_is_running(pid) for pid in started)
+
+
+def test_a_server_that_dies_at_start_is_a_crash_with_its_exit_code(tmp_path: Path) -> None:
+    catalog = _fake_catalog(tmp_path, "doomed", DOOMED)
+    with open_live("py_app", tmp_path, catalog=catalog) as live:
+        with pytest.raises(ServerCrashedError, match="doomed crashed: exit code 3") as caught:
+            live.run(live.pool.hover(SHAPES, 0, 0), timeout=20)
+        assert not isinstance(caught.value, ServerGaveUpError)
+        assert live.pool.status()[0].state == "stopped"
