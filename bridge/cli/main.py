@@ -21,9 +21,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 def _command_modules() -> list[ModuleType]:
     """The modules that each add a family of subcommands (`register(subparsers)`)."""
-    from bridge.cli import doctor
+    from bridge.cli import doctor, memory
 
-    return [doctor]
+    return [doctor, memory]
 
 
 def build_parser() -> argparse.ArgumentParser:
