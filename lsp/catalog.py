@@ -186,6 +186,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # gopls 0.5 does not watch the disk: without didChangeWatchedFiles an edited
         # unopened file keeps its old positions and a new file stays unknown.
         watches_disk=False,
+        # And it caches unopened files by mtime: after an edit that keeps the mtime
+        # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
+        open_before_references=True,
     ),
     ServerSpec(
         "rust-analyzer",

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.edits import insert_lines_at_top, places, write
+from tests.lsp.edits import (
+    insert_lines_at_top,
+    places,
+    rewrite_keeping_mtime,
+    two_functions,
+    write,
+)
 
 GEOMETRY = "src/geometry.c"
 MAIN = "src/main.c"
@@ -133,3 +139,19 @@ def test_a_deleted_file_is_gone_from_references(c: Live) -> None:
     assert EXTRA in {loc.path for loc in c.run(c.pool.references(GEOMETRY, *square))}
     (c.root / EXTRA).unlink()
     assert EXTRA not in {loc.path for loc in c.run(c.pool.references(GEOMETRY, *square))}
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_seen(c: Live) -> None:
+    head = '#include "geometry.h"\n'
+    before, after = two_functions(
+        "int more(void) { return square(3); }\n", "int other(void) { return 0; }\n"
+    )
+    write(c.root, "src/more.c", head + before)
+    square = position_of(c.root, GEOMETRY, "square", after="int ")
+    assert ("src/more.c", line_of(c.root, "src/more.c", "square(")) in places(
+        c.run(c.pool.references(GEOMETRY, *square))
+    )
+    rewrite_keeping_mtime(c.root, "src/more.c", head + after)
+    assert ("src/more.c", line_of(c.root, "src/more.c", "square(")) in places(
+        c.run(c.pool.references(GEOMETRY, *square))
+    )

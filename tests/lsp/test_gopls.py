@@ -1,6 +1,7 @@
 """gopls (Debian's 0.5.0, go 1.19) behind the LivePool, on tests/fixtures/go_app.
 
-gopls 0.5 does not watch the disk: edits reach it as didChangeWatchedFiles.
+gopls 0.5 does not watch the disk: edits reach it as didChangeWatchedFiles, and
+files changed outside are opened (it caches unopened files by mtime).
 """
 
 from __future__ import annotations
@@ -10,7 +11,13 @@ from collections.abc import Iterator
 import pytest
 
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.edits import insert_lines_at_top, places, write
+from tests.lsp.edits import (
+    insert_lines_at_top,
+    places,
+    rewrite_keeping_mtime,
+    two_functions,
+    write,
+)
 
 SHAPES = "shapes/shapes.go"
 MAIN = "main.go"
@@ -131,3 +138,19 @@ def test_a_deleted_file_is_gone_from_references(go: Live) -> None:
     assert EXTRA in {loc.path for loc in go.run(go.pool.references(SHAPES, *_decl(go)))}
     (go.root / EXTRA).unlink()
     assert EXTRA not in {loc.path for loc in go.run(go.pool.references(SHAPES, *_decl(go)))}
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_seen(go: Live) -> None:
+    head = 'package main\n\nimport "example.com/goapp/shapes"\n'
+    before, after = two_functions(
+        "func more() float64 {\n\treturn shapes.Total(nil)\n}\n",
+        "func other() int {\n\treturn 0\n}\n",
+    )
+    write(go.root, "more.go", head + before)
+    assert ("more.go", line_of(go.root, "more.go", "shapes.Total")) in places(
+        go.run(go.pool.references(SHAPES, *_decl(go)))
+    )
+    rewrite_keeping_mtime(go.root, "more.go", head + after)
+    assert ("more.go", line_of(go.root, "more.go", "shapes.Total")) in places(
+        go.run(go.pool.references(SHAPES, *_decl(go)))
+    )

@@ -7,7 +7,13 @@ from collections.abc import Iterator
 import pytest
 
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.edits import insert_lines_at_top, places, write
+from tests.lsp.edits import (
+    insert_lines_at_top,
+    places,
+    rewrite_keeping_mtime,
+    two_functions,
+    write,
+)
 
 SHAPES = "src/shapes.ts"
 MAIN = "src/main.ts"
@@ -141,3 +147,19 @@ def test_a_deleted_file_is_gone_from_references(ts: Live) -> None:
     assert EXTRA in {loc.path for loc in ts.run(ts.pool.references(SHAPES, *_decl(ts)))}
     (ts.root / EXTRA).unlink()
     assert EXTRA not in {loc.path for loc in ts.run(ts.pool.references(SHAPES, *_decl(ts)))}
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_seen(ts: Live) -> None:
+    head = 'import { totalArea } from "./shapes";\n'
+    before, after = two_functions(
+        "export function more(): number {\n  return totalArea([]);\n}\n",
+        "export function other(): number {\n  return 0;\n}\n",
+    )
+    write(ts.root, "src/more.ts", head + before)
+    assert ("src/more.ts", line_of(ts.root, "src/more.ts", "totalArea", after="return")) in places(
+        ts.run(ts.pool.references(SHAPES, *_decl(ts)))
+    )
+    rewrite_keeping_mtime(ts.root, "src/more.ts", head + after)
+    assert ("src/more.ts", line_of(ts.root, "src/more.ts", "totalArea", after="return")) in places(
+        ts.run(ts.pool.references(SHAPES, *_decl(ts)))
+    )
