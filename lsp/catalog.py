@@ -95,7 +95,16 @@ _C = {
 
 BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
     # ty 0.0.105 registers for didChangeWatchedFiles and asks for the `ty` section.
-    ServerSpec("ty", ("python",), ("ty", "server"), "pip install ty", _PY),
+    ServerSpec(
+        "ty",
+        ("python",),
+        ("ty", "server"),
+        "pip install ty",
+        _PY,
+        # It caches unopened files by mtime: after an edit that keeps the mtime
+        # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
+        open_before_references=True,
+    ),
     ServerSpec(
         "pyright",
         ("python",),
