@@ -3,13 +3,15 @@
 Disk is the truth. Before a query, every open document is checked: when its
 stat key (size, mtime_ns, ctime_ns, inode) moved, the file is hashed, and when
 the content hash moved, the server gets the full new text as a didChange with
-the next version; a file that is gone (or no longer readable text) is closed.
+the next version (a stat key too fresh to trust is hashed anyway, see
+`lsp.racy`); a file that is gone (or no longer readable text) is closed.
 The queried file is opened the first time. At most `limit` documents stay
 open; the least recently queried one is closed first.
 """
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from lsprotocol import types
 from disk.errors import DiskError, MissingFileError
 from disk.stamps import FileStamp, content_hash
 from disk.text import decode_source, read_source_bytes
+from lsp.racy import settled
 from lsp.uris import uri_of
 
 
@@ -42,23 +45,35 @@ class OpenDocument:
     uri: str
     language_id: str
     stamp: FileStamp
+    seen_ns: int
+    """Wall-clock time the stamp was taken (before the read)."""
     digest: str
     version: int
     text: str
+
+    def vouched_by(self, stamp: FileStamp) -> bool:
+        """True when `stamp` proves the document still matches the disk."""
+        return stamp == self.stamp and settled(self.stamp, self.seen_ns)
 
 
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
     stamp: FileStamp
+    seen_ns: int
     digest: str
     text: str
 
 
-def _snapshot(path: Path, stamp: FileStamp) -> _Snapshot:
+def _stat(path: Path) -> tuple[FileStamp | None, int]:
+    seen_ns = time.time_ns()
+    return FileStamp.of(path), seen_ns
+
+
+def _snapshot(path: Path, stamp: FileStamp, seen_ns: int) -> _Snapshot:
     """Read and hash `path` (stamp taken before the read: a racing write re-hashes)."""
     data = read_source_bytes(path)
     text = decode_source(data, path=str(path))
-    return _Snapshot(stamp, content_hash(data), text)
+    return _Snapshot(stamp, seen_ns, content_hash(data), text)
 
 
 class Documents:
@@ -80,26 +95,27 @@ class Documents:
 
         Raises a DiskError when the file is missing or not source text.
         """
-        stamp = FileStamp.of(path)
+        stamp, seen_ns = _stat(path)
         if stamp is None:
             self._close(path, sink)
             raise MissingFileError(f"{path}: no such file", path=str(path))
         doc = self._open.get(path)
         if doc is not None:
             self._open.move_to_end(path)
-            if doc.stamp != stamp:
+            if not doc.vouched_by(stamp):
                 try:
-                    self._update(doc, _snapshot(path, stamp), sink)
+                    self._update(doc, _snapshot(path, stamp, seen_ns), sink)
                 except DiskError:
                     self._close(path, sink)
                     raise
             return doc
-        snap = _snapshot(path, stamp)
+        snap = _snapshot(path, stamp, seen_ns)
         doc = OpenDocument(
             path=path,
             uri=uri_of(path),
             language_id=self._language_ids.get(path.suffix.lower(), "plaintext"),
             stamp=snap.stamp,
+            seen_ns=snap.seen_ns,
             digest=snap.digest,
             version=1,
             text=snap.text,
@@ -114,31 +130,32 @@ class Documents:
     def refresh(self, sink: DocumentSink) -> None:
         """Bring every open document up to date with the disk; close the vanished."""
         for path, doc in list(self._open.items()):
-            stamp = FileStamp.of(path)
+            stamp, seen_ns = _stat(path)
             if stamp is None:
                 self._close(path, sink)
-            elif stamp != doc.stamp:
+            elif not doc.vouched_by(stamp):
                 try:
-                    self._update(doc, _snapshot(path, stamp), sink)
+                    self._update(doc, _snapshot(path, stamp, seen_ns), sink)
                 except DiskError:
                     self._close(path, sink)
 
     def replay(self, sink: DocumentSink) -> None:
         """Open every document again in a fresh server (after a restart)."""
         for path, doc in list(self._open.items()):
-            stamp = FileStamp.of(path)
+            stamp, seen_ns = _stat(path)
             try:
-                snap = None if stamp is None else _snapshot(path, stamp)
+                snap = None if stamp is None else _snapshot(path, stamp, seen_ns)
             except DiskError:
                 snap = None
             if snap is None:
                 del self._open[path]
                 continue
-            doc.stamp, doc.digest, doc.text, doc.version = snap.stamp, snap.digest, snap.text, 1
+            doc.stamp, doc.seen_ns, doc.digest = snap.stamp, snap.seen_ns, snap.digest
+            doc.text, doc.version = snap.text, 1
             self._send_open(doc, sink)
 
     def _update(self, doc: OpenDocument, snap: _Snapshot, sink: DocumentSink) -> None:
-        doc.stamp = snap.stamp
+        doc.stamp, doc.seen_ns = snap.stamp, snap.seen_ns
         if snap.digest == doc.digest:
             return
         doc.digest, doc.text, doc.version = snap.digest, snap.text, doc.version + 1

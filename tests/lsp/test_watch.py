@@ -1,0 +1,77 @@
+"""The workspace index: which files came, changed or went since the last look."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from lsprotocol.types import FileChangeType
+
+from disk.stamps import FileStamp
+from lsp import watch
+from lsp.watch import WorkspaceIndex
+
+
+def _changes(index: WorkspaceIndex, root: Path) -> set[tuple[str, FileChangeType]]:
+    return {(path.relative_to(root).as_posix(), kind) for path, kind in index.changes()}
+
+
+def test_created_changed_and_deleted_files_are_reported_once(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/a.py").write_text("a = 1\n", encoding="utf-8")
+    (tmp_path / "pkg/b.py").write_text("b = 1\n", encoding="utf-8")
+    index = WorkspaceIndex(tmp_path, (".py",))
+    assert len(index) == 2
+    assert _changes(index, tmp_path) == set()
+    (tmp_path / "pkg/a.py").write_text("a = 22\n", encoding="utf-8")
+    (tmp_path / "pkg/b.py").unlink()
+    (tmp_path / "pkg/c.py").write_text("c = 1\n", encoding="utf-8")
+    assert _changes(index, tmp_path) == {
+        ("pkg/a.py", FileChangeType.Changed),
+        ("pkg/b.py", FileChangeType.Deleted),
+        ("pkg/c.py", FileChangeType.Created),
+    }
+    assert _changes(index, tmp_path) == set()
+
+
+def test_an_edit_that_restores_size_and_mtime_is_a_change(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("a = 1\n", encoding="utf-8")
+    index = WorkspaceIndex(tmp_path, (".py",))
+    old = path.stat()
+    path.write_text("a = 2\n", encoding="utf-8")
+    os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert _changes(index, tmp_path) == {("a.py", FileChangeType.Changed)}
+
+
+def test_other_extensions_hidden_and_vendored_folders_are_skipped(tmp_path: Path) -> None:
+    index = WorkspaceIndex(tmp_path, (".py", ".pyi"))
+    for name in (
+        "notes.txt",
+        ".git/hook.py",
+        ".venv/lib/site.py",
+        "node_modules/x/y.py",
+        "pkg/__pycache__/m.py",
+        "pkg/stub.PYI",
+    ):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "pkg", target_is_directory=True)
+    assert _changes(index, tmp_path) == {("pkg/stub.PYI", FileChangeType.Created)}
+
+
+def test_a_write_within_one_clock_tick_is_caught_by_hashing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Coarse timestamps: two same-size writes in one tick keep the stat key."""
+    path = tmp_path / "a.py"
+    path.write_text("a = 1\n", encoding="utf-8")
+    frozen = FileStamp.of(path)
+    monkeypatch.setattr(watch, "_scan", lambda root, extensions: iter([(path, frozen)]))
+    index = WorkspaceIndex(tmp_path, (".py",))
+    assert _changes(index, tmp_path) == set()
+    path.write_text("a = 2\n", encoding="utf-8")
+    assert _changes(index, tmp_path) == {("a.py", FileChangeType.Changed)}
+    assert _changes(index, tmp_path) == set()
