@@ -77,23 +77,32 @@ def _probe(spec: ServerSpec, executable: Path) -> _Probe:
     return _Probe(first, None)
 
 
+def check_server(spec: ServerSpec, chosen_for: tuple[str, ...] = ()) -> ServerReport:
+    """Whether one server is installed and really runs (its version command succeeds).
+
+    Cheap enough to call once before starting a server, so that a broken install
+    (the rustup shim) is reported with its install command rather than as a crash.
+    """
+    path = locate(spec.command[0])
+    probe = _Probe(None, None) if path is None else _probe(spec, path)
+    return ServerReport(
+        name=spec.name,
+        languages=spec.languages,
+        chosen_for=chosen_for,
+        found=path is not None and probe.problem is None,
+        path=None if path is None else str(path),
+        version=probe.version,
+        install=spec.install,
+        problem=probe.problem,
+    )
+
+
 def examine(catalog: Catalog) -> list[ServerReport]:
     """One report per server in the catalog, chosen servers first."""
-    reports = []
-    for spec in catalog.servers.values():
-        path = locate(spec.command[0])
-        probe = _Probe(None, None) if path is None else _probe(spec, path)
-        chosen = tuple(lang for lang, name in catalog.choice.items() if name == spec.name)
-        reports.append(
-            ServerReport(
-                name=spec.name,
-                languages=spec.languages,
-                chosen_for=chosen,
-                found=path is not None and probe.problem is None,
-                path=None if path is None else str(path),
-                version=probe.version,
-                install=spec.install,
-                problem=probe.problem,
-            )
+    reports = [
+        check_server(
+            spec, tuple(lang for lang, name in catalog.choice.items() if name == spec.name)
         )
+        for spec in catalog.servers.values()
+    ]
     return sorted(reports, key=lambda r: (not r.chosen_for, r.name))

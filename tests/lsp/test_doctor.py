@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lsp.catalog import Catalog, ServerSpec
-from lsp.doctor import examine
+from lsp.doctor import check_server, examine
 from tests.conftest import require_binary
 
 
@@ -85,3 +85,10 @@ def test_installed_servers_report_real_versions() -> None:
     if pyright.path is not None:
         assert pyright.found and pyright.version is not None
         assert pyright.version.startswith("pyright ")
+
+
+def test_one_server_can_be_checked_before_it_is_started(tools: Path) -> None:
+    _script(tools, "shim-ls", 'echo "error: component not installed" >&2; exit 1')
+    report = check_server(_spec("shim", "shim-ls"))
+    assert not report.found and report.chosen_for == ()
+    assert report.problem is not None and "component not installed" in report.problem
