@@ -6,7 +6,8 @@ file and the key, never silently ignored.
 
     [tool.codeanchor]
     budget_tokens = 2000          # default size cap of every answer
-    stale_hint_after = 3          # stale warnings in one answer before hinting map_rebuild
+    stale_hint_after = 3          # stale files in one answer before hinting map_rebuild
+    watch = true                  # serve: watch the disk, rebuild the map after edits
     servers = { python = "pyright" }   # which server serves a language
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
@@ -39,6 +40,8 @@ class BridgeConfig:
 
     budget_tokens: int = 2000
     stale_hint_after: int = 3
+    watch: bool = True
+    """`serve` watches the disk and rebuilds the map after edits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +107,7 @@ def build_dataclass(cls: type[T], table: Mapping[str, Any], where: str) -> T:
     for key, value in table.items():
         default = fields[key].default
         if default is not dataclasses.MISSING and not _same_kind(default, value):
-            raise ConfigError(
-                f"{where}: {key} = {value!r} should be a {type(default).__name__}"
-            )
+            raise ConfigError(f"{where}: {key} = {value!r} should be a {type(default).__name__}")
         values[key] = tuple(value) if isinstance(value, list) else value
     return cls(**values)
 

@@ -21,9 +21,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 def _command_modules() -> list[ModuleType]:
     """The modules that each add a family of subcommands (`register(subparsers)`)."""
-    from bridge.cli import doctor, memory
+    from bridge.cli import doctor, map, memory, nav, serve
 
-    return [doctor, memory]
+    return [nav, map, memory, serve, doctor]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,133 @@
+"""`codeanchor map ...`: build the cached map and ask it graph questions."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from typing import Any, Literal
+
+from rich.console import Console
+
+from bridge.cli.common import print_json
+from bridge.cli.progress import build_progress
+from bridge.cli.run import run_tool
+from bridge.context import AppContext
+from bridge.tools import mapping
+from map.codemap import CodeMap
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Add `map` and its subcommands."""
+    map_parser = subparsers.add_parser("map", help="the cached map of symbols and edges")
+    sub = map_parser.add_subparsers(dest="map_command", required=True, metavar="ACTION")
+
+    build = sub.add_parser("build", parents=[parent], help="build or update the map (incremental)")
+    build.set_defaults(handler=_build)
+
+    status = sub.add_parser("status", parents=[parent], help="files, symbols, edges, stale files")
+    status.set_defaults(handler=lambda a: run_tool(a, mapping.map_status))
+
+    show = sub.add_parser("show", parents=[parent], help="a file's outline as the map has it")
+    show.add_argument("path")
+    _budget(show)
+    show.set_defaults(
+        handler=lambda a: run_tool(a, lambda app: mapping.map_outline(app, a.path, a.budget))
+    )
+
+    search = sub.add_parser("search", parents=[parent], help="find symbols by name/glob/re:regex")
+    search.add_argument("query")
+    search.add_argument("--kind", help="only this kind (class, function, method, ...)")
+    search.add_argument("--limit", type=int, default=50)
+    _budget(search)
+    search.set_defaults(
+        handler=lambda a: run_tool(
+            a, lambda app: mapping.map_search(app, a.query, a.kind, a.limit, a.budget)
+        )
+    )
+
+    directions: tuple[tuple[str, Literal["in", "out"], str], ...] = (
+        ("callers", "in", "what calls/uses a node"),
+        ("callees", "out", "what a node calls/uses"),
+    )
+    for name, direction, help_text in directions:
+        walk = sub.add_parser(name, parents=[parent], help=help_text)
+        walk.add_argument("node_id", metavar="ID")
+        walk.add_argument("--depth", type=int, default=1)
+        _budget(walk)
+        walk.set_defaults(handler=_walker(direction))
+
+    impact = sub.add_parser("impact", parents=[parent], help="what depends on a node, transitively")
+    impact.add_argument("node_id", metavar="ID")
+    impact.add_argument("--depth", type=int)
+    _budget(impact)
+    impact.set_defaults(
+        handler=lambda a: run_tool(
+            a, lambda app: mapping.map_impact(app, a.node_id, a.depth, a.budget)
+        )
+    )
+
+    path = sub.add_parser("path", parents=[parent], help="the chain of edges between two nodes")
+    path.add_argument("source", metavar="FROM")
+    path.add_argument("target", metavar="TO")
+    _budget(path)
+    path.set_defaults(
+        handler=lambda a: run_tool(
+            a, lambda app: mapping.map_path(app, a.source, a.target, a.budget)
+        )
+    )
+
+    overview = sub.add_parser("overview", parents=[parent], help="the ranked repo map")
+    _budget(overview)
+    overview.set_defaults(handler=_overview)
+
+
+def _budget(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--budget", type=int, help="answer size cap in tokens")
+
+
+def _walker(direction: Literal["in", "out"]) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        return run_tool(
+            args,
+            lambda app: mapping.map_neighbors(
+                app,
+                args.node_id,
+                direction,
+                None,
+                args.depth,
+                args.budget,
+            ),
+        )
+
+    return handler
+
+
+def _build(args: argparse.Namespace) -> int:
+    """Open (or build) the map with a progress bar, then update it from the disk."""
+    app = AppContext(args.root)
+    started = time.monotonic()
+    with build_progress("building the map", enabled=not args.json) as progress:
+        code_map = CodeMap.open(app.root, app.map_settings, progress)
+    status = dataclasses.asdict(code_map.status())
+    status["built_at"] = status["built_at"].isoformat()
+    status["duration_s"] = round(time.monotonic() - started, 3)
+    if args.json:
+        print_json(status)
+    else:
+        languages = ", ".join(f"{k} {v}" for k, v in status["languages"].items())
+        skipped = sum(status["skipped"].values())
+        Console(highlight=False).print(
+            f"map of {app.root}: {status['files']} files ({languages}), {status['symbols']} "
+            f"symbols, {status['edges']} edges; {skipped} files skipped; "
+            f"{status['duration_s']:.2f} s"
+        )
+    return 0
+
+
+def _overview(args: argparse.Namespace) -> int:
+    return run_tool(
+        args,
+        lambda app: mapping.map_overview(app, args.budget),
+        show=lambda envelope: print(envelope["data"]["text"]),
+    )

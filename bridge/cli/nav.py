@@ -1,0 +1,62 @@
+"""`codeanchor nav ...` and `codeanchor resolve`: live questions from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bridge.cli.run import run_tool
+from bridge.tools import nav, resolve
+
+_TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Add `nav` (with its subcommands) and `resolve`."""
+    nav_parser = subparsers.add_parser("nav", help="ask the live language server")
+    nav_sub = nav_parser.add_subparsers(dest="nav_command", required=True, metavar="QUESTION")
+    for command, fn, help_text in (
+        ("def", nav.nav_definition, "where it is defined"),
+        ("type-def", nav.nav_type_definition, "where its type is defined"),
+        ("impl", nav.nav_implementations, "its implementations"),
+        ("refs", nav.nav_references, "every use of it"),
+        ("hover", nav.nav_hover, "its type and docs"),
+        ("callers", nav.nav_callers, "functions calling it"),
+        ("callees", nav.nav_callees, "functions it calls"),
+    ):
+        sub = nav_sub.add_parser(command, parents=[parent], help=help_text)
+        sub.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+        sub.add_argument("--name", help="with path:LINE, the name on that line to ask about")
+        sub.add_argument("--budget", type=int, help="answer size cap in tokens")
+        sub.set_defaults(handler=_positional(fn))
+    symbols = nav_sub.add_parser("symbols", parents=[parent], help="the live outline of a file")
+    symbols.add_argument("path")
+    symbols.add_argument("--budget", type=int)
+    symbols.set_defaults(
+        handler=lambda a: run_tool(a, lambda app: nav.nav_symbols(app, a.path, a.budget))
+    )
+    workspace = nav_sub.add_parser(
+        "workspace-symbols", parents=[parent], help="find symbols by name across the workspace"
+    )
+    workspace.add_argument("query")
+    workspace.add_argument("--language", default="python")
+    workspace.add_argument("--budget", type=int)
+    workspace.set_defaults(
+        handler=lambda a: run_tool(
+            a, lambda app: nav.nav_workspace_symbols(app, a.query, a.language, a.budget)
+        )
+    )
+    resolver = subparsers.add_parser(
+        "resolve", parents=[parent], help="where a node is now: live location vs the map"
+    )
+    resolver.add_argument("target", metavar="ID", help=_TARGET_HELP)
+    resolver.add_argument("--name", help="with path:LINE, the name on that line")
+    resolver.add_argument("--budget", type=int)
+    resolver.set_defaults(handler=_positional(resolve.resolve))
+
+
+def _positional(fn: Any) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        return run_tool(args, lambda app: fn(app, args.target, args.name, budget=args.budget))
+
+    return handler

@@ -1,0 +1,76 @@
+"""Run one tool from the command line: build the context, await, print, close."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from bridge.cli.common import print_json
+from bridge.context import AppContext
+from bridge.envelope import Envelope
+from bridge.translate import as_tool_error
+
+ToolCall = Callable[[AppContext], Awaitable[Envelope]]
+
+
+def run_tool(
+    args: argparse.Namespace, call: ToolCall, show: Callable[[Envelope], None] | None = None
+) -> int:
+    """Run `call` against a fresh context for `args.root`; print its answer
+    (as JSON with --json, else with `show`, by default a generic listing)."""
+    envelope = asyncio.run(_run(args, call))
+    if args.json:
+        print_json(envelope)
+    else:
+        (show or show_listing)(envelope)
+    return 0
+
+
+async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
+    app = AppContext(args.root)
+    try:
+        return await call(app)
+    except Exception as exc:
+        error = as_tool_error(exc)
+        if error is None:
+            raise
+        raise error from exc
+    finally:
+        await app.aclose()
+
+
+def show_listing(envelope: Envelope) -> None:
+    """Print an answer for a person: its items one per line, then its warnings."""
+    console = Console(highlight=False)
+    data = envelope["data"]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, list):
+                console.print(f"[bold]{key}[/] ({len(value)})")
+                for item in value:
+                    console.print("  " + _line(item))
+            elif not isinstance(value, dict) or key in {"location", "mapRange"}:
+                console.print(f"[bold]{key}[/]: {escape(_line(value))}")
+    else:
+        console.print(escape(str(data)))
+    if envelope.get("stale"):
+        console.print("[yellow]stale: a file in this answer changed since the map was built[/]")
+    for warning in envelope["warnings"]:
+        console.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _line(item: Any) -> str:
+    if isinstance(item, dict):
+        where = item.get("nodeId") or item.get("path") or item.get("name") or ""
+        line = item.get("line") or item.get("startLine")
+        head = f"{where}:{line}" if line and "#" not in str(where) else str(where)
+        if "#" in str(where) and item.get("startLine"):
+            head += f"  (lines {item['startLine']}-{item.get('endLine')})"
+        text = item.get("text") or item.get("kind") or ""
+        return escape(f"{head}  {text}".rstrip())
+    return str(item)

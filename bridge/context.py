@@ -1,0 +1,113 @@
+"""The one object a tool call needs: root, configuration, the live pool, the map.
+
+Built once at start-up (by the CLI or the MCP server's lifespan) and passed
+down; nothing lives at module level. The live pool and the map start lazily,
+on the first call that needs them, and `aclose` shuts everything down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from bridge.config import Config, ConfigError, build_dataclass, load_config
+from bridge.envelope import check_budget
+from lsp.catalog import Catalog
+from lsp.catalog_config import catalog_from_config
+from lsp.pool import LivePool
+from lsp.settings import LiveSettings
+from map.codemap import BuildReport, CodeMap, MapSettings
+from map.watch import Watcher
+
+
+class AppContext:
+    """Root, configuration and the lazily started services of one workspace."""
+
+    def __init__(self, root: Path, config: Config | None = None) -> None:
+        self.root = root.resolve()
+        self.config = config if config is not None else load_config(self.root)
+        self.catalog = _catalog(self.config)
+        self.live_settings = build_dataclass(
+            LiveSettings, self.config.live, "[tool.codeanchor.live]"
+        )
+        self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
+        self._live: LivePool | None = None
+        self._map: CodeMap | None = None
+        self._map_lock = asyncio.Lock()
+        self._watcher: Watcher | None = None
+
+    def budget(self, requested: int | None) -> int:
+        """The token budget of one answer: the request's, else the configured default."""
+        return check_budget(self.config.bridge.budget_tokens if requested is None else requested)
+
+    @property
+    def live(self) -> LivePool:
+        """The pool of language servers (servers themselves start on first use)."""
+        if self._live is None:
+            self._live = LivePool(self.root, self.catalog, self.live_settings)
+        return self._live
+
+    async def code_map(self) -> CodeMap:
+        """The cached map, loaded from its snapshot (or built) on first use.
+
+        Waits while a rebuild runs, so the caller reads a whole graph; a caller
+        that reads the map without awaiting in between is safe from rebuilds,
+        which start only from the event loop.
+        """
+        async with self._map_lock:
+            if self._map is None:
+                self._map = await asyncio.to_thread(CodeMap.open, self.root, self.map_settings)
+            return self._map
+
+    async def rebuild_map(self) -> BuildReport:
+        """Bring the map up to date with the disk (incremental) and save it."""
+        code_map = await self.code_map()
+        async with self._map_lock:
+            report = await asyncio.to_thread(code_map.rebuild)
+            await asyncio.to_thread(code_map.save)
+        return report
+
+    async def start_background(self) -> None:
+        """For a long-lived server: open the map and watch the disk for changes.
+
+        An edit flags its file stale at once; a debounced rebuild clears it.
+        """
+        if self._watcher is not None or not self.config.bridge.watch:
+            return
+        code_map = await self.code_map()
+
+        async def rebuild() -> None:
+            await self.rebuild_map()
+
+        self._watcher = Watcher(self.root, code_map.mark_stale, rebuild)
+        await self._watcher.start()
+
+    def watcher_state(self) -> dict[str, Any]:
+        """The watcher's state for `map_status` (`stopped` when nothing watches)."""
+        if self._watcher is None:
+            return {"status": "stopped"}
+        return dataclasses.asdict(self._watcher.state())
+
+    @property
+    def map_if_open(self) -> CodeMap | None:
+        """The map when something has already opened it, else None."""
+        return self._map
+
+    async def aclose(self) -> None:
+        """Stop the watcher and the language servers (no orphaned processes)."""
+        if self._watcher is not None:
+            await self._watcher.stop()
+            self._watcher = None
+        if self._live is not None:
+            await self._live.aclose()
+            self._live = None
+
+
+def _catalog(config: Config) -> Catalog:
+    """The server catalog with the configured choices and server tables applied."""
+    try:
+        return catalog_from_config({"servers": config.servers, "server": config.server})
+    except ValueError as exc:
+        raise ConfigError(f"{config.source}: {exc}") from exc

@@ -1,0 +1,111 @@
+"""What the bridge reads from the cached map: a node's recorded place, and freshness.
+
+A file counts as stale for an answer when the watcher flagged it, or when
+its content on disk no longer hashes to what the map recorded.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from disk.stamps import content_hash
+from map.codemap import CodeMap
+from map.model import Range
+
+MAX_SUGGESTIONS = 5
+
+# The map's symbol kinds in the LSP SymbolKind names servers report.
+_LSP_KIND = {
+    "module": "module",
+    "namespace": "namespace",
+    "class": "class",
+    "interface": "interface",
+    "struct": "struct",
+    "enum": "enum",
+    "type": "class",
+    "function": "function",
+    "method": "method",
+    "constructor": "constructor",
+    "field": "field",
+    "property": "property",
+    "variable": "variable",
+    "constant": "constant",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MapEntry:
+    """Where the map last saw a symbol (1-based, inclusive lines)."""
+
+    node_id: str
+    path: str
+    kind: str
+    start_line: int
+    end_line: int
+    selection_line: int
+    range: Range
+
+    @property
+    def lsp_kind(self) -> str:
+        """The kind as a language server would name it."""
+        return _LSP_KIND.get(self.kind, self.kind)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The map's view, as shown in `mapRange`."""
+        return {
+            "nodeId": self.node_id,
+            "path": self.path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "selectionLine": self.selection_line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MapStamp:
+    """When the map was built, and whether an answer touches a file changed since."""
+
+    built_at: str
+    stale: bool
+    stale_paths: tuple[str, ...]
+
+
+def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
+    """The map's record of a symbol node, or None when the map has no such symbol."""
+    attrs = code_map.graph.nodes.get(node_id)
+    if attrs is None or attrs.get("kind") == "file":
+        return None
+    first, last = attrs["lines"]
+    selection: Range = attrs["selection"]
+    return MapEntry(
+        node_id, attrs["path"], attrs["kind"], first, last, selection.start_line + 1, attrs["range"]
+    )
+
+
+def nearest_ids(code_map: CodeMap, node_id: str) -> list[str]:
+    """The map's node IDs closest to a mistyped one."""
+    path = node_id.partition("#")[0]
+    pool = [n for n in code_map.graph.nodes if str(n).startswith(path)] or list(code_map.graph)
+    return difflib.get_close_matches(node_id, pool, n=MAX_SUGGESTIONS, cutoff=0.5)
+
+
+def changed_since_build(code_map: CodeMap, root: Path, path: str) -> bool:
+    """True when `path` was flagged by the watcher or its content moved since the build."""
+    if path in code_map.stale_files():
+        return True
+    attrs = code_map.graph.nodes.get(path)
+    try:
+        data = (root / path).read_bytes()
+    except OSError:
+        return attrs is not None
+    return attrs is None or attrs.get("content_hash") != content_hash(data)
+
+
+def map_stamp(code_map: CodeMap, root: Path, paths: Iterable[str]) -> MapStamp:
+    """The freshness facts of an answer that mentions `paths`."""
+    stale = tuple(sorted({p for p in paths if changed_since_build(code_map, root, p)}))
+    return MapStamp(code_map.built_at.isoformat(), bool(stale), stale)

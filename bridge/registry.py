@@ -1,0 +1,43 @@
+"""The list of tools, with what an MCP client should know about each."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bridge.tools import mapping, nav, resolve
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One tool: its function, a title, and whether it changes anything."""
+
+    fn: Callable[..., Awaitable[Any]]
+    title: str
+    read_only: bool = True
+    idempotent: bool = True
+
+
+def all_tools() -> list[ToolSpec]:
+    """Every tool, in the order an agent should meet them."""
+    return [
+        ToolSpec(mapping.map_overview, "Repository overview (map)"),
+        ToolSpec(nav.nav_definition, "Go to definition (live)"),
+        ToolSpec(nav.nav_type_definition, "Go to type definition (live)"),
+        ToolSpec(nav.nav_implementations, "Find implementations (live)"),
+        ToolSpec(nav.nav_references, "Find references (live)"),
+        ToolSpec(nav.nav_hover, "Hover: type and docs (live)"),
+        ToolSpec(nav.nav_symbols, "Outline of a file (live)"),
+        ToolSpec(nav.nav_workspace_symbols, "Find symbols by name (live)"),
+        ToolSpec(nav.nav_callers, "Callers (live call hierarchy)"),
+        ToolSpec(nav.nav_callees, "Callees (live call hierarchy)"),
+        ToolSpec(resolve.resolve, "Where is it now? (live vs map)"),
+        ToolSpec(mapping.map_status, "Map status"),
+        ToolSpec(mapping.map_rebuild, "Rebuild the map", read_only=False),
+        ToolSpec(mapping.map_search, "Search the map"),
+        ToolSpec(mapping.map_outline, "Outline of a file (map)"),
+        ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
+        ToolSpec(mapping.map_path, "Path between two nodes (map)"),
+        ToolSpec(mapping.map_impact, "What depends on this (map)"),
+    ]

@@ -1,0 +1,223 @@
+"""map_*: fast answers from the CACHED map of symbols and edges.
+
+Every answer carries `mapBuiltAt`; an answer that mentions a file changed on
+disk since the map was built says `stale: true` and names the files; when
+several are stale it suggests `map_rebuild`. For where code is NOW, use the
+nav_* tools or `resolve`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from bridge.context import AppContext
+from bridge.envelope import Envelope, respond
+from bridge.errors import BadInputError
+from bridge.mapview import map_stamp
+from bridge.targets import parse_node_id
+from map.codemap import CodeMap
+from map.model import EdgeKind
+from map.query import Neighbor
+
+USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
+MAX_DEPTH = 10
+
+
+def _answer(
+    app: AppContext,
+    code_map: CodeMap,
+    data: dict[str, Any],
+    *,
+    paths: Iterable[str],
+    budget: int | None,
+    items_key: str | None = None,
+) -> Envelope:
+    """Wrap a map answer: budget, `mapBuiltAt`, stale files and the rebuild hint.
+
+    Synchronous on purpose: no rebuild can start between reading the map and
+    answering (rebuilds wait for the event loop; see AppContext.code_map).
+    """
+    budget_tokens = app.budget(budget)
+    stamp = map_stamp(code_map, app.root, set(paths))
+    warnings = []
+    if stamp.stale:
+        shown = ", ".join(stamp.stale_paths[:5])
+        more = len(stamp.stale_paths) - 5
+        warnings.append(
+            f"changed since the map was built: {shown}" + (f" and {more} more" if more > 0 else "")
+        )
+        if len(stamp.stale_paths) >= app.config.bridge.stale_hint_after:
+            warnings.append("several files are stale: call map_rebuild before relying on the map")
+        data["staleFiles"] = list(stamp.stale_paths)
+    return respond(
+        data,
+        budget_tokens=budget_tokens,
+        items_key=items_key,
+        warnings=warnings,
+        map_built_at=stamp.built_at,
+        stale=stamp.stale,
+    )
+
+
+def _path_of(node_id: str) -> str:
+    return node_id.partition("#")[0]
+
+
+def _neighbor(found: Neighbor, code_map: CodeMap) -> dict[str, Any]:
+    attrs = code_map.graph.nodes[found.node_id]
+    lines = attrs.get("lines")
+    return {
+        "nodeId": found.node_id,
+        "kind": found.kind,
+        "distance": found.distance,
+        "via": found.via,
+        "from": found.source,
+        "confidence": round(found.confidence, 2),
+        **({"lines": list(lines)} if lines else {}),
+    }
+
+
+async def map_status(app: AppContext) -> Envelope:
+    """The map at a glance: files, symbols, edges, languages, stale files, the
+    watcher's state and the last build's duration. Call it first in a session."""
+    code_map = await app.code_map()
+    status = dataclasses.asdict(code_map.status())
+    status["built_at"] = status["built_at"].isoformat()
+    status["watcher"] = app.watcher_state()
+    return _answer(app, code_map, status, paths=status["stale_files"], budget=None)
+
+
+async def map_rebuild(app: AppContext) -> Envelope:
+    """Bring the map up to date with the disk now (incremental: only files whose
+    content changed are re-extracted). Returns what changed and how long it took."""
+    report = await app.rebuild_map()
+    code_map = await app.code_map()
+    data = dataclasses.asdict(report)
+    for key in ("files_changed", "files_removed", "files_added"):
+        data[key] = data[key][:50]
+    return _answer(app, code_map, data, paths=(), budget=None)
+
+
+async def map_search(
+    app: AppContext,
+    query: str,
+    kind: str | None = None,
+    limit: int = 50,
+    budget: int | None = None,
+) -> Envelope:
+    """Find symbols (and files) in the map by name: a plain substring, a glob
+    (`*Store*`) or a regex (`re:^get_`). Optionally one `kind` (class, function,
+    method, ...). Returns `hits` with node IDs, best match first."""
+    if not query.strip():
+        raise BadInputError("empty query", hint="pass part of a name, a glob or re:REGEX")
+    if not 1 <= limit <= 500:
+        raise BadInputError(f"limit {limit} is out of range", hint="pass 1 to 500")
+    code_map = await app.code_map()
+    hits = code_map.search(query, kinds=[kind] if kind else None, limit=limit)
+    data = {
+        "query": query,
+        "hits": [
+            {
+                "nodeId": h.node_id,
+                "kind": h.kind,
+                "path": h.path,
+                **({"lines": list(h.lines)} if h.lines else {}),
+            }
+            for h in hits
+        ],
+    }
+    return _answer(
+        app, code_map, data, paths={h.path for h in hits}, budget=budget, items_key="hits"
+    )
+
+
+async def map_outline(app: AppContext, path: str, budget: int | None = None) -> Envelope:
+    """The symbols of one file as the map recorded them, nested, with node IDs
+    and 1-based lines (for the live outline use nav_symbols)."""
+    file_id = parse_node_id(path).path
+    code_map = await app.code_map()
+    entries = code_map.outline(file_id)
+    data = {
+        "path": file_id,
+        "symbols": [
+            {"nodeId": e.node_id, "kind": e.kind, "lines": list(e.lines), "depth": e.depth}
+            for e in entries
+        ],
+    }
+    return _answer(app, code_map, data, paths=[file_id], budget=budget, items_key="symbols")
+
+
+async def map_neighbors(
+    app: AppContext,
+    node_id: str,
+    direction: Literal["in", "out"] = "out",
+    kinds: list[EdgeKind] | None = None,
+    depth: int = 1,
+    budget: int | None = None,
+) -> Envelope:
+    """Graph neighbours of a node: direction "in" gives callers/users, "out" gives
+    callees/uses; `kinds` picks edge kinds (calls, references, inherits, imports,
+    contains; default calls+references+inherits); `depth` up to 10."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
+    target = parse_node_id(node_id).node_id
+    code_map = await app.code_map()
+    found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
+    data = {
+        "nodeId": target,
+        "direction": direction,
+        "neighbors": [_neighbor(n, code_map) for n in found],
+    }
+    paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
+    return _answer(app, code_map, data, paths=paths, budget=budget, items_key="neighbors")
+
+
+async def map_path(
+    app: AppContext, source: str, target: str, budget: int | None = None
+) -> Envelope:
+    """The shortest chain of edges from one node to another (e.g. how a handler
+    reaches a database call); empty when there is none."""
+    start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
+    code_map = await app.code_map()
+    chain = code_map.path(start, end)
+    data = {"from": start, "to": end, "path": chain, "found": bool(chain)}
+    return _answer(
+        app, code_map, data, paths={_path_of(n) for n in chain}, budget=budget, items_key="path"
+    )
+
+
+async def map_impact(
+    app: AppContext, node_id: str, depth: int | None = None, budget: int | None = None
+) -> Envelope:
+    """What depends on a node, transitively: everything that calls, references or
+    inherits it (or its members), nearest first. Use before changing it."""
+    if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
+    target = parse_node_id(node_id).node_id
+    code_map = await app.code_map()
+    found = code_map.impact(target, depth)
+    data = {
+        "nodeId": target,
+        "count": len(found),
+        "dependents": [_neighbor(n, code_map) for n in found],
+    }
+    paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
+    return _answer(app, code_map, data, paths=paths, budget=budget, items_key="dependents")
+
+
+async def map_overview(app: AppContext, budget: int | None = None) -> Envelope:
+    """The repo map: the most central symbols (PageRank over the graph), grouped
+    by file, within the budget. The compact overview to read first."""
+    budget_tokens = app.budget(budget)
+    code_map = await app.code_map()
+    overview = code_map.overview(max(budget_tokens - 150, 50))
+    data = {
+        "text": overview.text,
+        "symbols": len(overview.entries),
+        "truncated": overview.truncated,
+    }
+    return _answer(
+        app, code_map, data, paths={_path_of(e) for e in overview.entries}, budget=budget_tokens
+    )

@@ -1,0 +1,217 @@
+"""nav_*: questions answered by the LIVE language server, with disk re-synced first.
+
+A TARGET is a node ID (`path#Qual.Name`, found live first, so it is never
+stale), or `path:LINE[:COL]`, or `path:LINE` with `name` (the column of that
+name on the line). Lines and columns are 1-based.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from bridge.context import AppContext
+from bridge.envelope import Envelope, respond
+from bridge.errors import BadInputError, NotFoundError
+from bridge.render import call_site, location, outline, workspace_symbol
+from bridge.symbols import flatten
+from bridge.targets import (
+    LspPosition,
+    NodeTarget,
+    checked_path,
+    parse_node_id,
+    parse_target,
+    to_lsp_position,
+)
+from bridge.tools.resolve import resolve_node
+from lsp.errors import ServerCrashedError, ServerGaveUpError
+from lsp.model import Location
+
+T = TypeVar("T")
+
+
+async def retry_once(call: Callable[[], Awaitable[T]]) -> T:
+    """Run a live query; when its server crashed, run it once more on the restarted one."""
+    try:
+        return await call()
+    except ServerGaveUpError:
+        raise
+    except ServerCrashedError:
+        return await call()
+
+
+async def position_of(app: AppContext, target: str, name: str | None) -> LspPosition:
+    """The LSP position a TARGET points at; a node ID is looked up live first."""
+    parsed = parse_target(target, name=name)
+    if isinstance(parsed, NodeTarget):
+        if parsed.qualname is None:
+            raise BadInputError(
+                f"{target!r} names a whole file; name a symbol (path#Qual.Name) or a "
+                "position (path:LINE[:COL])"
+            )
+        res = await resolve_node(app, parsed)
+        if res.live is None:
+            raise NotFoundError(
+                f"{parsed.node_id}: no live server could locate it", code="unverified"
+            )
+        line = res.live.selection.start_line
+        return LspPosition(res.path, line, res.live.selection.start_char, "")
+    return to_lsp_position(app.root, parsed)
+
+
+async def _locations(
+    app: AppContext,
+    target: str,
+    name: str | None,
+    budget: int | None,
+    query: Callable[[LspPosition], Awaitable[list[Location]]],
+) -> Envelope:
+    budget_tokens = app.budget(budget)
+    position = await position_of(app, target, name)
+    found = await retry_once(lambda: query(position))
+    ordered = sorted(found, key=lambda loc: (loc.path != position.path, loc.path, loc.line))
+    return respond(
+        {
+            "target": {"path": position.path, "line": position.line + 1},
+            "count": len(ordered),
+            "locations": [location(loc) for loc in ordered],
+        },
+        budget_tokens=budget_tokens,
+        items_key="locations",
+    )
+
+
+async def nav_definition(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """Where the symbol at TARGET is defined (live). Returns `locations`, each with
+    path, 1-based line and column, and the text of that line."""
+    return await _locations(
+        app, target, name, budget, lambda p: app.live.definition(p.path, p.line, p.character)
+    )
+
+
+async def nav_type_definition(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """Where the TYPE of the symbol at TARGET is defined (live): e.g. the class of a
+    variable. Returns `locations` like nav_definition."""
+    return await _locations(
+        app, target, name, budget, lambda p: app.live.type_definition(p.path, p.line, p.character)
+    )
+
+
+async def nav_implementations(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """Implementations of the interface, abstract method or type at TARGET (live).
+    Returns `locations` like nav_definition."""
+    return await _locations(
+        app, target, name, budget, lambda p: app.live.implementations(p.path, p.line, p.character)
+    )
+
+
+async def nav_references(
+    app: AppContext,
+    target: str,
+    name: str | None = None,
+    include_declaration: bool = True,
+    budget: int | None = None,
+) -> Envelope:
+    """Every use of the symbol at TARGET across the workspace (live, after re-syncing
+    disk, so files edited a moment ago count). Returns `count` and `locations` (the
+    target's own file first); the budget may drop the tail, and says so."""
+    return await _locations(
+        app,
+        target,
+        name,
+        budget,
+        lambda p: app.live.references(
+            p.path, p.line, p.character, include_declaration=include_declaration
+        ),
+    )
+
+
+async def nav_hover(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """The type, signature and documentation of the symbol at TARGET, as the
+    language server shows them on hover (markdown in `contents`)."""
+    budget_tokens = app.budget(budget)
+    position = await position_of(app, target, name)
+    info = await retry_once(
+        lambda: app.live.hover(position.path, position.line, position.character)
+    )
+    return respond(
+        {
+            "target": {"path": position.path, "line": position.line + 1},
+            "contents": info.contents if info is not None else None,
+        },
+        budget_tokens=budget_tokens,
+        warnings=[] if info is not None else ["the server has nothing to show there"],
+    )
+
+
+async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> Envelope:
+    """The live outline of one file: classes, functions, methods... nested as in the
+    code, each with its node ID (usable as a TARGET) and 1-based lines."""
+    budget_tokens = app.budget(budget)
+    file_path = checked_path(app.root, parse_node_id(path).path)
+    nodes = await retry_once(lambda: app.live.document_symbols(file_path))
+    ids = {
+        (s.selection.start_line, s.selection.start_char): s.node_id
+        for s in flatten(file_path, nodes)
+    }
+    return respond(
+        {"path": file_path, "symbols": outline(file_path, nodes, ids)},
+        budget_tokens=budget_tokens,
+        items_key="symbols",
+    )
+
+
+async def nav_workspace_symbols(
+    app: AppContext, query: str, language: str = "python", budget: int | None = None
+) -> Envelope:
+    """Symbols whose name matches `query` anywhere in the workspace (live), for one
+    language (python, typescript, javascript, c, cpp, go, rust)."""
+    budget_tokens = app.budget(budget)
+    if not query.strip():
+        raise BadInputError("empty query", hint="pass part of a symbol's name")
+    found = await retry_once(lambda: app.live.workspace_symbols(query, language=language))
+    return respond(
+        {"query": query, "count": len(found), "symbols": [workspace_symbol(s) for s in found]},
+        budget_tokens=budget_tokens,
+        items_key="symbols",
+    )
+
+
+async def _calls(
+    app: AppContext, target: str, name: str | None, budget: int | None, incoming: bool
+) -> Envelope:
+    budget_tokens = app.budget(budget)
+    position = await position_of(app, target, name)
+    query = app.live.incoming_calls if incoming else app.live.outgoing_calls
+    sites = await retry_once(lambda: query(position.path, position.line, position.character))
+    key = "callers" if incoming else "callees"
+    data: dict[str, Any] = {
+        "target": {"path": position.path, "line": position.line + 1},
+        "count": len(sites),
+        key: [call_site(s) for s in sites],
+    }
+    return respond(data, budget_tokens=budget_tokens, items_key=key)
+
+
+async def nav_callers(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """Functions that call the function at TARGET (live call hierarchy), each with
+    where it is defined and `callLines`, the lines of the calls."""
+    return await _calls(app, target, name, budget, incoming=True)
+
+
+async def nav_callees(
+    app: AppContext, target: str, name: str | None = None, budget: int | None = None
+) -> Envelope:
+    """Functions the function at TARGET calls (live call hierarchy), each with where
+    it is defined and `callLines`, the lines of the calls in TARGET's file."""
+    return await _calls(app, target, name, budget, incoming=False)
