@@ -117,6 +117,17 @@ def test_outgoing_calls_name_the_callee_and_where_it_is_called(ts: Live) -> None
     assert {span.start_line for c in callees for span in c.call_spans} == {call_line}
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="tsserver lists the one call `shape.area()` twice in fromRanges; the pool "
+    "passes the duplicate on instead of dropping it",
+)
+def test_outgoing_calls_list_each_call_once(ts: Live) -> None:
+    callees = ts.run(ts.pool.outgoing_calls(SHAPES, *_decl(ts)))
+    call_line = position_of(ts.root, SHAPES, "area", after="shape.")[0]
+    assert [span.start_line for c in callees for span in c.call_spans] == [call_line]
+
+
 def test_lines_inserted_on_disk_shift_answers_at_once(ts: Live) -> None:
     insert_lines_at_top(ts.root, SHAPES, 5, "//")
     insert_lines_at_top(ts.root, MAIN, 5, "//")
