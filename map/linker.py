@@ -60,6 +60,11 @@ class Linker:
         self._go_modules: dict[str, str] = {}
         self._resolver = Resolver(self._scopes, self._defs)
 
+    @property
+    def extracts(self) -> Mapping[str, FileExtract]:
+        """The extract of every linked file."""
+        return self._extracts
+
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
         layout_moved = dict(go_modules) != self._go_modules or any(
@@ -81,6 +86,7 @@ class Linker:
         else:
             self._rebind(changed)
         affected |= self._names_of_layout(changes)
+        self._resolver.forget()
         partial: defaultdict[str, set[str]] = defaultdict(set)
         for name in affected:
             for path in self._dependents.get(name, ()):
@@ -88,6 +94,7 @@ class Linker:
                     partial[path].add(name)
         resolved = sum(self._relink_whole(path) for path in sorted(whole))
         resolved += sum(self._relink_names(path, names) for path, names in sorted(partial.items()))
+        self._resolver.forget()
         return LinkStats(len(whole), len(partial), resolved)
 
     def _affected_names(self, changes: Mapping[str, Change]) -> set[str]:

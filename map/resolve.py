@@ -64,6 +64,10 @@ class _Lookup:
 
     file: str
     consulted: set[str]
+    cyclic: bool = False
+
+
+_UNDER_WAY: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
 
 def file_of(node_id: str) -> str:
@@ -79,6 +83,14 @@ class Resolver:
     ) -> None:
         self._scopes = scopes
         self._defs = defs_by_name
+        self._exports: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], frozenset[str]]]
+        self._exports = {}
+        self._named: dict[tuple[str, bool], Resolution | None] = {}
+
+    def forget(self) -> None:
+        """Drop the lookups remembered so far; call whenever scopes or definitions change."""
+        self._exports.clear()
+        self._named.clear()
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
@@ -113,8 +125,8 @@ class Resolver:
             self._see(ctx, scope, name)
             binding = scope.bindings.get(name)
             if binding is not None:
-                return _exact(self._bound(ctx, binding, name, depth))
-            ids = self._exported(ctx, scope.stars, name, depth)
+                return _exact(self._bound(ctx, binding, name))
+            ids = self._exported(ctx, scope.stars, name)
         for visible in scope.visible_files:
             if ids:
                 break
@@ -139,17 +151,36 @@ class Resolver:
                 return ids
         return ()
 
-    def _bound(self, ctx: _Lookup, binding: Binding, name: str, depth: int) -> tuple[str, ...]:
+    def _bound(self, ctx: _Lookup, binding: Binding, name: str) -> tuple[str, ...]:
         if isinstance(binding, NameBinding):
-            return self._exported(ctx, binding.files, binding.name, depth + 1)
-        return self._exported(ctx, binding.files, name, depth + 1)
+            return self._exported(ctx, binding.files, binding.name)
+        return self._exported(ctx, binding.files, name)
 
-    def _exported(
-        self, ctx: _Lookup, files: tuple[str, ...], name: str, depth: int
-    ) -> tuple[str, ...]:
-        """`name` as the module in `files` exports it, following re-exports."""
-        if depth > MAX_HOPS:
+    def _exported(self, ctx: _Lookup, files: tuple[str, ...], name: str) -> tuple[str, ...]:
+        """`name` as the module in `files` exports it, following re-exports.
+
+        Answers are remembered (until `forget`) with the names they consulted;
+        a lookup already under way answers () so import cycles end, and an
+        answer that met a cycle is not remembered.
+        """
+        key = (files, name)
+        known = self._exports.get(key)
+        if known is _UNDER_WAY:
+            ctx.cyclic = True
             return ()
+        if known is None:
+            self._exports[key] = _UNDER_WAY
+            inner = _Lookup("", set())
+            known = (self._search_exports(inner, files, name), frozenset(inner.consulted))
+            if inner.cyclic:  # the answer depends on where the cycle was entered
+                del self._exports[key]
+                ctx.cyclic = True
+            else:
+                self._exports[key] = known
+        ctx.consulted |= known[1]
+        return known[0]
+
+    def _search_exports(self, ctx: _Lookup, files: tuple[str, ...], name: str) -> tuple[str, ...]:
         scopes = [self._scopes[f] for f in files if f in self._scopes]
         for scope in scopes:
             ids = self._qual(ctx, scope, name, name)
@@ -158,10 +189,10 @@ class Resolver:
         for scope in scopes:
             binding = scope.bindings.get(name)
             if isinstance(binding, NameBinding):
-                ids = self._bound(ctx, binding, name, depth)
+                ids = self._exported(ctx, binding.files, binding.name)
                 if ids:
                     return ids
-            ids = self._exported(ctx, scope.stars, name, depth + 1)
+            ids = self._exported(ctx, scope.stars, name)
             if ids:
                 return ids
         return ()
@@ -175,9 +206,7 @@ class Resolver:
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, _Module):
-            return (
-                _exact(self._exported(ctx, target.files, ref.name, depth)) if target.files else None
-            )
+            return _exact(self._exported(ctx, target.files, ref.name)) if target.files else None
         if isinstance(target, _Class):
             return self._member(ctx, target, ref.name, depth)
         return self._by_name(ctx, ref.name, members=True)
@@ -198,7 +227,7 @@ class Resolver:
             if isinstance(binding, ModuleBinding):
                 return _Module(binding.files)
             if binding is not None:
-                ids = self._bound(ctx, binding, head, depth)
+                ids = self._bound(ctx, binding, head)
                 if not ids and not binding.files:
                     return _Module(())
         return self._class_of(ids)
@@ -207,7 +236,7 @@ class Resolver:
         if isinstance(target, _Module):
             if not target.files:
                 return target
-            ids = self._exported(ctx, target.files, segment, depth)
+            ids = self._exported(ctx, target.files, segment)
             if ids:
                 return self._class_of(ids)
             return self._submodule(ctx, target.files[0], segment)
@@ -259,6 +288,12 @@ class Resolver:
 
     def _by_name(self, ctx: _Lookup, name: str, *, members: bool) -> Resolution | None:
         ctx.consulted.add(name)
+        key = (name, members)
+        if key not in self._named:
+            self._named[key] = self._search_by_name(name, members)
+        return self._named[key]
+
+    def _search_by_name(self, name: str, members: bool) -> Resolution | None:
         matches = sorted(
             node_id
             for node_id in self._defs.get(name, ())

@@ -1,0 +1,105 @@
+"""Read, hash and extract files: in this process, or in a process pool when many changed.
+
+The stat stamp is taken before the read, so an edit racing the read shows
+up as a moved stamp on the next rebuild. A file whose content hash equals
+the one already known is not extracted again.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from disk.stamps import FileStamp, content_hash
+from map.extract import extract_file
+from map.model import FileExtract
+from map.walk import SKIP_TOO_LARGE, SKIP_UNREADABLE, content_skip_reason
+
+POOL_THRESHOLD = 50
+"""More files to read than this go to a process pool."""
+CHUNK_FILES = 16
+SKIP_EXTRACT_FAILED = "extract_failed"
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """One file read from disk.
+
+    `stamp` None: the file is gone. `extract` None with a `content_hash`:
+    content unchanged. `skipped`: why the file stays out of the map.
+    """
+
+    path: str
+    stamp: FileStamp | None
+    content_hash: str | None = None
+    extract: FileExtract | None = None
+    skipped: str | None = None
+
+
+def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Loaded:
+    """Stat, read, hash and (when the hash moved) extract one file."""
+    full = Path(root, path)
+    stamp = FileStamp.of(full)
+    if stamp is None:
+        return Loaded(path, None)
+    if stamp.size > max_bytes:
+        return Loaded(path, stamp, skipped=SKIP_TOO_LARGE)
+    try:
+        data = full.read_bytes()
+    except OSError:
+        return Loaded(path, stamp, skipped=SKIP_UNREADABLE)
+    reason = content_skip_reason(data, path=path)
+    if reason is not None:
+        return Loaded(path, stamp, skipped=reason)
+    digest = content_hash(data)
+    if digest == known_hash:
+        return Loaded(path, stamp, digest)
+    try:
+        extract = extract_file(path, data)
+    except Exception:  # one bad file must never stop the build; it is counted instead
+        log.warning("extraction of %s failed; the file is left out of the map", path, exc_info=True)
+        return Loaded(path, stamp, skipped=SKIP_EXTRACT_FAILED)
+    return Loaded(path, stamp, digest, extract)
+
+
+def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> list[Loaded]:
+    return [load_one(root, path, known, max_bytes) for path, known in items]
+
+
+def load_many(
+    root: Path,
+    items: Sequence[tuple[str, str | None]],
+    *,
+    max_bytes: int,
+    workers: int,
+    progress: Progress | None = None,
+) -> Iterator[Loaded]:
+    """Load every (path, known hash) in `items`; a pool runs when there are many."""
+    total = len(items)
+    count = workers or min(os.cpu_count() or 1, 4)
+    if total <= POOL_THRESHOLD or count <= 1:
+        for done, (path, known) in enumerate(items, 1):
+            yield load_one(str(root), path, known, max_bytes)
+            if progress is not None:
+                progress(done, total)
+        return
+    chunks = [items[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
+    context = multiprocessing.get_context("forkserver")
+    done = 0
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        for batch in pool.map(
+            _load_chunk, [str(root)] * len(chunks), chunks, [max_bytes] * len(chunks)
+        ):
+            yield from batch
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)

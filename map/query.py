@@ -1,0 +1,303 @@
+"""Questions asked of the map's graph: data in, data out, nothing printed.
+
+search (name, glob or regex, with a kind filter), outline of a file,
+neighbors (callers/callees/imports/contains) to a depth, the path between
+two nodes, impact (transitive dependents) and the overview: a repo map
+ranked by PageRank that fits a token budget.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from map.graph import FILE_KIND, MapGraph
+from map.model import EdgeKind
+
+USE_KINDS: frozenset[str] = frozenset({"calls", "references", "inherits", "imports"})
+"""Edges that mean "depends on"; `contains` is structure, not use."""
+RANK_WEIGHTS: dict[str, float] = {"calls": 1.0, "inherits": 1.0, "references": 0.5, "imports": 0.2}
+"""How much each kind of use counts toward a symbol's rank."""
+RANK_MIN_CONFIDENCE = 0.9
+"""Uses resolved only by name (below this confidence) are too noisy to rank by."""
+CONTAINS_WEIGHT = 0.1
+"""Rank flowing from a symbol to the members it contains."""
+DAMPING = 0.85
+RANK_ITERATIONS = 50
+RANK_TOLERANCE = 1e-8
+CHARS_PER_TOKEN = 4
+REGEX_CHARS = frozenset("^$()[]{}+\\|")
+GLOB_CHARS = frozenset("*?")
+_CONTAINS = frozenset({"contains"})
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A node found by `search`."""
+
+    node_id: str
+    kind: str
+    name: str
+    path: str
+    lines: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    """One symbol of a file outline; `depth` 0 is top level."""
+
+    node_id: str
+    name: str
+    kind: str
+    lines: tuple[int, int]
+    depth: int
+
+
+@dataclass(frozen=True)
+class Neighbor:
+    """A node reached from the start; `via` is the edge kind of the last step,
+    `source` the node it was reached from, `confidence` the weakest edge on the way."""
+
+    node_id: str
+    kind: str
+    distance: int
+    via: str
+    source: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The repo map: `text` fits `token_budget`; `entries` are the symbols shown, best first."""
+
+    text: str
+    entries: tuple[str, ...]
+    tokens: int
+    token_budget: int
+    truncated: bool
+
+
+def search(
+    graph: MapGraph, pattern: str, *, kinds: Iterable[str] | None = None, limit: int = 50
+) -> list[Hit]:
+    """Nodes whose name matches `pattern`.
+
+    A pattern with regex characters is a regex searched in node IDs; one
+    with `*`/`?` is a glob matched against names, qualified names and IDs;
+    anything else matches names case-insensitively: exact first, then
+    prefix, then substring.
+    """
+    wanted = frozenset(kinds) if kinds is not None else None
+    scored: list[tuple[int, str]] = []
+    matcher = _matcher(pattern)
+    for node_id, data in graph.nodes(data=True):
+        if wanted is not None and data["kind"] not in wanted:
+            continue
+        score = matcher(node_id, data)
+        if score is not None:
+            scored.append((score, node_id))
+    scored.sort()
+    return [_hit(graph, node_id) for _, node_id in scored[:limit]]
+
+
+def outline(graph: MapGraph, path: str) -> list[OutlineEntry]:
+    """The symbols of file `path`, nested by `contains`, in file order."""
+    entries: list[OutlineEntry] = []
+    stack = [(child, 0) for child in reversed(_children(graph, path))]
+    while stack:
+        node_id, depth = stack.pop()
+        data = graph.nodes[node_id]
+        entries.append(OutlineEntry(node_id, data["name"], data["kind"], data["lines"], depth))
+        stack.extend((child, depth + 1) for child in reversed(_children(graph, node_id)))
+    return entries
+
+
+def neighbors(
+    graph: MapGraph,
+    node_id: str,
+    direction: str = "out",
+    kinds: Iterable[EdgeKind] | None = None,
+    depth: int = 1,
+) -> list[Neighbor]:
+    """Nodes reached along edges of `kinds` ("out": callees, "in": callers), breadth first."""
+    if direction not in {"in", "out"}:
+        raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+    allowed = frozenset(kinds) if kinds is not None else USE_KINDS
+    return _walk(graph, [node_id], direction == "in", allowed, depth)
+
+
+def path(graph: MapGraph, source: str, target: str) -> list[str]:
+    """The shortest directed chain of node IDs from `source` to `target`, [] when none."""
+    try:
+        found: list[str] = nx.shortest_path(graph, source, target)
+    except nx.NetworkXNoPath:
+        return []
+    return found
+
+
+def impact(graph: MapGraph, node_id: str, depth: int | None = None) -> list[Neighbor]:
+    """Everything that uses `node_id` or one of its members, transitively (to `depth`)."""
+    members = [node_id, *(e.node_id for e in _walk(graph, [node_id], False, _CONTAINS, len(graph)))]
+    found = _walk(graph, members, True, USE_KINDS, depth if depth is not None else len(graph))
+    inside = set(members)
+    return [n for n in found if n.node_id not in inside]
+
+
+def overview(graph: MapGraph, token_budget: int) -> Overview:
+    """The most central symbols, grouped by file, in at most `token_budget` tokens."""
+    ranks = rank(graph)
+    ordered = sorted(
+        (n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND),
+        key=lambda n: (-ranks.get(n, 0.0), n),
+    )
+    by_file: dict[str, list[str]] = {}
+    budget_chars = token_budget * CHARS_PER_TOKEN
+    used = 0
+    shown: list[str] = []
+    for node_id in ordered:
+        data = graph.nodes[node_id]
+        cost = len(_entry_line(data)) + 1
+        if data["path"] not in by_file:
+            cost += len(data["path"]) + 2
+        if used + cost > budget_chars:
+            break
+        used += cost
+        by_file.setdefault(data["path"], []).append(node_id)
+        shown.append(node_id)
+    lines: list[str] = []
+    for file_path, members in by_file.items():
+        lines.append(f"{file_path}:")
+        members.sort(key=lambda n: graph.nodes[n]["lines"])
+        lines.extend(_entry_line(graph.nodes[n]) for n in members)
+    text = "\n".join(lines)
+    return Overview(
+        text=text,
+        entries=tuple(shown),
+        tokens=-(-len(text) // CHARS_PER_TOKEN),
+        token_budget=token_budget,
+        truncated=len(shown) < len(ordered),
+    )
+
+
+def rank(graph: MapGraph) -> dict[str, float]:
+    """Weighted PageRank of the graph: uses weigh by kind and confidence."""
+    nodes = list(graph.nodes)
+    index = {n: i for i, n in enumerate(nodes)}
+    outgoing: defaultdict[int, dict[int, float]] = defaultdict(dict)
+    for u, v, kind, data in graph.edges(keys=True, data=True):
+        confidence = data.get("confidence", 1.0)
+        weight = CONTAINS_WEIGHT if kind == "contains" else RANK_WEIGHTS.get(kind, 0.0)
+        if weight > 0 and u != v and confidence >= RANK_MIN_CONFIDENCE:
+            row = outgoing[index[u]]
+            row[index[v]] = row.get(index[v], 0.0) + weight * confidence
+    size = len(nodes)
+    if not size:
+        return {}
+    links = [
+        (i, [(j, w / total) for j, w in row.items()])
+        for i, row in outgoing.items()
+        if (total := sum(row.values())) > 0
+    ]
+    has_out = {i for i, _ in links}
+    scores = [1.0 / size] * size
+    for _ in range(RANK_ITERATIONS):
+        dangling = sum(scores[i] for i in range(size) if i not in has_out)
+        base = (1.0 - DAMPING + DAMPING * dangling) / size
+        following = [base] * size
+        for i, shares in links:
+            share = DAMPING * scores[i]
+            for j, w in shares:
+                following[j] += share * w
+        change = sum(abs(a - b) for a, b in zip(following, scores, strict=True))
+        scores = following
+        if change < RANK_TOLERANCE * size:
+            break
+    return dict(zip(nodes, scores, strict=True))
+
+
+def _walk(
+    graph: MapGraph, starts: list[str], backwards: bool, kinds: frozenset[str], depth: int
+) -> list[Neighbor]:
+    seen = set(starts)
+    found: list[Neighbor] = []
+    queue: deque[tuple[str, int, float]] = deque((s, 0, 1.0) for s in starts)
+    while queue:
+        current, distance, confidence = queue.popleft()
+        if distance >= depth:
+            continue
+        edges = (
+            graph.in_edges(current, keys=True, data=True)
+            if backwards
+            else graph.out_edges(current, keys=True, data=True)
+        )
+        steps = sorted(((u if backwards else v), k, d) for u, v, k, d in edges if k in kinds)
+        for other, kind, data in steps:
+            if other in seen:
+                continue
+            seen.add(other)
+            weakest = min(confidence, data.get("confidence", 1.0))
+            found.append(
+                Neighbor(other, graph.nodes[other]["kind"], distance + 1, kind, current, weakest)
+            )
+            queue.append((other, distance + 1, weakest))
+    return found
+
+
+def _children(graph: MapGraph, node_id: str) -> list[str]:
+    children = [v for _, v, k in graph.out_edges(node_id, keys=True) if k == "contains"]
+    return sorted(children, key=lambda n: (graph.nodes[n]["lines"], n))
+
+
+def _hit(graph: MapGraph, node_id: str) -> Hit:
+    data = graph.nodes[node_id]
+    return Hit(
+        node_id=node_id,
+        kind=data["kind"],
+        name=data.get("name", data["path"]),
+        path=data["path"],
+        lines=data.get("lines"),
+    )
+
+
+def _entry_line(data: dict[str, Any]) -> str:
+    first, last = data["lines"]
+    return f"  {data['kind']} {data['qualname']}  L{first}-{last}"
+
+
+def _matcher(pattern: str) -> Any:
+    """A function (node ID, attrs) -> score (lower is better) or None."""
+    if REGEX_CHARS & set(pattern):
+        compiled = re.compile(pattern)
+        return lambda node_id, data: 0 if compiled.search(node_id) else None
+    if GLOB_CHARS & set(pattern):
+
+        def glob(node_id: str, data: dict[str, Any]) -> int | None:
+            name = data.get("name", data["path"])
+            for score, text in enumerate((name, data.get("qualname", name), node_id)):
+                if fnmatch.fnmatchcase(text, pattern):
+                    return score
+            return None
+
+        return glob
+    wanted = pattern.lower()
+
+    def plain(node_id: str, data: dict[str, Any]) -> int | None:
+        name = str(data.get("name", data["path"])).lower()
+        qualname = str(data.get("qualname", name)).lower()
+        if name == wanted:
+            return 0
+        if qualname == wanted or node_id.lower() == wanted:
+            return 1
+        if name.startswith(wanted):
+            return 2
+        if wanted in qualname:
+            return 3
+        return None
+
+    return plain

@@ -1,0 +1,35 @@
+"""Helpers for map tests: a writable copy of the fixture repo, and a comparable graph state."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from map.codemap import CodeMap, MapSettings
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_repo"
+
+
+def copy_repo(tmp_path: Path) -> Path:
+    """A copy of tests/fixtures/map_repo under tmp_path."""
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def graph_state(codemap: CodeMap) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    """Every node with its attributes and every edge with its attributes, comparable."""
+    nodes = {node: dict(data) for node, data in codemap.graph.nodes(data=True)}
+    edges = sorted(
+        (u, v, k, sorted(data.items()))
+        for u, v, k, data in codemap.graph.edges(keys=True, data=True)
+    )
+    return nodes, edges
+
+
+def fresh(root: Path, tmp_path: Path) -> CodeMap:
+    """A from-scratch map of `root` (its snapshot kept apart)."""
+    snapshots = tmp_path / "fresh-snapshots"
+    shutil.rmtree(snapshots, ignore_errors=True)
+    return CodeMap.open(root, MapSettings(snapshot_dir=str(snapshots)))
