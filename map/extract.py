@@ -28,6 +28,7 @@ method.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from disk.columns import byte_to_utf16
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
-from map.fingerprint import normalized_hash
+from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
     FileExtract,
@@ -52,6 +53,12 @@ from map.model import (
 )
 
 _BOM = b"\xef\xbb\xbf"
+# A `.h` header holding any of these is C++, not C.
+_CPP_MARKERS = re.compile(
+    rb"^[ \t]*(?:namespace[ \t]+\w|template[ \t]*<|class[ \t]+\w+[^;(]*\{"
+    rb"|(?:public|private|protected)[ \t]*:)",
+    re.MULTILINE,
+)
 _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"})
 # Kinds that never qualify a definition inside them (C `typedef struct S {...} S;`
 # defines S twice side by side, not S.S); references inside still belong to them.
@@ -146,11 +153,14 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     `path` is repo-relative POSIX (it becomes the node-ID prefix); `data` is
     the file's raw bytes. Raises ValueError for an unsupported extension and
     disk.errors.UndecodableFileError when `data` is not UTF-8. A file with
-    syntax errors yields what tree-sitter could recover.
+    syntax errors yields what tree-sitter could recover. A `.h` header that
+    holds C++ (namespaces, classes, templates) is extracted as C++.
     """
     language = language_for(path)
     if language is None:
         raise ValueError(f"{path}: no extractor for this file extension")
+    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(data):
+        language = "cpp"
     decode_source(data, path=path)
     digest = content_hash(data)
     source = data[len(_BOM) :] if data.startswith(_BOM) else data
@@ -267,6 +277,11 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
     scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.node.end_byte))
     refs = sorted(found.refs, key=lambda r: r.name_node.start_byte)
     found.comments.sort()
+    tokens = TokenIndex(
+        data,
+        found.comments,
+        (cut for s in scopes for cut in (s.start.start_byte, s.node.end_byte)),
+    )
     stack: list[_Scope] = []
     seen: dict[str, int] = {}
     namespaces: set[tuple[str, ...]] = set()
@@ -290,7 +305,7 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
         kind = _kind_in_place(scope, scope.kind, namespaces)
         if kind in ("namespace", "module"):
             namespaces.add(scope.parts)
-        symbols.append(_symbol(data, scope, kind, found.comments))
+        symbols.append(_symbol(data, scope, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = refs
     return tuple(symbols)
@@ -321,9 +336,7 @@ def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) 
     return index
 
 
-def _symbol(
-    data: bytes, scope: _Scope, kind: SymbolKind, comments: list[tuple[int, int]]
-) -> Symbol:
+def _symbol(data: bytes, scope: _Scope, kind: SymbolKind, tokens: TokenIndex) -> Symbol:
     start, end = scope.start.start_byte, scope.node.end_byte
     return Symbol(
         node_id=scope.node_id,
@@ -335,7 +348,7 @@ def _symbol(
         container=scope.parts[:-1],
         fingerprint=Fingerprint(
             exact=content_hash(data[start:end]),
-            normalized=normalized_hash(data, start, end, comments),
+            normalized=tokens.normalized(start, end),
         ),
     )
 

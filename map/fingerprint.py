@@ -10,9 +10,10 @@ alike. Docstrings are strings, not comments: editing one changes both hashes.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from itertools import chain
 from types import MappingProxyType
 
 from tree_sitter import Parser, Query, QueryCursor
@@ -36,25 +37,34 @@ _COMMENT_TYPES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 
 
-def normalized_hash(data: bytes, start: int, end: int, comments: Sequence[tuple[int, int]]) -> str:
-    """The normalized hash of `data[start:end]`.
+class TokenIndex:
+    """The comment-free tokens of one file, cut at given byte offsets.
 
-    `comments` are the (start, end) byte spans of the comments in `data`,
-    sorted by start and not nested.
+    Every byte is tokenized once; the normalized hash of a span that starts
+    and ends at cuts joins the tokens of its segments. Cuts must fall between
+    tokens (symbol boundaries do).
     """
-    pieces: list[bytes] = []
-    position = start
-    index = max(bisect_right(comments, (start, start)) - 1, 0)
-    while index < len(comments) and comments[index][0] < end:
-        c_start, c_end = comments[index]
-        index += 1
-        if c_end <= position:
-            continue
-        pieces.append(data[position : max(c_start, position)])
-        position = c_end
-    if position < end:
-        pieces.append(data[position:end])
-    return content_hash(b" ".join(_TOKEN.findall(b" ".join(pieces))))
+
+    def __init__(self, data: bytes, comments: Sequence[tuple[int, int]], cuts: Iterable[int]):
+        """`comments`: sorted, non-overlapping (start, end) byte spans to drop."""
+        points = set(cuts)
+        points.update((0, len(data)))
+        for c_start, c_end in comments:
+            points.update((c_start, c_end))
+        self._starts = sorted(points)
+        self._segments: list[list[bytes]] = []
+        comment_index = 0
+        for here, there in zip(self._starts, self._starts[1:], strict=False):
+            while comment_index < len(comments) and comments[comment_index][1] <= here:
+                comment_index += 1
+            inside = comment_index < len(comments) and comments[comment_index][0] <= here
+            self._segments.append([] if inside else _TOKEN.findall(data, here, there))
+
+    def normalized(self, start: int, end: int) -> str:
+        """The normalized hash of the bytes from cut `start` to cut `end`."""
+        first = bisect_left(self._starts, start)
+        last = bisect_left(self._starts, end)
+        return content_hash(b" ".join(chain.from_iterable(self._segments[first:last])))
 
 
 @cache
@@ -82,6 +92,5 @@ def fingerprint_text(text: str, language: str | None) -> Fingerprint:
     data = text.encode("utf-8")
     if language is None:
         return Fingerprint(content_hash(data), content_hash(b" ".join(data.split())))
-    return Fingerprint(
-        content_hash(data), normalized_hash(data, 0, len(data), comment_spans(language, data))
-    )
+    tokens = TokenIndex(data, comment_spans(language, data), ())
+    return Fingerprint(content_hash(data), tokens.normalized(0, len(data)))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from map.extract import extract_file
 from map.fingerprint import fingerprint_text
 from map.model import Fingerprint
+from tests.map.test_extract_golden import FIXTURES, SAMPLES
 
 ORIGINAL = '''
 def area(width, height):
@@ -68,3 +71,22 @@ def test_text_fingerprint_without_language_collapses_whitespace_only() -> None:
     three = fingerprint_text("a b c # e", None)
     assert one.normalized == two.normalized != three.normalized
     assert one.exact != two.exact
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.parent.name)
+def test_reformatting_any_language_keeps_every_normalized_fingerprint(sample: Path) -> None:
+    relative = sample.relative_to(FIXTURES).as_posix()
+    source = sample.read_text(encoding="utf-8")
+    # trailing blanks, but not on preprocessor lines: tree-sitter-c then takes the
+    # next line as the macro's value
+    reformatted = "".join(
+        line if line.startswith("#") else line.replace(", ", ",   ").replace("\n", "  \n")
+        for line in source.splitlines(keepends=True)
+    )
+    before = {s.node_id: s.fingerprint for s in extract_file(relative, source.encode()).symbols}
+    after = {s.node_id: s.fingerprint for s in extract_file(relative, reformatted.encode()).symbols}
+    assert after.keys() == before.keys()
+    assert {i: f.normalized for i, f in after.items()} == {
+        i: f.normalized for i, f in before.items()
+    }
+    assert any(after[i].exact != before[i].exact for i in before)

@@ -6,6 +6,7 @@ from typing import get_args
 
 import pytest
 
+from map.extract import extract_file
 from map.languages import LANGUAGES, extraction_query, language_for
 from map.model import SymbolKind
 
@@ -50,3 +51,22 @@ def test_query_compiles_and_uses_only_known_captures(language: str) -> None:
         and not (name.startswith("def.") and name[4:] in kinds)
     }
     assert unknown == set()
+
+
+def test_a_header_holding_cpp_is_extracted_as_cpp() -> None:
+    source = b"namespace geo {\nclass Shape {\n public:\n  double area() const;\n};\n}\n"
+    found = extract_file("include/shape.h", source)
+    assert found.language == "cpp"
+    assert [s.node_id for s in found.symbols] == [
+        "include/shape.h#geo",
+        "include/shape.h#geo.Shape",
+        "include/shape.h#geo.Shape.area",
+    ]
+
+
+def test_a_plain_c_header_stays_c() -> None:
+    found = extract_file(
+        "include/point.h", b"struct point { int x; };\nint norm(struct point p);\n"
+    )
+    assert found.language == "c"
+    assert [s.qualname for s in found.symbols] == ["point", "norm"]
