@@ -8,9 +8,10 @@ then long strings are shortened, and `truncated` says what was dropped.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 import orjson
+from typing_extensions import TypedDict
 
 from bridge.errors import BadInputError, ToolError
 

@@ -11,20 +11,22 @@ client disconnects, the lifespan shuts every language server down.
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from bridge.context import AppContext
 from bridge.envelope import error_envelope
-from bridge.errors import BadInputError
+from bridge.errors import BadInputError, ToolError
 from bridge.registry import ToolSpec, all_tools
 from bridge.translate import as_tool_error
+
+log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
 codeanchor answers questions about this repository from LIVE language servers
@@ -36,26 +38,35 @@ symbol's node ID (path#Qual.Name), then nav_* with that ID. Before trusting a
 location you remember, call resolve: it says whether the code moved."""
 
 
-def error_text(error: BadInputError | Exception) -> str:
-    """The JSON error envelope an MCP client reads as the tool error's text."""
-    tool_error = as_tool_error(error)
-    if tool_error is None:
-        raise error
-    return orjson.dumps(error_envelope(tool_error)).decode()
+def error_result(error: ToolError) -> CallToolResult:
+    """A failed call: `is_error`, its text the JSON error envelope."""
+    text = orjson.dumps(error_envelope(error)).decode()
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
-def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[Any]]:
-    """The MCP handler of one tool: `spec.fn` with `app` bound and errors translated."""
+def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult]]:
+    """The MCP handler of one tool: `spec.fn` with `app` bound.
+
+    The answer goes out both as structured content and as compact JSON text
+    (the SDK would indent it, doubling its tokens); a ToolError becomes an
+    error result whose text is the JSON error envelope.
+    """
     signature = inspect.signature(spec.fn, eval_str=True)
     parameters = list(signature.parameters.values())[1:]
 
-    async def handler(**arguments: Any) -> Any:
+    async def handler(**arguments: Any) -> CallToolResult:
         try:
-            return await spec.fn(app, **arguments)
+            envelope = await spec.fn(app, **arguments)
         except Exception as exc:
-            if as_tool_error(exc) is None:
+            error = as_tool_error(exc)
+            if error is None:
                 raise
-            raise McpToolError(error_text(exc)) from exc
+            log.info("%s failed: %s", spec.fn.__name__, error.message)
+            return error_result(error)
+        text = orjson.dumps(envelope).decode()
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=envelope
+        )
 
     handler.__name__ = spec.fn.__name__
     handler.__doc__ = spec.fn.__doc__
@@ -78,12 +89,11 @@ class RejectUnknownArguments:
             name = params["name"]
             unknown = sorted(set(params.get("arguments") or {}) - self.known[name])
             if unknown:
-                error = BadInputError(
-                    f"{name} does not take argument(s) {', '.join(unknown)}",
-                    hint=f"its arguments are: {', '.join(sorted(self.known[name]))}",
-                )
-                return CallToolResult(
-                    content=[TextContent(type="text", text=error_text(error))], is_error=True
+                return error_result(
+                    BadInputError(
+                        f"{name} does not take argument(s) {', '.join(unknown)}",
+                        hint=f"its arguments are: {', '.join(sorted(self.known[name]))}",
+                    )
                 )
         return await call_next(ctx)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 from disk.errors import MissingFileError, OutsideRootError
@@ -21,7 +22,8 @@ def resolve_in_root(root: Path, path: str | Path, *, must_exist: bool = True) ->
     resolved = candidate.resolve()
     shown = str(path)
     if not resolved.is_relative_to(root):
-        how = "a symlink on it points" if candidate.absolute().is_relative_to(root) else "it is"
+        lexical = Path(os.path.normpath(candidate))
+        how = "a symlink on it points" if lexical.is_relative_to(root) else "it is"
         raise OutsideRootError(
             f"{shown}: outside the workspace root {root} ({how} elsewhere); "
             "pass a path inside the root",

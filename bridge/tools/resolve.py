@@ -14,6 +14,7 @@ A symbol whose lines merely shifted keeps its node ID: `mapStale` is true,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bridge.context import AppContext
@@ -24,7 +25,10 @@ from bridge.render import live_symbol
 from bridge.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten
 from bridge.targets import NodeTarget, PositionTarget, checked_path, parse_target, to_lsp_position
 from bridge.translate import as_tool_error
-from disk.errors import MissingFileError
+from disk.errors import DiskError, MissingFileError
+from disk.text import read_source
+
+SIGNATURE_CHARS = 200
 
 
 @dataclass(slots=True)
@@ -143,7 +147,7 @@ async def _suggestions(app: AppContext, target: NodeTarget) -> list[str]:
     return nearest_ids(await app.code_map(), target.node_id)
 
 
-def _resolution_data(res: Resolution) -> dict[str, Any]:
+def _resolution_data(root: Path, res: Resolution) -> dict[str, Any]:
     data: dict[str, Any] = {
         "nodeId": res.asked.node_id,
         "verified": res.verified,
@@ -155,12 +159,23 @@ def _resolution_data(res: Resolution) -> dict[str, Any]:
         data["currentId"] = res.live.node_id
         data["location"] = live_symbol(res.live, res.path)
         data["kind"] = res.live.kind
-        data["signature"] = res.live.detail
+        data["signature"] = res.live.detail or _line_text(
+            root, res.path, res.live.selection.start_line
+        )
     elif res.entry is not None:
         data["currentId"] = res.entry.node_id
         data["location"] = res.entry.as_dict()
         data["kind"] = res.entry.kind
     return data
+
+
+def _line_text(root: Path, path: str, line: int) -> str | None:
+    """One line of a file, stripped and capped (the symbol's signature line)."""
+    try:
+        lines = read_source(root / path).splitlines()
+    except DiskError:
+        return None
+    return lines[line].strip()[:SIGNATURE_CHARS] if line < len(lines) else None
 
 
 async def resolve(
@@ -190,7 +205,7 @@ async def resolve(
     if res.verified and res.map_stale:
         warnings.append(f"the map is out of date for {parsed.node_id}; map_rebuild refreshes it")
     return respond(
-        _resolution_data(res),
+        _resolution_data(app.root, res),
         budget_tokens=budget_tokens,
         warnings=warnings,
         map_built_at=stamp.built_at,

@@ -33,7 +33,7 @@ def test_escapes_are_refused(tmp_path: Path) -> None:
     root.mkdir()
     (tmp_path / "secret.py").write_text("x = 1\n")
     (root / "link.py").symlink_to(tmp_path / "secret.py")
-    with pytest.raises(OutsideRootError, match="outside the workspace root"):
+    with pytest.raises(OutsideRootError, match=r"outside the workspace root .*\(it is elsewhere"):
         resolve_in_root(root, "../secret.py")
     with pytest.raises(OutsideRootError, match="symlink"):
         resolve_in_root(root, "link.py")

@@ -1,0 +1,101 @@
+"""Drive `codeanchor serve` as a subprocess through the mcp SDK's stdio client."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from mcp import Client, StdioServerParameters
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example"
+CALL_TIMEOUT_S = 60.0
+
+
+def example_repo(dest: Path, *, watch: bool) -> Path:
+    """A private git repository copied from the bundled example."""
+    root = dest / "repo"
+    shutil.copytree(EXAMPLE, root)
+    (root / "codeanchor.toml").write_text(f"watch = {str(watch).lower()}\n")
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    for command in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "add", "-A"],
+        ["git", "commit", "-qm", "example"],
+    ):
+        subprocess.run(command, cwd=root, env=env, check=True)
+    return root
+
+
+def server_params(root: Path) -> StdioServerParameters:
+    """How to start `codeanchor serve` on `root` with this interpreter."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "bridge.cli.main", "serve", "--root", str(root)]
+    )
+
+
+@asynccontextmanager
+async def serve(root: Path) -> AsyncIterator[Client]:
+    """An initialized MCP client session with a fresh server on `root`."""
+    async with Client(server_params(root), read_timeout_seconds=CALL_TIMEOUT_S) as client:
+        yield client
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must succeed; returns its envelope."""
+    result = await client.call_tool(tool, arguments)
+    text = result.content[0].text  # type: ignore[union-attr]
+    if result.is_error:
+        raise AssertionError(f"{tool} failed: {text}")
+    envelope: dict[str, Any] = orjson.loads(text)
+    if result.structured_content is not None:
+        assert result.structured_content == envelope
+    return envelope
+
+
+async def call_error(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must fail; returns the error of its envelope."""
+    result = await client.call_tool(tool, arguments)
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert result.is_error, f"{tool} should have failed but answered {text[:200]}"
+    envelope: dict[str, Any] = orjson.loads(text)
+    assert envelope["ok"] is False
+    error: dict[str, Any] = envelope["error"]
+    return error
+
+
+def processes_under(marker: str) -> dict[int, str]:
+    """pid -> command line of every process whose command line, or whose
+    ancestor's, contains `marker` (the serve process and its servers)."""
+    table: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        table[int(entry.name)] = (ppid, cmdline)
+    found: dict[int, str] = {}
+    for pid, (_, cmdline) in table.items():
+        current, seen = pid, set()
+        while current in table and current not in seen:
+            seen.add(current)
+            if marker in table[current][1]:
+                found[pid] = cmdline
+                break
+            current = table[current][0]
+    return found

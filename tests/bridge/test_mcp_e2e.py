@@ -1,0 +1,209 @@
+"""End to end: a real MCP client over stdio, `codeanchor serve`, real language servers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bridge.mcp_session import call, call_error, example_repo, processes_under, serve
+from tests.conftest import require_binary
+
+LIMITER = "shop/middleware/rate_limit.py"
+ALLOW = f"{LIMITER}#RateLimiter.allow"
+SCENARIO_TIMEOUT_S = 180.0
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run one client scenario, bounded in time."""
+
+    async def bounded() -> None:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+            await scenario()
+
+    asyncio.run(bounded())
+
+
+def line_of(root: Path, path: str, needle: str) -> int:
+    """The 1-based line of the first line containing `needle`."""
+    lines = (root / path).read_text().splitlines()
+    return next(i for i, text in enumerate(lines, 1) if needle in text)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    require_binary("ty")
+    return example_repo(tmp_path, watch=False)
+
+
+def test_every_tool_is_listed_and_read_only_ones_say_so(repo: Path) -> None:
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert {
+                "nav_definition",
+                "nav_references",
+                "nav_callers",
+                "resolve",
+                "map_overview",
+                "map_rebuild",
+                "map_search",
+            } <= set(tools)
+            assert tools["nav_references"].annotations.read_only_hint is True
+            assert tools["map_rebuild"].annotations.read_only_hint is False
+            assert "live" in (tools["nav_definition"].description or "").lower()
+            assert tools["resolve"].output_schema is not None
+
+    run(scenario)
+
+
+def test_nav_tools_answer_from_the_live_server(repo: Path) -> None:
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            use = line_of(repo, "shop/app.py", "LIMITER.allow")
+            found = await call(client, "nav_definition", target=f"shop/app.py:{use}", name="allow")
+            [definition] = found["data"]["locations"]
+            assert definition["path"] == LIMITER
+            assert definition["line"] == line_of(repo, LIMITER, "def allow")
+
+            refs = await call(client, "nav_references", target=ALLOW)
+            places = {(r["path"], r["line"]) for r in refs["data"]["locations"]}
+            assert ("shop/app.py", use) in places
+
+            hover = await call(client, "nav_hover", target=ALLOW)
+            assert "bool" in hover["data"]["contents"]
+
+            outline = await call(client, "nav_symbols", path=LIMITER)
+            [limiter] = outline["data"]["symbols"]
+            assert limiter["nodeId"] == f"{LIMITER}#RateLimiter"
+            assert {c["nodeId"] for c in limiter["children"]} >= {ALLOW}
+
+            symbols = await call(client, "nav_workspace_symbols", query="PriceBook")
+            assert any(s["path"] == "shop/pricing.py" for s in symbols["data"]["symbols"])
+
+            callers = await call(client, "nav_callers", target="shop/pricing.py#apply_discount")
+            assert [c["name"] for c in callers["data"]["callers"]] == ["total"]
+            callees = await call(client, "nav_callees", target="shop/app.py#checkout")
+            assert {"allow", "add", "total"} <= {c["name"] for c in callees["data"]["callees"]}
+
+            typedef = await call(
+                client, "nav_type_definition", target=f"shop/app.py:{use}", name="LIMITER"
+            )
+            assert typedef["data"]["locations"][0]["path"] == LIMITER
+
+    run(scenario)
+
+
+def _insert_above(root: Path, path: str, needle: str, lines: list[str]) -> None:
+    text = (root / path).read_text()
+    at = text.index(needle)
+    start = text.rfind("\n", 0, at) + 1
+    (root / path).write_text(text[:start] + "".join(f"{ln}\n" for ln in lines) + text[start:])
+
+
+def test_resolve_reports_moves_then_the_rebuilt_map_agrees(repo: Path) -> None:
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            first = (await call(client, "resolve", target=ALLOW))["data"]
+            assert (first["verified"], first["mapStale"], first["relocated"]) == (
+                True,
+                False,
+                False,
+            )
+            old_line = first["location"]["selectionLine"]
+
+            _insert_above(repo, LIMITER, "class RateLimiter", [f"# note {i}" for i in range(5)])
+            shifted = await call(client, "resolve", target=ALLOW)
+            data = shifted["data"]
+            assert (data["mapStale"], data["relocated"]) == (True, False)
+            assert data["mapRange"]["selectionLine"] == old_line
+            assert data["location"]["selectionLine"] == old_line + 5
+            assert shifted["stale"] is True and shifted["mapBuiltAt"]
+
+            await call(client, "map_rebuild")
+            clean = (await call(client, "resolve", target=ALLOW))["data"]
+            assert (clean["mapStale"], clean["relocated"]) == (False, False)
+
+            # move `allow` into another class: the ID no longer names it
+            text = (repo / LIMITER).read_text()
+            (repo / LIMITER).write_text(
+                text.replace("    def allow(", "\nclass Throttle:\n    def allow(", 1)
+            )
+            moved = (await call(client, "resolve", target=ALLOW))["data"]
+            assert moved["relocated"] is True and moved["mapStale"] is True
+            assert moved["currentId"] == f"{LIMITER}#Throttle.allow"
+            assert moved["location"]["selectionLine"] == line_of(repo, LIMITER, "def allow")
+
+            # rename the file: found again, in its new home
+            await call(client, "map_rebuild")
+            (repo / LIMITER).rename(repo / "shop/middleware/limits.py")
+            renamed = (await call(client, "resolve", target=f"{LIMITER}#Throttle.allow"))["data"]
+            assert renamed["relocated"] is True
+            assert renamed["currentId"] == "shop/middleware/limits.py#Throttle.allow"
+            assert renamed["mapRange"]["path"] == LIMITER
+
+    run(scenario)
+
+
+def test_a_killed_language_server_gives_unverified_answers_then_recovers(repo: Path) -> None:
+    marker = str(repo)
+
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            assert (await call(client, "resolve", target=ALLOW))["data"]["verified"] is True
+            servers = [pid for pid, cmd in processes_under(marker).items() if "ty server" in cmd]
+            assert servers, "the ty server should be running under codeanchor serve"
+            for pid in servers:
+                os.kill(pid, signal.SIGKILL)
+            answers = [(await call(client, "resolve", target=ALLOW))["data"] for _ in range(3)]
+            unverified = [a for a in answers if not a["verified"]]
+            assert unverified, "the query in flight when the server died must say so"
+            assert unverified[0]["location"]["startLine"] == unverified[0]["mapRange"]["startLine"]
+            assert answers[-1]["verified"] is True
+
+    run(scenario)
+
+
+def test_disconnecting_leaves_no_process_behind(repo: Path) -> None:
+    marker = str(repo)
+
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            await call(client, "nav_references", target=ALLOW)
+            running = processes_under(marker)
+            assert any("ty server" in cmd for cmd in running.values())
+
+    run(scenario)
+    deadline = time.monotonic() + 10
+    while processes_under(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_under(marker) == {}
+
+
+BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
+    ("resolve", {"target": ALLOW, "colour": "red"}, "does not take"),
+    ("resolve", {"target": "shop/app.py#"}, "malformed node ID"),
+    ("nav_definition", {"target": "../outside.py:1"}, "outside the workspace root"),
+    ("nav_definition", {"target": "/etc/hostname:1"}, "outside the workspace root"),
+    ("map_search", {"query": "Cart", "budget": 10_000_000}, "out of range"),
+    ("map_search", {"query": "   "}, "empty query"),
+    ("nav_references", {"target": "shop/app.py:999"}, "past the end"),
+    ("resolve", {"target": "shop/pricing.py#PriceBok"}, "PriceBook"),
+]
+
+
+def test_bad_input_is_a_clear_tool_error_and_serving_goes_on(repo: Path) -> None:
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            for tool, arguments, expected in BAD_CALLS:
+                error = await call_error(client, tool, **arguments)
+                assert expected in f"{error['message']} {error['hint']}", (tool, error)
+            assert (await call(client, "map_search", query="Cart"))["ok"] is True
+
+    run(scenario)
