@@ -138,7 +138,7 @@ class Connection:
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's
         `indexing_progress` ended, or a `ready_log` message came)."""
-        if not spec.indexing_progress and not spec.ready_log:
+        if not spec.reports_indexing(root) and not spec.ready_log:
             self.loaded.set()
         self._register_handlers()
 

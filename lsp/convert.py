@@ -184,20 +184,27 @@ class Converter:
                 )
         return found
 
-    def call_site(
-        self, item: types.CallHierarchyItem, ranges: Sequence[types.Range]
-    ) -> CallSite | None:
-        """A caller or callee and where the calls happen."""
-        loc = self.location(item.uri, item.selection_range)
-        if loc is None:
-            return None
-        return CallSite(
-            name=item.name,
-            kind=kind_name(item.kind),
-            detail=item.detail or None,
-            location=loc,
-            call_spans=tuple(span_of(r) for r in ranges),
-        )
+    def call_sites(
+        self, calls: Sequence[tuple[types.CallHierarchyItem, Sequence[types.Range]]]
+    ) -> list[CallSite]:
+        """Callers or callees with where the calls happen: one site per symbol, each
+        call span once, in file order (servers repeat both)."""
+        spans: dict[tuple[str, str, str | None, Location], set[Span]] = {}
+        for item, ranges in calls:
+            loc = self.location(item.uri, item.selection_range)
+            if loc is not None:
+                key = (item.name, kind_name(item.kind), item.detail or None, loc)
+                spans.setdefault(key, set()).update(span_of(r) for r in ranges)
+        return [
+            CallSite(
+                name=name,
+                kind=kind,
+                detail=detail,
+                location=loc,
+                call_spans=tuple(sorted(found, key=lambda s: (s.start_line, s.start_char))),
+            )
+            for (name, kind, detail, loc), found in spans.items()
+        ]
 
 
 def nest_by_range(flat: Sequence[DocumentSymbolNode]) -> list[DocumentSymbolNode]:

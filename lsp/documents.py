@@ -127,6 +127,14 @@ class Documents:
             self._close(oldest, sink)
         return doc
 
+    def vanished(self) -> list[Path]:
+        """The open documents whose file is gone from the disk."""
+        return [path for path in self._open if FileStamp.of(path) is None]
+
+    def forget(self, path: Path) -> OpenDocument | None:
+        """Drop a document without telling the server (the caller closes it)."""
+        return self._open.pop(path, None)
+
     def refresh(self, sink: DocumentSink) -> None:
         """Bring every open document up to date with the disk; close the vanished."""
         for path, doc in list(self._open.items()):

@@ -182,28 +182,20 @@ class LivePool:
     async def incoming_calls(self, path: str, line: int, character: int) -> list[CallSite]:
         """Who calls the function at the position, and where."""
         session, items = await self._call_items(path, line, character)
-        converter = Converter(self.root)
-        sites: list[CallSite] = []
+        found: list[tuple[types.CallHierarchyItem, Sequence[types.Range]]] = []
         for item in items:
             calls = await session.request(types.CALL_HIERARCHY_INCOMING_CALLS, _incoming(item))
-            for call in calls or ():
-                site = converter.call_site(call.from_, call.from_ranges)
-                if site is not None:
-                    sites.append(site)
-        return sites
+            found.extend((call.from_, call.from_ranges) for call in calls or ())
+        return Converter(self.root).call_sites(found)
 
     async def outgoing_calls(self, path: str, line: int, character: int) -> list[CallSite]:
         """What the function at the position calls, and where."""
         session, items = await self._call_items(path, line, character)
-        converter = Converter(self.root)
-        sites: list[CallSite] = []
+        found: list[tuple[types.CallHierarchyItem, Sequence[types.Range]]] = []
         for item in items:
             calls = await session.request(types.CALL_HIERARCHY_OUTGOING_CALLS, _outgoing(item))
-            for call in calls or ():
-                site = converter.call_site(call.to, call.from_ranges)
-                if site is not None:
-                    sites.append(site)
-        return sites
+            found.extend((call.to, call.from_ranges) for call in calls or ())
+        return Converter(self.root).call_sites(found)
 
     async def _call_items(
         self, path: str, line: int, character: int

@@ -24,17 +24,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from disk.errors import DiskError
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
+from lsp.disksync import DiskSync
 from lsp.documents import Documents, OpenDocument
 from lsp.errors import LspError, RequestTimeoutError, ServerCrashedError, ServerGaveUpError
 from lsp.settings import LiveSettings
-from lsp.uris import uri_of
-from lsp.watch import WorkspaceIndex
 
 T = TypeVar("T")
 
@@ -65,8 +62,7 @@ class ServerSession:
         self._executable = executable
         self._settings = settings
         self._documents = Documents(spec.language_ids, settings.max_open_documents)
-        self._needs_index = not spec.watches_disk or spec.open_before_references
-        self._index: WorkspaceIndex | None = None
+        self._disk = DiskSync(spec, root, self._documents)
         self._connection: Connection | None = None
         self._lock = asyncio.Lock()
         self._crashes: deque[float] = deque()
@@ -104,7 +100,7 @@ class ServerSession:
         async with self._lock:
             conn = await self._running()
             try:
-                await self._push_disk(conn)
+                await self._disk.push(conn)
                 return None if path is None else self._documents.current(path, conn)
             except (ServerCrashedError, RequestTimeoutError):
                 await self._fail(conn)
@@ -172,8 +168,7 @@ class ServerSession:
         if self._crashes:
             delay = _BACKOFF_FIRST_S * 2 ** (len(self._crashes) - 1)
             await asyncio.sleep(min(delay, _BACKOFF_MAX_S))
-        if self._needs_index:
-            self._index = WorkspaceIndex(self._root, self.spec.extensions)
+        self._disk.reset()
         conn = Connection(self.spec, self._root, self._executable, self._settings.request_timeout)
         self._connection = conn
         self._starts += 1
@@ -187,42 +182,6 @@ class ServerSession:
                 raise ServerCrashedError(self.spec.name, f"could not start: {exc}") from exc
             raise
         return conn
-
-    async def _push_disk(self, conn: Connection) -> None:
-        """Tell the server what changed on disk since the last query."""
-        if self._index is not None:
-            changes = self._index.changes()
-            if changes and not self.spec.watches_disk:
-                conn.did_change_watched_files(
-                    types.DidChangeWatchedFilesParams(
-                        changes=[
-                            types.FileEvent(uri=uri_of(path), type=change)
-                            for path, change in changes
-                        ]
-                    )
-                )
-            if self.spec.open_before_references:
-                await self._reopen_changed(conn, changes)
-        self._documents.refresh(conn)
-
-    async def _reopen_changed(
-        self, conn: Connection, changes: list[tuple[Path, types.FileChangeType]]
-    ) -> None:
-        """Open each changed file and ask its outline (clangd re-indexes it then)."""
-        for path, change in changes:
-            if change == types.FileChangeType.Deleted:
-                continue
-            try:
-                doc = self._documents.current(path, conn)
-            except DiskError:
-                continue
-            params = types.DocumentSymbolParams(
-                text_document=types.TextDocumentIdentifier(uri=doc.uri)
-            )
-            await conn.call(
-                types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
-                conn.lsp.text_document_document_symbol_async(params),
-            )
 
     async def _fail(self, conn: Connection) -> None:
         """Record a crash or hang of `conn` (once) and make sure its process is gone."""

@@ -110,3 +110,19 @@ def test_configuration_answers_by_exact_section_then_dotted_path() -> None:
     assert configuration_answer(settings, "gopls.ui") == {"hover": "full"}
     assert configuration_answer(settings, "ty") is None
     assert configuration_answer(settings, None) == settings
+
+
+def test_call_sites_merge_repeated_symbols_and_spans(tmp_path: Path) -> None:
+    uri = (tmp_path / "m.py").as_uri()
+    item = types.CallHierarchyItem(
+        name="area",
+        kind=types.SymbolKind.Method,
+        uri=uri,
+        range=_range(3, 4),
+        selection_range=_range(3, 3, 8),
+    )
+    sites = Converter(tmp_path).call_sites(
+        [(item, [_range(9, 9), _range(7, 7)]), (item, [_range(9, 9)])]
+    )
+    assert [(s.name, s.kind, s.location.line) for s in sites] == [("area", "method", 4)]
+    assert [span.start_line for span in sites[0].call_spans] == [7, 9]
