@@ -92,6 +92,7 @@ class CodeMap:
         self._skipped: dict[str, int] = {}
         self._stale: dict[str, int] = {}
         self._last_duration = 0.0
+        self.last_report: BuildReport | None = None
 
     @classmethod
     def open(
@@ -183,6 +184,7 @@ class CodeMap:
         self._stale = {p: t for p, t in self._stale.items() if t > flagged_before}
         self.built_at = scan_time
         self._last_duration = report.duration_s
+        self.last_report = report
         return report
 
     def save(self) -> None:
