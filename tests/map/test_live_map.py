@@ -1,0 +1,59 @@
+"""A watched map: an edit is flagged stale at once, then rebuilt into the graph."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from map.codemap import CodeMap
+from map.live_map import LiveMap
+from tests.map.graph_state import copy_repo
+
+WAIT_S = 20.0
+HELPER = "pkg/core.py#helper"
+
+
+async def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll `condition` until it holds; fail naming `what` after WAIT_S seconds."""
+    deadline = asyncio.get_running_loop().time() + WAIT_S
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def lines_of(codemap: CodeMap, node_id: str) -> tuple[int, int]:
+    first, last = codemap.node(node_id)["lines"]
+    return int(first), int(last)
+
+
+def test_an_edit_is_stale_at_once_and_rebuilt_into_the_graph(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    before = lines_of(codemap, HELPER)
+    built_before = codemap.built_at
+    core = root / "pkg" / "core.py"
+    added = "def added_above():\n    return 0\n\n\n"
+    seen_stale: list[frozenset[str]] = []
+
+    async def scenario() -> None:
+        async with LiveMap(codemap) as live:
+            core.write_text(core.read_text().replace("def helper():", added + "def helper():"))
+            await wait_until(lambda: "pkg/core.py" in codemap.stale_files(), "the stale flag")
+            seen_stale.append(codemap.stale_files())
+            assert lines_of(codemap, HELPER) == before, "flagged, not yet rebuilt"
+            await wait_until(lambda: live.state().rebuild_count >= 1, "the rebuild")
+            await wait_until(lambda: not codemap.stale_files(), "the stale flag to clear")
+            assert live.state().status == "watching"
+
+    asyncio.run(scenario())
+    assert seen_stale == [frozenset({"pkg/core.py"})]
+    shift = added.count("\n")
+    assert lines_of(codemap, HELPER) == (before[0] + shift, before[1] + shift)
+    assert "pkg/core.py#added_above" in codemap.graph
+    assert codemap.built_at > built_before
+    reopened = CodeMap.open(root)
+    assert lines_of(reopened, HELPER) == lines_of(codemap, HELPER), "the rebuild was saved"
