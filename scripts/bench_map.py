@@ -7,8 +7,8 @@ Per corpus, over --runs runs, it measures the median and the spread of:
     floor-read    list + read + hash every file (what any build must do)
     floor-parse   ... + tree-sitter parse, no queries, in the same pool size
     extract-only  ... + extraction (queries, symbols, references), no graph
-    cold          CodeMap.open + rebuild + save with no snapshot
-    warm          CodeMap.open + rebuild with a valid snapshot, nothing changed
+    cold          CodeMap.open with no snapshot: full build and save
+    warm          CodeMap.open with a valid snapshot, nothing changed
     update-median one-file edit of a median-size file, then rebuild
     update-largest the same for the largest file
 
@@ -23,8 +23,8 @@ stdout, or JSON with --json.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
+import multiprocessing
 import os
 import resource
 import shutil
@@ -44,6 +44,9 @@ from rich.console import Console
 from rich.table import Table
 
 from disk.stamps import content_hash
+from map.codemap import CodeMap, MapSettings
+from map.extract import extract_file
+from map.ingest import CHUNK_FILES, POOL_THRESHOLD
 from map.languages import grammar, language_for
 from map.walk import list_files
 
@@ -71,7 +74,7 @@ MEASURES = (
 )
 FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold", "warm"})
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench"
-DEFAULT_WORKERS = 2
+DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)  # what the map picks by default
 PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
 
 err = Console(stderr=True)
@@ -178,19 +181,24 @@ def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
 
 def _extract_chunk(root: str, rels: list[str]) -> int:
     """Extract each file as the map does; the count of symbols found."""
-    from map.extract import extract_file
-
     return sum(len(extract_file(rel, (Path(root) / rel).read_bytes()).symbols) for rel in rels)
 
 
 def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) -> dict[str, Any]:
-    """List the files, then run `task` over them in `workers` processes; timed."""
+    """List the files, then run `task` over them as the map's loader would; timed.
+
+    Same settings as `map.ingest.load_many`: in this process up to its pool
+    threshold, else `workers` forkserver processes fed chunks of its size.
+    """
     started = time.perf_counter()
     rels = list(list_files(root, accept=_accepted).files)
-    slices = workers * 8
-    chunks = [rels[index::slices] for index in range(slices)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        sum(pool.map(task, [str(root)] * slices, chunks))
+    if len(rels) <= POOL_THRESHOLD or workers <= 1:
+        task(str(root), rels)
+    else:
+        chunks = [rels[index : index + CHUNK_FILES] for index in range(0, len(rels), CHUNK_FILES)]
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            sum(pool.map(task, [str(root)] * len(chunks), chunks))
     return {"seconds": time.perf_counter() - started}
 
 
@@ -202,36 +210,32 @@ def extract_only(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     return _in_pool(root, int(args["workers"]), _extract_chunk)
 
 
-def cold(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
-    from map.codemap import CodeMap
+def _settings(args: dict[str, Any]) -> MapSettings:
+    return MapSettings(workers=int(args["workers"]))
 
+
+def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    """No snapshot: `open` builds everything and saves."""
     shutil.rmtree(root / ".codeanchor", ignore_errors=True)
     started = time.perf_counter()
-    codemap = CodeMap.open(root)
-    codemap.rebuild()
-    built = time.perf_counter()
-    codemap.save()
-    done = time.perf_counter()
-    return {"seconds": done - started, "save_seconds": done - built}
-
-
-def warm(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
-    from map.codemap import CodeMap
-
-    started = time.perf_counter()
-    codemap = CodeMap.open(root)
-    report = codemap.rebuild()
+    codemap = CodeMap.open(root, _settings(args))
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "files_changed": report.files_changed}
+    status = codemap.status()
+    return {"seconds": seconds, "symbols": status.symbols, "edges": status.edges}
+
+
+def warm(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    """A valid snapshot and nothing changed: `open` loads it and checks every file."""
+    started = time.perf_counter()
+    CodeMap.open(root, _settings(args))
+    return {"seconds": time.perf_counter() - started}
 
 
 def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    from map.codemap import CodeMap
-
+    """Append a function to one file, then time the rebuild that takes it in."""
     path = root / str(args["file"])
     original = path.read_bytes()
-    codemap = CodeMap.open(root)
-    codemap.rebuild()
+    codemap = CodeMap.open(root, _settings(args))
     try:
         path.write_bytes(original + PROBE.format(seq=args["seq"]).encode())
         started = time.perf_counter()
@@ -239,7 +243,9 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
         seconds = time.perf_counter() - started
     finally:
         path.write_bytes(original)
-    return {"seconds": seconds, "files_changed": report.files_changed}
+    if report.files_changed != [args["file"]]:
+        raise RuntimeError(f"expected one re-extracted file, got {report.files_changed[:5]}")
+    return {"seconds": seconds, "files_relinked": report.files_relinked}
 
 
 CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
@@ -255,7 +261,9 @@ CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
 
 def child_main(measure: str, root: str, args_json: str) -> None:
     """Run one measurement and print its result, with peak RSS, as one JSON line."""
+    load = os.getloadavg()[0]
     result = CHILD_MEASURES[measure](Path(root), json.loads(args_json))
+    result["load_1m"] = load
     kib = 1024  # ru_maxrss is in KiB on Linux
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
     result["worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kib / 1e6
@@ -288,8 +296,19 @@ class Figure:
             "max_ms": round(max(ms), 1),
             "ms_per_mb": round(median / megabytes, 1) if self.measure in FULL_TREE else None,
             "peak_rss_mb": round(statistics.median(rss)),
+            "load_1m": round(statistics.median(run["load_1m"] for run in self.runs), 1),
+            "note": _note(self.runs),
             "runs_ms": [round(value, 1) for value in ms],
         }
+
+
+def _note(runs: list[dict[str, Any]]) -> str:
+    """What else the runs reported, in a few words."""
+    if "files_relinked" in runs[0]:
+        return f"{statistics.median(run['files_relinked'] for run in runs):.0f} files relinked"
+    if "symbols" in runs[0]:
+        return f"{runs[0]['symbols']} symbols, {runs[0]['edges']} edges"
+    return ""
 
 
 def run_child(measure: str, corpus: Corpus, extra: dict[str, Any]) -> dict[str, Any]:
@@ -309,17 +328,10 @@ def run_child(measure: str, corpus: Corpus, extra: dict[str, Any]) -> dict[str, 
 def bench_corpus(
     corpus: Corpus, runs: int, workers: int, measures: tuple[str, ...]
 ) -> list[Figure]:
-    have_codemap = importlib.util.find_spec("map.codemap") is not None
     figures: list[Figure] = []
     for measure in measures:
         figure = Figure(corpus.name, measure)
         figures.append(figure)
-        if measure == "extract-only" and importlib.util.find_spec("map.extract") is None:
-            figure.error = "map.extract has not landed"
-            continue
-        if measure not in ("floor-read", "floor-parse", "extract-only") and not have_codemap:
-            figure.error = "map.codemap has not landed"
-            continue
         if measure in ("warm", "update-median", "update-largest"):
             run_child("cold", corpus, {"workers": workers})  # a valid snapshot to start from
         for run in range(runs):
@@ -338,9 +350,13 @@ def bench_corpus(
 
 
 def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers: int) -> None:
-    table = Table(title=f"map benchmark: median and min-max over {runs} runs, {workers} workers")
-    for column in ("corpus", "measure", "median ms", "min-max ms", "ms/MB", "peak RSS MB", "note"):
-        numeric = "ms" in column or "MB" in column
+    table = Table(
+        title=f"map benchmark: median and min-max over {runs} runs, {workers} workers",
+        caption=f"load: 1-minute load average as each run began ({os.cpu_count()} cores)",
+    )
+    columns = ("corpus", "measure", "median ms", "min-max ms", "ms/MB", "peak RSS MB", "load")
+    for column in (*columns, "note"):
+        numeric = "ms" in column or "MB" in column or column == "load"
         table.add_column(column, justify="right" if numeric else "left", no_wrap=not numeric)
     by_name = {corpus.name: corpus for corpus in corpora}
     shown = ""
@@ -358,7 +374,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
         elif measure == "update-largest":
             measure += f" {corpus.largest_bytes / 1e3:.0f} kB"
         if row.get("error"):
-            table.add_row(label, measure, "", "", "", "", f"[red]{row['error']}")
+            table.add_row(label, measure, "", "", "", "", "", f"[red]{row['error']}")
             continue
         per_mb = "" if row["ms_per_mb"] is None else f"{row['ms_per_mb']:.1f}"
         table.add_row(
@@ -368,7 +384,8 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
             f"{row['min_ms']:.1f}-{row['max_ms']:.1f}",
             per_mb,
             str(row["peak_rss_mb"]),
-            "",
+            f"{row['load_1m']:.1f}",
+            row["note"],
         )
     Console(width=max(Console().width, 140)).print(table)
 
