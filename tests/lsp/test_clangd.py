@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.edits import (
+from tests.lsp.realserver import (
+    PATIENT,
     insert_lines_at_top,
     places,
     rewrite_keeping_mtime,
@@ -38,7 +39,9 @@ def _write_compile_commands(root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with open_live("c_app", tmp_path_factory.mktemp("c"), language="c", server="clangd") as live:
+    with open_live(
+        "c_app", tmp_path_factory.mktemp("c"), language="c", server="clangd", settings=PATIENT
+    ) as live:
         _write_compile_commands(live.root)  # before the first query starts clangd
         yield live
 
@@ -128,12 +131,8 @@ def test_a_new_file_never_opened_shows_up_in_references_and_callers(c: Live) -> 
     assert {("extra", EXTRA), ("report", MAIN)} == {(s.name, s.location.path) for s in callers}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pool does not yet act on ServerSpec.blank_deleted_files: clangd keeps a "
-    "deleted file's references until it is sent empty and its outline asked",
-)
 def test_a_deleted_file_is_gone_from_references(c: Live) -> None:
+    # clangd keeps a deleted file's references until it is sent empty (blank_deleted_files).
     write(c.root, EXTRA, '#include "geometry.h"\n\nint gone(void) { return square(2); }\n')
     square = position_of(c.root, GEOMETRY, "square", after="int ")
     assert EXTRA in {loc.path for loc in c.run(c.pool.references(GEOMETRY, *square))}

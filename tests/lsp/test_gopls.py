@@ -11,7 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.edits import (
+from tests.lsp.realserver import (
+    PATIENT,
     insert_lines_at_top,
     places,
     rewrite_keeping_mtime,
@@ -26,7 +27,9 @@ EXTRA = "extra.go"
 
 @pytest.fixture(scope="module")
 def go(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with open_live("go_app", tmp_path_factory.mktemp("go"), language="go", server="gopls") as live:
+    with open_live(
+        "go_app", tmp_path_factory.mktemp("go"), language="go", server="gopls", settings=PATIENT
+    ) as live:
         yield live
 
 

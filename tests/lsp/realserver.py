@@ -1,4 +1,5 @@
-"""Outside edits to a fixture copy, and result shapes to compare, for live tests."""
+"""For the real-server tests: patient settings, outside edits to a fixture copy,
+and result shapes to compare."""
 
 from __future__ import annotations
 
@@ -6,6 +7,12 @@ import os
 from pathlib import Path
 
 from lsp.model import Location
+from lsp.settings import LiveSettings
+
+# The machine running the tests may be busy (tsserver took 8.5 s to load the
+# two-file fixture at load average 9 on 2 cores): a cold start that outlasts
+# the default deadline would pass a partial answer on and fail the test.
+PATIENT = LiveSettings(request_timeout=30.0, cold_start_deadline=60.0)
 
 
 def places(found: list[Location]) -> set[tuple[str, int]]:
