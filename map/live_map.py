@@ -6,6 +6,10 @@ rebuild runs `CodeMap.rebuild` and `save` in a worker thread, so the event
 loop (and the stale flags) stay responsive while a large rebuild runs. A
 file flagged during a rebuild stays stale: the map only clears flags older
 than the rebuild's start, and the watcher queues one more rebuild for it.
+
+Only files the map can hold are flagged; any other change (a directory, a
+`.gitignore`) still triggers a rebuild. A moved or deleted directory is
+reported as one event, so the map's files under it are flagged too.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Callable
 
 from map.codemap import CodeMap
 from map.debounce import DebouncePolicy
+from map.languages import language_for
 from map.watch import Watcher, WatcherState, default_path_filter
 
 
@@ -60,7 +65,15 @@ class LiveMap:
         await self.stop()
 
     def _flag(self, paths: set[str]) -> None:
-        self.codemap.mark_stale(paths)
+        stale = {path for path in paths if language_for(path) is not None}
+        prefixes = tuple(f"{path}/" for path in paths if language_for(path) is None)
+        if prefixes:
+            # tuple() copies the node IDs in one C call, safe while a rebuild thread runs;
+            # file nodes are their paths, symbol IDs hold a '#'.
+            nodes = tuple(self.codemap.graph)
+            stale.update(n for n in nodes if "#" not in n and n.startswith(prefixes))
+        if stale:
+            self.codemap.mark_stale(stale)
 
     async def _rebuild(self) -> None:
         await asyncio.to_thread(self._rebuild_and_save)

@@ -57,3 +57,40 @@ def test_an_edit_is_stale_at_once_and_rebuilt_into_the_graph(tmp_path: Path) -> 
     assert codemap.built_at > built_before
     reopened = CodeMap.open(root)
     assert lines_of(reopened, HELPER) == lines_of(codemap, HELPER), "the rebuild was saved"
+
+
+def test_a_moved_directory_flags_the_files_that_were_in_it(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    old = {"pkg/__init__.py", "pkg/core.py", "pkg/util.py"}
+    assert all(path in codemap.graph for path in old)
+
+    async def scenario() -> None:
+        async with LiveMap(codemap) as live:
+            (root / "pkg").rename(root / "lib")
+            await wait_until(lambda: old <= codemap.stale_files(), "the old files flagged")
+            await wait_until(lambda: live.state().rebuild_count >= 1, "the rebuild")
+            await wait_until(lambda: not codemap.stale_files(), "the stale flags to clear")
+
+    asyncio.run(scenario())
+    assert not any(path in codemap.graph for path in old)
+    assert "lib/core.py#helper" in codemap.graph
+
+
+def test_a_non_source_change_rebuilds_without_a_stale_flag(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    flags: list[frozenset[str]] = []
+
+    async def scenario() -> None:
+        async with LiveMap(codemap) as live:
+            (root / "NOTES.txt").write_text("not code\n")
+
+            def rebuilt() -> bool:
+                flags.append(codemap.stale_files())
+                return live.state().rebuild_count >= 1
+
+            await wait_until(rebuilt, "the rebuild")
+
+    asyncio.run(scenario())
+    assert all(not flagged for flagged in flags)
