@@ -13,7 +13,7 @@ import difflib
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -25,11 +25,9 @@ from disk.stamps import FileStamp
 from map import query, snapshot
 from map.errors import SnapshotError, UnknownNodeError
 from map.graph import MapGraph
-from map.ingest import load_many
-from map.languages import language_for
+from map.ingest import ScanOptions, scan
 from map.linker import Change, Linker
 from map.model import EdgeKind, FileExtract, Symbol
-from map.walk import list_files
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +60,8 @@ class BuildReport:
     duration_s: float
     full: bool
     files_relinked: int = 0
+    restamped: int = 0
+    """Files whose stat stamp moved but whose content did not (hashed, not re-extracted)."""
 
 
 @dataclass(frozen=True)
@@ -79,43 +79,58 @@ class MapStatus:
 
 
 class CodeMap:
-    """Symbols and edges of one repository, kept equal to the disk by rebuilds."""
+    """Symbols and edges of one repository, kept equal to the disk by rebuilds.
+
+    Opened from a snapshot with nothing changed, the graph is loaded only
+    when first asked for (`graph`, lookups, queries): a warm start costs a
+    directory listing and a stat per file.
+    """
 
     def __init__(self, root: Path, settings: MapSettings) -> None:
         self.root = root.resolve()
         self.settings = settings
-        self.graph: MapGraph = nx.MultiDiGraph()
         self.built_at = datetime.fromtimestamp(0, UTC)
-        self._linker = Linker(self.graph)
-        self._files: dict[str, tuple[FileStamp, FileExtract]] = {}
+        self.last_report: BuildReport | None = None
+        self._linker = Linker(nx.MultiDiGraph())
+        self._stamps: dict[str, tuple[FileStamp, str]] = {}
         self._skipped_files: dict[str, tuple[FileStamp, str]] = {}
         self._skipped: dict[str, int] = {}
+        self._go_modules: dict[str, str] = {}
+        self._pending: snapshot.Header | None = None
+        self._counts: dict[str, Any] = {}
         self._stale: dict[str, int] = {}
         self._last_duration = 0.0
-        self.last_report: BuildReport | None = None
 
     @classmethod
     def open(
         cls, root: Path, settings: MapSettings | None = None, progress: Progress | None = None
     ) -> CodeMap:
         """The map of `root`: from its snapshot when valid (changed files re-extracted),
-        else built from scratch. Saves the snapshot when anything was rebuilt."""
+        else built from scratch. Saves the snapshot when anything moved."""
         codemap = cls(root, settings or MapSettings())
         try:
-            state = snapshot.load(codemap.snapshot_path, str(codemap.root))
+            header = snapshot.load_header(codemap.snapshot_path, str(codemap.root))
         except SnapshotError as exc:
             log.info("building the map of %s from scratch: %s", codemap.root, exc)
-            trusted = False
         else:
-            codemap._files = dict(state.files)
-            codemap._skipped_files = dict(state.skipped)
-            codemap.built_at = state.built_at
-            codemap._last_duration = state.duration_s
-            trusted = True
+            codemap._pending = header
+            codemap._stamps = dict(header.stamps)
+            codemap._skipped_files = dict(header.skipped)
+            codemap._go_modules = dict(header.go_modules)
+            codemap._counts = dict(header.counts)
+            codemap.built_at = header.built_at
+            codemap._last_duration = header.duration_s
         report = codemap.rebuild(progress)
-        if not trusted or report.files_changed or report.files_removed:
+        if report.full or report.files_changed or report.files_removed or report.restamped:
             codemap.save()
         return codemap
+
+    @property
+    def graph(self) -> MapGraph:
+        """The networkx graph (loaded from the snapshot on first use)."""
+        if not self._materialize():
+            self.rebuild()
+        return self._linker.graph
 
     @property
     def snapshot_path(self) -> Path:
@@ -130,57 +145,35 @@ class CodeMap:
         started = time.monotonic()
         flagged_before = time.monotonic_ns()
         scan_time = datetime.now(UTC)
-        listing = list_files(
-            self.root,
-            accept=lambda p: language_for(p) is not None,
-            exclude=self.settings.exclude,
-            snapshot_dir=self.settings.snapshot_dir,
+        options = ScanOptions(
+            self.settings.max_file_bytes,
+            self.settings.exclude,
+            self.settings.workers,
+            self.settings.snapshot_dir,
         )
-        files: dict[str, tuple[FileStamp, FileExtract]] = {}
-        skipped: dict[str, tuple[FileStamp, str]] = {}
-        to_load: list[tuple[str, str | None]] = []
-        for path in listing.files:
-            stamp = FileStamp.of(self.root / path)
-            known = self._files.get(path)
-            passed = self._skipped_files.get(path)
-            if stamp is None:
-                continue
-            if known is not None and known[0] == stamp:
-                files[path] = known
-            elif passed is not None and passed[0] == stamp:
-                skipped[path] = passed
-            else:
-                to_load.append((path, known[1].content_hash if known is not None else None))
-        reextracted: list[str] = []
-        for loaded in load_many(
-            self.root,
-            to_load,
-            max_bytes=self.settings.max_file_bytes,
-            workers=self.settings.workers,
-            progress=progress,
-        ):
-            if loaded.stamp is None:
-                continue
-            if loaded.skipped is not None:
-                skipped[loaded.path] = (loaded.stamp, loaded.skipped)
-            elif loaded.extract is not None:
-                files[loaded.path] = (loaded.stamp, loaded.extract)
-                reextracted.append(loaded.path)
-            else:
-                files[loaded.path] = (loaded.stamp, self._files[loaded.path][1])
-        stats = self._linker.apply(self._changes(files), self._go_modules(listing.go_mods))
-        full = not self._files
+        found = scan(self.root, options, self._stamps, self._skipped_files, progress)
+        removed = sorted(p for p in self._stamps if p not in found.stamps)
+        relinked = 0
+        if found.extracts or removed or found.go_modules != self._go_modules:
+            if not self._materialize():
+                return self.rebuild(progress)
+            linked = self._linker.extracts
+            changes: dict[str, Change] = {p: (linked.get(p), e) for p, e in found.extracts.items()}
+            changes.update((p, (linked[p], None)) for p in removed)
+            relinked = self._linker.apply(changes, found.go_modules).files_relinked
         report = BuildReport(
-            files_total=len(files),
-            files_changed=sorted(reextracted),
-            files_removed=sorted(p for p in self._files if p not in files),
-            files_added=sorted(p for p in reextracted if p not in self._files),
-            skipped=dict(Counter(listing.skipped) + Counter(r for _, r in skipped.values())),
+            files_total=len(found.stamps),
+            files_changed=sorted(found.extracts),
+            files_removed=removed,
+            files_added=sorted(p for p in found.extracts if p not in self._stamps),
+            skipped=found.skip_counts,
             duration_s=time.monotonic() - started,
-            full=full,
-            files_relinked=stats.files_relinked,
+            full=not self._stamps,
+            files_relinked=relinked,
+            restamped=found.restamped,
         )
-        self._files, self._skipped_files, self._skipped = files, skipped, report.skipped
+        self._stamps, self._skipped_files = found.stamps, found.skipped
+        self._skipped, self._go_modules = found.skip_counts, found.go_modules
         self._stale = {p: t for p, t in self._stale.items() if t > flagged_before}
         self.built_at = scan_time
         self._last_duration = report.duration_s
@@ -189,16 +182,26 @@ class CodeMap:
 
     def save(self) -> None:
         """Write the snapshot (atomically)."""
-        snapshot.save(
-            self.snapshot_path,
-            snapshot.SnapshotState(
-                root=str(self.root),
-                built_at=self.built_at,
-                duration_s=self._last_duration,
-                files=self._files,
-                skipped=self._skipped_files,
-            ),
+        header = snapshot.Header(
+            root=str(self.root),
+            built_at=self.built_at,
+            duration_s=self._last_duration,
+            stamps=self._stamps,
+            skipped=self._skipped_files,
+            go_modules=self._go_modules,
+            counts=self._summary(),
         )
+        payload: dict[str, FileExtract] | bytes
+        if self._pending is not None:
+            try:
+                payload = snapshot.read_raw_payload(self.snapshot_path, self._pending.token)
+            except SnapshotError:
+                payload = dict(self._extracts())
+        else:
+            payload = dict(self._linker.extracts)
+        snapshot.save(self.snapshot_path, header, payload)
+        if self._pending is not None:
+            self._pending.token = header.token
 
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
@@ -208,8 +211,7 @@ class CodeMap:
 
     def extract_of(self, path: str) -> FileExtract | None:
         """What extraction learned about a file, or None when it is not in the map."""
-        known = self._files.get(path)
-        return known[1] if known is not None else None
+        return self._extracts().get(path)
 
     def symbols_in(self, path: str) -> list[Symbol]:
         """The symbols of a file, in file order ([] when it is not in the map)."""
@@ -230,12 +232,12 @@ class CodeMap:
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""
-        languages = Counter(extract.language for _, extract in self._files.values())
+        counts = self._summary()
         return MapStatus(
-            files=len(self._files),
-            symbols=self.graph.number_of_nodes() - len(self._files),
-            edges=self.graph.number_of_edges(),
-            languages=dict(sorted(languages.items())),
+            files=len(self._stamps),
+            symbols=int(counts.get("symbols", 0)),
+            edges=int(counts.get("edges", 0)),
+            languages=dict(counts.get("languages", {})),
             stale_files=tuple(sorted(self._stale)),
             last_build_s=self._last_duration,
             built_at=self.built_at,
@@ -290,7 +292,7 @@ class CodeMap:
             pool += [s.node_id for s in self.symbols_in(path)]
         else:
             last = PurePosixPath(path).name
-            pool = [p for p in self._files if PurePosixPath(p).name == last or not qual]
+            pool = [p for p in self._stamps if PurePosixPath(p).name == last or not qual]
         return difflib.get_close_matches(node_id, sorted(set(pool)), n=SUGGESTIONS, cutoff=0.5)
 
     def _relative(self, path: str) -> str | None:
@@ -302,29 +304,37 @@ class CodeMap:
         except ValueError:
             return None
 
-    def _changes(self, files: dict[str, tuple[FileStamp, FileExtract]]) -> dict[str, Change]:
-        """What the linker must learn: files whose extract it does not hold yet, and gone ones."""
-        linked = self._linker.extracts
-        changes: dict[str, Change] = {}
-        for path, (_, extract) in files.items():
-            old = linked.get(path)
-            if old is not extract:
-                changes[path] = (old, extract)
-        for path, old in linked.items():
-            if path not in files:
-                changes[path] = (old, None)
-        return changes
+    def _materialize(self) -> bool:
+        """Load the graph from the pending snapshot; False when it proved unusable
+        (the map is then emptied, and the caller rebuilds from scratch)."""
+        pending = self._pending
+        if pending is None:
+            return True
+        self._pending = None
+        try:
+            extracts = snapshot.load_payload(self.snapshot_path, pending)
+        except SnapshotError as exc:
+            log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
+            self._linker = Linker(nx.MultiDiGraph())
+            self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+            return False
+        self._linker.apply({p: (None, e) for p, e in extracts.items()}, pending.go_modules)
+        return True
 
-    def _go_modules(self, go_mods: tuple[str, ...]) -> dict[str, str]:
-        modules: dict[str, str] = {}
-        for rel in go_mods:
-            try:
-                text = (self.root / rel).read_text("utf-8", errors="replace")
-            except OSError:
-                continue
-            for line in text.splitlines():
-                words = line.split()
-                if len(words) >= 2 and words[0] == "module":
-                    modules[str(PurePosixPath(rel).parent).removeprefix(".")] = words[1].strip('"')
-                    break
-        return modules
+    def _extracts(self) -> Mapping[str, FileExtract]:
+        if not self._materialize():
+            self.rebuild()
+        return self._linker.extracts
+
+    def _summary(self) -> dict[str, Any]:
+        """Symbols, edges and languages: from the graph once loaded, else from the snapshot."""
+        if self._pending is not None:
+            return self._counts
+        graph = self._linker.graph
+        languages = Counter(e.language for e in self._linker.extracts.values())
+        self._counts = {
+            "symbols": graph.number_of_nodes() - len(self._linker.extracts),
+            "edges": graph.number_of_edges(),
+            "languages": dict(sorted(languages.items())),
+        }
+        return self._counts

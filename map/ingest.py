@@ -1,8 +1,9 @@
-"""Read, hash and extract files: in this process, or in a process pool when many changed.
+"""Compare the disk with what the map knows, and read, hash and extract what moved.
 
-The stat stamp is taken before the read, so an edit racing the read shows
-up as a moved stamp on the next rebuild. A file whose content hash equals
-the one already known is not extracted again.
+`scan` lists the files, stats each one, and reads only those whose stamp
+moved; of those, only the ones whose content hash moved are extracted (in
+a process pool when many). The stat stamp is taken before the read, so an
+edit racing the read shows up as a moved stamp on the next scan.
 """
 
 from __future__ import annotations
@@ -10,15 +11,23 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
 from map.extract import extract_file
+from map.languages import language_for
 from map.model import FileExtract
-from map.walk import SKIP_TOO_LARGE, SKIP_UNREADABLE, content_skip_reason
+from map.walk import (
+    SKIP_TOO_LARGE,
+    SKIP_UNREADABLE,
+    content_skip_reason,
+    list_files,
+    read_go_modules,
+)
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -28,6 +37,79 @@ SKIP_EXTRACT_FAILED = "extract_failed"
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+Known = Mapping[str, tuple[FileStamp, str]]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """The disk as found: `stamps` and `skipped` cover every listed file,
+    `extracts` only those whose content is new or changed."""
+
+    stamps: dict[str, tuple[FileStamp, str]]
+    skipped: dict[str, tuple[FileStamp, str]]
+    extracts: dict[str, FileExtract]
+    skip_counts: dict[str, int]
+    go_modules: dict[str, str]
+    restamped: int
+    """Files whose stamp moved but whose content did not."""
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """What to list and how to read it."""
+
+    max_file_bytes: int
+    exclude: tuple[str, ...]
+    workers: int
+    snapshot_dir: str
+
+
+def scan(
+    root: Path,
+    options: ScanOptions,
+    stamps: Known,
+    skipped: Known,
+    progress: Progress | None = None,
+) -> Scan:
+    """Compare the disk with the known (stamp, hash) and (stamp, skip reason) of each file."""
+    listing = list_files(
+        root,
+        accept=lambda p: language_for(p) is not None,
+        exclude=options.exclude,
+        snapshot_dir=options.snapshot_dir,
+    )
+    found = Scan({}, {}, {}, {}, read_go_modules(root, listing.go_mods), 0)
+    to_load: list[tuple[str, str | None]] = []
+    for path in listing.files:
+        stamp = FileStamp.of(root / path)
+        known = stamps.get(path)
+        passed = skipped.get(path)
+        if stamp is None:
+            continue
+        if known is not None and known[0] == stamp:
+            found.stamps[path] = known
+        elif passed is not None and passed[0] == stamp:
+            found.skipped[path] = passed
+        else:
+            to_load.append((path, known[1] if known is not None else None))
+    restamped = 0
+    for loaded in load_many(
+        root, to_load, max_bytes=options.max_file_bytes, workers=options.workers, progress=progress
+    ):
+        if loaded.stamp is None:
+            continue
+        if loaded.skipped is not None:
+            found.skipped[loaded.path] = (loaded.stamp, loaded.skipped)
+        elif loaded.content_hash is not None:
+            found.stamps[loaded.path] = (loaded.stamp, loaded.content_hash)
+            if loaded.extract is not None:
+                found.extracts[loaded.path] = loaded.extract
+            else:
+                restamped += 1
+    counts = Counter(listing.skipped) + Counter(reason for _, reason in found.skipped.values())
+    return Scan(
+        found.stamps, found.skipped, found.extracts, dict(counts), found.go_modules, restamped
+    )
 
 
 @dataclass(frozen=True, slots=True)

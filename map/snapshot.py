@@ -1,16 +1,22 @@
 """The map on disk: one orjson file, versioned, written atomically.
 
-What is saved is what extraction learned (per file: its stat stamp and its
-extract, compact lists rather than objects) plus the skipped files; the
-graph is rebuilt from it. A snapshot that is not valid JSON, has another
-`schema`, or was taken of another root raises SnapshotError: the caller
-rebuilds and never trusts it. Writing goes to a temporary file in the same
-directory, then `os.replace`: a crash mid-save leaves the old snapshot whole.
+The file holds two lines. The first, small, is the header: schema, root,
+when the graph last matched the disk, and every file's stat stamp and
+content hash (plus the skipped files and summary counts), enough to decide
+that nothing changed without reading the rest. The second is the payload:
+every file's extract, as compact lists. Both carry the same random `token`,
+so a payload read later is known to belong to the header read before.
+
+A snapshot that is not valid JSON, has another `schema`, was taken of another
+root, or whose payload does not match its header raises SnapshotError: the
+caller rebuilds and never trusts it. Writing goes to a temporary file in the
+same directory, then `os.replace`: a crash mid-save leaves the old snapshot.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +29,7 @@ from disk.stamps import FileStamp
 from map.errors import SnapshotError
 from map.model import FileExtract, Fingerprint, Import, Range, Reference, Symbol
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SNAPSHOT_NAME = "map.json"
 _REF_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "calls",
@@ -33,27 +39,42 @@ _REF_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
 
 
 @dataclass
-class SnapshotState:
-    """Everything a CodeMap persists."""
+class Header:
+    """The first line of a snapshot: enough to tell whether anything changed."""
 
     root: str
     built_at: datetime
     duration_s: float
-    files: dict[str, tuple[FileStamp, FileExtract]] = field(default_factory=dict)
+    stamps: dict[str, tuple[FileStamp, str]] = field(default_factory=dict)
+    """path -> (stat stamp, content hash) of every file in the map."""
     skipped: dict[str, tuple[FileStamp, str]] = field(default_factory=dict)
+    """path -> (stat stamp, reason) of every file left out."""
+    go_modules: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, Any] = field(default_factory=dict)
+    """Summary numbers of the saved graph (symbols, edges, languages)."""
+    token: str = ""
 
 
-def save(path: Path, state: SnapshotState) -> None:
-    """Write `state` to `path` atomically (temp file + rename)."""
-    document = {
+def save(path: Path, header: Header, payload: dict[str, FileExtract] | bytes) -> None:
+    """Write a snapshot atomically; `payload` is the extracts, or a raw payload line
+    read with `read_raw_payload` (saved again unchanged, without decoding it)."""
+    token = secrets.token_hex(8)
+    head = {
         "schema": SCHEMA_VERSION,
-        "root": state.root,
-        "built_at": state.built_at.isoformat(),
-        "duration_s": state.duration_s,
-        "files": {p: [_stamp(s), _extract(e)] for p, (s, e) in state.files.items()},
-        "skipped": {p: [_stamp(s), reason] for p, (s, reason) in state.skipped.items()},
+        "token": token,
+        "root": header.root,
+        "built_at": header.built_at.isoformat(),
+        "duration_s": header.duration_s,
+        "stamps": {p: [*_stamp(s), h] for p, (s, h) in header.stamps.items()},
+        "skipped": {p: [*_stamp(s), reason] for p, (s, reason) in header.skipped.items()},
+        "go_modules": header.go_modules,
+        "counts": header.counts,
     }
-    data = orjson.dumps(document)
+    if isinstance(payload, bytes):
+        files = payload
+    else:
+        files = orjson.dumps({p: _extract(e) for p, e in payload.items()})
+    data = b"".join((orjson.dumps(head), b"\n", orjson.dumps(token), b"\n", files, b"\n"))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -65,12 +86,14 @@ def save(path: Path, state: SnapshotState) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    header.token = token
 
 
-def load(path: Path, root: str) -> SnapshotState:
-    """Read a snapshot of `root`; raises SnapshotError when it cannot be trusted."""
+def load_header(path: Path, root: str) -> Header:
+    """Read a snapshot's header; raises SnapshotError when it cannot be trusted."""
     try:
-        document = orjson.loads(path.read_bytes())
+        with path.open("rb") as stream:
+            document = orjson.loads(stream.readline())
     except FileNotFoundError as exc:
         raise SnapshotError(f"{path}: no snapshot yet") from exc
     except (OSError, orjson.JSONDecodeError) as exc:
@@ -81,17 +104,54 @@ def load(path: Path, root: str) -> SnapshotState:
     if document.get("root") != root:
         raise SnapshotError(f"{path}: taken of {document.get('root')!r}, not of {root!r}")
     try:
-        return SnapshotState(
+        return Header(
             root=root,
             built_at=datetime.fromisoformat(document["built_at"]),
             duration_s=float(document["duration_s"]),
-            files={
-                p: (FileStamp(*s), _read_extract(p, e)) for p, (s, e) in document["files"].items()
-            },
-            skipped={p: (FileStamp(*s), str(r)) for p, (s, r) in document["skipped"].items()},
+            stamps={p: (FileStamp(*v[:4]), str(v[4])) for p, v in document["stamps"].items()},
+            skipped={p: (FileStamp(*v[:4]), str(v[4])) for p, v in document["skipped"].items()},
+            go_modules={str(k): str(v) for k, v in document["go_modules"].items()},
+            counts=dict(document["counts"]),
+            token=str(document["token"]),
         )
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise SnapshotError(f"{path}: malformed snapshot ({exc!r})") from exc
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise SnapshotError(f"{path}: malformed snapshot header ({exc!r})") from exc
+
+
+def read_raw_payload(path: Path, token: str) -> bytes:
+    """The payload line of the snapshot whose header carried `token`."""
+    try:
+        with path.open("rb") as stream:
+            stream.readline()
+            found = stream.readline()
+            payload = stream.readline()
+    except OSError as exc:
+        raise SnapshotError(f"{path}: unreadable snapshot ({exc})") from exc
+    try:
+        same = orjson.loads(found) == token
+    except orjson.JSONDecodeError:
+        same = False
+    if not same or not payload.endswith(b"\n"):
+        raise SnapshotError(f"{path}: the payload does not belong to the header read before")
+    return payload[:-1]
+
+
+def load_payload(path: Path, header: Header) -> dict[str, FileExtract]:
+    """Every file's extract, checked against the header's file list."""
+    raw = read_raw_payload(path, header.token)
+    try:
+        document = orjson.loads(raw)
+        extracts = {p: _read_extract(p, e) for p, e in document.items()}
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise SnapshotError(f"{path}: malformed snapshot payload ({exc!r})") from exc
+    mismatched = [
+        p
+        for p, (_, digest) in header.stamps.items()
+        if extracts.get(p) is None or extracts[p].content_hash != digest
+    ]
+    if mismatched or len(extracts) != len(header.stamps):
+        raise SnapshotError(f"{path}: payload and header disagree (e.g. {mismatched[:1]})")
+    return extracts
 
 
 def _stamp(stamp: FileStamp) -> list[int]:

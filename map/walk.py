@@ -106,6 +106,23 @@ def list_files(
     return Listing(tuple(sorted(files)), dict(skipped), tuple(sorted(go_mods)))
 
 
+def read_go_modules(root: Path, go_mods: Iterable[str]) -> dict[str, str]:
+    """go.mod directory (`""` for the root) -> the module path it declares."""
+    modules: dict[str, str] = {}
+    for rel in go_mods:
+        try:
+            text = (root / rel).read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            words = line.split()
+            if len(words) >= 2 and words[0] == "module":
+                directory = PurePosixPath(rel).parent.as_posix()
+                modules["" if directory == "." else directory] = words[1].strip('"')
+                break
+    return modules
+
+
 def content_skip_reason(data: bytes, *, path: str) -> str | None:
     """Why a file's content keeps it out of the map (binary, undecodable, generated), or None."""
     if looks_binary(data):

@@ -27,23 +27,30 @@ def _corrupt(path: Path) -> None:
     path.write_bytes(b"\x00garbage{" + path.read_bytes()[10:])
 
 
+def _edit_header(path: Path, **fields: object) -> None:
+    header, rest = path.read_bytes().split(b"\n", 1)
+    document = orjson.loads(header)
+    document.update(fields)
+    path.write_bytes(orjson.dumps(document) + b"\n" + rest)
+
+
 def _old_schema(path: Path) -> None:
-    document = orjson.loads(path.read_bytes())
-    document["schema"] = SCHEMA_VERSION - 1
-    path.write_bytes(orjson.dumps(document))
+    _edit_header(path, schema=SCHEMA_VERSION - 1)
 
 
 def _other_root(path: Path) -> None:
-    document = orjson.loads(path.read_bytes())
-    document["root"] = "/somewhere/else"
-    path.write_bytes(orjson.dumps(document))
+    _edit_header(path, root="/somewhere/else")
 
 
-def _lying_extracts(path: Path) -> None:
-    """Valid JSON of the right schema and root whose file entries are malformed."""
-    document = orjson.loads(path.read_bytes())
-    document["files"] = {"pkg/core.py": [[1, 2], "not an extract"]}
-    path.write_bytes(orjson.dumps(document))
+def _malformed_payload(path: Path) -> None:
+    """A sound header whose payload is valid JSON but not extracts."""
+    header, token, _ = path.read_bytes().split(b"\n", 2)
+    path.write_bytes(header + b"\n" + token + b'\n{"pkg/core.py": [1, 2]}\n')
+
+
+def _payload_of_another_save(path: Path) -> None:
+    """A header whose token is not the payload's (as if the file was replaced mid-read)."""
+    _edit_header(path, token="0123456789abcdef")
 
 
 DAMAGE: dict[str, Callable[[Path], None]] = {
@@ -51,7 +58,8 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
     "corrupt": _corrupt,
     "old_schema": _old_schema,
     "other_root": _other_root,
-    "malformed": _lying_extracts,
+    "malformed_payload": _malformed_payload,
+    "payload_of_another_save": _payload_of_another_save,
 }
 
 
@@ -61,9 +69,9 @@ def test_untrusted_snapshot_is_rebuilt(tmp_path: Path, damage: str) -> None:
     original = CodeMap.open(root)
     DAMAGE[damage](original.snapshot_path)
     reopened = CodeMap.open(root)
+    assert graph_state(reopened) == graph_state(original)
     assert reopened.last_report is not None
     assert reopened.last_report.full  # nothing was taken from the damaged snapshot
-    assert graph_state(reopened) == graph_state(original)
     # the rebuilt snapshot is sound again
     assert CodeMap.open(root).rebuild().files_changed == []
 
