@@ -153,8 +153,8 @@ class Watcher:
     async def start(self) -> None:
         """Start watching; returns once events under the root are being seen.
 
-        Raises WatchStartError when the root is not a directory or the
-        watcher is already running.
+        Raises WatchStartError when the root is not a directory, watching it
+        fails at once, or the watcher is already running.
         """
         if self._tasks:
             raise WatchStartError(f"{self.root}: this watcher is already running; stop it first")
@@ -169,6 +169,9 @@ class Watcher:
             asyncio.create_task(self._drive(), name=f"codeanchor-rebuild {self.root}"),
         ]
         await self._ready.wait()
+        if self.state().status == "error":
+            await self.stop()
+            raise WatchStartError(f"{self._last_error}; check the root and the inotify limits")
 
     async def stop(self) -> None:
         """Stop watching; a rebuild in progress is let finish, a pending one is dropped."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import map.watch
 from map.watch import Watcher, WatchStartError, default_path_filter
 
 WAIT_S = 20.0
@@ -235,6 +236,57 @@ def test_ignored_places_raise_no_events(tmp_path: Path) -> None:
 
     run(scenario())
     assert recorder.seen == {"real.py"}
+
+
+def test_a_watch_that_fails_at_once_fails_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing = True
+
+    async def broken(*_args: object, **_kwargs: object) -> AsyncIterator[set[tuple[int, str]]]:
+        if failing:
+            raise OSError("inotify watch limit reached")
+        yield set()
+
+    monkeypatch.setattr(map.watch, "awatch", broken)
+    recorder = Recorder()
+    watcher = watched(tmp_path, recorder)
+
+    async def scenario() -> None:
+        with pytest.raises(WatchStartError, match="inotify watch limit reached"):
+            await watcher.start()
+
+    run(scenario())
+    assert watcher.state().status == "error"
+
+
+def test_a_watch_that_dies_later_is_reported_as_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = asyncio.Event()
+
+    async def dies(*_args: object, **_kwargs: object) -> AsyncIterator[set[tuple[int, str]]]:
+        yield set()
+        await started.wait()
+        yield {(2, str(tmp_path / "a.py"))}
+        raise OSError("root removed")
+
+    monkeypatch.setattr(map.watch, "awatch", dies)
+    recorder = Recorder()
+    watcher = watched(tmp_path, recorder)
+
+    async def scenario() -> None:
+        await watcher.start()
+        assert watcher.state().status == "watching"
+        started.set()
+        await wait_until(lambda: watcher.state().status == "error", "the error state")
+        await watcher.stop()
+
+    run(scenario())
+    state = watcher.state()
+    assert state.status == "error"
+    assert state.last_error is not None and "root removed" in state.last_error
+    assert recorder.seen == {"a.py"}
 
 
 @pytest.mark.parametrize(
