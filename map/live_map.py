@@ -37,12 +37,19 @@ class LiveMap:
         path_filter: Callable[[str], bool] = default_path_filter,
     ) -> None:
         self.codemap = codemap
+        self._path_filter = path_filter
+        snapshot_dir = codemap.snapshot_path.parent
+        self._own_dir = (
+            snapshot_dir.relative_to(codemap.root).as_posix()
+            if snapshot_dir.is_relative_to(codemap.root)
+            else None
+        )
         self._watcher = Watcher(
             codemap.root,
             self._flag,
             self._rebuild,
             policy=policy,
-            path_filter=path_filter,
+            path_filter=self._watched,
         )
 
     def state(self) -> WatcherState:
@@ -63,6 +70,13 @@ class LiveMap:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
+
+    def _watched(self, path: str) -> bool:
+        """The caller's filter, minus the snapshot directory (saving must not trigger rebuilds)."""
+        own = self._own_dir
+        if own is not None and (path == own or path.startswith(f"{own}/")):
+            return False
+        return self._path_filter(path)
 
     def _flag(self, paths: set[str]) -> None:
         stale = {path for path in paths if language_for(path) is not None}

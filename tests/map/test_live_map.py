@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap
+from map.codemap import CodeMap, MapSettings
 from map.live_map import LiveMap
 from tests.map.graph_state import copy_repo
 
@@ -94,3 +94,18 @@ def test_a_non_source_change_rebuilds_without_a_stale_flag(tmp_path: Path) -> No
 
     asyncio.run(scenario())
     assert all(not flagged for flagged in flags)
+
+
+def test_a_snapshot_directory_elsewhere_in_the_root_is_not_watched(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root, MapSettings(snapshot_dir="cache/map"))
+    assert codemap.snapshot_path.is_relative_to(root / "cache" / "map")
+
+    async def scenario() -> None:
+        async with LiveMap(codemap):
+            (root / "cache" / "map" / "noise.py").write_text("x = 1\n")
+            (root / "pkg" / "util.py").write_text("def boot():\n    return 2\n")
+            await wait_until(lambda: "pkg/util.py" in codemap.stale_files(), "the real edit")
+            assert codemap.stale_files() == {"pkg/util.py"}
+
+    asyncio.run(scenario())
