@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from pathlib import Path
 from typing import Any
 
 from bridge.config import Config, ConfigError, build_dataclass, load_config
 from bridge.envelope import check_budget
+from bridge.memory.service import MemoryService, store_path
 from lsp.catalog import Catalog
 from lsp.catalog_config import catalog_from_config
 from lsp.pool import LivePool
@@ -21,12 +23,16 @@ from lsp.settings import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
 from map.watch import Watcher
 
+log = logging.getLogger(__name__)
+
 
 class AppContext:
     """Root, configuration and the lazily started services of one workspace."""
 
-    def __init__(self, root: Path, config: Config | None = None) -> None:
+    def __init__(self, root: Path, config: Config | None = None, *, serving: bool = False) -> None:
         self.root = root.resolve()
+        self.serving = serving
+        """A long-lived server: once the map is open, watch the disk and rebuild it."""
         self.config = config if config is not None else load_config(self.root)
         self.catalog = _catalog(self.config)
         self.live_settings = build_dataclass(
@@ -37,6 +43,7 @@ class AppContext:
         self._map: CodeMap | None = None
         self._map_lock = asyncio.Lock()
         self._watcher: Watcher | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     def budget(self, requested: int | None) -> int:
         """The token budget of one answer: the request's, else the configured default."""
@@ -59,6 +66,8 @@ class AppContext:
         async with self._map_lock:
             if self._map is None:
                 self._map = await asyncio.to_thread(CodeMap.open, self.root, self.map_settings)
+                if self.serving and self.config.bridge.watch:
+                    await self._watch(self._map)
             return self._map
 
     async def rebuild_map(self) -> BuildReport:
@@ -69,14 +78,9 @@ class AppContext:
             await asyncio.to_thread(code_map.save)
         return report
 
-    async def start_background(self) -> None:
-        """For a long-lived server: open the map and watch the disk for changes.
-
-        An edit flags its file stale at once; a debounced rebuild clears it.
-        """
-        if self._watcher is not None or not self.config.bridge.watch:
-            return
-        code_map = await self.code_map()
+    async def _watch(self, code_map: CodeMap) -> None:
+        """Watch the disk: an edit flags its file stale at once, and a debounced
+        rebuild (through `rebuild_map`, so readers never see half a graph) clears it."""
 
         async def rebuild() -> None:
             await self.rebuild_map()
@@ -84,19 +88,42 @@ class AppContext:
         self._watcher = Watcher(self.root, code_map.mark_stale, rebuild)
         await self._watcher.start()
 
+    def start_memory_check(self) -> None:
+        """Check the stored memories in the background and log how many went stale."""
+        if not store_path(self.root).exists():
+            return
+        task = asyncio.create_task(self._check_memories())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _check_memories(self) -> None:
+        def check() -> list[str]:
+            with MemoryService(self.root) as service:
+                return [result.status for result in service.check(())]
+
+        try:
+            statuses = await asyncio.to_thread(check)
+        except Exception as exc:  # a broken store must not stop the server
+            log.warning("memory check at start failed: %s", exc)
+            return
+        stale = statuses.count("stale")
+        log.log(
+            logging.WARNING if stale else logging.INFO,
+            "memory check: %d memories, %d stale (memory_check lists them)",
+            len(statuses),
+            stale,
+        )
+
     def watcher_state(self) -> dict[str, Any]:
         """The watcher's state for `map_status` (`stopped` when nothing watches)."""
         if self._watcher is None:
             return {"status": "stopped"}
         return dataclasses.asdict(self._watcher.state())
 
-    @property
-    def map_if_open(self) -> CodeMap | None:
-        """The map when something has already opened it, else None."""
-        return self._map
-
     async def aclose(self) -> None:
-        """Stop the watcher and the language servers (no orphaned processes)."""
+        """Stop background work, the watcher and the language servers (no orphans)."""
+        for task in list(self._background):
+            task.cancel()
         if self._watcher is not None:
             await self._watcher.stop()
             self._watcher = None

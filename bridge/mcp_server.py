@@ -105,7 +105,7 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
     @asynccontextmanager
     async def lifespan(_: MCPServer[AppContext]) -> AsyncIterator[AppContext]:
         try:
-            await app.start_background()
+            app.start_memory_check()
             yield app
         finally:
             await app.aclose()

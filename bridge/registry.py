@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.tools import mapping, nav, resolve
+from bridge.tools import mapping, memory, nav, resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,4 +40,12 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
         ToolSpec(mapping.map_path, "Path between two nodes (map)"),
         ToolSpec(mapping.map_impact, "What depends on this (map)"),
+        ToolSpec(memory.memory_recall, "Recall memories (checked against the code)"),
+        ToolSpec(memory.memory_check, "Check memories against the code"),
+        ToolSpec(
+            memory.memory_save, "Save a memory anchored to code", read_only=False, idempotent=False
+        ),
+        ToolSpec(memory.memory_verify, "Verify a memory (re-anchor it)", read_only=False),
+        ToolSpec(memory.memory_supersede, "Supersede a memory", read_only=False, idempotent=False),
+        ToolSpec(memory.memory_retire, "Retire a memory", read_only=False),
     ]

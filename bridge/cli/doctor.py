@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bridge.cli.common import print_json
-from lsp.catalog import Catalog
+from bridge.context import AppContext
 from lsp.doctor import examine
 
 
@@ -24,7 +24,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List every server; exit 1 when a server chosen for a language is missing."""
-    reports = examine(Catalog.builtin())
+    reports = examine(AppContext(args.root).catalog)
     missing_chosen = [r for r in reports if r.chosen_for and not r.found]
     if args.json:
         print_json({"servers": [dataclasses.asdict(r) for r in reports]})
@@ -35,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
         for r in reports:
             status = "[green]found[/]" if r.found else "[red]missing[/]"
             detail = (r.version or "?") if r.found else f"install: {r.install}"
+            if r.problem:
+                status, detail = "[red]broken[/]", f"{r.problem}; install: {r.install}"
             table.add_row(r.name, ", ".join(r.languages), ", ".join(r.chosen_for), status, detail)
         Console().print(table)
     return 1 if missing_chosen else 0

@@ -22,6 +22,6 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects; language servers stop with it."""
     logging.basicConfig(level=logging.WARNING, format="codeanchor: %(levelname)s %(message)s")
-    app = AppContext(args.root)
+    app = AppContext(args.root, serving=True)
     asyncio.run(build_server(app).run_stdio_async())
     return 0

@@ -42,7 +42,7 @@ def example_repo(dest: Path, *, watch: bool) -> Path:
 def server_params(root: Path) -> StdioServerParameters:
     """How to start `codeanchor serve` on `root` with this interpreter."""
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "bridge.cli.main", "serve", "--root", str(root)]
+        command=sys.executable, args=["-m", "bridge.cli", "serve", "--root", str(root)]
     )
 
 

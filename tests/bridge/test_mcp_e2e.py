@@ -207,3 +207,27 @@ def test_bad_input_is_a_clear_tool_error_and_serving_goes_on(repo: Path) -> None
             assert (await call(client, "map_search", query="Cart"))["ok"] is True
 
     run(scenario)
+
+
+def test_served_map_flags_an_edit_at_once_and_rebuilds_by_itself(tmp_path: Path) -> None:
+    require_binary("ty")
+    root = example_repo(tmp_path, watch=True)
+
+    async def scenario() -> None:
+        async with serve(root) as client:
+            status = (await call(client, "map_status"))["data"]
+            assert status["watcher"]["status"] == "watching"
+            _insert_above(root, LIMITER, "class RateLimiter", ["# moved down", "# again"])
+            hit = await call(client, "map_search", query="RateLimiter")
+            assert hit["stale"] is True and LIMITER in hit["data"]["staleFiles"]
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                data = (await call(client, "resolve", target=ALLOW))["data"]
+                if not data["mapStale"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert data["mapStale"] is False, "the watcher should have rebuilt the map"
+            after = (await call(client, "map_status"))["data"]
+            assert after["stale_files"] == [] and after["watcher"]["rebuild_count"] >= 1
+
+    run(scenario)
