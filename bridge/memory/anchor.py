@@ -18,7 +18,9 @@ from disk.stamps import content_hash
 from map.model import Symbol
 
 TEXT_CAP = 32_000
-"""Characters of referenced text kept with an anchor."""
+"""Characters of referenced text kept with a symbol or line-range anchor."""
+FILE_TEXT_CAP = 4_000
+"""Characters kept of a whole file: its check goes by hash, the text is for people."""
 
 
 def capture(ws: Workspace, spec: RefSpec) -> Anchor:
@@ -57,7 +59,8 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
         exact, normalized = content_hash(text.encode()), fingerprint(text, spec.path).normalized
     else:
         start, end, text = 1, len(file.lines), file.text
-        exact, normalized = file.hash, fingerprint(text, spec.path).normalized
+        exact, normalized = file.hash, ws.file_fingerprint(file).normalized
+    cap = FILE_TEXT_CAP if spec.type == "file" else TEXT_CAP
     return Anchor(
         spec=spec,
         commit=ws.head,
@@ -66,8 +69,8 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
         content_hash=exact,
         fingerprint=normalized,
         file_hash=file.hash,
-        text=text[:TEXT_CAP],
-        truncated=len(text) > TEXT_CAP,
+        text=text[:cap],
+        truncated=len(text) > cap,
         start_line=start,
         end_line=end,
         body_fingerprint=body,

@@ -32,8 +32,7 @@ from bridge.memory.model import (
     derive_status,
     effective_status,
 )
-from bridge.memory.ranges import find_block
-from bridge.memory.workspace import FileNow, Workspace, fingerprint
+from bridge.memory.workspace import FileNow, Workspace, body_probe, fingerprint
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
@@ -91,7 +90,7 @@ def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
         return _check_symbol(ws, anchor, fate)
     if anchor.spec.type == "line_range":
         return _check_range(ws, anchor, fate)
-    return _check_file(anchor, fate)
+    return _check_file(ws, anchor, fate)
 
 
 def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
@@ -133,12 +132,12 @@ def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
     )
 
 
-def _check_file(anchor: Anchor, fate: _FileFate) -> RefCheck:
+def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     if fate.how == "gone" or fate.file is None or fate.path is None:
         return RefCheck(anchor, "deleted", "file_deleted")
     same_path = fate.path == anchor.spec.path
     place = Place(fate.path)
-    if fingerprint(fate.file.text, fate.path).normalized == anchor.fingerprint:
+    if ws.file_fingerprint(fate.file).normalized == anchor.fingerprint:
         note = (f"{anchor.ref}: only whitespace or comments changed",)
         if same_path:
             return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
@@ -161,7 +160,7 @@ def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
             return RefCheck(anchor, "valid", "unchanged", place)
         return RefCheck(anchor, "relocated", fate.reason, place, 1.0)
     if not anchor.truncated:
-        hit = find_block(file.lines, anchor.text, near=start, loose=False)
+        hit = ws.line_index(file, loose=False).find(anchor.text, near=start)
         if hit is not None:
             place = Place(path, start_line=hit.start, end_line=hit.start + hit.length - 1)
             reason = "lines_moved" if same_path else fate.reason
@@ -173,7 +172,7 @@ def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
             return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
         return RefCheck(anchor, "relocated", fate.reason, place, 0.9, warnings=note)
     if not anchor.truncated:
-        hit = find_block(file.lines, anchor.text, near=start, loose=True)
+        hit = ws.line_index(file, loose=True).find(anchor.text, near=start)
         if hit is not None:
             place = Place(path, start_line=hit.start, end_line=hit.start + hit.length - 1)
             return RefCheck(anchor, "relocated", "lines_moved", place, hit.confidence * 0.9)
@@ -218,42 +217,51 @@ def _compare_symbol(anchor: Anchor, fate: _FileFate, symbol: Symbol) -> RefCheck
 
 
 def _search_symbol(ws: Workspace, anchor: Anchor, first: FileNow | None) -> RefCheck | None:
-    """Look for the same content under another name or place: this file first, then elsewhere."""
-    files: list[FileNow] = [first] if first is not None else []
-    for path in ws.candidates(anchor.commit):
-        if first is None or path != first.path:
-            file = ws.readable(path)
-            if file is not None:
-                files.append(file)
+    """Look for the same content under another name or place: this file first, then elsewhere.
+
+    Same fingerprint anywhere beats same body under another name. Other
+    files are parsed only when they contain the words a match must contain.
+    """
     simple = (anchor.spec.symbol or "").rpartition(".")[2].partition("~")[0]
-    for index, file in enumerate(files):
-        same_file = index == 0 and first is not None
-        hit = _match_in_file(ws, anchor, file, simple)
-        if hit is None:
-            continue
-        symbol, by_body = hit
-        place = _place(file.path, symbol)
-        if symbol.name == simple and not by_body:
-            reason = "container_changed" if same_file else "moved_to_other_file"
-            return RefCheck(anchor, "relocated", reason, place, 0.95 if same_file else 0.9)
-        confidence = 0.9 if same_file else 0.75
-        return RefCheck(anchor, "renamed", "same_body_new_name", place, confidence)
+    files = ws.candidate_files(anchor.commit)
+    if first is not None:
+        found = _by_fingerprint(ws, anchor, first)
+        if found is not None:
+            return _moved(anchor, first, found, simple, same_file=True)
+    for file in files:
+        if file is not first and ws.mentions(file, simple):
+            found = _by_fingerprint(ws, anchor, file)
+            if found is not None:
+                return _moved(anchor, file, found, simple, same_file=False)
+    if anchor.body_fingerprint is None:
+        return None
+    probe = body_probe(anchor.text, simple)
+    for file in [first, *files] if first is not None else files:
+        same_file = file is first
+        if same_file or probe is None or ws.mentions(file, probe):
+            found = ws.index(file).by_body(anchor.body_fingerprint)
+            if found is not None:
+                place = _place(file.path, found)
+                confidence = 0.9 if same_file else 0.75
+                return RefCheck(anchor, "renamed", "same_body_new_name", place, confidence)
     return None
 
 
-def _match_in_file(
-    ws: Workspace, anchor: Anchor, file: FileNow, simple: str
-) -> tuple[Symbol, bool] | None:
+def _by_fingerprint(ws: Workspace, anchor: Anchor, file: FileNow) -> Symbol | None:
     index = ws.index(file)
-    symbol = index.by_fingerprint.get(anchor.content_hash) or index.by_fingerprint.get(
+    return index.by_fingerprint.get(anchor.content_hash) or index.by_fingerprint.get(
         anchor.fingerprint
     )
-    if symbol is not None:
-        return symbol, False
-    if anchor.body_fingerprint is None:
-        return None
-    symbol = index.by_body(anchor.body_fingerprint)
-    return (symbol, True) if symbol is not None else None
+
+
+def _moved(
+    anchor: Anchor, file: FileNow, symbol: Symbol, simple: str, *, same_file: bool
+) -> RefCheck:
+    place = _place(file.path, symbol)
+    if symbol.name != simple:
+        return RefCheck(anchor, "renamed", "same_body_new_name", place, 0.9 if same_file else 0.75)
+    reason = "container_changed" if same_file else "moved_to_other_file"
+    return RefCheck(anchor, "relocated", reason, place, 0.95 if same_file else 0.9)
 
 
 def _place(path: str, symbol: Symbol) -> Place:

@@ -23,26 +23,43 @@ SYNTAX_HINT = "write a reference as `path`, `path#Qual.Name` or `path:START-END`
 
 def parse_ref(root: Path, text: str) -> RefSpec:
     """Parse one reference; raises BadInputError when malformed or outside the root."""
-    raw = text.strip()
-    if not raw:
-        raise BadInputError("empty reference", hint=SYNTAX_HINT)
-    if "#" in raw:
-        path_part, _, symbol = raw.partition("#")
-        if not symbol or not _QUALNAME.match(symbol) or ".." in symbol:
-            raise BadInputError(f"malformed symbol reference {text!r}", hint=SYNTAX_HINT)
-        return RefSpec("symbol", _confine(root, path_part, text), symbol=symbol)
-    match = _RANGE.match(raw)
-    if match:
-        start = int(match["start"])
-        end = int(match["end"]) if match["end"] is not None else start
-        if start < 1 or end < start:
-            raise BadInputError(
-                f"bad line range in {text!r}: lines are 1-based and START <= END",
-                hint=SYNTAX_HINT,
-            )
-        path = _confine(root, match["path"], text)
-        return RefSpec("line_range", path, start_line=start, end_line=end)
-    return RefSpec("file", _confine(root, raw, text))
+    return RefParser(root).parse(text)
+
+
+class RefParser:
+    """Parses references against one root, confining each distinct path once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self._paths: dict[str, str] = {}
+
+    def parse(self, text: str) -> RefSpec:
+        """Parse one reference; raises BadInputError when malformed or outside the root."""
+        raw = text.strip()
+        if not raw:
+            raise BadInputError("empty reference", hint=SYNTAX_HINT)
+        if "#" in raw:
+            path_part, _, symbol = raw.partition("#")
+            if not symbol or not _QUALNAME.match(symbol) or ".." in symbol:
+                raise BadInputError(f"malformed symbol reference {text!r}", hint=SYNTAX_HINT)
+            return RefSpec("symbol", self._confine(path_part, text), symbol=symbol)
+        match = _RANGE.match(raw)
+        if match:
+            start = int(match["start"])
+            end = int(match["end"]) if match["end"] is not None else start
+            if start < 1 or end < start:
+                raise BadInputError(
+                    f"bad line range in {text!r}: lines are 1-based and START <= END",
+                    hint=SYNTAX_HINT,
+                )
+            path = self._confine(match["path"], text)
+            return RefSpec("line_range", path, start_line=start, end_line=end)
+        return RefSpec("file", self._confine(raw, text))
+
+    def _confine(self, path: str, ref: str) -> str:
+        if path not in self._paths:
+            self._paths[path] = _confine(self.root, path, ref)
+        return self._paths[path]
 
 
 def _confine(root: Path, path: str, ref: str) -> str:
@@ -52,6 +69,6 @@ def _confine(root: Path, path: str, ref: str) -> str:
         resolved = resolve_in_root(root, path, must_exist=False)
     except OutsideRootError as exc:
         raise BadInputError(str(exc), hint="references must name files inside --root") from exc
-    if resolved == root.resolve():
+    if resolved == root:
         raise BadInputError(f"reference {ref!r} names the root itself, not a file")
     return relative_posix(root, resolved)

@@ -30,7 +30,7 @@ from bridge.memory.model import (
     RefSpec,
 )
 from bridge.memory.recall import Hit, recall
-from bridge.memory.refs import parse_ref
+from bridge.memory.refs import RefParser
 from bridge.memory.store import MemoryStore, default_store_path
 from bridge.memory.workspace import Workspace
 
@@ -125,11 +125,12 @@ class MemoryService:
         `where` names each item for error messages (e.g. `file.jsonl:3`).
         """
         ws = self.workspace()
+        parser = RefParser(self.root)
         created = now_stamp()
         memories = []
         for index, new in enumerate(news):
             try:
-                memories.append(self._build(ws, new, created))
+                memories.append(self._build(ws, new, created, parser))
             except BadInputError as exc:
                 if where:
                     exc.message = f"{where[index]}: {exc.message}"
@@ -138,7 +139,9 @@ class MemoryService:
         self.writable.add(memories)
         return memories
 
-    def _build(self, ws: Workspace, new: NewMemory, created: str) -> Memory:
+    def _build(
+        self, ws: Workspace, new: NewMemory, created: str, parser: RefParser | None = None
+    ) -> Memory:
         text = new.text.strip()
         if not text:
             raise BadInputError("a memory needs non-empty text")
@@ -157,7 +160,8 @@ class MemoryService:
                 "a memory needs at least one reference",
                 hint="pass --ref path, path#Qual.Name or path:START-END",
             )
-        anchors = tuple(capture(ws, parse_ref(self.root, r)) for r in new.refs)
+        parser = parser or RefParser(self.root)
+        anchors = tuple(capture(ws, parser.parse(r)) for r in new.refs)
         return Memory(
             id=f"m-{secrets.token_hex(6)}",
             text=text,

@@ -380,7 +380,7 @@ def _anchor_from_row(r: sqlite3.Row | tuple[object, ...]) -> Anchor:
         spec=spec,
         start_line=cast("int | None", r[6]),
         end_line=cast("int | None", r[7]),
-        container=tuple(orjson.loads(cast(str, r[8]))),
+        container=() if r[8] == "[]" else tuple(orjson.loads(cast(str, r[8]))),
         commit=cast("str | None", r[9]),
         branch=cast("str | None", r[10]),
         dirty=bool(r[11]),

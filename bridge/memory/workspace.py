@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from bridge.memory.git import Change, GitError, GitRepo
+from bridge.memory.ranges import LineIndex
 from disk.errors import DiskError, MissingFileError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
@@ -38,14 +39,19 @@ class FileNow:
 
     @property
     def lines(self) -> list[str]:
-        """The lines, newlines kept."""
+        """The lines, newlines kept; split at "\\n" only, as git and tree-sitter count them."""
         if self._lines is None:
-            self._lines = self.text.splitlines(keepends=True)
+            self._lines = self.text.split("\n")
+            last = self._lines.pop()
+            self._lines = [line + "\n" for line in self._lines]
+            if last:
+                self._lines.append(last)
         return self._lines
 
 
 _MASK = "__anchored_symbol__"
 _TOKEN = re.compile(r"\w+|\S")
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(slots=True)
@@ -89,6 +95,10 @@ class Workspace:
         self._extracts: dict[tuple[str, str], FileExtract | None] = {}
         self._indexes: dict[tuple[str, str], SymbolIndex] = {}
         self._bases: dict[str, str | None] = {}
+        self._candidates: dict[str | None, list[FileNow]] = {}
+        self._fingerprints: dict[tuple[str, str], Fingerprint] = {}
+        self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
+        self._words: dict[tuple[str, str], frozenset[str]] = {}
 
     @cached_property
     def head(self) -> str | None:
@@ -161,6 +171,29 @@ class Workspace:
             )
         return self._extracts[key]
 
+    def file_fingerprint(self, file: FileNow) -> Fingerprint:
+        """The whole file's fingerprint (computed once per content)."""
+        key = (file.path, file.hash)
+        if key not in self._fingerprints:
+            self._fingerprints[key] = fingerprint(file.text, file.path)
+        return self._fingerprints[key]
+
+    def mentions(self, file: FileNow, word: str) -> bool:
+        """True when `word` occurs in the file (as a whole word when it is one): a cheap test."""
+        if not _WORD.fullmatch(word):
+            return word in file.text
+        key = (file.path, file.hash)
+        if key not in self._words:
+            self._words[key] = frozenset(_WORD.findall(file.text))
+        return word in self._words[key]
+
+    def line_index(self, file: FileNow, *, loose: bool) -> LineIndex:
+        """The file's lines keyed for block search (built once per content and mode)."""
+        key = (file.path, file.hash, loose)
+        if key not in self._line_indexes:
+            self._line_indexes[key] = LineIndex(file.lines, loose=loose)
+        return self._line_indexes[key]
+
     def index(self, file: FileNow) -> SymbolIndex:
         """The file's symbols indexed for searching (built once per content)."""
         key = (file.path, file.hash)
@@ -195,14 +228,16 @@ class Workspace:
         """Every file under the root, as the map lists them."""
         return list(list_files(self.root, accept=lambda _path: True).files)
 
+    def candidate_files(self, commit: str | None) -> list[FileNow]:
+        """The readable `candidates(commit)`, read once per run."""
+        if commit not in self._candidates:
+            files = (self.readable(path) for path in self.candidates(commit))
+            self._candidates[commit] = [f for f in files if f is not None]
+        return self._candidates[commit]
+
     def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
         """Candidate files whose whole content hashes to `file_hash`."""
-        found = []
-        for path in self.candidates(commit):
-            file = self.readable(path)
-            if file is not None and file.hash == file_hash:
-                found.append(path)
-        return found
+        return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
 
 
 def fingerprint(text: str, path: str) -> Fingerprint:
@@ -213,8 +248,18 @@ def fingerprint(text: str, path: str) -> Fingerprint:
 def body_fingerprint(text: str, name: str) -> str:
     """A hash of the tokens with the symbol's own name masked: same body, any name.
 
-    Cheap on purpose (no parsing): a check may compute it for every symbol
-    of every file a missing symbol may have moved to.
+    Cheap on purpose (one regex pass, no parsing): a check may compute it for
+    every symbol of every file a missing symbol may have moved to.
     """
-    masked = re.sub(rf"\b{re.escape(name)}\b", _MASK, text) if name else text
-    return content_hash(" ".join(_TOKEN.findall(masked)).encode())
+    tokens = [_MASK if token == name else token for token in _TOKEN.findall(text)]
+    return content_hash(" ".join(tokens).encode())
+
+
+def body_probe(text: str, name: str) -> str | None:
+    """A word any symbol with the same name-blind body must contain (for cheap prefiltering).
+
+    The longest word other than `name`, leaving out the last one (the stored
+    text may be cut short in the middle of it); None when there is none.
+    """
+    words = _WORD.findall(text)[:-1]
+    return max((w for w in words if w != name), key=len, default=None)

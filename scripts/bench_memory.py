@@ -1,0 +1,222 @@
+"""Benchmark: how long `memory check` takes for 100, 1,000 and 10,000 memories.
+
+The repository is real code with real history: networkx's source (from the
+venv) committed into a temporary git repository. Memories are anchored to
+its symbols, line ranges and files at that first commit; then two commits
+follow, and the check is timed after each:
+
+    little   one function body edited
+    large    a refactor: 10% of files moved with `git mv`, 30% get lines
+             inserted at the top, 5% of functions renamed, 5% edited, 2% of
+             files deleted
+
+Next to each figure stands the floor measured in the same run: one
+`git diff --name-status -M` from the anchor commit plus hashing every file
+involved (no parsing, no store). Prints median and spread (min-max) in ms.
+
+    .venv/bin/python scripts/bench_memory.py [--sizes 100,1000,10000] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bridge.memory.service import MemoryService, NewMemory  # noqa: E402
+from disk.stamps import content_hash  # noqa: E402
+from map.extract import extract_file  # noqa: E402
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+SEED = 20261122
+WORDS = "graph node edge weight path flow cut tree cycle degree matching layout".split()  # noqa: SIM905
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in `root` with a fixed identity."""
+    done = subprocess.run(
+        ["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, capture_output=True, check=True
+    )
+    return done.stdout.decode()
+
+
+def make_repo(workdir: Path) -> Path:
+    """networkx's source in a fresh git repository, one commit."""
+    import networkx
+
+    root = workdir / "repo"
+    shutil.copytree(
+        Path(networkx.__file__).parent,
+        root / "networkx",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "networkx as installed")
+    return root
+
+
+def ref_pool(root: Path, rng: random.Random) -> list[str]:
+    """References to draw memories from: symbols, their line ranges, whole files."""
+    refs: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        extract = extract_file(rel, path.read_bytes())
+        refs.append(rel)
+        for symbol in extract.symbols:
+            if "~" in symbol.node_id:
+                continue
+            refs.append(symbol.node_id)
+            if rng.random() < 0.3:
+                refs.append(f"{rel}:{symbol.range.first_line}-{symbol.range.last_line}")
+    return refs
+
+
+def memories(pool: list[str], count: int, rng: random.Random) -> list[NewMemory]:
+    """`count` memories, one or two references each."""
+    made = []
+    for index in range(count):
+        refs = tuple(rng.sample(pool, 2 if index % 5 == 0 else 1))
+        text = f"note {index}: " + " ".join(rng.sample(WORDS, 4))
+        made.append(NewMemory(text, refs, "fact", ("bench",), "human"))
+    return made
+
+
+def little_change(root: Path, rng: random.Random) -> None:
+    """Edit one function body, commit."""
+    files = sorted(root.rglob("*.py"))
+    for path in rng.sample(files, len(files)):
+        text = path.read_text()
+        match = re.search(r"^(\s+)return ", text, re.M)
+        if match:
+            path.write_text(
+                text[: match.start()] + f"{match[1]}_bench = 1\n" + text[match.start() :]
+            )
+            break
+    git(root, "commit", "-q", "-am", "little change")
+
+
+def large_refactor(root: Path, rng: random.Random) -> None:
+    """Moves, insertions, renames, edits and deletions across the tree, one commit."""
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+    rng.shuffle(files)
+    tenth, fiftieth = len(files) // 10, len(files) // 50
+    moved, deleted, rest = files[:tenth], files[tenth : tenth + fiftieth], files[tenth + fiftieth :]
+    for rel in deleted:
+        git(root, "rm", "-q", rel)
+    for rel in rest:
+        path = root / rel
+        text = path.read_text()
+        if rng.random() < 0.3:
+            text = "# refactored\n# by the benchmark\n\n" + text
+        names = re.findall(r"^def (\w+)\(", text, re.M)
+        for name in names:
+            draw = rng.random()
+            if draw < 0.05:
+                text = text.replace(f"def {name}(", f"def {name}_renamed(", 1)
+            elif draw < 0.10:
+                text = text.replace(f"def {name}(", f"def {name}(_bench=None, ", 1)
+        path.write_text(text)
+    for rel in moved:
+        target = "networkx/moved/" + rel.replace("/", "_")
+        (root / "networkx/moved").mkdir(exist_ok=True)
+        git(root, "mv", rel, target)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "large refactor")
+
+
+def floor(root: Path, commit: str) -> None:
+    """One git diff from the anchor commit, and hashing every file it names."""
+    out = git(root, "diff", "--name-status", "-z", "-M", commit, "--")
+    fields = [f for f in out.split("\0") if f]
+    index = 0
+    while index < len(fields):
+        status = fields[index]
+        paths = fields[index + 1 : index + (3 if status[0] in "RC" else 2)]
+        index += 1 + len(paths)
+        target = root / paths[-1]
+        if target.is_file():
+            content_hash(target.read_bytes())
+
+
+def timed(action: Callable[[], object], repeats: int) -> tuple[float, float, float]:
+    """Median, min and max wall time in milliseconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), min(times), max(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rng = random.Random(SEED)
+    with tempfile.TemporaryDirectory(prefix="bench-memory-") as tmp:
+        workdir = Path(tmp)
+        root = make_repo(workdir)
+        anchor_commit = git(root, "rev-parse", "HEAD").strip()
+        pool = ref_pool(root, rng)
+        print(
+            f"repository: networkx, {len(list(root.rglob('*.py')))} Python files, "
+            f"{len(pool)} references to draw from"
+        )
+        stores = {}
+        for size in sizes:
+            stores[size] = workdir / f"m{size}.db"
+            with MemoryService(root, stores[size]) as service:
+                start = time.perf_counter()
+                service.save_many(memories(pool, size, rng))
+                elapsed = time.perf_counter() - start
+            print(f"saved {size:>6} memories in {elapsed * 1000:8.0f} ms (one transaction)")
+        rows = []
+        for scenario, change in (("little", little_change), ("large", large_refactor)):
+            change(root, rng)
+            changed = len(
+                [f for f in git(root, "diff", "--name-only", "-z", anchor_commit).split("\0") if f]
+            )
+            low = timed(lambda: floor(root, anchor_commit), args.repeats)
+            for size in sizes:
+                with MemoryService(root, stores[size]) as service:
+                    median, fastest, slowest = timed(service.check, args.repeats)
+                    statuses: dict[str, int] = {}
+                    for result in service.check():
+                        statuses[result.status] = statuses.get(result.status, 0) + 1
+                rows.append((scenario, changed, size, median, fastest, slowest, low, statuses))
+        print(
+            f"\n{'change':<7} {'files':>5} {'memories':>8} {'check ms (min-max)':>24} "
+            f"{'floor ms':>14}  statuses"
+        )
+        for scenario, changed, size, median, fastest, slowest, low, statuses in rows:
+            spread = f"{median:8.0f} ({fastest:.0f}-{slowest:.0f})"
+            base = f"{low[0]:8.0f} ({low[1]:.0f}-{low[2]:.0f})"
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+            print(f"{scenario:<7} {changed:>5} {size:>8} {spread:>24} {base:>14}  {counts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
