@@ -22,6 +22,7 @@ from bridge.memory.review import review
 from bridge.memory.service import MemoryService, NewMemory, store_path
 from bridge.memory.transfer import export_lines, import_file
 from bridge.memory.views import memory_check, memory_view, recall_hit, saved
+from map.codemap import CodeMap
 
 Run = Callable[[MemoryService, argparse.Namespace], int]
 
@@ -59,6 +60,11 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
     p = add("check", _check, "check memories against the code now (exit 1 when any is stale)")
     p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument(
+        "--deps",
+        action="store_true",
+        help="also warn when a symbol's direct callees changed (opens the code map)",
+    )
 
     p = add("import", _import, "import memories from a JSONL file (all or nothing)")
     p.add_argument("file", metavar="FILE.jsonl")
@@ -116,6 +122,8 @@ def _add(service: MemoryService, args: argparse.Namespace) -> int:
 
 
 def _check(service: MemoryService, args: argparse.Namespace) -> int:
+    if args.deps:
+        service.graph = CodeMap.open(service.root).graph
     results = service.check(args.ids)
     _out(args, {"memories": [memory_check(r) for r in results]}, lambda: _print_checks(results))
     return 1 if any(r.status == "stale" for r in results) else 0

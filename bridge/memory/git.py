@@ -114,6 +114,20 @@ class GitRepo:
                 changes[path] = Change("modified")
         return changes
 
+    def show(self, commit: str, path: str) -> bytes | None:
+        """A file's content at `commit` (path relative to the root), or None when absent."""
+        try:
+            done = subprocess.run(
+                ["git", "show", f"{commit}:./{path}"],
+                cwd=self.root,
+                capture_output=True,
+                timeout=GIT_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
         try:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from bridge.errors import BadInputError
 from bridge.memory.anchor import capture
-from bridge.memory.check import DependencyProbe, check_memories
+from bridge.memory.check import check_memories
+from bridge.memory.deps import CalleeProbe
 from bridge.memory.model import (
     MEMORY_STATUSES,
     ORIGINS,
@@ -33,6 +34,7 @@ from bridge.memory.recall import Hit, recall
 from bridge.memory.refs import RefParser
 from bridge.memory.store import MemoryStore, default_store_path
 from bridge.memory.workspace import Workspace
+from map.graph import MapGraph
 
 STORE_ENV = "CODEANCHOR_STORE"
 DEFAULT_KIND = "fact"
@@ -69,11 +71,11 @@ class MemoryService:
         root: Path,
         store: Path | None = None,
         *,
-        dependencies: DependencyProbe | None = None,
+        graph: MapGraph | None = None,
     ) -> None:
         self.root = root.resolve()
         self.store_path = store or store_path(self.root)
-        self.dependencies = dependencies
+        self.graph = graph
         self._store: MemoryStore | None = None
 
     @property
@@ -112,6 +114,11 @@ class MemoryService:
     def workspace(self) -> Workspace:
         """A fresh view of the code (caches last for one operation)."""
         return Workspace(self.root)
+
+    def _check(self, ws: Workspace, memories: Sequence[Memory]) -> list[MemoryCheck]:
+        """Check with the map's call graph when there is one (dependencies_changed)."""
+        probe = CalleeProbe(ws, self.graph) if self.graph is not None else None
+        return check_memories(ws, memories, dependencies=probe)
 
     # -- saving ---------------------------------------------------------------
 
@@ -185,7 +192,7 @@ class MemoryService:
             memories = self.store.get_many(list(ids))
         else:
             memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
-        results = check_memories(self.workspace(), memories, dependencies=self.dependencies)
+        results = self._check(self.workspace(), memories)
         changed = {r.memory.id: r.status for r in results if r.status != r.memory.status}
         if changed:
             self.writable.set_statuses(changed)
@@ -195,13 +202,14 @@ class MemoryService:
         """Search, check and rank; records last_used_at for what it returns."""
         if limit < 1:
             raise BadInputError(f"limit {limit}: ask for at least one memory")
+        ws = self.workspace()
         hits = recall(
             self.store,
-            self.workspace(),
+            ws,
             query,
             limit=limit,
             include_stale=include_stale,
-            dependencies=self.dependencies,
+            dependencies=CalleeProbe(ws, self.graph) if self.graph is not None else None,
         )
         if hits:
             self.writable.touch([h.check.memory.id for h in hits], now_stamp())
@@ -210,7 +218,7 @@ class MemoryService:
     def show(self, memory_id: str) -> MemoryCheck:
         """One memory with its check; records last_used_at."""
         memory = self.store.get(memory_id)
-        (result,) = check_memories(self.workspace(), [memory], dependencies=self.dependencies)
+        (result,) = self._check(self.workspace(), [memory])
         self.writable.touch([memory_id], now_stamp())
         return result
 
@@ -233,7 +241,7 @@ class MemoryService:
     def inspect(self, ids: Sequence[str] = ()) -> list[MemoryCheck]:
         """Check memories (default: all, any status) without storing anything: for export."""
         memories = self.store.get_many(list(ids)) if ids else self.store.select()
-        return check_memories(self.workspace(), memories, dependencies=self.dependencies)
+        return self._check(self.workspace(), memories)
 
     # -- maintaining ----------------------------------------------------------
 

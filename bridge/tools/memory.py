@@ -21,13 +21,18 @@ from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.memory import views
 from bridge.memory.service import MemoryService, NewMemory
+from map.graph import MapGraph
 
 T = TypeVar("T")
 
 
-async def _run(app: AppContext, work: Callable[[MemoryService], T]) -> T:
+async def _run(
+    app: AppContext, work: Callable[[MemoryService], T], graph: MapGraph | None = None
+) -> T:
+    """Run `work` in a thread; with the map's graph, checks also name changed callees."""
+
     def call() -> T:
-        with MemoryService(app.root) as service:
+        with MemoryService(app.root, graph=graph) as service:
             return work(service)
 
     return await asyncio.to_thread(call)
@@ -83,9 +88,12 @@ async def memory_check(
     Per reference: `valid`, `relocated` (same content elsewhere: the new
     place is given), `renamed` (same body, new name), `modified`, `deleted`,
     `unknown`; per memory the worst case. Nothing is re-anchored: to adopt
-    the new places, call memory_verify. Stale memories come first.
+    the new places, call memory_verify. A symbol whose own text is unchanged
+    but whose direct callees changed gets a `dependencies_changed` warning
+    (this opens the code map). Stale memories come first.
     """
-    results = await _run(app, lambda s: s.check(ids or ()))
+    graph = (await app.code_map()).graph
+    results = await _run(app, lambda s: s.check(ids or ()), graph)
     ordered = sorted(results, key=lambda r: r.status != "stale")
     data = {"memories": [views.memory_check(r) for r in ordered]}
     return respond(data, budget_tokens=app.budget(budget), items_key="memories")

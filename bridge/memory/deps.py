@@ -1,0 +1,75 @@
+"""`dependencies_changed`: a symbol unchanged itself whose direct callees changed.
+
+The map's graph gives a symbol's `calls` edges; for each callee in a file
+git reports changed since the anchor commit, the callee's fingerprint at that
+commit (`git show`, extracted once per file) is compared with its
+fingerprint now. Outside git, or for symbols the graph does not know, no
+warning is given: the check says nothing it cannot back.
+"""
+
+from __future__ import annotations
+
+from bridge.memory.anchor import find_symbol, symbol_id
+from bridge.memory.model import Anchor, RefCheck
+from bridge.memory.workspace import Workspace
+from disk.errors import DiskError
+from map.extract import extract_file
+from map.graph import MapGraph
+from map.languages import language_for
+from map.model import Fingerprint
+
+CALLS = "calls"
+
+
+class CalleeProbe:
+    """Names the direct callees of a checked symbol that changed since its anchor commit."""
+
+    def __init__(self, ws: Workspace, graph: MapGraph) -> None:
+        self.ws = ws
+        self.graph = graph
+        self._old: dict[tuple[str, str], dict[str, Fingerprint] | None] = {}
+
+    def __call__(self, anchor: Anchor, result: RefCheck) -> tuple[str, ...]:
+        place = result.place
+        if self.ws.git is None or anchor.commit is None or place is None or not place.symbol:
+            return ()
+        node = f"{place.path}#{place.symbol}"
+        changes = self.ws.changes(anchor.commit)
+        if node not in self.graph or changes is None:
+            return ()
+        renamed_from = {
+            c.new_path: old for old, c in changes.items() if c.kind == "renamed" and c.new_path
+        }
+        changed = []
+        for _, callee, key in self.graph.out_edges(node, keys=True):
+            attrs = self.graph.nodes[callee]
+            path = attrs.get("path")
+            if key != CALLS or attrs.get("kind") == "file" or not isinstance(path, str):
+                continue
+            old_path = renamed_from.get(path, path)
+            if old_path not in changes and path not in changes:
+                continue
+            if self._differs(anchor.commit, old_path, path, callee.partition("#")[2]):
+                changed.append(callee)
+        return tuple(sorted(changed))
+
+    def _differs(self, commit: str, old_path: str, path: str, name: str) -> bool:
+        then = self._fingerprints_at(commit, old_path)
+        file = self.ws.readable(path)
+        symbol = find_symbol(self.ws, file, name) if file is not None else None
+        if then is None or symbol is None or name not in then:
+            return True
+        return then[name].normalized != symbol.fingerprint.normalized
+
+    def _fingerprints_at(self, commit: str, path: str) -> dict[str, Fingerprint] | None:
+        key = (commit, path)
+        if key not in self._old:
+            data = self.ws.git.show(commit, path) if self.ws.git else None
+            self._old[key] = None
+            if data is not None and language_for(path) is not None:
+                try:
+                    extract = extract_file(path, data)
+                except DiskError:
+                    return None
+                self._old[key] = {symbol_id(s): s.fingerprint for s in extract.symbols}
+        return self._old[key]
