@@ -25,7 +25,7 @@ from disk.stamps import FileStamp
 from map import query, snapshot
 from map.errors import SnapshotError, UnknownNodeError
 from map.graph import MapGraph
-from map.ingest import ScanOptions, scan
+from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
 from map.model import EdgeKind, FileExtract, Symbol
 
@@ -100,6 +100,7 @@ class CodeMap:
         self._counts: dict[str, Any] = {}
         self._stale: dict[str, int] = {}
         self._last_duration = 0.0
+        self._last_scan: Scan | None = None
 
     @classmethod
     def open(
@@ -140,8 +141,16 @@ class CodeMap:
             snapshot.SNAPSHOT_NAME
         )
 
-    def rebuild(self, progress: Progress | None = None) -> BuildReport:
-        """Check every file against the disk and bring the graph up to date."""
+    def rebuild(
+        self, progress: Progress | None = None, paths: Iterable[str] | None = None
+    ) -> BuildReport:
+        """Check the files against the disk and bring the graph up to date.
+
+        Every file is listed and stat-checked, unless `paths` names the only
+        files that may have changed (as a watcher knows): then only those are
+        checked, provided the map already knows them all; a new path (or a
+        first rebuild) still lists the whole tree.
+        """
         started = time.monotonic()
         flagged_before = time.monotonic_ns()
         scan_time = datetime.now(UTC)
@@ -151,7 +160,17 @@ class CodeMap:
             self.settings.workers,
             self.settings.snapshot_dir,
         )
-        found = scan(self.root, options, self._stamps, self._skipped_files, progress)
+        targets = None if paths is None else {r for p in paths if (r := self._relative(p))}
+        previous = self._last_scan
+        if (
+            targets is not None
+            and previous is not None
+            and all(p in previous.stamps or p in previous.skipped for p in targets)
+        ):
+            found = scan_known(self.root, options, targets, previous, progress)
+        else:
+            targets = None
+            found = scan(self.root, options, self._stamps, self._skipped_files, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
         if found.extracts or removed or found.go_modules != self._go_modules:
@@ -174,7 +193,12 @@ class CodeMap:
         )
         self._stamps, self._skipped_files = found.stamps, found.skipped
         self._skipped, self._go_modules = found.skip_counts, found.go_modules
-        self._stale = {p: t for p, t in self._stale.items() if t > flagged_before}
+        self._last_scan = found
+        self._stale = {
+            p: t
+            for p, t in self._stale.items()
+            if t > flagged_before or (targets is not None and p not in targets)
+        }
         self.built_at = scan_time
         self._last_duration = report.duration_s
         self.last_report = report
@@ -317,6 +341,7 @@ class CodeMap:
             log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
             self._linker = Linker(nx.MultiDiGraph())
             self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+            self._last_scan = None
             return False
         self._linker.apply({p: (None, e) for p, e in extracts.items()}, pending.go_modules)
         return True

@@ -12,14 +12,14 @@ import logging
 import multiprocessing
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
 from map.extract import extract_file
-from map.languages import language_for
+from map.languages import EXTENSIONS
 from map.model import FileExtract
 from map.walk import (
     SKIP_TOO_LARGE,
@@ -52,6 +52,8 @@ class Scan:
     go_modules: dict[str, str]
     restamped: int
     """Files whose stamp moved but whose content did not."""
+    listing_skips: dict[str, int]
+    """The part of `skip_counts` decided by path alone (vendored, excluded, ...)."""
 
 
 @dataclass(frozen=True)
@@ -74,14 +76,50 @@ def scan(
     """Compare the disk with the known (stamp, hash) and (stamp, skip reason) of each file."""
     listing = list_files(
         root,
-        accept=lambda p: language_for(p) is not None,
+        accept=lambda p: EXTENSIONS.get(os.path.splitext(p)[1].lower()) is not None,
         exclude=options.exclude,
         snapshot_dir=options.snapshot_dir,
     )
-    found = Scan({}, {}, {}, {}, read_go_modules(root, listing.go_mods), 0)
+    modules = read_go_modules(root, listing.go_mods)
+    found = Scan({}, {}, {}, {}, modules, 0, listing.skipped)
+    return _check(root, options, listing.files, stamps, skipped, found, progress)
+
+
+def scan_known(
+    root: Path,
+    options: ScanOptions,
+    paths: Collection[str],
+    previous: Scan,
+    progress: Progress | None = None,
+) -> Scan:
+    """Check only `paths`, all of them files the previous scan listed; the rest is kept."""
+    found = Scan(
+        {p: v for p, v in previous.stamps.items() if p not in paths},
+        {p: v for p, v in previous.skipped.items() if p not in paths},
+        {},
+        {},
+        previous.go_modules,
+        0,
+        previous.listing_skips,
+    )
+    listed = sorted(paths)
+    return _check(root, options, listed, previous.stamps, previous.skipped, found, progress)
+
+
+def _check(
+    root: Path,
+    options: ScanOptions,
+    listed: Sequence[str],
+    stamps: Known,
+    skipped: Known,
+    found: Scan,
+    progress: Progress | None,
+) -> Scan:
+    """Stat `listed` into `found`; read, hash and extract the files whose stamp moved."""
     to_load: list[tuple[str, str | None]] = []
-    for path in listing.files:
-        stamp = FileStamp.of(root / path)
+    base = str(root)
+    for path in listed:
+        stamp = FileStamp.of(Path(os.path.join(base, path)))
         known = stamps.get(path)
         passed = skipped.get(path)
         if stamp is None:
@@ -106,9 +144,15 @@ def scan(
                 found.extracts[loaded.path] = loaded.extract
             else:
                 restamped += 1
-    counts = Counter(listing.skipped) + Counter(reason for _, reason in found.skipped.values())
+    counts = Counter(found.listing_skips) + Counter(r for _, r in found.skipped.values())
     return Scan(
-        found.stamps, found.skipped, found.extracts, dict(counts), found.go_modules, restamped
+        found.stamps,
+        found.skipped,
+        found.extracts,
+        dict(counts),
+        found.go_modules,
+        restamped,
+        found.listing_skips,
     )
 
 

@@ -87,11 +87,12 @@ def list_files(
         skipped[SKIP_VENDORED] += pruned
     files: list[str] = []
     go_mods: list[str] = []
+    base = str(root)
     for rel in listed:
-        parts = PurePosixPath(rel).parts
+        parts = rel.split("/")
         if rel == own_dir or rel.startswith(own_dir + "/"):
             continue
-        if any(part in VENDORED_DIRS for part in parts[:-1]) or rel.endswith(VENDORED_SUFFIXES):
+        if rel.endswith(VENDORED_SUFFIXES) or not VENDORED_DIRS.isdisjoint(parts[:-1]):
             skipped[SKIP_VENDORED] += 1
         elif excluded is not None and excluded.match_file(rel):
             skipped[SKIP_EXCLUDED] += 1
@@ -99,7 +100,7 @@ def list_files(
             go_mods.append(rel)
         elif not accept(rel):
             skipped[SKIP_UNSUPPORTED] += 1
-        elif (root / rel).is_symlink():
+        elif os.path.islink(os.path.join(base, rel)):
             skipped[SKIP_SYMLINK] += 1
         else:
             files.append(rel)

@@ -146,3 +146,20 @@ def test_git_checkout_of_another_branch(tmp_path: Path) -> None:
         _git(root, "checkout", "-q", branch)
         codemap.rebuild()
         assert graph_state(codemap) == graph_state(fresh(root, tmp_path)), branch
+
+
+def test_rebuild_of_named_paths_checks_only_those(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    _edit_definition(root)
+    _edit_typescript(root)
+    report = codemap.rebuild(paths=["pkg/core.py"])  # the caller vouches for the rest
+    assert report.files_changed == ["pkg/core.py"]
+    assert "web/shapes.ts#total" in codemap.graph
+    _delete_file(root)
+    _add_file(root)
+    assert codemap.rebuild(paths=[str(root / "pkg" / "util.py")]).files_removed == ["pkg/util.py"]
+    report = codemap.rebuild(paths=["pkg/extra.py"])  # new to the map: the whole tree is listed
+    assert report.files_added == ["pkg/extra.py"]
+    assert "web/shapes.ts#sum" in codemap.graph
+    assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
