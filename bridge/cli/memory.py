@@ -173,9 +173,7 @@ def _recall(service: MemoryService, args: argparse.Namespace) -> int:
 
 
 def _verify(service: MemoryService, args: argparse.Namespace) -> int:
-    for memory_id in args.ids:
-        service.store.get(memory_id)
-    memories = [service.verify(memory_id) for memory_id in args.ids]
+    memories = service.verify_many(args.ids)
     _out(
         args,
         {"memories": [saved(m) for m in memories]},

@@ -246,17 +246,25 @@ class MemoryService:
     # -- maintaining ----------------------------------------------------------
 
     def verify(self, memory_id: str) -> Memory:
-        """Re-anchor every reference to where it is now; sets last_verified_at.
+        """Re-anchor every reference to where it is now; sets last_verified_at."""
+        return self.verify_many([memory_id])[0]
+
+    def verify_many(self, ids: Sequence[str]) -> list[Memory]:
+        """Re-anchor memories to where their references are now, all or none.
 
         Refuses (writing nothing) when a reference is deleted or cannot be
-        checked: supersede the memory with new references, or retire it.
+        checked: supersede that memory with new references, or retire it.
         """
-        memory = self.store.get(memory_id)
+        memories = self.store.get_many(list(ids))
         ws = self.workspace()
-        (result,) = check_memories(ws, [memory])
-        anchors = tuple(capture(ws, _proposed(r, memory_id)) for r in result.refs)
-        self.writable.reanchor(memory_id, anchors, now_stamp())
-        return self.store.get(memory_id)
+        anchors = {
+            result.memory.id: tuple(
+                capture(ws, _proposed(r, result.memory.id)) for r in result.refs
+            )
+            for result in check_memories(ws, memories)
+        }
+        self.writable.reanchor(anchors, now_stamp())
+        return self.store.get_many(list(ids))
 
     def supersede(
         self,

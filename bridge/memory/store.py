@@ -182,16 +182,21 @@ class MemoryStore:
                     [(s, i) for i, s in statuses.items()],
                 )
 
-    def reanchor(self, memory_id: str, anchors: Sequence[Anchor], when: str) -> None:
-        """Replace a memory's references, mark it verified now and active."""
+    def reanchor(self, anchors: Mapping[str, Sequence[Anchor]], when: str) -> None:
+        """Replace memories' references and mark them verified now, all or none.
+
+        Their status becomes active, unless superseded or retired (those stay).
+        """
         with self.transaction() as conn:
-            self._require(conn, memory_id)
-            conn.execute("DELETE FROM refs WHERE memory_id = ?", (memory_id,))
-            _insert_anchors(conn, memory_id, anchors)
-            conn.execute(
-                "UPDATE memories SET last_verified_at = ?, status = 'active' WHERE id = ?",
-                (when, memory_id),
-            )
+            for memory_id, new in anchors.items():
+                self._require(conn, memory_id)
+                conn.execute("DELETE FROM refs WHERE memory_id = ?", (memory_id,))
+                _insert_anchors(conn, memory_id, new)
+                conn.execute(
+                    "UPDATE memories SET last_verified_at = ?, status = CASE WHEN status IN "
+                    "('superseded', 'retired') THEN status ELSE 'active' END WHERE id = ?",
+                    (when, memory_id),
+                )
 
     def supersede(self, old_id: str, new: Memory) -> None:
         """Insert `new` and mark `old_id` superseded by it, together."""
