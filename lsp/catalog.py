@@ -43,6 +43,10 @@ class ServerSpec:
     open_before_references: bool = False
     """True: a file changed or created on disk (and not open) must be opened, and
     its documentSymbol asked, before cross-file answers reflect it."""
+    trusts_mtime: bool = False
+    """True: the server caches files that are not open by mtime, so it ignores a
+    Changed event for an edit that kept the mtime (`cp -p`, `rsync -t`); such a
+    file is opened, and its outline asked, instead."""
     blank_deleted_files: bool = False
     """True: the server keeps a deleted file's symbols and references (even after
     didClose and a watched-files Deleted event) until the file is sent as an empty
@@ -103,7 +107,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         _PY,
         # It caches unopened files by mtime: after an edit that keeps the mtime
         # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
-        open_before_references=True,
+        trusts_mtime=True,
     ),
     ServerSpec(
         "pyright",
@@ -197,7 +201,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         watches_disk=False,
         # And it caches unopened files by mtime: after an edit that keeps the mtime
         # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
-        open_before_references=True,
+        trusts_mtime=True,
     ),
     ServerSpec(
         "rust-analyzer",

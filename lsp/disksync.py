@@ -3,7 +3,9 @@
 - Files not open that came, changed or went reach a server that does not
   watch the disk as `workspace/didChangeWatchedFiles` (from `WorkspaceIndex`).
 - `open_before_references`: each such changed or created file is opened and
-  its outline asked, since the server only looks again at an open file.
+  its outline asked, since the server only looks again at an open file (at
+  most as many files as may stay open, the most recently changed first);
+  `trusts_mtime`: the same, for the files changed with their mtime kept.
 - `blank_deleted_files`: a deleted file is sent as an empty document, its
   outline asked, then closed, since the server otherwise keeps its symbols.
 - Every open document is brought up to date (`Documents.refresh`).
@@ -11,14 +13,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
 from lsprotocol import types
 
 from disk.errors import DiskError
+from disk.stamps import FileStamp
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
 from lsp.documents import Documents
+from lsp.errors import ServerRequestError
 from lsp.uris import uri_of
 from lsp.watch import WorkspaceIndex
 
@@ -36,7 +42,12 @@ class DiskSync:
     def needs_index(self) -> bool:
         """Whether this server must hear about files that are not open."""
         spec = self._spec
-        return not spec.watches_disk or spec.open_before_references or spec.blank_deleted_files
+        return (
+            not spec.watches_disk
+            or spec.open_before_references
+            or spec.trusts_mtime
+            or spec.blank_deleted_files
+        )
 
     def reset(self) -> None:
         """Take the workspace as it is now (just before a server starts)."""
@@ -46,28 +57,41 @@ class DiskSync:
 
     async def push(self, conn: Connection) -> None:
         """Tell the server what changed on disk since the last push."""
+        spec = self._spec
         changes = [] if self._index is None else self._index.changes()
-        if changes and not self._spec.watches_disk:
+        if changes and not spec.watches_disk:
             conn.did_change_watched_files(
                 types.DidChangeWatchedFilesParams(
-                    changes=[types.FileEvent(uri=uri_of(path), type=kind) for path, kind in changes]
+                    changes=[types.FileEvent(uri=uri_of(c.path), type=c.kind) for c in changes]
                 )
             )
-        if self._spec.blank_deleted_files:
-            deleted = {path for path, kind in changes if kind == types.FileChangeType.Deleted}
+        if spec.blank_deleted_files:
+            deleted = {c.path for c in changes if c.kind == types.FileChangeType.Deleted}
             await self._blank(conn, deleted | set(self._documents.vanished()))
-        if self._spec.open_before_references:
-            for path, kind in changes:
-                if kind != types.FileChangeType.Deleted:
-                    await self._reopen(conn, path)
+        reopen = [
+            c.path
+            for c in changes
+            if c.kind != types.FileChangeType.Deleted
+            and (spec.open_before_references or (spec.trusts_mtime and c.mtime_kept))
+        ]
+        if reopen:
+            await self._reopen(conn, reopen)
         self._documents.refresh(conn)
 
-    async def _reopen(self, conn: Connection, path: Path) -> None:
-        try:
-            doc = self._documents.current(path, conn)
-        except DiskError:
-            return
-        await _outline(conn, doc.uri)
+    async def _reopen(self, conn: Connection, paths: list[Path]) -> None:
+        """Open the changed files, then ask all their outlines at once.
+
+        At most `Documents.limit` files (the most recently changed first): more
+        would close the first ones again before their outline is asked.
+        """
+        newest_first = sorted(paths, key=_mtime, reverse=True)[: self._documents.limit]
+        uris = []
+        for path in newest_first:
+            try:
+                uris.append(self._documents.current(path, conn).uri)
+            except DiskError:
+                continue
+        await asyncio.gather(*(_outline(conn, uri) for uri in uris))
 
     async def _blank(self, conn: Connection, deleted: set[Path]) -> None:
         for path in sorted(deleted):
@@ -99,9 +123,20 @@ class DiskSync:
             )
 
 
+def _mtime(path: Path) -> int:
+    stamp = FileStamp.of(path)
+    return 0 if stamp is None else stamp.mtime_ns
+
+
 async def _outline(conn: Connection, uri: str) -> None:
-    """Ask a document's symbols: servers build (or drop) what they know of it then."""
+    """Ask a document's symbols: servers build (or drop) what they know of it then.
+
+    Best effort: a server that refuses (an error answer) is left as it is; a
+    crash or a timeout still propagates.
+    """
     params = types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    await conn.call(
-        types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, conn.lsp.text_document_document_symbol_async(params)
-    )
+    with contextlib.suppress(ServerRequestError):
+        await conn.call(
+            types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+            conn.lsp.text_document_document_symbol_async(params),
+        )

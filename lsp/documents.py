@@ -87,6 +87,11 @@ class Documents:
     def __len__(self) -> int:
         return len(self._open)
 
+    @property
+    def limit(self) -> int:
+        """How many documents stay open at most."""
+        return self._limit
+
     def __contains__(self, path: object) -> bool:
         return path in self._open
 

@@ -43,6 +43,7 @@ class LivePool:
         self.catalog = catalog or Catalog.builtin()
         self.settings = settings or LiveSettings()
         self._sessions: dict[str, ServerSession] = {}
+        self._executables: dict[str, Path] = {}
 
     # -- routing --------------------------------------------------------------
 
@@ -58,12 +59,18 @@ class LivePool:
         spec = self.catalog.server_for_language(language)
         if spec is None:
             raise NoServerError(language, "(none chosen)", "choose one in [tool.codeanchor]")
-        executable = locate(spec.command[0])
+        executable = self._executables.get(spec.name) or locate(spec.command[0])
         if executable is None:
             raise NoServerError(language, spec.name, spec.install)
+        self._executables[spec.name] = executable
         return spec, executable
 
-    def _session(self, language: str) -> ServerSession:
+    def session(self, language: str) -> ServerSession:
+        """The session serving `language`, made (not started) on first use.
+
+        Queries go through the pool's methods; this is for diagnostics and
+        benchmarks that need the server itself (e.g. a request without sync).
+        """
         spec, executable = self._server_for(language)
         session = self._sessions.get(spec.name)
         if session is None:
@@ -73,7 +80,7 @@ class LivePool:
 
     async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
         absolute = resolve_in_root(self.root, path)
-        session = self._session(self.language_of(str(absolute)))
+        session = self.session(self.language_of(str(absolute)))
         doc = await session.sync(absolute)
         if doc is None:  # sync returns the document it was given a path for
             raise UnsupportedFileError(path)
@@ -171,7 +178,7 @@ class LivePool:
         self, query: str, *, language: str = "python"
     ) -> list[WorkspaceSymbol]:
         """Symbols whose name matches `query`, from the language's server."""
-        session = self._session(language)
+        session = self.session(language)
         await session.sync(None)
         params = types.WorkspaceSymbolParams(query=query)
         result = await session.ask(

@@ -25,8 +25,9 @@ from lsp.racy import settled
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__"})
 
 
-def _scan(root: Path, extensions: frozenset[str]) -> Iterator[tuple[Path, FileStamp]]:
-    """Every source file under `root` with its stamp."""
+def _scan(root: Path, extensions: frozenset[str]) -> Iterator[tuple[str, FileStamp]]:
+    """Every source file under `root` with its stamp (plain strings: this runs
+    before every query, and building a Path per file would cost more than the stat)."""
     pending = [str(root)]
     while pending:
         folder = pending.pop()
@@ -41,13 +42,13 @@ def _scan(root: Path, extensions: frozenset[str]) -> Iterator[tuple[Path, FileSt
                     if not name.startswith(".") and name not in _SKIPPED_DIRS:
                         pending.append(entry.path)
                     continue
-                if os.path.splitext(name)[1].lower() not in extensions:
+                if name[name.rfind(".") :].lower() not in extensions:
                     continue
                 st = entry.stat()
             except OSError:
                 continue
             yield (
-                Path(entry.path),
+                entry.path,
                 FileStamp(
                     size=st.st_size,
                     mtime_ns=st.st_mtime_ns,
@@ -58,6 +59,16 @@ def _scan(root: Path, extensions: frozenset[str]) -> Iterator[tuple[Path, FileSt
 
 
 @dataclass(frozen=True, slots=True)
+class FileChange:
+    """A file that came, changed or went since the last look."""
+
+    path: Path
+    kind: FileChangeType
+    mtime_kept: bool = False
+    """Changed, yet with the same mtime (`cp -p`, `rsync -t`, or within one tick)."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Entry:
     stamp: FileStamp
     seen_ns: int
@@ -65,9 +76,10 @@ class _Entry:
     """The content hash, kept only while the stamp is too fresh to trust."""
 
 
-def _digest(path: Path) -> str | None:
+def _digest(path: str) -> str | None:
     try:
-        return content_hash(path.read_bytes())
+        with open(path, "rb") as handle:
+            return content_hash(handle.read())
     except OSError:
         return None
 
@@ -83,26 +95,32 @@ class WorkspaceIndex:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def changes(self) -> list[tuple[Path, FileChangeType]]:
+    def changes(self) -> list[FileChange]:
         """What was created, changed or deleted since the last call (or creation)."""
         fresh, found = self._look(self._entries)
-        found.extend((path, FileChangeType.Deleted) for path in self._entries.keys() - fresh.keys())
+        gone = self._entries.keys() - fresh.keys()
+        found.extend(FileChange(Path(path), FileChangeType.Deleted) for path in gone)
         self._entries = fresh
         return found
 
-    def _look(
-        self, old: dict[Path, _Entry]
-    ) -> tuple[dict[Path, _Entry], list[tuple[Path, FileChangeType]]]:
+    def _look(self, old: dict[str, _Entry]) -> tuple[dict[str, _Entry], list[FileChange]]:
         seen_ns = time.time_ns()
-        fresh: dict[Path, _Entry] = {}
-        found: list[tuple[Path, FileChangeType]] = []
+        fresh: dict[str, _Entry] = {}
+        found: list[FileChange] = []
         for path, stamp in _scan(self._root, self._extensions):
             before = old.get(path)
-            racy = before is not None and not settled(before.stamp, before.seen_ns)
-            digest = _digest(path) if racy or not settled(stamp, seen_ns) else None
-            fresh[path] = _Entry(stamp, seen_ns, digest)
+            if before is not None and before.stamp == stamp and before.digest is None:
+                fresh[path] = before  # a trusted stamp that has not moved: the common case
+                continue
+            same_stamp = before is not None and before.stamp == stamp
+            digest = _digest(path) if same_stamp else None
             if before is None:
-                found.append((path, FileChangeType.Created))
-            elif before.stamp != stamp or (racy and before.digest != digest):
-                found.append((path, FileChangeType.Changed))
+                found.append(FileChange(Path(path), FileChangeType.Created))
+            elif not same_stamp or digest != before.digest:
+                kept = before.stamp.mtime_ns == stamp.mtime_ns
+                found.append(FileChange(Path(path), FileChangeType.Changed, kept))
+            racy = not settled(stamp, seen_ns)
+            if racy and digest is None:
+                digest = _digest(path)
+            fresh[path] = _Entry(stamp, seen_ns, digest if racy else None)
         return fresh, found

@@ -14,7 +14,7 @@ from lsp.watch import WorkspaceIndex
 
 
 def _changes(index: WorkspaceIndex, root: Path) -> set[tuple[str, FileChangeType]]:
-    return {(path.relative_to(root).as_posix(), kind) for path, kind in index.changes()}
+    return {(c.path.relative_to(root).as_posix(), c.kind) for c in index.changes()}
 
 
 def test_created_changed_and_deleted_files_are_reported_once(tmp_path: Path) -> None:
@@ -42,7 +42,10 @@ def test_an_edit_that_restores_size_and_mtime_is_a_change(tmp_path: Path) -> Non
     old = path.stat()
     path.write_text("a = 2\n", encoding="utf-8")
     os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
-    assert _changes(index, tmp_path) == {("a.py", FileChangeType.Changed)}
+    [change] = index.changes()
+    assert (change.path, change.kind, change.mtime_kept) == (path, FileChangeType.Changed, True)
+    path.write_text("a = 33\n", encoding="utf-8")
+    assert [c.mtime_kept for c in index.changes()] == [False]
 
 
 def test_other_extensions_hidden_and_vendored_folders_are_skipped(tmp_path: Path) -> None:
@@ -69,7 +72,7 @@ def test_a_write_within_one_clock_tick_is_caught_by_hashing(
     path = tmp_path / "a.py"
     path.write_text("a = 1\n", encoding="utf-8")
     frozen = FileStamp.of(path)
-    monkeypatch.setattr(watch, "_scan", lambda root, extensions: iter([(path, frozen)]))
+    monkeypatch.setattr(watch, "_scan", lambda root, extensions: iter([(str(path), frozen)]))
     index = WorkspaceIndex(tmp_path, (".py",))
     assert _changes(index, tmp_path) == set()
     path.write_text("a = 2\n", encoding="utf-8")
