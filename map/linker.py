@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, add_file, remove_symbols, set_edge, set_imports
 from map.model import FileExtract
 from map.modules import ModuleIndex
@@ -67,6 +68,10 @@ class Linker:
 
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
+        with paused_gc():
+            return self._apply(changes, go_modules)
+
+    def _apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         layout_moved = dict(go_modules) != self._go_modules or any(
             old is None or new is None or _import_shape(old) != _import_shape(new)
             for old, new in changes.values()
@@ -208,7 +213,7 @@ class Linker:
         resolution = self._resolver.resolve(path, ref, consulted)
         for name in consulted:
             held = links.deps.setdefault(name, [])
-            if index not in held:
+            if not held or held[-1] != index:  # a repeat from a partial relink is harmless
                 held.append(index)
             self._dependents[name].add(path)
         if resolution is None:

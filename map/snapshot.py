@@ -27,6 +27,7 @@ import orjson
 
 from disk.stamps import FileStamp
 from map.errors import SnapshotError
+from map.gcpause import paused_gc
 from map.model import FileExtract, Fingerprint, Import, Range, Reference, Symbol
 
 SCHEMA_VERSION = 2
@@ -140,8 +141,9 @@ def load_payload(path: Path, header: Header) -> dict[str, FileExtract]:
     """Every file's extract, checked against the header's file list."""
     raw = read_raw_payload(path, header.token)
     try:
-        document = orjson.loads(raw)
-        extracts = {p: _read_extract(p, e) for p, e in document.items()}
+        with paused_gc():
+            document = orjson.loads(raw)
+            extracts = {p: _read_extract(p, e) for p, e in document.items()}
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise SnapshotError(f"{path}: malformed snapshot payload ({exc!r})") from exc
     mismatched = [
