@@ -12,7 +12,7 @@ import difflib
 
 from bridge.errors import BadInputError, NotFoundError, UnknownIdError
 from bridge.memory.model import Anchor, RefSpec
-from bridge.memory.workspace import FileNow, Workspace, body_fingerprint, fingerprint
+from bridge.memory.workspace import FileNow, Workspace, body_fingerprint
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
@@ -56,7 +56,7 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
                 hint="pick lines that exist now",
             )
         text = range_text(file, start, end)
-        exact, normalized = content_hash(text.encode()), fingerprint(text, spec.path).normalized
+        exact, normalized = content_hash(text.encode()), ws.range_fingerprint(file, start, end)
     else:
         start, end, text = 1, len(file.lines), file.text
         exact, normalized = file.hash, ws.file_fingerprint(file).normalized

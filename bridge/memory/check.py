@@ -32,7 +32,7 @@ from bridge.memory.model import (
     derive_status,
     effective_status,
 )
-from bridge.memory.workspace import FileNow, Workspace, body_probe, fingerprint
+from bridge.memory.workspace import FileNow, Workspace, body_probe
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
@@ -165,7 +165,7 @@ def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
             place = Place(path, start_line=hit.start, end_line=hit.start + hit.length - 1)
             reason = "lines_moved" if same_path else fate.reason
             return RefCheck(anchor, "relocated", reason, place, hit.confidence)
-    if here is not None and fingerprint(here, path).normalized == anchor.fingerprint:
+    if here is not None and ws.range_fingerprint(file, start, end) == anchor.fingerprint:
         place = Place(path, start_line=start, end_line=end)
         note = (f"{anchor.ref}: only whitespace or comments changed",)
         if same_path:

@@ -21,7 +21,7 @@ from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
 from map.extract import extract_file
-from map.fingerprint import fingerprint_text
+from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
 from map.model import FileExtract, Fingerprint, Symbol
 from map.walk import list_files
@@ -99,6 +99,7 @@ class Workspace:
         self._fingerprints: dict[tuple[str, str], Fingerprint] = {}
         self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
         self._words: dict[tuple[str, str], frozenset[str]] = {}
+        self._tokens: dict[tuple[str, str], tuple[list[int], TokenIndex]] = {}
 
     @cached_property
     def head(self) -> str | None:
@@ -177,6 +178,26 @@ class Workspace:
         if key not in self._fingerprints:
             self._fingerprints[key] = fingerprint(file.text, file.path)
         return self._fingerprints[key]
+
+    def range_fingerprint(self, file: FileNow, start: int, end: int) -> str:
+        """The normalized fingerprint of lines `start`..`end` (1-based, inclusive).
+
+        The file is parsed for its comments and tokenized once (cached, cut
+        at every line), so any number of ranges in one file cost one parse.
+        """
+        language = language_for(file.path)
+        if language is None:
+            return fingerprint_text("".join(file.lines[start - 1 : end]), None).normalized
+        key = (file.path, file.hash)
+        if key not in self._tokens:
+            source = file.text.encode()
+            offsets = [0]
+            for line in file.lines:
+                offsets.append(offsets[-1] + len(line.encode()))
+            index = TokenIndex(source, comment_spans(language, source), offsets)
+            self._tokens[key] = (offsets, index)
+        offsets, index = self._tokens[key]
+        return index.normalized(offsets[start - 1], offsets[end])
 
     def mentions(self, file: FileNow, word: str) -> bool:
         """True when `word` occurs in the file (as a whole word when it is one): a cheap test."""
