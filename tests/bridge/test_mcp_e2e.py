@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -151,21 +152,57 @@ def test_resolve_reports_moves_then_the_rebuilt_map_agrees(repo: Path) -> None:
     run(scenario)
 
 
-def test_a_killed_language_server_gives_unverified_answers_then_recovers(repo: Path) -> None:
+def test_a_killed_language_server_is_restarted_for_the_next_query(repo: Path) -> None:
     marker = str(repo)
+
+    def ty_pids() -> set[int]:
+        return {pid for pid, cmd in processes_under(marker).items() if "ty server" in cmd}
 
     async def scenario() -> None:
         async with serve(repo) as client:
             assert (await call(client, "resolve", target=ALLOW))["data"]["verified"] is True
-            servers = [pid for pid, cmd in processes_under(marker).items() if "ty server" in cmd]
-            assert servers, "the ty server should be running under codeanchor serve"
-            for pid in servers:
+            killed = ty_pids()
+            assert killed, "the ty server should be running under codeanchor serve"
+            for pid in killed:
                 os.kill(pid, signal.SIGKILL)
-            answers = [(await call(client, "resolve", target=ALLOW))["data"] for _ in range(3)]
-            unverified = [a for a in answers if not a["verified"]]
-            assert unverified, "the query in flight when the server died must say so"
-            assert unverified[0]["location"]["startLine"] == unverified[0]["mapRange"]["startLine"]
-            assert answers[-1]["verified"] is True
+            again = (await call(client, "resolve", target=ALLOW))["data"]
+            assert again["verified"] is True and again["mapStale"] is False
+            assert ty_pids() and not ty_pids() & killed
+            refs = await call(client, "nav_references", target=ALLOW)
+            assert refs["data"]["count"] == 2
+
+    run(scenario)
+
+
+# A language "server" that reads its input and never answers.
+SILENT_SERVER = """\
+import sys
+while sys.stdin.buffer.read(1):
+    pass
+"""
+
+
+def test_a_server_that_never_answers_gives_the_maps_range_unverified(tmp_path: Path) -> None:
+    root = example_repo(tmp_path, watch=False)
+    (tmp_path / "silent.py").write_text(SILENT_SERVER)
+    (root / "codeanchor.toml").write_text(
+        "watch = false\n[live]\nrequest_timeout = 1.0\n[server.ty]\n"
+        f"command = [{str(sys.executable)!r}, {str(tmp_path / 'silent.py')!r}]\n"
+    )
+
+    async def scenario() -> None:
+        async with serve(root) as client:
+            answer = await call(client, "resolve", target=ALLOW)
+            data = answer["data"]
+            assert data["verified"] is False and data["mapStale"] is None
+            assert data["location"] == data["mapRange"]
+            assert data["location"]["selectionLine"] == line_of(root, LIMITER, "def allow")
+            assert any("not verified" in w for w in answer["warnings"])
+            line = line_of(root, LIMITER, "def allow")
+            error = await call_error(client, "nav_references", target=f"{LIMITER}:{line}")
+            assert error["code"] in {"server_timeout", "server_crashed"}, error
+            assert "ty" in error["message"]
+            assert (await call(client, "map_search", query="Cart"))["ok"] is True
 
     run(scenario)
 
