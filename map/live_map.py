@@ -10,6 +10,12 @@ than the rebuild's start, and the watcher queues one more rebuild for it.
 Only files the map can hold are flagged; any other change (a directory, a
 `.gitignore`) still triggers a rebuild. A moved or deleted directory is
 reported as one event, so the map's files under it are flagged too.
+
+The rebuild is told every path seen since the previous one began
+(`CodeMap.rebuild(paths=...)`), so an edit to a known file checks that
+file only; a path the map does not know makes it scan the whole tree.
+Give a `lock` to keep readers from seeing half a graph: it is held for
+the whole rebuild.
 """
 
 from __future__ import annotations
@@ -35,9 +41,13 @@ class LiveMap:
         *,
         policy: DebouncePolicy | None = None,
         path_filter: Callable[[str], bool] = default_path_filter,
+        lock: asyncio.Lock | None = None,
     ) -> None:
         self.codemap = codemap
         self._path_filter = path_filter
+        self._lock = lock or asyncio.Lock()
+        self._changed: set[str] = set()
+        self._deferred: set[str] = set()
         snapshot_dir = codemap.snapshot_path.parent
         self._own_dir = (
             snapshot_dir.relative_to(codemap.root).as_posix()
@@ -79,19 +89,39 @@ class LiveMap:
         return self._path_filter(path)
 
     def _flag(self, paths: set[str]) -> None:
+        self._changed |= paths
         stale = {path for path in paths if language_for(path) is not None}
-        prefixes = tuple(f"{path}/" for path in paths if language_for(path) is None)
-        if prefixes:
-            # tuple() copies the node IDs in one C call, safe while a rebuild thread runs;
-            # file nodes are their paths, symbol IDs hold a '#'.
-            nodes = tuple(self.codemap.graph)
-            stale.update(n for n in nodes if "#" not in n and n.startswith(prefixes))
         if stale:
             self.codemap.mark_stale(stale)
+        others = {path for path in paths if language_for(path) is None}
+        if others and self._lock.locked():
+            self._deferred |= others  # the graph is being rebuilt: look after it is done
+        elif others:
+            self._flag_under(others)
+
+    def _flag_under(self, directories: set[str]) -> None:
+        """Flag the map's files under paths that may be (moved or deleted) directories.
+
+        Reads the graph, so only while no rebuild holds the lock.
+        """
+        prefixes = tuple(f"{path}/" for path in directories)
+        # file nodes are their paths; symbol IDs hold a '#'
+        files = [n for n in self.codemap.graph if "#" not in n and n.startswith(prefixes)]
+        if files:
+            self.codemap.mark_stale(files)
 
     async def _rebuild(self) -> None:
-        await asyncio.to_thread(self._rebuild_and_save)
+        changed, self._changed = self._changed, set()
+        try:
+            async with self._lock:
+                await asyncio.to_thread(self._rebuild_and_save, changed)
+        except BaseException:
+            self._changed |= changed  # the next rebuild covers them again
+            raise
+        deferred, self._deferred = self._deferred, set()
+        if deferred:
+            self._flag_under(deferred)
 
-    def _rebuild_and_save(self) -> None:
-        self.codemap.rebuild()
+    def _rebuild_and_save(self, changed: set[str]) -> None:
+        self.codemap.rebuild(paths=changed)
         self.codemap.save()

@@ -109,3 +109,23 @@ def test_a_snapshot_directory_elsewhere_in_the_root_is_not_watched(tmp_path: Pat
             assert codemap.stale_files() == {"pkg/util.py"}
 
     asyncio.run(scenario())
+
+
+def test_a_reader_holding_the_lock_keeps_the_rebuild_waiting(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    before = lines_of(codemap, HELPER)
+    core = root / "pkg" / "core.py"
+
+    async def scenario() -> None:
+        lock = asyncio.Lock()
+        async with LiveMap(codemap, lock=lock) as live:
+            async with lock:
+                core.write_text(core.read_text().replace("def helper():", "\n\ndef helper():"))
+                await wait_until(lambda: live.state().rebuilding, "the rebuild to be due")
+                assert lines_of(codemap, HELPER) == before, "no rebuild while the lock is held"
+                assert "pkg/core.py" in codemap.stale_files()
+            await wait_until(lambda: live.state().rebuild_count == 1, "the rebuild")
+
+    asyncio.run(scenario())
+    assert lines_of(codemap, HELPER) == (before[0] + 2, before[1] + 2)
