@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bridge.memory.check import DependencyProbe, check_memories
-from bridge.memory.model import MemoryCheck, MemoryStatus
+from bridge.memory.model import MemoryCheck, MemoryStatus, Place
 from bridge.memory.store import MemoryStore
 from bridge.memory.workspace import Workspace
 
@@ -91,15 +91,11 @@ def warning(result: MemoryCheck) -> str | None:
     if result.status == "historical":
         parts.append(
             "HISTORICAL: all the code this describes was deleted; treat it as history, "
-            f"or `memory retire {memory_id}`"
+            f"or retire {memory_id}"
         )
     else:
         for r in result.refs:
-            where = (
-                _where(r.place.path, r.place.symbol, r.place.start_line, r.place.end_line)
-                if (r.place)
-                else None
-            )
+            where = _where(r.place)
             if r.status == "modified":
                 parts.append(f"{r.anchor.ref} changed since saved (now {where}): re-read it")
             elif r.status == "renamed":
@@ -112,9 +108,9 @@ def warning(result: MemoryCheck) -> str | None:
                 parts.append(f"{r.anchor.ref} moved to {where}")
         if parts:
             action = (
-                f"then `memory verify {memory_id}` or `memory supersede {memory_id}`"
+                f"then verify {memory_id} if it still holds, else supersede it"
                 if result.status == "stale"
-                else f"`memory verify {memory_id}` re-anchors it"
+                else f"verify {memory_id} to re-anchor it"
             )
             prefix = "STALE: " if result.status == "stale" else ""
             parts = [prefix + "; ".join(parts) + "; " + action]
@@ -122,9 +118,13 @@ def warning(result: MemoryCheck) -> str | None:
     return " | ".join(parts) if parts else None
 
 
-def _where(path: str, symbol: str | None, start: int | None, end: int | None) -> str:
-    where = f"{path}#{symbol}" if symbol else path
-    return f"{where} lines {start}-{end}" if start is not None else where
+def _where(place: Place | None) -> str:
+    if place is None:
+        return "nowhere"
+    where = f"{place.path}#{place.symbol}" if place.symbol else place.path
+    if place.start_line is None:
+        return where
+    return f"{where} lines {place.start_line}-{place.end_line}"
 
 
 def _parse(stamp: str) -> datetime:
