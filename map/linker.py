@@ -23,7 +23,7 @@ from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, add_file, remove_symbols, set_edge, set_imports
 from map.model import FileExtract
 from map.modules import ModuleIndex
-from map.resolve import Resolver
+from map.resolve import Resolution, Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]
@@ -33,7 +33,7 @@ Change = tuple[FileExtract | None, FileExtract | None]
 class _FileLinks:
     """What one file's references resolved to, and which names each consulted."""
 
-    results: dict[int, tuple[Link, ...]] = field(default_factory=dict)
+    results: dict[int, Resolution] = field(default_factory=dict)
     deps: dict[str, list[int]] = field(default_factory=dict)
     edges: dict[EdgeKey, list[int]] = field(default_factory=dict)
 
@@ -198,11 +198,15 @@ class Linker:
         links = self._links[path]
         indexes = sorted({i for name in names for i in links.deps.get(name, ())})
         dirty: set[EdgeKey] = set()
+        references = self._extracts[path].references
         for index in indexes:
-            for link in links.results.pop(index, ()):
-                key = (link.scope, link.target, link.kind)
-                links.edges[key].remove(index)
-                dirty.add(key)
+            old = links.results.pop(index, None)
+            if old is not None:
+                ref = references[index]
+                for target in old.targets:
+                    key = (ref.scope, target, ref.kind)
+                    links.edges[key].remove(index)
+                    dirty.add(key)
             dirty |= self._resolve_one(path, links, index)
         self._write(path, links, dirty)
         return len(indexes)
@@ -218,18 +222,14 @@ class Linker:
             self._dependents[name].add(path)
         if resolution is None:
             return set()
-        line = ref.range.first_line
-        made = tuple(
-            Link(ref.scope, target, ref.kind, line, resolution.confidence, resolution.candidates)
-            for target in resolution.targets
-        )
-        links.results[index] = made
-        keys = {(link.scope, link.target, link.kind) for link in made}
+        links.results[index] = resolution
+        keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.targets}
         for key in keys:
             links.edges.setdefault(key, []).append(index)
         return keys
 
     def _write(self, path: str, links: _FileLinks, dirty: Iterable[EdgeKey]) -> None:
+        references = self._extracts[path].references
         for key in dirty:
             indexes = links.edges.get(key)
             if not indexes:
@@ -237,10 +237,15 @@ class Linker:
                 set_edge(self.graph, key, ())
                 continue
             contributions = [
-                link
+                Link(
+                    key[0],
+                    key[1],
+                    key[2],
+                    references[i].range.first_line,
+                    links.results[i].confidence,
+                    links.results[i].candidates,
+                )
                 for i in indexes
-                for link in links.results[i]
-                if (link.scope, link.target, link.kind) == key
             ]
             if key[0] in self.graph and key[1] in self.graph:
                 set_edge(self.graph, key, contributions)

@@ -74,7 +74,8 @@ def save(path: Path, header: Header, payload: dict[str, FileExtract] | bytes) ->
     if isinstance(payload, bytes):
         files = payload
     else:
-        files = orjson.dumps({p: _extract(e) for p, e in payload.items()})
+        with paused_gc():
+            files = orjson.dumps({p: _extract(e) for p, e in payload.items()})
     data = b"".join((orjson.dumps(head), b"\n", orjson.dumps(token), b"\n", files, b"\n"))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
