@@ -57,6 +57,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--kind", default="fact", help="decision, convention, known_fix, fact, ...")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
     p.add_argument("--origin", choices=("human", "agent"), default="human")
+    p.add_argument("--draft", action="store_true", help="save as a draft (status stays draft)")
 
     p = add("check", _check, "check memories against the code now (exit 1 when any is stale)")
     p.add_argument("ids", nargs="*", metavar="ID")
@@ -115,7 +116,7 @@ def _with_service(args: argparse.Namespace, run: Run) -> int:
 
 def _add(service: MemoryService, args: argparse.Namespace) -> int:
     memory = service.save(
-        NewMemory(args.text, tuple(args.ref), args.kind, tuple(args.tag), args.origin)
+        NewMemory(args.text, tuple(args.ref), args.kind, tuple(args.tag), args.origin, args.draft)
     )
     _out(args, saved(memory), lambda: print(f"saved {memory.id}: {_refs(memory)}"))
     return 0

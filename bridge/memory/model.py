@@ -16,14 +16,6 @@ RefStatus = Literal["valid", "relocated", "renamed", "modified", "deleted", "unk
 MemoryStatus = Literal["active", "stale", "historical", "superseded", "retired", "draft"]
 Origin = Literal["agent", "human"]
 
-REF_STATUSES: tuple[RefStatus, ...] = (
-    "valid",
-    "relocated",
-    "renamed",
-    "modified",
-    "deleted",
-    "unknown",
-)
 MEMORY_STATUSES: tuple[MemoryStatus, ...] = (
     "active",
     "stale",
@@ -142,11 +134,6 @@ class MemoryCheck:
     status: MemoryStatus
     refs: tuple[RefCheck, ...]
     warnings: tuple[str, ...] = field(default=())
-
-    @property
-    def derived(self) -> MemoryStatus:
-        """The status the references alone give (active, stale or historical)."""
-        return derive_status(tuple(r.status for r in self.refs))
 
 
 def derive_status(statuses: tuple[RefStatus, ...]) -> MemoryStatus:

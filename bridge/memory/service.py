@@ -25,7 +25,6 @@ from bridge.memory.model import (
     ORIGINS,
     Memory,
     MemoryCheck,
-    MemoryStatus,
     Origin,
     RefCheck,
     RefSpec,
@@ -50,6 +49,8 @@ class NewMemory:
     kind: str = DEFAULT_KIND
     tags: tuple[str, ...] = ()
     origin: Origin = "agent"
+    draft: bool = False
+    """A draft is kept and checked but keeps its status until someone changes it."""
 
 
 def store_path(root: Path, explicit: str | Path | None = None) -> Path:
@@ -175,7 +176,7 @@ class MemoryService:
             kind=new.kind,
             tags=tags,
             origin=new.origin,
-            status="active",
+            status="draft" if new.draft else "active",
             created_at=created,
             anchors=anchors,
         )
@@ -303,12 +304,6 @@ class MemoryService:
         """Mark a memory retired: kept, listed, never recalled or checked by default."""
         self.store.get(memory_id)
         self.writable.set_status(memory_id, "retired")
-        return self.store.get(memory_id)
-
-    def set_status(self, memory_id: str, status: MemoryStatus) -> Memory:
-        """Set a status by hand."""
-        self.store.get(memory_id)
-        self.writable.set_status(memory_id, status)
         return self.store.get(memory_id)
 
 

@@ -241,3 +241,18 @@ def test_file_moved_without_git_mv(repo: Repo) -> None:
     result = repo.check_ref(memory)
     assert (result.status, result.reason) == ("relocated", "content_moved")
     assert result.place is not None and result.place.path == "docs.md"
+
+
+def test_root_inside_a_larger_repository(repo: Repo) -> None:
+    repo.write("pkg/src/tokens.py", TOKENS)
+    repo.write("other/tokens.py", TOKENS)
+    repo.commit("start")
+    sub = Repo(repo.root / "pkg")
+    memory = sub.remember("src/tokens.py#helper", "src/tokens.py#TokenStore.issue")
+    repo.write("other/tokens.py", TOKENS.replace("value * 2", "value * 3"))
+    assert [r.status for r in sub.check(memory).refs] == ["valid", "valid"]
+    repo.git("mv", "pkg/src/tokens.py", "pkg/src/renamed.py")
+    repo.write("pkg/src/renamed.py", TOKENS.replace("value * 2", "value * 3"))
+    helper, issue = sub.check(memory).refs
+    assert (helper.status, helper.place and helper.place.path) == ("modified", "src/renamed.py")
+    assert (issue.status, issue.reason) == ("relocated", "git_rename")

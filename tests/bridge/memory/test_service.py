@@ -160,3 +160,11 @@ def test_import_is_all_or_nothing_and_names_the_line(
     fine.write_text(good + '{"text": "render joins", "refs": ["src/csv.py:6-7"], "tags": ["x"]}\n')
     ids = [m.id for m in import_file(service, fine)]
     assert [service.store.get(i).text for i in ids] == ["parse splits", "render joins"]
+
+
+def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
+    memory = service.save(NewMemory("parse may grow quoting", ("src/csv.py#parse",), draft=True))
+    repo.write("src/csv.py", CODE.replace('split(",")', 'split(";")'))
+    (result,) = service.check([memory.id])
+    assert (result.status, result.refs[0].status) == ("draft", "modified")
+    assert service.store.get(memory.id).status == "draft"
