@@ -51,9 +51,15 @@ class DiskSync:
 
     def reset(self) -> None:
         """Take the workspace as it is now (just before a server starts)."""
-        self._index = (
-            WorkspaceIndex(self._root, self._spec.extensions) if self.needs_index else None
-        )
+        self.close()
+        if self.needs_index:
+            self._index = WorkspaceIndex(self._root, self._spec.extensions)
+
+    def close(self) -> None:
+        """Stop watching the disk."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
 
     async def push(self, conn: Connection) -> None:
         """Tell the server what changed on disk since the last push."""

@@ -50,6 +50,8 @@ class OpenDocument:
     digest: str
     version: int
     text: str
+    line_count: int
+    """How many lines `text` has (counted once per content, not per query)."""
 
     def vouched_by(self, stamp: FileStamp) -> bool:
         """True when `stamp` proves the document still matches the disk."""
@@ -62,6 +64,7 @@ class _Snapshot:
     seen_ns: int
     digest: str
     text: str
+    line_count: int
 
 
 def _stat(path: Path) -> tuple[FileStamp | None, int]:
@@ -73,7 +76,7 @@ def _snapshot(path: Path, stamp: FileStamp, seen_ns: int) -> _Snapshot:
     """Read and hash `path` (stamp taken before the read: a racing write re-hashes)."""
     data = read_source_bytes(path)
     text = decode_source(data, path=str(path))
-    return _Snapshot(stamp, seen_ns, content_hash(data), text)
+    return _Snapshot(stamp, seen_ns, content_hash(data), text, len(text.splitlines()))
 
 
 class Documents:
@@ -124,6 +127,7 @@ class Documents:
             digest=snap.digest,
             version=1,
             text=snap.text,
+            line_count=snap.line_count,
         )
         self._open[path] = doc
         self._send_open(doc, sink)
@@ -164,14 +168,15 @@ class Documents:
                 del self._open[path]
                 continue
             doc.stamp, doc.seen_ns, doc.digest = snap.stamp, snap.seen_ns, snap.digest
-            doc.text, doc.version = snap.text, 1
+            doc.text, doc.line_count, doc.version = snap.text, snap.line_count, 1
             self._send_open(doc, sink)
 
     def _update(self, doc: OpenDocument, snap: _Snapshot, sink: DocumentSink) -> None:
         doc.stamp, doc.seen_ns = snap.stamp, snap.seen_ns
         if snap.digest == doc.digest:
             return
-        doc.digest, doc.text, doc.version = snap.digest, snap.text, doc.version + 1
+        doc.digest, doc.text, doc.line_count = snap.digest, snap.text, snap.line_count
+        doc.version += 1
         sink.did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(

@@ -90,7 +90,7 @@ class LivePool:
         self, path: str, line: int, character: int
     ) -> tuple[ServerSession, OpenDocument, types.TextDocumentIdentifier, types.Position]:
         session, doc = await self._open(path)
-        line_count = len(doc.text.splitlines())
+        line_count = doc.line_count
         if line < 0 or line >= max(1, line_count) or character < 0:
             raise PositionError(path, line, line_count)
         return (

@@ -150,6 +150,7 @@ class ServerSession:
         """Stop the server, leaving no process behind."""
         async with self._lock:
             conn, self._connection = self._connection, None
+            self._disk.close()
             if conn is not None:
                 await conn.close()
 
