@@ -76,12 +76,6 @@ class GitRepo:
         """Untracked, not ignored paths under the root."""
         return _split_z(self.run("ls-files", "-z", "--others", "--exclude-standard"))
 
-    def dirty_paths(self, head: str | None) -> set[str]:
-        """Paths whose working-tree content differs from HEAD, or that HEAD lacks."""
-        tracked = self.tracked()
-        changed = set(self.changes_since(head)) if head else set(tracked)
-        return changed | self.untracked()
-
     def changes_since(self, commit: str) -> dict[str, Change]:
         """Paths changed between `commit` and the working tree, renames detected.
 

@@ -112,15 +112,20 @@ class Workspace:
         return self.git.branch() if self.git else None
 
     @cached_property
-    def dirty(self) -> frozenset[str]:
-        """Paths whose content is not what HEAD holds (everything, outside git)."""
-        if self.git is None:
-            return frozenset()
-        return frozenset(self.git.dirty_paths(self.head))
+    def tracked(self) -> frozenset[str]:
+        """Paths git tracks under the root (empty outside git)."""
+        return frozenset(self.git.tracked()) if self.git else frozenset()
 
     def is_dirty(self, path: str) -> bool:
-        """True when `path` differs from HEAD (never outside git: there is no HEAD)."""
-        return self.git is not None and (self.head is None or path in self.dirty)
+        """True when `path` is not HEAD's content: edited, untracked or ignored.
+
+        Never outside git (there is no HEAD to differ from); always before the
+        first commit. A dirty anchor is always checked by content, never by git.
+        """
+        if self.git is None:
+            return False
+        changes = self.changes(self.head) if self.head else None
+        return changes is None or path in changes or path not in self.tracked
 
     def changes(self, commit: str) -> dict[str, Change] | None:
         """Changes from `commit` to the working tree; None when git cannot tell."""

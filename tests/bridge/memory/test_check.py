@@ -256,3 +256,14 @@ def test_root_inside_a_larger_repository(repo: Repo) -> None:
     helper, issue = sub.check(memory).refs
     assert (helper.status, helper.place and helper.place.path) == ("modified", "src/renamed.py")
     assert (issue.status, issue.reason) == ("relocated", "git_rename")
+
+
+def test_ignored_file_is_checked_by_content(repo: Repo) -> None:
+    repo.write(".gitignore", "local_settings.py\n")
+    repo.commit("ignore settings")
+    repo.write("local_settings.py", "DEBUG = True\n")
+    memory = repo.remember("local_settings.py")
+    assert memory.anchors[0].dirty
+    assert repo.check_ref(memory).status == "valid"
+    repo.write("local_settings.py", "DEBUG = False\n")
+    assert repo.check_ref(memory).status == "modified"
