@@ -1,0 +1,21 @@
+"""Anchored memories: notes tied to code, checked against git and the disk before use.
+
+    model      the vocabulary: RefSpec, Anchor, Memory, RefCheck, MemoryCheck
+    refs       parse `path`, `path#Qual.Name`, `path:START-END` (confined to the root)
+    store      SQLite (WAL, schema version, one transaction per write)
+    git        git plumbing: HEAD, branch, changes since a commit, merge base
+    workspace  the code now, cached for one run (reads, extracts, fingerprints)
+    anchor     capture a reference now (refuses one that does not resolve)
+    ranges     find a block of lines again
+    check      per-reference status, worst case per memory
+    deps       dependencies_changed, from the map's call graph
+    recall     FTS5/BM25 search ranked with freshness
+    service    the operations the CLI and the MCP tools share
+    transfer   JSONL import/export
+    views      the JSON shapes of the CLI contract
+    review     the interactive walk through stale memories
+
+Errors are the bridge's (bridge.errors): BadInputError for malformed input,
+UnknownIdError (with suggestions) for unknown memory IDs or symbols,
+NotFoundError for files that are not there. A refused request writes nothing.
+"""
