@@ -102,7 +102,7 @@ class ModuleIndex:
         if not module.startswith("."):
             return self._dotted_lookup(importer, module)
         level = len(module) - len(module.lstrip("."))
-        base = PurePosixPath(importer).parent.parts
+        base = importer.split("/")[:-1]
         if level - 1 > len(base):
             return ()
         parts = [*base[: len(base) - (level - 1)], *filter(None, module[level:].split("."))]
@@ -162,10 +162,12 @@ class ModuleIndex:
 
 def _nearest(importer: str, candidates: list[str]) -> str:
     """The candidate sharing the longest directory prefix with the importer (then the shortest)."""
-    importer_parts = PurePosixPath(importer).parent.parts
+    if len(candidates) == 1:
+        return candidates[0]
+    importer_parts = importer.split("/")[:-1]
 
     def closeness(path: str) -> tuple[int, int, str]:
-        parts = PurePosixPath(path).parts
+        parts = path.split("/")
         shared = 0
         for mine, theirs in zip(importer_parts, parts, strict=False):
             if mine != theirs:

@@ -99,15 +99,9 @@ class Resolver:
     def _resolve(
         self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
-        chain = self._chain(scope, ref.scope)
         if ref.qualifier is None:
-            return self._unqualified(ctx, scope, chain, ref.name, depth)
-        return self._qualified(ctx, scope, chain, ref, depth)
-
-    @staticmethod
-    def _chain(scope: FileScope, scope_id: str) -> tuple[str, ...]:
-        symbol = scope.symbols.get(scope_id)
-        return tuple(symbol.qualname.split(".")) if symbol is not None else ()
+            return self._unqualified(ctx, scope, ref.scope, ref.name)
+        return self._qualified(ctx, scope, ref, depth)
 
     def _see(self, ctx: _Lookup, scope: FileScope, name: str) -> None:
         if scope.path != ctx.file:
@@ -118,9 +112,9 @@ class Resolver:
         return scope.by_qual.get(qual, ())
 
     def _unqualified(
-        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], name: str, depth: int
+        self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
-        ids = self._local(ctx, scope, chain, name)
+        ids = self._local(ctx, scope, scope_id, name)
         if not ids:
             self._see(ctx, scope, name)
             binding = scope.bindings.get(name)
@@ -137,16 +131,12 @@ class Resolver:
             return self._by_name(ctx, name, members=False)
         return None
 
-    def _local(
-        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], name: str
-    ) -> tuple[str, ...]:
-        """`name` in the enclosing scopes, innermost first (Python skips class bodies)."""
-        for i in range(len(chain), -1, -1):
-            if i and scope.language == "python":
-                container = scope.by_qual.get(".".join(chain[:i]), ())
-                if container and scope.is_class(container[0]):
-                    continue
-            ids = self._qual(ctx, scope, ".".join((*chain[:i], name)), name)
+    def _local(self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
+        """`name` in the scopes enclosing `scope_id`, innermost first."""
+        self._see(ctx, scope, name)
+        by_qual = scope.by_qual
+        for prefix in scope.lookup_prefixes(scope_id):
+            ids = by_qual.get(prefix + name)
             if ids:
                 return ids
         return ()
@@ -198,11 +188,11 @@ class Resolver:
         return ()
 
     def _qualified(
-        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], ref: Reference, depth: int
+        self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         qualifier = (ref.qualifier or "").replace("::", ".").replace("->", ".")
         head, *rest = qualifier.split(".")
-        target = self._head(ctx, scope, chain, head, depth)
+        target = self._head(ctx, scope, ref.scope, head)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, _Module):
@@ -211,16 +201,11 @@ class Resolver:
             return self._member(ctx, target, ref.name, depth)
         return self._by_name(ctx, ref.name, members=True)
 
-    def _head(
-        self, ctx: _Lookup, scope: FileScope, chain: tuple[str, ...], head: str, depth: int
-    ) -> _Target:
+    def _head(self, ctx: _Lookup, scope: FileScope, scope_id: str, head: str) -> _Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
-            for i in range(len(chain), 0, -1):
-                ids = scope.by_qual.get(".".join(chain[:i]), ())
-                if ids and scope.is_class(ids[0]):
-                    return _Class(ids[0], bases_only=head in SUPER_WORDS)
-            return None
-        ids = self._local(ctx, scope, chain, head)
+            owner = scope.enclosing_class(scope_id)
+            return _Class(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
+        ids = self._local(ctx, scope, scope_id, head)
         if not ids:
             self._see(ctx, scope, head)
             binding = scope.bindings.get(head)

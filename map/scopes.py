@@ -54,6 +54,7 @@ class FileScope:
     imported_files: dict[str, tuple[int, ...]] = field(default_factory=dict)
     direct_includes: tuple[str, ...] = ()
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
+    _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
 
     @property
     def signature(self) -> tuple[object, ...]:
@@ -63,6 +64,34 @@ class FileScope:
     def top(self, name: str) -> tuple[str, ...]:
         """Top-level symbols called `name`."""
         return self.by_qual.get(name, ())
+
+    def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
+        """Qualified-name prefixes under which a name used in `scope_id` is looked up,
+        innermost first, ending with "" (top level); Python skips class bodies."""
+        return self._scope_facts(scope_id)[0]
+
+    def enclosing_class(self, scope_id: str) -> str | None:
+        """The innermost class-like symbol around `scope_id` (itself included)."""
+        return self._scope_facts(scope_id)[1]
+
+    def _scope_facts(self, scope_id: str) -> tuple[tuple[str, ...], str | None]:
+        known = self._enclosing.get(scope_id)
+        if known is None:
+            symbol = self.symbols.get(scope_id)
+            chain = symbol.qualname.split(".") if symbol is not None else []
+            prefixes: list[str] = []
+            owner: str | None = None
+            for i in range(len(chain), 0, -1):
+                ids = self.by_qual.get(".".join(chain[:i]), ())
+                is_class = bool(ids) and self.is_class(ids[0])
+                if is_class and owner is None:
+                    owner = ids[0]
+                if not (is_class and self.language == "python"):
+                    prefixes.append(".".join(chain[:i]) + ".")
+            prefixes.append("")
+            known = (tuple(prefixes), owner)
+            self._enclosing[scope_id] = known
+        return known
 
     def is_class(self, node_id: str) -> bool:
         """True when the symbol is class-like (members can be looked up in it)."""
