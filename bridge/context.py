@@ -21,7 +21,7 @@ from lsp.catalog_config import catalog_from_config
 from lsp.pool import LivePool
 from lsp.settings import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
-from map.watch import Watcher
+from map.live_map import LiveMap
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class AppContext:
         self._live: LivePool | None = None
         self._map: CodeMap | None = None
         self._map_lock = asyncio.Lock()
-        self._watcher: Watcher | None = None
+        self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
 
     def budget(self, requested: int | None) -> int:
@@ -80,12 +80,8 @@ class AppContext:
 
     async def _watch(self, code_map: CodeMap) -> None:
         """Watch the disk: an edit flags its file stale at once, and a debounced
-        rebuild (through `rebuild_map`, so readers never see half a graph) clears it."""
-
-        async def rebuild() -> None:
-            await self.rebuild_map()
-
-        self._watcher = Watcher(self.root, code_map.mark_stale, rebuild)
+        rebuild (under the map lock, so readers never see half a graph) clears it."""
+        self._watcher = LiveMap(code_map, lock=self._map_lock)
         await self._watcher.start()
 
     def start_memory_check(self) -> None:

@@ -86,11 +86,12 @@ def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
     )
 
 
-def nearest_ids(code_map: CodeMap, node_id: str) -> list[str]:
-    """The map's node IDs closest to a mistyped one."""
+def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> list[str]:
+    """The node IDs closest to a mistyped one: the map's, plus `extra` known ones."""
     path = node_id.partition("#")[0]
     pool = [n for n in code_map.graph.nodes if str(n).startswith(path)] or list(code_map.graph)
-    return difflib.get_close_matches(node_id, pool, n=MAX_SUGGESTIONS, cutoff=0.5)
+    candidates = sorted(set(pool) | set(extra))
+    return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
 
 
 def changed_since_build(code_map: CodeMap, root: Path, path: str) -> bool:

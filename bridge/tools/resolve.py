@@ -102,10 +102,10 @@ async def _resolve_live(app: AppContext, target: NodeTarget, entry: MapEntry | N
     elsewhere = await _find_elsewhere(app, target, entry)
     if elsewhere is not None:
         return Resolution(target, elsewhere[1], elsewhere[0], entry, verified=True)
-    if entry is None and not symbols:
+    if entry is None:
         raise UnknownIdError(
             f"{target.node_id}: no such symbol in the map or the live server",
-            suggestions=await _suggestions(app, target),
+            suggestions=await _suggestions(app, target, symbols),
         )
     top = ", ".join(s.qualname for s in symbols if "." not in s.qualname)[:400]
     raise NotFoundError(
@@ -143,8 +143,12 @@ async def _find_elsewhere(
     return None
 
 
-async def _suggestions(app: AppContext, target: NodeTarget) -> list[str]:
-    return nearest_ids(await app.code_map(), target.node_id)
+async def _suggestions(
+    app: AppContext, target: NodeTarget, symbols: list[LiveSymbol]
+) -> list[str]:
+    """The nearest IDs the live outline or the map knows."""
+    live = [s.node_id for s in symbols]
+    return nearest_ids(await app.code_map(), target.node_id, extra=live)
 
 
 def _resolution_data(root: Path, res: Resolution) -> dict[str, Any]:

@@ -321,11 +321,6 @@ def test_bad_input_exits_2_with_a_message_and_no_output(
     assert expected in result.err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="resolve answers a mistyped member ID with the file's top-level symbols, "
-    "not the nearest node IDs",
-)
 def test_a_mistyped_member_id_suggests_the_nearest_id(
     capsys: pytest.CaptureFixture[str], repo: Path, built: dict[str, Any]
 ) -> None:
