@@ -59,7 +59,7 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
         exact, normalized = content_hash(text.encode()), ws.range_fingerprint(file, start, end)
     else:
         start, end, text = 1, len(file.lines), file.text
-        exact, normalized = file.hash, ws.file_fingerprint(file).normalized
+        exact, normalized = file.hash, ws.file_fingerprint(file)
     cap = FILE_TEXT_CAP if spec.type == "file" else TEXT_CAP
     return Anchor(
         spec=spec,

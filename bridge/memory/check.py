@@ -137,7 +137,7 @@ def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
         return RefCheck(anchor, "deleted", "file_deleted")
     same_path = fate.path == anchor.spec.path
     place = Place(fate.path)
-    if ws.file_fingerprint(fate.file).normalized == anchor.fingerprint:
+    if ws.file_fingerprint(fate.file) == anchor.fingerprint:
         note = (f"{anchor.ref}: only whitespace or comments changed",)
         if same_path:
             return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)

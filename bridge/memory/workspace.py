@@ -23,7 +23,7 @@ from disk.text import decode_source, read_source_bytes
 from map.extract import extract_file
 from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
-from map.model import FileExtract, Fingerprint, Symbol
+from map.model import FileExtract, Symbol
 from map.walk import list_files
 
 
@@ -96,7 +96,6 @@ class Workspace:
         self._indexes: dict[tuple[str, str], SymbolIndex] = {}
         self._bases: dict[str, str | None] = {}
         self._candidates: dict[str | None, list[FileNow]] = {}
-        self._fingerprints: dict[tuple[str, str], Fingerprint] = {}
         self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
         self._words: dict[tuple[str, str], frozenset[str]] = {}
         self._tokens: dict[tuple[str, str], tuple[list[int], TokenIndex]] = {}
@@ -177,18 +176,16 @@ class Workspace:
             )
         return self._extracts[key]
 
-    def file_fingerprint(self, file: FileNow) -> Fingerprint:
-        """The whole file's fingerprint (computed once per content)."""
-        key = (file.path, file.hash)
-        if key not in self._fingerprints:
-            self._fingerprints[key] = fingerprint(file.text, file.path)
-        return self._fingerprints[key]
+    def file_fingerprint(self, file: FileNow) -> str:
+        """The whole file's normalized fingerprint."""
+        return self.range_fingerprint(file, 1, len(file.lines))
 
     def range_fingerprint(self, file: FileNow, start: int, end: int) -> str:
         """The normalized fingerprint of lines `start`..`end` (1-based, inclusive).
 
         The file is parsed for its comments and tokenized once (cached, cut
-        at every line), so any number of ranges in one file cost one parse.
+        at every line; tokens never span lines), so any number of ranges in
+        one file cost one parse.
         """
         language = language_for(file.path)
         if language is None:
@@ -264,11 +261,6 @@ class Workspace:
     def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
         """Candidate files whose whole content hashes to `file_hash`."""
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
-
-
-def fingerprint(text: str, path: str) -> Fingerprint:
-    """The fingerprint of a piece of `path`'s text (normalized for its language)."""
-    return fingerprint_text(text, language_for(path))
 
 
 def body_fingerprint(text: str, name: str) -> str:
