@@ -36,7 +36,6 @@ from types import MappingProxyType
 
 from tree_sitter import Node, Parser, QueryCursor
 
-from disk.columns import byte_to_utf16
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
@@ -46,11 +45,11 @@ from map.model import (
     FileExtract,
     Fingerprint,
     Import,
-    Range,
     Reference,
     Symbol,
     SymbolKind,
 )
+from map.positions import Positions
 
 _BOM = b"\xef\xbb\xbf"
 # A `.h` header holding any of these is C++, not C.
@@ -65,6 +64,7 @@ _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"}
 _LEAVES: frozenset[str] = frozenset({"type"})
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 _COMPLEX_QUALIFIER = "<expr>"
+_LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
 _QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 
@@ -168,14 +168,15 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     query = extraction_query(language)
     matches = QueryCursor(query).matches(tree.root_node)
     found = _collect(matches, _SHAPES[language])
-    symbols = _symbols(path, source, found)
+    positions = Positions(source)
+    symbols = _symbols(path, source, positions, found)
     return FileExtract(
         path=path,
         language=language,
         content_hash=digest,
         symbols=symbols,
-        imports=_imports(language, source, found.imports),
-        references=_references(path, source, found, symbols),
+        imports=_imports(language, positions, found.imports),
+        references=_references(path, positions, found, symbols),
     )
 
 
@@ -266,7 +267,7 @@ def _add_type_refs(found: _Collected, node: Node) -> None:
             pending.extend(current.named_children)
 
 
-def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
+def _symbols(path: str, data: bytes, positions: Positions, found: _Collected) -> tuple[Symbol, ...]:
     """Qualify, number and fingerprint the definitions; attach references to scopes."""
     widest: dict[int, _Scope] = {}
     for scope in found.scopes:
@@ -305,7 +306,7 @@ def _symbols(path: str, data: bytes, found: _Collected) -> tuple[Symbol, ...]:
         kind = _kind_in_place(scope, scope.kind, namespaces)
         if kind in ("namespace", "module"):
             namespaces.add(scope.parts)
-        symbols.append(_symbol(data, scope, kind, tokens))
+        symbols.append(_symbol(data, positions, scope, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = refs
     return tuple(symbols)
@@ -336,15 +337,17 @@ def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) 
     return index
 
 
-def _symbol(data: bytes, scope: _Scope, kind: SymbolKind, tokens: TokenIndex) -> Symbol:
+def _symbol(
+    data: bytes, positions: Positions, scope: _Scope, kind: SymbolKind, tokens: TokenIndex
+) -> Symbol:
     start, end = scope.start.start_byte, scope.node.end_byte
     return Symbol(
         node_id=scope.node_id,
         name=scope.name,
         qualname=".".join(scope.parts),
         kind=kind,
-        range=_range(data, scope.start, scope.node),
-        selection=_range(data, scope.name_node, scope.name_node),
+        range=positions.range(scope.start, scope.node),
+        selection=positions.range(scope.name_node, scope.name_node),
         container=scope.parts[:-1],
         fingerprint=Fingerprint(
             exact=content_hash(data[start:end]),
@@ -354,7 +357,7 @@ def _symbol(data: bytes, scope: _Scope, kind: SymbolKind, tokens: TokenIndex) ->
 
 
 def _references(
-    path: str, data: bytes, found: _Collected, symbols: tuple[Symbol, ...]
+    path: str, positions: Positions, found: _Collected, symbols: tuple[Symbol, ...]
 ) -> tuple[Reference, ...]:
     defined = {scope.name_node.start_byte for scope in found.scopes} | found.skipped
     by_qualname: dict[str, str] = {}
@@ -390,7 +393,7 @@ def _references(
             Reference(
                 name=name,
                 kind=kept_ref.kind,  # type: ignore[arg-type]
-                range=_range(data, kept_ref.name_node, kept_ref.name_node),
+                range=positions.range(kept_ref.name_node, kept_ref.name_node),
                 scope=_scope_id(path, kept_ref.scope, by_qualname),
                 qualifier=kept_ref.qualifier,
             )
@@ -411,30 +414,12 @@ def _scope_id(path: str, scope: _Scope | None, by_qualname: dict[str, str]) -> s
     return path
 
 
-def _imports(language: str, data: bytes, nodes: list[Node]) -> tuple[Import, ...]:
+def _imports(language: str, positions: Positions, nodes: list[Node]) -> tuple[Import, ...]:
     imports: list[Import] = []
     for node in sorted(nodes, key=lambda n: n.start_byte):
-        where = _range(data, node, node)
+        where = positions.range(node, node)
         imports.extend(Import(module, names, where) for module, names in imports_of(language, node))
     return tuple(imports)
-
-
-def _range(data: bytes, first: Node, last: Node) -> Range:
-    (start_line, start_col), (end_line, end_col) = first.start_point, last.end_point
-    return Range(
-        start_line,
-        _utf16(data, first.start_byte, start_col),
-        end_line,
-        _utf16(data, last.end_byte, end_col),
-    )
-
-
-def _utf16(data: bytes, offset: int, byte_column: int) -> int:
-    """The UTF-16 column of byte `offset`, which is `byte_column` bytes into its line."""
-    if byte_column == 0:
-        return 0
-    prefix = data[offset - byte_column : offset]
-    return byte_column if prefix.isascii() else byte_to_utf16(prefix, byte_column)
 
 
 def _rank(ref: _Ref) -> tuple[int, bool]:
@@ -479,7 +464,9 @@ def _split_qualified(text: str) -> tuple[str, ...]:
 def _qualifier(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
     plain (dotted) name."""
+    if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
+        return _COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = _text(node)
-    if text and len(text) <= 120 and all(ch in _QUALIFIER_CHARS for ch in text):
+    if text and all(ch in _QUALIFIER_CHARS for ch in text):
         return text
     return _COMPLEX_QUALIFIER
