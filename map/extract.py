@@ -1,29 +1,15 @@
 """Per-file extraction: symbols, imports and references from one tree-sitter pass.
 
-`extract_file` parses a file once and runs its language's query
-(`map/queries/<language>.scm`) once. The query's capture names say what each
-match is:
+`extract_file` parses a file once and runs its language's query once
+(map.extract_matches says what the captures mean). Then one sweep in file
+order qualifies the definitions and gives each reference its scope:
 
-    @def.<kind> + @name [+ @prefix]   a symbol of that SymbolKind; @prefix
-                                      nodes qualify it (a Go receiver type,
-                                      C++ `Foo::` before an out-of-line method)
-    @container + @name                a scope that qualifies what it holds but
-                                      is not a symbol itself (a Rust `impl`)
-    @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
-    @ref.types                        a type expression whose names are
-                                      references (Python annotations)
-    @import                           an import statement (see map.extract_imports)
-    @comment                          dropped from normalized fingerprints
-    @skip                             a type parameter's declaration: neither it
-                                      nor unqualified type references of the
-                                      same name in the file are references
-
-When two patterns define the same name node, the wider one wins, and on a tie
-the pattern written first in the query file.
-
-Qualified names follow nesting: a definition inside another is qualified by
-it. A function directly inside a class-like symbol (or a container) is a
-method.
+- a definition inside another is qualified by it; a function directly
+  inside a class-like symbol or a container (Rust `impl`) is a method, and so
+  is one whose written qualifier (C++ `Shape::area`) is not a namespace;
+- when two patterns define the same name node, the wider one wins, and on a
+  tie the pattern written first in the query file;
+- a repeated qualified name gets `~2`, `~3` in file order.
 """
 
 from __future__ import annotations
@@ -31,7 +17,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from tree_sitter import Node, Parser, QueryCursor
@@ -39,6 +24,7 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
+from map.extract_matches import Collected, Ref, Scope, collect, plain_name, text_of
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
@@ -63,88 +49,6 @@ _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"}
 # defines S twice side by side, not S.S); references inside still belong to them.
 _LEAVES: frozenset[str] = frozenset({"type"})
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
-_COMPLEX_QUALIFIER = "<expr>"
-_LONGEST_QUALIFIER = 120
-_QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
-_QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """Where a language keeps the parts of a definition outside its node."""
-
-    wrappers: frozenset[str] = frozenset()
-    """Parent node types whose range the definition takes (decorators, export)."""
-    leading: frozenset[str] = frozenset()
-    """Preceding sibling node types that belong to the definition (attributes)."""
-    comments: frozenset[str] = frozenset({"comment"})
-    """Comment node types, skipped when looking for leading siblings."""
-
-
-_SHAPES: Mapping[str, _Shape] = MappingProxyType(
-    {
-        "python": _Shape(wrappers=frozenset({"decorated_definition"})),
-        "typescript": _Shape(
-            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
-        ),
-        "tsx": _Shape(wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})),
-        "javascript": _Shape(
-            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
-        ),
-        "go": _Shape(),
-        "c": _Shape(),
-        "cpp": _Shape(wrappers=frozenset({"template_declaration"})),
-        "rust": _Shape(
-            leading=frozenset({"attribute_item"}),
-            comments=frozenset({"line_comment", "block_comment"}),
-        ),
-        "java": _Shape(comments=frozenset({"line_comment", "block_comment"})),
-    }
-)
-
-
-@dataclass(slots=True)
-class _Scope:
-    """A definition (kind set) or a container-only scope (kind None) being extracted."""
-
-    name: str
-    kind: SymbolKind | None
-    start: Node
-    node: Node
-    name_node: Node
-    pattern: int = 0
-    prefix: tuple[str, ...] = ()
-    written: tuple[str, ...] = ()
-    """The qualifier written in the name itself (C++ `Shape::` in `Shape::area`)."""
-    parts: tuple[str, ...] = ()
-    parent: _Scope | None = None
-    node_id: str = ""
-
-
-@dataclass(slots=True)
-class _Ref:
-    name_node: Node
-    kind: str
-    qualifier: str | None
-    scope: _Scope | None = None
-
-
-@dataclass(slots=True)
-class _Collected:
-    scopes: list[_Scope] = field(default_factory=list)
-    refs: list[_Ref] = field(default_factory=list)
-    imports: list[Node] = field(default_factory=list)
-    comments: list[tuple[int, int]] = field(default_factory=list)
-    skipped: set[int] = field(default_factory=set)
-    type_parameters: set[str] = field(default_factory=set)
-    qualifier_spans: list[tuple[int, int]] = field(default_factory=list)
-
-    def qualify(self, node: Node) -> str:
-        """The qualifier text for `node`; a plain name's own parts are not references."""
-        text = _qualifier(node)
-        if text != _COMPLEX_QUALIFIER:
-            self.qualifier_spans.append((node.start_byte, node.end_byte))
-        return text
 
 
 def extract_file(path: str, data: bytes) -> FileExtract:
@@ -167,7 +71,7 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     tree = Parser(grammar(language)).parse(source)
     query = extraction_query(language)
     matches = QueryCursor(query).matches(tree.root_node)
-    found = _collect(matches, _SHAPES[language])
+    found = collect(matches, language)
     positions = Positions(source)
     symbols = _symbols(path, source, positions, found)
     return FileExtract(
@@ -180,96 +84,9 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     )
 
 
-def _collect(matches: list[tuple[int, dict[str, list[Node]]]], shape: _Shape) -> _Collected:
-    found = _Collected()
-    for pattern, captures in matches:
-        for key, nodes in captures.items():
-            if key == "comment":
-                node = nodes[0]
-                found.comments.append((node.start_byte, node.end_byte))
-            elif key.startswith("def."):
-                kind: SymbolKind = key[4:]  # type: ignore[assignment]
-                _add_scope(found, kind, nodes[0], captures, shape, pattern)
-            elif key == "container":
-                _add_scope(found, None, nodes[0], captures, shape, pattern)
-            elif key == "ref.types":
-                _add_type_refs(found, nodes[0])
-            elif key.startswith("ref."):
-                qualifier = captures.get("qualifier")
-                found.refs.append(
-                    _Ref(
-                        captures["name"][0],
-                        key[4:],
-                        found.qualify(qualifier[0]) if qualifier else None,
-                    )
-                )
-            elif key == "import":
-                found.imports.append(nodes[0])
-            elif key == "skip":
-                found.skipped.add(nodes[0].start_byte)
-                found.type_parameters.add(_text(nodes[0]))
-    return found
-
-
-def _add_scope(
-    found: _Collected,
-    kind: SymbolKind | None,
-    node: Node,
-    captures: dict[str, list[Node]],
-    shape: _Shape,
-    pattern: int,
-) -> None:
-    name_node = captures["name"][0]
-    written = _split_qualified(_text(name_node))
-    if not written:
-        return
-    while name_node.type in _QUALIFIED_NAMES:
-        inner = name_node.child_by_field_name("name")
-        if inner is None:
-            break
-        name_node = inner
-    prefixes = sorted(captures.get("prefix", ()), key=lambda n: n.start_byte)
-    prefix = tuple(part for node_ in prefixes for part in _split_qualified(_text(node_)))
-    name = written[-1]
-    start = _start_of(node, shape)
-    found.scopes.append(_Scope(name, kind, start, node, name_node, pattern, prefix, written[:-1]))
-
-
-def _start_of(node: Node, shape: _Shape) -> Node:
-    """The node where a definition's range starts: its decorators, attributes or export."""
-    start = node
-    while start.parent is not None and start.parent.type in shape.wrappers:
-        start = start.parent
-    if shape.leading:
-        sibling = start.prev_named_sibling
-        while sibling is not None and (
-            sibling.type in shape.leading or sibling.type in shape.comments
-        ):
-            if sibling.type in shape.leading:
-                start = sibling
-            sibling = sibling.prev_named_sibling
-    return start
-
-
-def _add_type_refs(found: _Collected, node: Node) -> None:
-    """References for every name in a type expression (Python annotations)."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if current.type == "identifier":
-            found.refs.append(_Ref(current, "references", None))
-        elif current.type == "attribute":
-            name = current.child_by_field_name("attribute")
-            target = current.child_by_field_name("object")
-            if name is not None and target is not None:
-                found.refs.append(_Ref(name, "references", found.qualify(target)))
-        elif current.type != "string":
-            pending.extend(current.named_children)
-
-
-def _symbols(path: str, data: bytes, positions: Positions, found: _Collected) -> tuple[Symbol, ...]:
+def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> tuple[Symbol, ...]:
     """Qualify, number and fingerprint the definitions; attach references to scopes."""
-    widest: dict[int, _Scope] = {}
+    widest: dict[int, Scope] = {}
     for scope in found.scopes:
         key = scope.name_node.start_byte
         kept = widest.get(key)
@@ -283,7 +100,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: _Collected) ->
         found.comments,
         (cut for s in scopes for cut in (s.start.start_byte, s.node.end_byte)),
     )
-    stack: list[_Scope] = []
+    stack: list[Scope] = []
     seen: dict[str, int] = {}
     namespaces: set[tuple[str, ...]] = set()
     symbols: list[Symbol] = []
@@ -312,7 +129,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: _Collected) ->
     return tuple(symbols)
 
 
-def _kind_in_place(scope: _Scope, kind: SymbolKind, namespaces: set[tuple[str, ...]]) -> SymbolKind:
+def _kind_in_place(scope: Scope, kind: SymbolKind, namespaces: set[tuple[str, ...]]) -> SymbolKind:
     """A function is a method inside a class-like symbol or a container, or when
     its written qualifier names something other than a known namespace."""
     if kind != "function":
@@ -325,7 +142,7 @@ def _kind_in_place(scope: _Scope, kind: SymbolKind, namespaces: set[tuple[str, .
     return kind
 
 
-def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) -> int:
+def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) -> int:
     """Give each reference before byte `until` its innermost enclosing scope."""
     while index < len(refs) and refs[index].name_node.start_byte < until:
         ref = refs[index]
@@ -338,7 +155,7 @@ def _assign_refs(refs: list[_Ref], index: int, until: int, stack: list[_Scope]) 
 
 
 def _symbol(
-    data: bytes, positions: Positions, scope: _Scope, kind: SymbolKind, tokens: TokenIndex
+    data: bytes, positions: Positions, scope: Scope, kind: SymbolKind, tokens: TokenIndex
 ) -> Symbol:
     start, end = scope.start.start_byte, scope.node.end_byte
     return Symbol(
@@ -357,13 +174,13 @@ def _symbol(
 
 
 def _references(
-    path: str, positions: Positions, found: _Collected, symbols: tuple[Symbol, ...]
+    path: str, positions: Positions, found: Collected, symbols: tuple[Symbol, ...]
 ) -> tuple[Reference, ...]:
     defined = {scope.name_node.start_byte for scope in found.scopes} | found.skipped
     by_qualname: dict[str, str] = {}
     for symbol in symbols:
         by_qualname.setdefault(symbol.qualname, symbol.node_id)
-    best: dict[int, _Ref] = {}
+    best: dict[int, Ref] = {}
     for ref in found.refs:
         key = ref.name_node.start_byte
         if key in defined:
@@ -382,7 +199,7 @@ def _references(
         kept_ref = best.get(key)
         if kept_ref is None:
             continue
-        name = _plain_name(_text(kept_ref.name_node))
+        name = plain_name(text_of(kept_ref.name_node))
         if not name or (
             kept_ref.kind == "references"
             and kept_ref.qualifier is None
@@ -401,7 +218,7 @@ def _references(
     return tuple(references)
 
 
-def _scope_id(path: str, scope: _Scope | None, by_qualname: dict[str, str]) -> str:
+def _scope_id(path: str, scope: Scope | None, by_qualname: dict[str, str]) -> str:
     """The node ID of the innermost symbol around a reference (a container maps to
     the same-named symbol of the file, e.g. a Rust impl to its struct)."""
     while scope is not None:
@@ -422,51 +239,11 @@ def _imports(language: str, positions: Positions, nodes: list[Node]) -> tuple[Im
     return tuple(imports)
 
 
-def _rank(ref: _Ref) -> tuple[int, bool]:
+def _rank(ref: Ref) -> tuple[int, bool]:
     """Which of two references at one name to keep: inherits, then calls, then
     the one with a qualifier."""
     return _REF_PRIORITY[ref.kind], ref.qualifier is None
 
 
-def _span(scope: _Scope) -> int:
+def _span(scope: Scope) -> int:
     return scope.node.end_byte - scope.start.start_byte
-
-
-def _text(node: Node) -> str:
-    raw = node.text
-    return raw.decode("utf-8", errors="replace") if raw else ""
-
-
-def _plain_name(text: str) -> str:
-    """A name without generic arguments or a namespace path (`a::Vec<T>` -> `Vec`)."""
-    if text.isidentifier():
-        return text
-    parts = _split_qualified(text)
-    return parts[-1] if parts else ""
-
-
-def _split_qualified(text: str) -> tuple[str, ...]:
-    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B)."""
-    if "<" in text:
-        depth, kept = 0, []
-        for ch in text:
-            if ch == "<":
-                depth += 1
-            elif ch == ">":
-                depth = max(depth - 1, 0)
-            elif depth == 0:
-                kept.append(ch)
-        text = "".join(kept)
-    parts = text.replace("::", ".").split(".")
-    return tuple(part.strip(" \t\n*&") for part in parts if part.strip(" \t\n*&"))
-
-
-def _qualifier(node: Node) -> str:
-    """The receiver or module before a name, as written, or `<expr>` when it is not a
-    plain (dotted) name."""
-    if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
-        return _COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
-    text = _text(node)
-    if text and all(ch in _QUALIFIER_CHARS for ch in text):
-        return text
-    return _COMPLEX_QUALIFIER

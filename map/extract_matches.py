@@ -1,0 +1,249 @@
+"""Query matches -> the raw definitions, references, imports and comments of a file.
+
+The capture names of a language's query (`map/queries/<language>.scm`) say
+what each match is:
+
+    @def.<kind> + @name [+ @prefix]   a symbol of that SymbolKind; @prefix
+                                      nodes qualify it (a Go receiver type);
+                                      a qualified @name (C++ `Shape::area`)
+                                      is split into qualifier and name
+    @container + @name                a scope that qualifies what it holds but
+                                      is not a symbol itself (a Rust `impl`)
+    @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
+    @ref.types                        a type expression whose names are
+                                      references (Python annotations)
+    @import                           an import statement (see map.extract_imports)
+    @comment                          dropped from normalized fingerprints
+    @skip                             a type parameter's declaration: neither it
+                                      nor unqualified type references of the
+                                      same name in the file are references
+
+Captures whose names start with `_` serve predicates only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from tree_sitter import Node
+
+from map.model import SymbolKind
+
+COMPLEX_QUALIFIER = "<expr>"
+"""The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
+_LONGEST_QUALIFIER = 120
+_QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
+_QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """Where a language keeps the parts of a definition outside its node."""
+
+    wrappers: frozenset[str] = frozenset()
+    """Parent node types whose range the definition takes (decorators, export)."""
+    leading: frozenset[str] = frozenset()
+    """Preceding sibling node types that belong to the definition (attributes)."""
+    comments: frozenset[str] = frozenset({"comment"})
+    """Comment node types, skipped when looking for leading siblings."""
+
+
+_SHAPES: Mapping[str, Shape] = MappingProxyType(
+    {
+        "python": Shape(wrappers=frozenset({"decorated_definition"})),
+        "typescript": Shape(
+            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
+        ),
+        "tsx": Shape(wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})),
+        "javascript": Shape(
+            wrappers=frozenset({"export_statement"}), leading=frozenset({"decorator"})
+        ),
+        "go": Shape(),
+        "c": Shape(),
+        "cpp": Shape(wrappers=frozenset({"template_declaration"})),
+        "rust": Shape(
+            leading=frozenset({"attribute_item"}),
+            comments=frozenset({"line_comment", "block_comment"}),
+        ),
+        "java": Shape(comments=frozenset({"line_comment", "block_comment"})),
+    }
+)
+
+
+@dataclass(slots=True)
+class Scope:
+    """A definition (kind set) or a container-only scope (kind None) being extracted."""
+
+    name: str
+    kind: SymbolKind | None
+    start: Node
+    node: Node
+    name_node: Node
+    pattern: int = 0
+    prefix: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
+    """The qualifier written in the name itself (C++ `Shape::` in `Shape::area`)."""
+    parts: tuple[str, ...] = ()
+    parent: Scope | None = None
+    node_id: str = ""
+
+
+@dataclass(slots=True)
+class Ref:
+    """A reference as captured; `scope` is filled in by the nesting sweep."""
+
+    name_node: Node
+    kind: str
+    qualifier: str | None
+    scope: Scope | None = None
+
+
+@dataclass(slots=True)
+class Collected:
+    """Everything one query pass captured in a file."""
+
+    scopes: list[Scope] = field(default_factory=list)
+    refs: list[Ref] = field(default_factory=list)
+    imports: list[Node] = field(default_factory=list)
+    comments: list[tuple[int, int]] = field(default_factory=list)
+    skipped: set[int] = field(default_factory=set)
+    type_parameters: set[str] = field(default_factory=set)
+    qualifier_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def qualify(self, node: Node) -> str:
+        """The qualifier text for `node`; a plain name's own parts are not references."""
+        text = _qualifier(node)
+        if text != COMPLEX_QUALIFIER:
+            self.qualifier_spans.append((node.start_byte, node.end_byte))
+        return text
+
+
+def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> Collected:
+    """Sort the matches of one query pass by what they capture."""
+    shape = _SHAPES[language]
+    found = Collected()
+    for pattern, captures in matches:
+        for key, nodes in captures.items():
+            if key == "comment":
+                node = nodes[0]
+                found.comments.append((node.start_byte, node.end_byte))
+            elif key.startswith("def."):
+                kind: SymbolKind = key[4:]  # type: ignore[assignment]
+                _add_scope(found, kind, nodes[0], captures, shape, pattern)
+            elif key == "container":
+                _add_scope(found, None, nodes[0], captures, shape, pattern)
+            elif key == "ref.types":
+                _add_type_refs(found, nodes[0])
+            elif key.startswith("ref."):
+                qualifier = captures.get("qualifier")
+                found.refs.append(
+                    Ref(
+                        captures["name"][0],
+                        key[4:],
+                        found.qualify(qualifier[0]) if qualifier else None,
+                    )
+                )
+            elif key == "import":
+                found.imports.append(nodes[0])
+            elif key == "skip":
+                found.skipped.add(nodes[0].start_byte)
+                found.type_parameters.add(text_of(nodes[0]))
+    return found
+
+
+def _add_scope(
+    found: Collected,
+    kind: SymbolKind | None,
+    node: Node,
+    captures: dict[str, list[Node]],
+    shape: Shape,
+    pattern: int,
+) -> None:
+    name_node = captures["name"][0]
+    written = _split_qualified(text_of(name_node))
+    if not written:
+        return
+    while name_node.type in _QUALIFIED_NAMES:
+        inner = name_node.child_by_field_name("name")
+        if inner is None:
+            break
+        name_node = inner
+    prefixes = sorted(captures.get("prefix", ()), key=lambda n: n.start_byte)
+    prefix = tuple(part for node_ in prefixes for part in _split_qualified(text_of(node_)))
+    name = written[-1]
+    start = _start_of(node, shape)
+    found.scopes.append(Scope(name, kind, start, node, name_node, pattern, prefix, written[:-1]))
+
+
+def _start_of(node: Node, shape: Shape) -> Node:
+    """The node where a definition's range starts: its decorators, attributes or export."""
+    start = node
+    while start.parent is not None and start.parent.type in shape.wrappers:
+        start = start.parent
+    if shape.leading:
+        sibling = start.prev_named_sibling
+        while sibling is not None and (
+            sibling.type in shape.leading or sibling.type in shape.comments
+        ):
+            if sibling.type in shape.leading:
+                start = sibling
+            sibling = sibling.prev_named_sibling
+    return start
+
+
+def _add_type_refs(found: Collected, node: Node) -> None:
+    """References for every name in a type expression (Python annotations)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current.type == "identifier":
+            found.refs.append(Ref(current, "references", None))
+        elif current.type == "attribute":
+            name = current.child_by_field_name("attribute")
+            target = current.child_by_field_name("object")
+            if name is not None and target is not None:
+                found.refs.append(Ref(name, "references", found.qualify(target)))
+        elif current.type != "string":
+            pending.extend(current.named_children)
+
+
+def text_of(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", errors="replace") if raw else ""
+
+
+def plain_name(text: str) -> str:
+    """A name without generic arguments or a namespace path (`a::Vec<T>` -> `Vec`)."""
+    if text.isidentifier():
+        return text
+    parts = _split_qualified(text)
+    return parts[-1] if parts else ""
+
+
+def _split_qualified(text: str) -> tuple[str, ...]:
+    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B)."""
+    if "<" in text:
+        depth, kept = 0, []
+        for ch in text:
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth = max(depth - 1, 0)
+            elif depth == 0:
+                kept.append(ch)
+        text = "".join(kept)
+    parts = text.replace("::", ".").split(".")
+    return tuple(part.strip(" \t\n*&") for part in parts if part.strip(" \t\n*&"))
+
+
+def _qualifier(node: Node) -> str:
+    """The receiver or module before a name, as written, or `<expr>` when it is not a
+    plain (dotted) name."""
+    if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
+        return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
+    text = text_of(node)
+    if text and all(ch in _QUALIFIER_CHARS for ch in text):
+        return text
+    return COMPLEX_QUALIFIER
