@@ -144,8 +144,8 @@ class Connection:
 
     # -- life cycle -------------------------------------------------------
 
-    async def start(self) -> None:
-        """Launch the process and run the initialize handshake."""
+    async def start(self, within: float) -> None:
+        """Launch the process and run the initialize handshake (within `within` s)."""
         await self._client.start_io(
             str(self._executable),
             *self.spec.command[1:],
@@ -166,7 +166,9 @@ class Connection:
             capabilities=client_capabilities(),
             initialization_options=dict(self.spec.initialization_options) or None,
         )
-        result = await self.call(types.INITIALIZE, self._client.initialize_async(params))
+        result = await self.call(
+            types.INITIALIZE, self._client.initialize_async(params), within=within
+        )
         self._capabilities = result.capabilities
         self.notify(lambda c: c.initialized(types.InitializedParams()))
 
@@ -244,12 +246,15 @@ class Connection:
         if not self.supports(method):
             raise UnsupportedQueryError(self.spec.name, method)
 
-    async def call(self, method: str, request: Awaitable[T]) -> T:
-        """Await one request with the timeout, mapping every failure to an LspError."""
+    async def call(self, method: str, request: Awaitable[T], within: float | None = None) -> T:
+        """Await one request for `within` seconds (default: the request timeout),
+        mapping every failure to an LspError (the limit is a parameter, not an
+        outer asyncio.timeout, because the error names it)."""
+        seconds = self.timeout if within is None else within
         try:
-            return await asyncio.wait_for(request, self.timeout)
+            return await asyncio.wait_for(request, seconds)
         except TimeoutError:
-            raise RequestTimeoutError(self.spec.name, method, self.timeout) from None
+            raise RequestTimeoutError(self.spec.name, method, seconds) from None
         except JsonRpcException as exc:
             raise ServerRequestError(self.spec.name, method, f"{exc.code}: {exc}") from exc
         except (RuntimeError, ConnectionError) as exc:

@@ -20,7 +20,7 @@ from lsp.uris import path_of
 
 LINE_TEXT_CAP = 200
 
-LocationResult = types.Location | Sequence[types.Location] | Sequence[types.LocationLink] | None
+LocationResult = types.Location | Sequence[types.Location | types.LocationLink] | None
 WorkspaceSymbolResult = Sequence[types.SymbolInformation] | Sequence[types.WorkspaceSymbol] | None
 DocumentSymbolResult = Sequence[types.SymbolInformation] | Sequence[types.DocumentSymbol] | None
 

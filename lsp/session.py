@@ -175,7 +175,9 @@ class ServerSession:
         self._starts += 1
         self._warm = False
         try:
-            await conn.start()
+            # Starting is part of the cold start: initialize may take the longer of both.
+            settings = self._settings
+            await conn.start(max(settings.request_timeout, settings.cold_start_deadline))
             self._documents.replay(conn)
         except (LspError, OSError) as exc:
             await self._fail(conn)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from disk.columns import to_utf16
-from lsp.catalog import Catalog
+from lsp.catalog import Catalog, ServerSpec
 from lsp.pool import LivePool
 from lsp.settings import LiveSettings
 from tests.conftest import FIXTURES, require_binary
@@ -66,6 +66,18 @@ def catalog_for(language: str, server: str) -> Catalog:
     catalog = Catalog.builtin().with_overrides({language: server}, {})
     require_binary(catalog.servers[server].command[0])
     return catalog
+
+
+def python_catalog_with(name: str, command: tuple[str, ...]) -> Catalog:
+    """The built-in catalog with an extra Python server `name` run as `command`, chosen."""
+    spec = ServerSpec(
+        name=name,
+        languages=("python",),
+        command=command,
+        install="(a test double)",
+        language_ids={".py": "python"},
+    )
+    return Catalog.builtin().with_overrides({"python": name}, {name: spec})
 
 
 def position_of(root: Path, path: str, needle: str, *, after: str = "") -> tuple[int, int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lsp.errors import UnsupportedQueryError
 from lsp.model import DocumentSymbolNode, Location
 from tests.lsp.conftest import Live, line_of, position_of
@@ -112,3 +114,21 @@ def test_status_reports_the_running_server(py_live: Live) -> None:
     assert status.state == "running"
     assert status.pid is not None
 
+
+
+def test_concurrent_queries_each_get_their_own_answer(py_live: Live) -> None:
+    root = py_live.root
+    call = position_of(root, REPORT, "total_area", after="return")
+    decl = position_of(root, SHAPES, "total_area", after="def ")
+
+    async def together() -> tuple[list[Location], list[Location], list[DocumentSymbolNode]]:
+        return await asyncio.gather(
+            py_live.pool.definition(REPORT, *call),
+            py_live.pool.references(SHAPES, *decl),
+            py_live.pool.document_symbols(SHAPES),
+        )
+
+    definition, references, symbols = py_live.run(together())
+    assert _places(definition) == {(SHAPES, line_of(root, SHAPES, "def total_area"))}
+    assert (REPORT, call[0] + 1) in _places(references)
+    assert [node.name for node in symbols] == ["Shape", "Square", "total_area"]

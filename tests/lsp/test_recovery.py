@@ -9,10 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from lsp.catalog import Catalog, ServerSpec
+from lsp.catalog import Catalog
 from lsp.errors import RequestTimeoutError, ServerCrashedError, ServerGaveUpError
 from lsp.settings import LiveSettings
-from tests.lsp.conftest import PYTHON_SERVERS, Live, line_of, open_live, position_of
+from tests.lsp.conftest import (
+    PYTHON_SERVERS,
+    Live,
+    line_of,
+    open_live,
+    position_of,
+    python_catalog_with,
+)
 
 SHAPES = "app/shapes.py"
 REPORT = "app/report.py"
@@ -37,14 +44,7 @@ sys.exit(3)
 def _fake_catalog(tmp_path: Path, name: str, script: str, *args: str) -> Catalog:
     path = tmp_path / f"{name}.py"
     path.write_text(script, encoding="utf-8")
-    spec = ServerSpec(
-        name=name,
-        languages=("python",),
-        command=(sys.executable, str(path), *args),
-        install="(a test double)",
-        language_ids={".py": "python"},
-    )
-    return Catalog.builtin().with_overrides({"python": name}, {name: spec})
+    return python_catalog_with(name, (sys.executable, str(path), *args))
 
 
 def _is_running(pid: int) -> bool:
@@ -84,7 +84,9 @@ def test_a_killed_server_is_restarted_and_answers_again(server: str, tmp_path: P
 def test_a_server_that_never_answers_times_out_then_is_given_up(tmp_path: Path) -> None:
     pids = tmp_path / "pids.txt"
     catalog = _fake_catalog(tmp_path, "silent", SILENT, str(pids))
-    settings = LiveSettings(request_timeout=0.5, restart_limit=2, restart_window=60.0)
+    settings = LiveSettings(
+        request_timeout=0.5, cold_start_deadline=0.5, restart_limit=2, restart_window=60.0
+    )
     with open_live("py_app", tmp_path, catalog=catalog, settings=settings) as live:
         for _ in range(2):
             with pytest.raises(RequestTimeoutError) as caught:

@@ -1,0 +1,40 @@
+"""A scripted language server (pygls) for tests of the client's own logic.
+
+    python fake_server.py cold N   definition answers [] N times, then line 1
+    python fake_server.py empty    definition always answers []
+    python fake_server.py once     definition answers line 1 once, then [] always
+    python fake_server.py hang     definition never answers (the rest works)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+
+def serve(mode: str, empties: int) -> None:
+    server = LanguageServer("fake-server", "1")
+    asked = [0]
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(params: types.DefinitionParams) -> list[types.Location]:
+        asked[0] += 1
+        if mode == "hang":
+            await asyncio.Event().wait()
+        if mode == "empty" or asked[0] <= empties or (mode == "once" and asked[0] > 1):
+            return []
+        start = types.Position(line=0, character=0)
+        return [
+            types.Location(
+                uri=params.text_document.uri, range=types.Range(start=start, end=start)
+            )
+        ]
+
+    server.start_io()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)

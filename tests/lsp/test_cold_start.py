@@ -1,0 +1,56 @@
+"""The client's own rules, against a scripted server: cold starts and hung requests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from lsp.catalog import Catalog
+from lsp.errors import RequestTimeoutError, UnsupportedQueryError
+from lsp.settings import LiveSettings
+from tests.lsp.conftest import open_live, python_catalog_with
+
+FAKE = Path(__file__).with_name("fake_server.py")
+SHAPES = "app/shapes.py"
+
+
+def _fake(mode: str, *args: str) -> Catalog:
+    return python_catalog_with(f"fake-{mode}", (sys.executable, str(FAKE), mode, *args))
+
+
+def test_empty_answers_of_a_cold_server_are_retried_until_one_is_not(tmp_path: Path) -> None:
+    settings = LiveSettings(cold_start_deadline=30.0)
+    with open_live("py_app", tmp_path, catalog=_fake("cold", "3"), settings=settings) as live:
+        found = live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
+        assert [(loc.path, loc.line) for loc in found] == [(SHAPES, 1)]
+
+
+def test_a_server_that_only_answers_empty_is_given_up_on_at_the_deadline(tmp_path: Path) -> None:
+    settings = LiveSettings(cold_start_deadline=0.5)
+    with open_live("py_app", tmp_path, catalog=_fake("empty"), settings=settings) as live:
+        assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) == []
+
+
+def test_a_warm_server_is_believed_when_it_answers_empty(tmp_path: Path) -> None:
+    # Empty answers after the first success are taken as they are: were they
+    # retried, the 60 s deadline would outlast the 20 s bound of the second call.
+    settings = LiveSettings(cold_start_deadline=60.0)
+    with open_live("py_app", tmp_path, catalog=_fake("once"), settings=settings) as live:
+        assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) != []
+        assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) == []
+
+
+def test_a_hung_request_times_out_and_the_server_is_restarted(tmp_path: Path) -> None:
+    settings = LiveSettings(request_timeout=1.0)
+    with open_live("py_app", tmp_path, catalog=_fake("hang"), settings=settings) as live:
+        with pytest.raises(RequestTimeoutError) as caught:
+            live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
+        assert "fake-hang did not answer textDocument/definition within 1 s" in str(caught.value)
+        [status] = live.pool.status()
+        assert (status.state, status.pid) == ("stopped", None)
+        with pytest.raises(UnsupportedQueryError, match="textDocument/documentSymbol"):
+            live.run(live.pool.document_symbols(SHAPES), timeout=20)
+        [status] = live.pool.status()
+        assert (status.state, status.restarts) == ("running", 1)
