@@ -109,7 +109,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
         ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
         while stack and stack[-1].node.end_byte <= scope.start.start_byte:
             stack.pop()
-        parent = next((open_ for open_ in reversed(stack) if open_.kind not in _LEAVES), None)
+        parent = next((open_ for open_ in reversed(stack) if _can_hold(open_, scope)), None)
         scope.parent = parent
         scope.parts = (parent.parts if parent else ()) + scope.prefix + scope.written
         scope.parts += (scope.name,)
@@ -127,6 +127,17 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = refs
     return tuple(symbols)
+
+
+def _can_hold(outer: Scope, inner: Scope) -> bool:
+    """Whether `outer` qualifies `inner`: not a leaf kind, and not the same declaration
+    (Go `var a, b = 1, 2` declares a and b side by side)."""
+    if outer.kind in _LEAVES:
+        return False
+    return (outer.start.start_byte, outer.node.end_byte) != (
+        inner.start.start_byte,
+        inner.node.end_byte,
+    )
 
 
 def _kind_in_place(scope: Scope, kind: SymbolKind, namespaces: set[tuple[str, ...]]) -> SymbolKind:

@@ -23,8 +23,9 @@
   name: (field_identifier) @name) @def.method
 (method_elem name: (field_identifier) @name) @def.method
 
-(source_file (const_declaration . (const_spec name: (identifier) @name) .) @def.constant)
-(source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
+; (a const spec's later names carry no field name, so match any identifier child)
+(source_file (const_declaration . (const_spec (identifier) @name) .) @def.constant)
+(source_file (const_declaration (const_spec (identifier) @name) @def.constant))
 (source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable)
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
 

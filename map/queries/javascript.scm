@@ -12,6 +12,11 @@
   name: (_) @name
   (#not-eq? @name "constructor")) @def.method
 
+; class fields holding functions (`handle = () => {...}`) act as methods
+(field_definition
+  property: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @def.method
+
 ; module-level functions held in variables, then exported constants/variables
 (program
   (lexical_declaration

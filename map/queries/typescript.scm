@@ -19,6 +19,10 @@
   name: (_) @name
   (#not-eq? @name "constructor")) @def.method
 (method_signature name: (_) @name) @def.method
+; class fields holding functions (`handle = () => {...}`) act as methods
+(public_field_definition
+  name: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @def.method
 (abstract_method_signature name: (_) @name) @def.method
 
 ; module-level functions held in variables, then exported constants/variables
