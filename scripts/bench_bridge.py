@@ -57,14 +57,13 @@ from map.codemap import CodeMap
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PACKAGE = "pygments"
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "bridge"
-TABLE_WIDTH = 110
+TABLE_WIDTH = 130
 USE_EDGES = ("calls", "references", "inherits")
 MIN_METHODS = 3
 QUICK_TOOLS = ("nav_references", "nav_hover", "resolve", "map_search", "map_status")
 QUICK_RUNS = 5
 WARMUP_CALLS = 2
 CALL_TIMEOUT_S = 120.0
-COLD_TOOL = "nav_references"
 
 err = Console(stderr=True)
 
@@ -318,9 +317,9 @@ async def measure_inproc(
     cold: dict[str, float] = {}
     try:
         cold["map_open_s"], _ = await timed(app.code_map)
-        first = next(c for c in cases if c.tool == COLD_TOOL)
+        first = cases[0]
         cold["first_call_s"], _ = await timed(lambda: first.fn(app, **first.args))
-        err.log(f"in-process cold start: first {COLD_TOOL} {cold['first_call_s']:.2f} s")
+        err.log(f"in-process cold start: first {first.tool} {cold['first_call_s']:.2f} s")
 
         async def one_round(case: Case, record: bool) -> None:
             if case.raw is not None:
@@ -365,10 +364,10 @@ async def measure_mcp(
                 raise SystemExit(f"{case.tool} failed through MCP: {text}")
             return len(text.encode())
 
-        first = next(c for c in cases if c.tool == COLD_TOOL)
+        first = cases[0]
         cold["first_call_s"], _ = await timed(lambda: call(first))
         err.log(
-            f"MCP cold start: session {cold['session_start_s']:.2f} s, first {COLD_TOOL} "
+            f"MCP cold start: session {cold['session_start_s']:.2f} s, first {first.tool} "
             f"{cold['first_call_s']:.2f} s"
         )
         for case in cases:
@@ -395,8 +394,14 @@ def summary(values: list[float]) -> dict[str, float] | None:
     return {"median_ms": round(statistics.median(ms), 2), "p95_ms": round(p95, 2)}
 
 
+def _minus(a: dict[str, float] | None, b: dict[str, float] | None) -> float | None:
+    """The difference of two medians (ms), when both were measured."""
+    return round(a["median_ms"] - b["median_ms"], 2) if a and b else None
+
+
 def rows(samples: dict[str, Samples]) -> list[dict[str, Any]]:
-    """One result row per tool: the three summaries and the overhead of MCP over the base."""
+    """One result row per tool: the three summaries, the envelope's cost (in-process -
+    raw), the transport's (MCP - in-process) and their sum against the base."""
     out = []
     for tool, s in samples.items():
         raw, inproc, mcp = summary(s.raw), summary(s.inproc), summary(s.mcp)
@@ -406,13 +411,15 @@ def rows(samples: dict[str, Samples]) -> list[dict[str, Any]]:
             "raw": raw,
             "inproc": inproc,
             "mcp": mcp,
+            "envelope_ms": _minus(inproc, raw),
+            "transport_ms": _minus(mcp, inproc),
             "overhead_vs": "raw" if raw else "inproc",
+            "overhead_ms": _minus(mcp, base),
+            "overhead_pct": None,
             "answer_bytes": s.answer_bytes,
         }
-        if base and mcp:
-            overhead = mcp["median_ms"] - base["median_ms"]
-            row["overhead_ms"] = round(overhead, 2)
-            row["overhead_pct"] = round(100 * overhead / base["median_ms"], 1)
+        if base and row["overhead_ms"] is not None:
+            row["overhead_pct"] = round(100 * row["overhead_ms"] / base["median_ms"], 1)
         out.append(row)
     return out
 
@@ -424,19 +431,25 @@ def print_table(report: dict[str, Any]) -> None:
         title=f"bridge latency on {report['corpus']['package']} "
         f"({report['corpus']['files']} files), {report['runs']} runs, ms (median / p95)",
         caption=f"class {targets['cls']['node_id']}, method {targets['method']['node_id']}; "
-        "overhead = MCP - raw (map tools, marked *: MCP - in-process)",
+        "medians: envelope = in-process - raw, transport = MCP - in-process, overhead = "
+        f"MCP - raw (* map tools: MCP - in-process); load average {report['load']:.1f} "
+        f"on {os.cpu_count()} CPUs",
     )
-    for column in ("tool", "raw LSP", "in-process", "MCP stdio", "overhead", "answer"):
+    columns = ("tool", "raw LSP", "in-process", "MCP stdio", "envelope", "transport", "overhead")
+    for column in (*columns, "answer"):
         table.add_column(column, justify="left" if column == "tool" else "right")
 
     def cell(s: dict[str, float] | None) -> str:
         return f"{s['median_ms']:.1f} / {s['p95_ms']:.1f}" if s else "-"
 
+    def delta(ms: float | None) -> str:
+        return "-" if ms is None else f"{ms:+.1f}"
+
     for row in report["tools"]:
         mark = "" if row["overhead_vs"] == "raw" else "*"
         overhead = (
             f"{row['overhead_ms']:+.1f}{mark} ({row['overhead_pct']:+.0f}%)"
-            if "overhead_ms" in row
+            if row["overhead_pct"] is not None
             else "-"
         )
         table.add_row(
@@ -444,6 +457,8 @@ def print_table(report: dict[str, Any]) -> None:
             cell(row["raw"]),
             cell(row["inproc"]),
             cell(row["mcp"]),
+            delta(row["envelope_ms"]),
+            delta(row["transport_ms"]),
             overhead,
             f"{row['answer_bytes'] / 1024:.1f} KB",
         )
@@ -454,8 +469,8 @@ def print_table(report: dict[str, Any]) -> None:
     out.print(
         f"cold (excluded above): map {'loaded' if cold['map_from_snapshot'] else 'built'} "
         f"in {cold['map_open_s']:.2f} s; in-process first "
-        f"{COLD_TOOL} {cold['inproc']['first_call_s']:.2f} s; MCP session start "
-        f"{cold['mcp']['session_start_s']:.2f} s, first {COLD_TOOL} "
+        f"{cold['first_tool']} {cold['inproc']['first_call_s']:.2f} s; MCP session start "
+        f"{cold['mcp']['session_start_s']:.2f} s, first {cold['first_tool']} "
         f"{cold['mcp']['first_call_s']:.2f} s"
     )
 
@@ -475,16 +490,21 @@ async def bench(
     targets = pick_targets(code_map, root)
     err.log(f"targets: {targets}")
     cases = [c for c in all_cases(targets) if tools is None or c.tool in tools]
+    unknown = set(tools or ()) - {c.tool for c in cases}
+    if unknown:
+        raise SystemExit(f"no such tool to benchmark: {', '.join(sorted(unknown))}")
     samples = {c.tool: Samples() for c in cases}
     inproc_cold = await measure_inproc(root, cases, runs, samples)
     mcp_cold = await measure_mcp(root, cases, runs, samples)
     return {
         "corpus": {"package": package, "files": files, "root": str(root)},
         "runs": runs,
+        "load": os.getloadavg()[0],
         "targets": asdict(targets),
         "cold": {
             "map_open_s": round(map_open_s, 3),
             "map_from_snapshot": reused,
+            "first_tool": cases[0].tool,
             "inproc": inproc_cold,
             "mcp": mcp_cold,
         },
@@ -498,6 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=30, help="measured calls per tool and mode")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_RUNS} runs of 5 tools")
     parser.add_argument("--json", action="store_true", help="machine output on stdout")
+    parser.add_argument(
+        "--tools", help="comma-separated tool names (default: all, or the quick set)"
+    )
     parser.add_argument("--package", default=DEFAULT_PACKAGE, help="installed package as corpus")
     parser.add_argument(
         "--cache", type=Path, default=DEFAULT_CACHE, help="where the corpus is kept between runs"
@@ -506,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = QUICK_RUNS if args.quick else args.runs
     if runs < 1:
         parser.error("--runs must be at least 1")
-    tools = QUICK_TOOLS if args.quick else None
+    tools = tuple(args.tools.split(",")) if args.tools else QUICK_TOOLS if args.quick else None
     report = asyncio.run(bench(args.package, args.cache, runs, tools))
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
