@@ -235,15 +235,17 @@ def _search_symbol(ws: Workspace, anchor: Anchor, first: FileNow | None) -> RefC
                 return _moved(anchor, file, found, simple, same_file=False)
     if anchor.body_fingerprint is None:
         return None
+    if first is not None:
+        found = ws.index(first).by_body_renamed_from(anchor.body_fingerprint, simple)
+        if found is not None:
+            return RefCheck(anchor, "renamed", "same_body_new_name", _place(first.path, found), 0.9)
     probe = body_probe(anchor.text, simple)
-    for file in [first, *files] if first is not None else files:
-        same_file = file is first
-        if same_file or probe is None or ws.mentions(file, probe):
+    for file in files:
+        if file is not first and (probe is None or ws.mentions(file, probe)):
             found = ws.index(file).by_body(anchor.body_fingerprint)
             if found is not None:
                 place = _place(file.path, found)
-                confidence = 0.9 if same_file else 0.75
-                return RefCheck(anchor, "renamed", "same_body_new_name", place, confidence)
+                return RefCheck(anchor, "renamed", "same_body_new_name", place, 0.75)
     return None
 
 

@@ -72,15 +72,29 @@ class SymbolIndex:
             by_fingerprint.setdefault(symbol.fingerprint.normalized, symbol)
         return cls(file, symbols, by_fingerprint)
 
+    def by_body_renamed_from(self, body: str, old_name: str) -> Symbol | None:
+        """The first symbol whose body matches with both its own and `old_name` masked.
+
+        Finds a rename in place even when the old name still appears in the
+        body (a docstring, a comment-free mention). Not cached: one file, once.
+        """
+        for symbol in self.symbols:
+            if body_fingerprint(self.text_of(symbol), symbol.name, old_name) == body:
+                return symbol
+        return None
+
+    def text_of(self, symbol: Symbol) -> str:
+        """The whole lines a symbol spans."""
+        return "".join(self.file.lines[symbol.range.first_line - 1 : symbol.range.last_line])
+
     def by_body(self, body: str) -> Symbol | None:
         """The first symbol whose name-blind body fingerprint is `body`."""
         if self._by_body is None:
             self._by_body = {}
             for symbol in self.symbols:
-                text = "".join(
-                    self.file.lines[symbol.range.first_line - 1 : symbol.range.last_line]
+                self._by_body.setdefault(
+                    body_fingerprint(self.text_of(symbol), symbol.name), symbol
                 )
-                self._by_body.setdefault(body_fingerprint(text, symbol.name), symbol)
         return self._by_body.get(body)
 
 
@@ -263,13 +277,14 @@ class Workspace:
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
 
 
-def body_fingerprint(text: str, name: str) -> str:
-    """A hash of the tokens with the symbol's own name masked: same body, any name.
+def body_fingerprint(text: str, *names: str) -> str:
+    """A hash of the tokens with the given names masked: same body, any name.
 
     Cheap on purpose (one regex pass, no parsing): a check may compute it for
     every symbol of every file a missing symbol may have moved to.
     """
-    tokens = [_MASK if token == name else token for token in _TOKEN.findall(text)]
+    masked = set(names)
+    tokens = [_MASK if token in masked else token for token in _TOKEN.findall(text)]
     return content_hash(" ".join(tokens).encode())
 
 

@@ -267,3 +267,13 @@ def test_ignored_file_is_checked_by_content(repo: Repo) -> None:
     assert repo.check_ref(memory).status == "valid"
     repo.write("local_settings.py", "DEBUG = False\n")
     assert repo.check_ref(memory).status == "modified"
+
+
+def test_rename_that_leaves_the_old_name_in_the_docstring(repo: Repo) -> None:
+    code = 'def area(w, h):\n    """Use area(w, h) for rectangles."""\n    return w * h\n'
+    repo.write("geo.py", code)
+    repo.commit("start")
+    memory = repo.remember("geo.py#area")
+    repo.write("geo.py", code.replace("def area", "def rect_area"))
+    result = repo.check_ref(memory)
+    assert (result.status, result.place and result.place.symbol) == ("renamed", "rect_area")
