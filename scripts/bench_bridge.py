@@ -14,8 +14,9 @@ For every tool it measures, over --runs calls after a warm-up:
     mcp      the same call through `codeanchor serve` over the MCP stdio
              transport (a subprocess started with the mcp SDK's client)
 
-and prints the median and p95 of each, and the overhead MCP - raw (for the map
-tools, which have no raw call: MCP - inproc). Cold starts (the first call,
+and prints the median and p95 of each, the envelope's cost (inproc - raw), the
+transport's (mcp - inproc) and the whole overhead MCP - raw (for the map tools,
+which have no raw call: MCP - inproc). Cold starts (the first call,
 which starts the language server) are left out of the figures and reported
 apart. Progress goes to stderr, the table to stdout (JSON with --json).
 
@@ -215,6 +216,13 @@ class Case:
     fn: Callable[..., Awaitable[Any]]
     args: dict[str, Any]
     raw: Raw | None = None
+    variant: str = ""
+    """Set when the same tool is benched a second way (e.g. targeted by node ID)."""
+
+    @property
+    def label(self) -> str:
+        """The tool's name in the report."""
+        return f"{self.tool} ({self.variant})" if self.variant else self.tool
 
 
 def _position(app: AppContext, site: Site) -> LspPosition:
@@ -222,7 +230,9 @@ def _position(app: AppContext, site: Site) -> LspPosition:
 
 
 def all_cases(t: Targets) -> list[Case]:
-    """Every benchmarked tool, nav tools pointed at positions so raw and tool ask the same."""
+    """Every benchmarked tool. Nav tools are pointed at positions, so raw and tool ask
+    the same; nav_references is also asked by node ID, the way an agent coming from
+    map_search asks (which adds the live lookup of the node)."""
 
     def at(site: Site) -> dict[str, Any]:
         return {"target": site.position, "name": site.name}
@@ -236,6 +246,13 @@ def all_cases(t: Targets) -> list[Case]:
             nav.nav_references,
             at(t.cls),
             live(t.cls, lambda a, p: a.live.references(p.path, p.line, p.character)),
+        ),
+        Case(
+            "nav_references",
+            nav.nav_references,
+            {"target": t.cls.node_id},
+            live(t.cls, lambda a, p: a.live.references(p.path, p.line, p.character)),
+            variant="node ID",
         ),
         Case(
             "nav_definition",
@@ -326,10 +343,10 @@ async def measure_inproc(
                 raw = case.raw
                 seconds, _ = await timed(lambda: raw(app))
                 if record:
-                    samples[case.tool].raw.append(seconds)
+                    samples[case.label].raw.append(seconds)
             seconds, _ = await timed(lambda: case.fn(app, **case.args))
             if record:
-                samples[case.tool].inproc.append(seconds)
+                samples[case.label].inproc.append(seconds)
 
         for case in cases:
             for _ in range(WARMUP_CALLS):
@@ -376,8 +393,8 @@ async def measure_mcp(
         for run in range(runs):
             for case in cases:
                 seconds, size = await timed(functools.partial(call, case))
-                samples[case.tool].mcp.append(seconds)
-                samples[case.tool].answer_bytes = size
+                samples[case.label].mcp.append(seconds)
+                samples[case.label].answer_bytes = size
             err.log(f"MCP run {run + 1}/{runs}")
     return cold
 
@@ -493,7 +510,7 @@ async def bench(
     unknown = set(tools or ()) - {c.tool for c in cases}
     if unknown:
         raise SystemExit(f"no such tool to benchmark: {', '.join(sorted(unknown))}")
-    samples = {c.tool: Samples() for c in cases}
+    samples = {c.label: Samples() for c in cases}
     inproc_cold = await measure_inproc(root, cases, runs, samples)
     mcp_cold = await measure_mcp(root, cases, runs, samples)
     return {
