@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bridge.memory.anchor import find_symbol, range_text, symbol_id
 from bridge.memory.model import (
@@ -45,7 +46,7 @@ DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 class _FileFate:
     """What became of the file a reference pointed into."""
 
-    how: str  # unchanged | moved | changed | gone | unreadable
+    how: Literal["unchanged", "moved", "changed", "gone", "unreadable"]
     path: str | None = None
     file: FileNow | None = None
     reason: str = "unchanged"

@@ -100,6 +100,15 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1,)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def _make_dir(directory: Path) -> None:
+    """Create the store's directory; a new `.codeanchor/` keeps itself out of git."""
+    if directory.exists():
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    if directory.name == ".codeanchor":
+        (directory / ".gitignore").write_text("# codeanchor's own files\n*\n")
+
+
 def default_store_path(root: Path) -> Path:
     """`<root>/.codeanchor/memory.db`."""
     return root / ".codeanchor" / "memory.db"
@@ -110,7 +119,7 @@ class MemoryStore:
 
     def __init__(self, path: Path) -> None:
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_dir(path.parent)
         self.path = path
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

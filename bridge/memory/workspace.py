@@ -49,6 +49,8 @@ class FileNow:
         return self._lines
 
 
+OWN_DIR = ".codeanchor/"
+"""codeanchor's own files (store, map snapshot): never where moved code went."""
 _MASK = "__anchored_symbol__"
 _TOKEN = re.compile(r"\w+|\S")
 _WORD = re.compile(r"\w+")
@@ -253,7 +255,7 @@ class Workspace:
             for path, change in changes.items()
             if change.kind != "deleted"
         }
-        return sorted(paths | self.untracked)
+        return sorted(p for p in paths | self.untracked if not p.startswith(OWN_DIR))
 
     @cached_property
     def untracked(self) -> frozenset[str]:

@@ -168,3 +168,9 @@ def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
     (result,) = service.check([memory.id])
     assert (result.status, result.refs[0].status) == ("draft", "modified")
     assert service.store.get(memory.id).status == "draft"
+
+
+def test_the_default_store_stays_out_of_git(service: MemoryService, repo: Repo) -> None:
+    _save(service, "a note", "src/csv.py")
+    assert service.store_path.parent.name == ".codeanchor"
+    assert repo.git("status", "--porcelain") == ""
