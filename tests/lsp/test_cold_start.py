@@ -1,14 +1,17 @@
-"""The client's own rules, against a scripted server: cold starts and hung requests."""
+"""The client's own rules, against a scripted server: cold starts, hung and dying requests."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 from lsp.catalog import Catalog
-from lsp.errors import RequestTimeoutError, UnsupportedQueryError
+from lsp.errors import RequestTimeoutError, ServerCrashedError, UnsupportedQueryError
 from lsp.settings import LiveSettings
 from tests.lsp.conftest import open_live, python_catalog_with
 
@@ -54,3 +57,22 @@ def test_a_hung_request_times_out_and_the_server_is_restarted(tmp_path: Path) ->
             live.run(live.pool.document_symbols(SHAPES), timeout=20)
         [status] = live.pool.status()
         assert (status.state, status.restarts) == ("running", 1)
+
+
+def test_a_request_in_flight_fails_at_once_when_the_server_dies(tmp_path: Path) -> None:
+    settings = LiveSettings(request_timeout=60.0)
+    with open_live("py_app", tmp_path, catalog=_fake("hang"), settings=settings) as live:
+
+        async def kill_mid_request() -> None:
+            query = asyncio.ensure_future(live.pool.definition(SHAPES, 2, 0))
+            async with asyncio.timeout(20):  # until the server runs and has the request
+                while not live.pool.status() or live.pool.status()[0].pid is None:
+                    await asyncio.wait({query}, timeout=0.05)
+                await asyncio.wait({query}, timeout=0.2)
+            pid = live.pool.status()[0].pid
+            assert pid is not None and not query.done()
+            os.killpg(pid, signal.SIGKILL)
+            await query
+
+        with pytest.raises(ServerCrashedError, match="fake-hang crashed: exit code -9"):
+            live.run(kill_mid_request(), timeout=20)
