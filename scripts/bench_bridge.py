@@ -2,9 +2,10 @@
 
 The corpus is a real repository of a few hundred files: the sources of an
 installed package (pygments by default: ~340 files, ~130k lines) copied into a
-temporary git repository; nothing is downloaded. Targets are picked from the
-map (the class referenced from the most files, its most-called method, the
-member that calls the most), never hard-coded lines.
+git repository kept in a cache folder (by package version); nothing is
+downloaded. `codeanchor serve` runs without the file watcher unless --watch.
+Targets are picked from the map (the class referenced from the most files, its
+most-called method, the member that calls the most), never hard-coded lines.
 
 For every tool it measures, over --runs calls after a warm-up:
 
@@ -16,12 +17,13 @@ For every tool it measures, over --runs calls after a warm-up:
 
 and prints the median and p95 of each, the envelope's cost (inproc - raw), the
 transport's (mcp - inproc) and the whole overhead MCP - raw (for the map tools,
-which have no raw call: MCP - inproc). Cold starts (the first call,
-which starts the language server) are left out of the figures and reported
-apart. Progress goes to stderr, the table to stdout (JSON with --json).
+which have no raw call: MCP - inproc). Cold starts (the first call, which
+starts the language server, and the MCP session's start) are left out of the
+figures and reported apart. Progress goes to stderr, the table to stdout (JSON with --json).
 
     .venv/bin/python scripts/bench_bridge.py --quick     # 5 runs, 5 tools, < 1 min
     .venv/bin/python scripts/bench_bridge.py --json      # every tool, 30 runs
+    .venv/bin/python scripts/bench_bridge.py --tools map_search,nav_hover --runs 50
 """
 
 from __future__ import annotations
@@ -102,7 +104,6 @@ def make_corpus(package: str, root: Path) -> Path:
         source, root / package, ignore=shutil.ignore_patterns("__pycache__", "tests", "*.so")
     )
     (root / "pyproject.toml").write_text(f'[project]\nname = "{package}-bench"\nversion = "0"\n')
-    (root / "codeanchor.toml").write_text("watch = false\n")
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "bench",
@@ -449,8 +450,8 @@ def print_table(report: dict[str, Any]) -> None:
         f"({report['corpus']['files']} files), {report['runs']} runs, ms (median / p95)",
         caption=f"class {targets['cls']['node_id']}, method {targets['method']['node_id']}; "
         "medians: envelope = in-process - raw, transport = MCP - in-process, overhead = "
-        f"MCP - raw (* map tools: MCP - in-process); load average {report['load']:.1f} "
-        f"on {os.cpu_count()} CPUs",
+        f"MCP - raw (* map tools: MCP - in-process); watcher {'on' if report['watch'] else 'off'}; "
+        f"load average {report['load']:.1f} on {os.cpu_count()} CPUs",
     )
     columns = ("tool", "raw LSP", "in-process", "MCP stdio", "envelope", "transport", "overhead")
     for column in (*columns, "answer"):
@@ -493,10 +494,11 @@ def print_table(report: dict[str, Any]) -> None:
 
 
 async def bench(
-    package: str, cache: Path, runs: int, tools: tuple[str, ...] | None
+    package: str, cache: Path, runs: int, tools: tuple[str, ...] | None, *, watch: bool
 ) -> dict[str, Any]:
     """Make the corpus and its map, measure every case in both modes; the report."""
     root, reused = corpus(package, cache)
+    (root / "codeanchor.toml").write_text(f"watch = {str(watch).lower()}\n")
     files = sum(1 for _ in (root / package).rglob("*.py"))
     err.log(f"corpus: {package}, {files} Python files in {root}")
     started = time.perf_counter()
@@ -516,6 +518,7 @@ async def bench(
     return {
         "corpus": {"package": package, "files": files, "root": str(root)},
         "runs": runs,
+        "watch": watch,
         "load": os.getloadavg()[0],
         "targets": asdict(targets),
         "cold": {
@@ -536,6 +539,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_RUNS} runs of 5 tools")
     parser.add_argument("--json", action="store_true", help="machine output on stdout")
     parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="serve with the file watcher on, as by default (off: the figures hold the call alone)",
+    )
+    parser.add_argument(
         "--tools", help="comma-separated tool names (default: all, or the quick set)"
     )
     parser.add_argument("--package", default=DEFAULT_PACKAGE, help="installed package as corpus")
@@ -547,7 +555,7 @@ def main(argv: list[str] | None = None) -> int:
     if runs < 1:
         parser.error("--runs must be at least 1")
     tools = tuple(args.tools.split(",")) if args.tools else QUICK_TOOLS if args.quick else None
-    report = asyncio.run(bench(args.package, args.cache, runs, tools))
+    report = asyncio.run(bench(args.package, args.cache, runs, tools, watch=args.watch))
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
