@@ -23,6 +23,7 @@ Captures whose names start with `_` serve predicates only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -35,6 +36,9 @@ COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
 _LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
+_LONGEST_NAME = 300
+_NAME_PART = re.compile(r"~?[\w$]+|operator\S{1,40}")
+_OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 
 
@@ -162,8 +166,10 @@ def _add_scope(
     pattern: int,
 ) -> None:
     name_node = captures["name"][0]
+    if name_node.end_byte - name_node.start_byte > _LONGEST_NAME:
+        return  # the parser lost its way (an unexpanded macro), not a real name
     written = _split_qualified(text_of(name_node))
-    if not written:
+    if not written or not all(_NAME_PART.fullmatch(part) for part in written):
         return
     while name_node.type in _QUALIFIED_NAMES:
         inner = name_node.child_by_field_name("name")
@@ -223,7 +229,14 @@ def plain_name(text: str) -> str:
 
 
 def _split_qualified(text: str) -> tuple[str, ...]:
-    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B)."""
+    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B).
+
+    A C++ operator keeps its symbol, without spaces: `A::operator <<` -> A, operator<<.
+    """
+    operator = _OPERATOR.search(text)
+    if operator is not None:
+        symbol = "".join(text[operator.end() :].split())
+        return (*_split_qualified(text[: operator.start()]), "operator" + symbol)
     if "<" in text:
         depth, kept = 0, []
         for ch in text:
@@ -234,8 +247,12 @@ def _split_qualified(text: str) -> tuple[str, ...]:
             elif depth == 0:
                 kept.append(ch)
         text = "".join(kept)
-    parts = text.replace("::", ".").split(".")
-    return tuple(part.strip(" \t\n*&") for part in parts if part.strip(" \t\n*&"))
+    parts = (part.replace("*", " ").replace("&", " ").split() for part in text.split("::"))
+    # a part is its last word: a macro the parser could not expand may leave
+    # `pair\n    equal_range` as one name
+    return tuple(
+        word for part in parts if part for word in (part[-1],) for word in word.split(".") if word
+    )
 
 
 def _qualifier(node: Node) -> str:

@@ -1,4 +1,4 @@
-; Extraction query for C: capture names are explained in map/extract.py.
+; Extraction query for C: captures are explained in map/extract_matches.py.
 
 (function_definition
   declarator: [

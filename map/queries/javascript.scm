@@ -1,4 +1,4 @@
-; Extraction query for JavaScript (and JSX): capture names are explained in map/extract.py.
+; Extraction query for JavaScript (and JSX): captures are explained in map/extract_matches.py.
 
 (class_declaration name: (identifier) @name) @def.class
 
@@ -9,7 +9,7 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @def.constructor
 (method_definition
-  name: (_) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   (#not-eq? @name "constructor")) @def.method
 
 ; class fields holding functions (`handle = () => {...}`) act as methods

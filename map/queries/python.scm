@@ -1,4 +1,4 @@
-; Extraction query for Python: capture names are explained in map/extract.py.
+; Extraction query for Python: captures are explained in map/extract_matches.py.
 
 (class_definition name: (identifier) @name) @def.class
 

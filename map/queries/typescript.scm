@@ -1,12 +1,14 @@
-; Extraction query for TypeScript and TSX: capture names are explained in map/extract.py.
+; Extraction query for TypeScript and TSX: captures are explained in map/extract_matches.py.
+; Computed (`[Symbol.iterator]`) and string-named members are not symbols: their
+; names do not fit a node ID.
 
 (class_declaration name: (type_identifier) @name) @def.class
 (abstract_class_declaration name: (type_identifier) @name) @def.class
 (interface_declaration name: (type_identifier) @name) @def.interface
 (enum_declaration name: (identifier) @name) @def.enum
 (type_alias_declaration name: (type_identifier) @name) @def.type
-(internal_module name: (_) @name) @def.namespace
-(module name: (_) @name) @def.namespace
+(internal_module name: [(identifier) (nested_identifier)] @name) @def.namespace
+(module name: [(identifier) (nested_identifier)] @name) @def.namespace
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -16,14 +18,15 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @def.constructor
 (method_definition
-  name: (_) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   (#not-eq? @name "constructor")) @def.method
-(method_signature name: (_) @name) @def.method
+(method_signature name: [(property_identifier) (private_property_identifier)] @name) @def.method
 ; class fields holding functions (`handle = () => {...}`) act as methods
 (public_field_definition
   name: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @def.method
-(abstract_method_signature name: (_) @name) @def.method
+(abstract_method_signature
+  name: [(property_identifier) (private_property_identifier)] @name) @def.method
 
 ; module-level functions held in variables, then exported constants/variables
 (program

@@ -46,6 +46,19 @@ from map.extract import extract_file
             ],
             id="cpp-nested-namespace-and-out-of-line-definitions",
         ),
+        pytest.param(
+            "src/op.cpp",
+            "struct A {\n  bool operator==(const A&) const;\n};\n"
+            "A& A::operator = (const A& other) { return *this; }\n",
+            [("A", "struct"), ("A.operator==", "method"), ("A.operator=", "method")],
+            id="cpp-operators-keep-their-symbol",
+        ),
+        pytest.param(
+            "web/it.ts",
+            "class Bag {\n  [Symbol.iterator]() { return this; }\n  size() { return 0; }\n}\n",
+            [("Bag", "class"), ("Bag.size", "method")],
+            id="ts-computed-member-names-are-not-symbols",
+        ),
     ],
 )
 def test_declarations_get_their_qualified_names_and_kinds(
