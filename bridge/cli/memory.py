@@ -21,7 +21,7 @@ from bridge.memory.recall import Hit
 from bridge.memory.review import review
 from bridge.memory.service import MemoryService, NewMemory, store_path
 from bridge.memory.transfer import export_lines, import_file
-from bridge.memory.views import memory_check, memory_view, recall_hit, saved
+from bridge.memory.views import memory_check, memory_view, recall_hit, ref_line, saved
 from map.codemap import CodeMap
 
 Run = Callable[[MemoryService, argparse.Namespace], int]
@@ -223,12 +223,7 @@ def _print_checks(results: list[MemoryCheck]) -> None:
     for result in results:
         print(f"{result.memory.id}  {result.status}")
         for r in result.refs:
-            where = ""
-            if r.place is not None and r.status != "valid":
-                where = f" -> {r.place.path}" + (f"#{r.place.symbol}" if r.place.symbol else "")
-                if r.place.start_line is not None:
-                    where += f" lines {r.place.start_line}-{r.place.end_line}"
-            print(f"    {r.status:<9} {r.anchor.ref} ({r.reason}){where}")
+            print(f"    {ref_line(r)}")
         for warning in result.warnings:
             print(f"    warning: {warning}")
 

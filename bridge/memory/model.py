@@ -109,6 +109,12 @@ class Place:
     start_line: int | None = None
     end_line: int | None = None
 
+    def __str__(self) -> str:
+        where = f"{self.path}#{self.symbol}" if self.symbol else self.path
+        if self.start_line is None:
+            return where
+        return f"{where} lines {self.start_line}-{self.end_line}"
+
 
 @dataclass(frozen=True, slots=True)
 class RefCheck:

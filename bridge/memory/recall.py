@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bridge.memory.check import DependencyProbe, check_memories
-from bridge.memory.model import MemoryCheck, MemoryStatus, Place
+from bridge.memory.model import MemoryCheck, MemoryStatus
 from bridge.memory.store import MemoryStore
 from bridge.memory.workspace import Workspace
 
@@ -95,7 +95,7 @@ def warning(result: MemoryCheck) -> str | None:
         )
     else:
         for r in result.refs:
-            where = _where(r.place)
+            where = str(r.place) if r.place else "nowhere"
             if r.status == "modified":
                 parts.append(f"{r.anchor.ref} changed since saved (now {where}): re-read it")
             elif r.status == "renamed":
@@ -116,15 +116,6 @@ def warning(result: MemoryCheck) -> str | None:
             parts = [prefix + "; ".join(parts) + "; " + action]
     parts.extend(result.warnings)
     return " | ".join(parts) if parts else None
-
-
-def _where(place: Place | None) -> str:
-    if place is None:
-        return "nowhere"
-    where = f"{place.path}#{place.symbol}" if place.symbol else place.path
-    if place.start_line is None:
-        return where
-    return f"{where} lines {place.start_line}-{place.end_line}"
 
 
 def _parse(stamp: str) -> datetime:

@@ -15,6 +15,7 @@ from bridge.errors import BadInputError, ToolError
 from bridge.memory.anchor import find_symbol, range_text, symbol_text
 from bridge.memory.model import RefCheck
 from bridge.memory.service import MemoryService
+from bridge.memory.views import ref_line
 from bridge.memory.workspace import Workspace
 
 DIFF_LINES = 20
@@ -85,11 +86,7 @@ def review(
 
 def describe(ws: Workspace, result: RefCheck) -> str:
     """A reference's status, where it is now, and a short diff when its content changed."""
-    place = result.place
-    where = ""
-    if place is not None:
-        where = f" -> {place.path}" + (f"#{place.symbol}" if place.symbol else "")
-    text = f"  {result.status:<9} {result.anchor.ref} ({result.reason}){where}\n"
+    text = f"  {ref_line(result)}\n"
     now = current_text(ws, result)
     if now is None or result.status not in ("modified", "renamed"):
         return text

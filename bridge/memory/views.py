@@ -168,3 +168,11 @@ def recall_hit(hit: Hit) -> RecallHitView:
         warning=hit.warning,
         check=memory_check(hit.check),
     )
+
+
+def ref_line(result: RefCheck) -> str:
+    """One line for people: status, reference, reason, and where it is now when it moved."""
+    line = f"{result.status:<9} {result.anchor.ref} ({result.reason})"
+    if result.place is not None and result.status != "valid":
+        line += f" -> {result.place}"
+    return line
