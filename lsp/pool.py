@@ -81,10 +81,7 @@ class LivePool:
     async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
         absolute = resolve_in_root(self.root, path)
         session = self.session(self.language_of(str(absolute)))
-        doc = await session.sync(absolute)
-        if doc is None:  # sync returns the document it was given a path for
-            raise UnsupportedFileError(path)
-        return session, doc
+        return session, await session.sync(absolute)
 
     async def _at(
         self, path: str, line: int, character: int
@@ -179,7 +176,7 @@ class LivePool:
     ) -> list[WorkspaceSymbol]:
         """Symbols whose name matches `query`, from the language's server."""
         session = self.session(language)
-        await session.sync(None)
+        await session.sync_workspace()
         params = types.WorkspaceSymbolParams(query=query)
         result = await session.ask(
             types.WORKSPACE_SYMBOL, lambda c: c.workspace_symbol_async(params)

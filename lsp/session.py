@@ -91,20 +91,25 @@ class ServerSession:
 
     # -- the query cycle ------------------------------------------------------
 
-    async def sync(self, path: Path | None) -> OpenDocument | None:
-        """Start the server if needed and push the disk to it; returns the queried doc.
+    async def sync(self, path: Path) -> OpenDocument:
+        """Start the server if needed, push the disk to it, and return the queried
+        file as the server now has it open.
 
         Raises ServerCrashedError (or ServerGaveUpError), RequestTimeoutError
         when the server does not start, and DiskError for an unusable file.
         """
         async with self._lock:
-            conn = await self._running()
+            conn = await self._pushed()
             try:
-                await self._disk.push(conn)
-                return None if path is None else self._documents.current(path, conn)
+                return self._documents.current(path, conn)
             except (ServerCrashedError, RequestTimeoutError):
                 await self._fail(conn)
                 raise
+
+    async def sync_workspace(self) -> None:
+        """Like `sync`, for a query about no file in particular."""
+        async with self._lock:
+            await self._pushed()
 
     async def ask(
         self,
@@ -131,7 +136,10 @@ class ServerSession:
                 return result
             await asyncio.sleep(pause)
             pause = min(pause * 2, _COLD_POLL_MAX_S)
-            await self.sync(path)
+            if path is None:
+                await self.sync_workspace()
+            else:
+                await self.sync(path)
 
     async def request(self, method: str, make: Callable[[LanguageClient], Awaitable[T]]) -> T:
         """Send one request to the running server (no retry)."""
@@ -155,6 +163,16 @@ class ServerSession:
                 await conn.close()
 
     # -- internals ------------------------------------------------------------
+
+    async def _pushed(self) -> Connection:
+        """The running server, told what changed on disk (the lock is held)."""
+        conn = await self._running()
+        try:
+            await self._disk.push(conn)
+        except (ServerCrashedError, RequestTimeoutError):
+            await self._fail(conn)
+            raise
+        return conn
 
     async def _running(self) -> Connection:
         conn = self._connection
