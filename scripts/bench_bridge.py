@@ -447,7 +447,8 @@ def print_table(report: dict[str, Any]) -> None:
     targets = report["targets"]
     table = Table(
         title=f"bridge latency on {report['corpus']['package']} "
-        f"({report['corpus']['files']} files), {report['runs']} runs, ms (median / p95)",
+        f"({report['corpus']['files']} files), {report['runs']} runs, ms (median / p95), "
+        f"code at {report['commit']}",
         caption=f"class {targets['cls']['node_id']}, method {targets['method']['node_id']}; "
         "medians: envelope = in-process - raw, transport = MCP - in-process, overhead = "
         f"MCP - raw (* map tools: MCP - in-process); watcher {'on' if report['watch'] else 'off'}; "
@@ -518,6 +519,7 @@ async def bench(
     return {
         "corpus": {"package": package, "files": files, "root": str(root)},
         "runs": runs,
+        "commit": _head(),
         "watch": watch,
         "load": os.getloadavg()[0],
         "targets": asdict(targets),
@@ -530,6 +532,16 @@ async def bench(
         },
         "tools": rows(samples),
     }
+
+
+def _head() -> str:
+    """The commit of the code being measured (with `+dirty` when the tree has edits)."""
+    git = ["git", "-C", str(REPO_ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    )
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def main(argv: list[str] | None = None) -> int:
