@@ -104,10 +104,19 @@ class CodeMap:
 
     @classmethod
     def open(
-        cls, root: Path, settings: MapSettings | None = None, progress: Progress | None = None
+        cls,
+        root: Path,
+        settings: MapSettings | None = None,
+        progress: Progress | None = None,
+        *,
+        refresh: bool = True,
     ) -> CodeMap:
         """The map of `root`: from its snapshot when valid (changed files re-extracted),
-        else built from scratch. Saves the snapshot when anything moved."""
+        else built from scratch. Saves the snapshot when anything moved.
+
+        With `refresh=False` a valid snapshot is taken as it was built, without
+        checking the disk (a one-shot reader that reports staleness itself).
+        """
         codemap = cls(root, settings or MapSettings())
         try:
             header = snapshot.load_header(codemap.snapshot_path, str(codemap.root))
@@ -121,6 +130,8 @@ class CodeMap:
             codemap._counts = dict(header.counts)
             codemap.built_at = header.built_at
             codemap._last_duration = header.duration_s
+            if not refresh:
+                return codemap
         report = codemap.rebuild(progress)
         if report.full or report.files_changed or report.files_removed or report.restamped:
             codemap.save()
@@ -290,11 +301,11 @@ class CodeMap:
         self._require(node_id)
         return query.neighbors(self.graph, node_id, direction, kinds, depth)
 
-    def path(self, source: str, target: str) -> list[str]:
-        """The shortest chain of node IDs from `source` to `target` ([] when none)."""
+    def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
+        """The shortest chain of uses from `source` to `target` ([] when none)."""
         self._require(source)
         self._require(target)
-        return query.path(self.graph, source, target)
+        return query.path(self.graph, source, target, kinds)
 
     def impact(self, node_id: str, depth: int | None = None) -> list[query.Neighbor]:
         """What depends on `node_id`, transitively."""

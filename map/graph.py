@@ -67,9 +67,24 @@ def add_file(graph: MapGraph, extract: FileExtract) -> None:
         graph.add_edge(parent, child, key="contains", kind="contains")
 
 
-def remove_symbols(graph: MapGraph, extract: FileExtract) -> None:
-    """Remove a file's symbol nodes (and every edge touching them)."""
-    graph.remove_nodes_from(s.node_id for s in extract.symbols)
+def replace_file(
+    graph: MapGraph, old: FileExtract | None, new: FileExtract | None, path: str
+) -> None:
+    """Turn a file's nodes from `old` into `new` (None: absent).
+
+    Symbols that keep their ID keep their node, so edges from other files
+    into them stay; vanished symbols go with every edge touching them.
+    """
+    kept = {s.node_id for s in new.symbols} if new is not None else set()
+    if old is not None:
+        graph.remove_nodes_from(s.node_id for s in old.symbols if s.node_id not in kept)
+        for parent, child in _containment(old):
+            if graph.has_edge(parent, child, key="contains"):
+                graph.remove_edge(parent, child, key="contains")
+    if new is not None:
+        add_file(graph, new)
+    elif path in graph:
+        graph.remove_node(path)
 
 
 def set_edge(graph: MapGraph, key: EdgeKey, links: Iterable[Link]) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from map.gcpause import paused_gc
-from map.graph import EdgeKey, Link, MapGraph, add_file, remove_symbols, set_edge, set_imports
+from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
 from map.model import FileExtract
 from map.modules import ModuleIndex
 from map.resolve import Resolution, Resolver
@@ -76,21 +76,35 @@ class Linker:
             old is None or new is None or _import_shape(old) != _import_shape(new)
             for old, new in changes.values()
         )
-        affected = self._affected_names(changes)
-        for old, new in changes.values():
+        before = {p: self._facts(p) for p, (old, _) in changes.items() if old is not None}
+        for path, (old, new) in changes.items():
             if old is not None:
                 self._forget(old, keep_file=new is not None)
+            replace_file(self.graph, old, new, path)
             if new is not None:
                 self._learn(new)
         self._go_modules = dict(go_modules)
         self._index.set_go_modules(self._go_modules)
         changed = [p for p, (_, new) in changes.items() if new is not None]
-        whole = set(changed)
+        self._rebind(changed)
+        moved: set[str] = set()
+        affected: set[str] = set()
         if layout_moved:
-            whole |= self._rebind(list(self._scopes))
-        else:
-            self._rebind(changed)
-        affected |= self._names_of_layout(changes)
+            moved, affected = self._rebind([p for p in self._scopes if p not in changes])
+            fill_visible(self._scopes, self._index, changed)
+        stars: set[str] = set()
+        for path in changes:
+            old_names, old_stars = before.get(path, ({}, ()))
+            new_names, new_stars = self._facts(path) if path in self._scopes else ({}, ())
+            affected |= {
+                n
+                for n in old_names.keys() | new_names.keys()
+                if old_names.get(n) != new_names.get(n)
+            }
+            if old_stars != new_stars:
+                stars |= {*old_stars, *new_stars}
+        affected |= self._exported_names(stars) | self._names_of_layout(changes)
+        whole = set(changed) | moved
         self._resolver.forget()
         partial: defaultdict[str, set[str]] = defaultdict(set)
         for name in affected:
@@ -102,30 +116,31 @@ class Linker:
         self._resolver.forget()
         return LinkStats(len(whole), len(partial), resolved)
 
-    def _affected_names(self, changes: Mapping[str, Change]) -> set[str]:
-        names: set[str] = set()
-        for old, new in changes.values():
-            for extract in (old, new):
-                if extract is not None:
-                    names |= self._names_of(extract)
-        return names
+    def _facts(self, path: str) -> tuple[dict[str, tuple[object, ...]], tuple[str, ...]]:
+        """What other files can see of `path`, name by name, and its star imports.
 
-    def _names_of(self, extract: FileExtract) -> set[str]:
-        """The names a file defines, binds or re-exports through star imports."""
-        names = {s.name for s in extract.symbols}
-        for imp in extract.imports:
-            for name, alias in imp.names:
-                names.add(alias)
-                names.add(name)
-            if not imp.names:
-                names.add(imp.module.replace("::", ".").replace("/", ".").split(".")[-1])
-                names.add(imp.module.split(".", 1)[0])
-        scope = self._scopes.get(extract.path)
-        for star in scope.stars if scope is not None else ():
-            target = self._extracts.get(star)
-            if target is not None:
-                names |= {s.name for s in target.symbols if not s.container}
-        names.discard("*")
+        A name's entry holds every symbol of that name (ID, kind, and a
+        class's bases as written) and what an import binds to it; when an
+        entry is unchanged, no lookup of that name in this file can answer
+        differently.
+        """
+        scope = self._scopes[path]
+        table: defaultdict[str, list[object]] = defaultdict(list)
+        for symbol in self._extracts[path].symbols:
+            bases = tuple((r.name, r.qualifier) for r in scope.bases.get(symbol.node_id, ()))
+            table[symbol.name].append((symbol.node_id, symbol.kind, bases))
+        for local, binding in scope.bindings.items():
+            table[local].append(binding)
+        return {name: tuple(entry) for name, entry in table.items()}, scope.stars
+
+    def _exported_names(self, files: set[str]) -> set[str]:
+        """Every top-level or imported name of `files` (what a star import re-exports)."""
+        names: set[str] = set()
+        for path in files:
+            scope = self._scopes.get(path)
+            if scope is not None:
+                names |= {s.name for s in self._extracts[path].symbols if not s.container}
+                names |= set(scope.bindings)
         return names
 
     @staticmethod
@@ -141,9 +156,7 @@ class Linker:
 
     def _forget(self, extract: FileExtract, *, keep_file: bool) -> None:
         path = extract.path
-        remove_symbols(self.graph, extract)
         if not keep_file:
-            self.graph.remove_node(path)
             self._index.remove(path)
         for symbol in extract.symbols:
             holders = self._defs.get(symbol.name)
@@ -167,7 +180,6 @@ class Linker:
 
     def _learn(self, extract: FileExtract) -> None:
         path = extract.path
-        add_file(self.graph, extract)
         if self._index.language(path) is None:
             self._index.add(path, extract.language)
         self._extracts[path] = extract
@@ -175,13 +187,33 @@ class Linker:
         for symbol in extract.symbols:
             self._defs[symbol.name].add(symbol.node_id)
 
-    def _rebind(self, paths: list[str]) -> set[str]:
-        """Bind the imports of `paths`; the ones whose bindings moved."""
-        before = {p: self._scopes[p].signature for p in paths}
+    def _rebind(self, paths: list[str]) -> tuple[set[str], set[str]]:
+        """Bind the imports of `paths`: the files whose bindings moved, and the
+        names those bindings (or star imports) moved for."""
+        before = {
+            p: (self._scopes[p].signature, self._scopes[p].bindings, self._scopes[p].stars)
+            for p in paths
+        }
         for path in paths:
             bind_imports(self._scopes[path], self._extracts[path], self._index)
         fill_visible(self._scopes, self._index, paths)
-        return {p for p in paths if self._scopes[p].signature != before[p]}
+        moved: set[str] = set()
+        names: set[str] = set()
+        stars: set[str] = set()
+        for path in paths:
+            scope = self._scopes[path]
+            signature, bindings, old_stars = before[path]
+            if scope.signature == signature:
+                continue
+            moved.add(path)
+            names |= {
+                n
+                for n in bindings.keys() | scope.bindings.keys()
+                if bindings.get(n) != scope.bindings.get(n)
+            }
+            if old_stars != scope.stars:
+                stars |= {*old_stars, *scope.stars}
+        return moved, names | self._exported_names(stars)
 
     def _relink_whole(self, path: str) -> int:
         old = self._drop_links(path)

@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from map.graph import FILE_KIND, MapGraph
 from map.model import EdgeKind
 
@@ -132,13 +130,31 @@ def neighbors(
     return _walk(graph, [node_id], direction == "in", allowed, depth)
 
 
-def path(graph: MapGraph, source: str, target: str) -> list[str]:
-    """The shortest directed chain of node IDs from `source` to `target`, [] when none."""
-    try:
-        found: list[str] = nx.shortest_path(graph, source, target)
-    except nx.NetworkXNoPath:
+def path(
+    graph: MapGraph, source: str, target: str, kinds: Iterable[EdgeKind] | None = None
+) -> list[str]:
+    """The shortest directed chain of node IDs from `source` to `target` along edges
+    of `kinds` (default: uses, not `contains`); [] when there is none. Ties go to
+    the chain that is first in ID order."""
+    allowed = frozenset(kinds) if kinds is not None else USE_KINDS
+    parents: dict[str, str | None] = {source: None}
+    frontier = [source]
+    while frontier and target not in parents:
+        following: list[str] = []
+        for current in frontier:
+            for _, other, kind in sorted(graph.out_edges(current, keys=True)):
+                if kind in allowed and other not in parents:
+                    parents[other] = current
+                    following.append(other)
+        frontier = following
+    if target not in parents:
         return []
-    return found
+    chain: list[str] = []
+    step: str | None = target
+    while step is not None:
+        chain.append(step)
+        step = parents[step]
+    return chain[::-1]
 
 
 def impact(graph: MapGraph, node_id: str, depth: int | None = None) -> list[Neighbor]:
