@@ -36,6 +36,8 @@ COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
 _LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
+# Captures that are parts of a match; every pattern has exactly one other (its role).
+_PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix"})
 _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"~?[\w$]+|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
@@ -128,32 +130,38 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
     """Sort the matches of one query pass by what they capture."""
     shape = _SHAPES[language]
     found = Collected()
+    roles: dict[int, str] = {}  # pattern index -> its role capture, learnt on first sight
     for pattern, captures in matches:
-        for key, nodes in captures.items():
-            if key == "comment":
-                node = nodes[0]
-                found.comments.append((node.start_byte, node.end_byte))
-            elif key.startswith("def."):
-                kind: SymbolKind = key[4:]  # type: ignore[assignment]
-                _add_scope(found, kind, nodes[0], captures, shape, pattern)
-            elif key == "container":
-                _add_scope(found, None, nodes[0], captures, shape, pattern)
-            elif key == "ref.types":
-                _add_type_refs(found, nodes[0])
-            elif key.startswith("ref."):
-                qualifier = captures.get("qualifier")
-                found.refs.append(
-                    Ref(
-                        captures["name"][0],
-                        key[4:],
-                        found.qualify(qualifier[0]) if qualifier else None,
-                    )
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = next(
+                key for key in captures if key not in _PARTS and not key.startswith("_")
+            )
+        node = captures[role][0]
+        if role == "comment":
+            found.comments.append((node.start_byte, node.end_byte))
+        elif role.startswith("ref."):
+            if role == "ref.types":
+                _add_type_refs(found, node)
+                continue
+            qualifier = captures.get("qualifier")
+            found.refs.append(
+                Ref(
+                    captures["name"][0],
+                    role[4:],
+                    found.qualify(qualifier[0]) if qualifier else None,
                 )
-            elif key == "import":
-                found.imports.append(nodes[0])
-            elif key == "skip":
-                found.skipped.add(nodes[0].start_byte)
-                found.type_parameters.add(text_of(nodes[0]))
+            )
+        elif role.startswith("def."):
+            kind: SymbolKind = role[4:]  # type: ignore[assignment]
+            _add_scope(found, kind, node, captures, shape, pattern)
+        elif role == "container":
+            _add_scope(found, None, node, captures, shape, pattern)
+        elif role == "import":
+            found.imports.append(node)
+        elif role == "skip":
+            found.skipped.add(node.start_byte)
+            found.type_parameters.add(text_of(node))
     return found
 
 

@@ -86,9 +86,13 @@ def grammar(language: str) -> Language:
     return Language(getattr(module, function)())
 
 
+def query_source(language: str) -> str:
+    """The text of the extraction query of `language` (queries/<language>.scm)."""
+    names = _QUERY_FILES.get(language, (language,))
+    return "\n".join((_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8") for name in names)
+
+
 @cache
 def extraction_query(language: str) -> Query:
-    """The compiled extraction query of `language` (from queries/<language>.scm)."""
-    names = _QUERY_FILES.get(language, (language,))
-    source = "\n".join((_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8") for name in names)
-    return Query(grammar(language), source)
+    """The compiled extraction query of `language`."""
+    return Query(grammar(language), query_source(language))

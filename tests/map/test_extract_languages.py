@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import get_args
 
 import pytest
 
 from map.extract import extract_file
-from map.languages import LANGUAGES, extraction_query, language_for
+from map.languages import LANGUAGES, extraction_query, language_for, query_source
 from map.model import SymbolKind
 
-ROLES = {"name", "qualifier", "prefix", "container", "import", "comment", "skip", "ref.types"}
+PARTS = {"name", "qualifier", "prefix"}
+ROLES = {"container", "import", "comment", "skip", "ref.types"}
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
 
 
@@ -47,10 +49,21 @@ def test_query_compiles_and_uses_only_known_captures(language: str) -> None:
         name
         for name in names
         if not name.startswith("_")
-        and name not in ROLES | REFERENCE_KINDS
+        and name not in PARTS | ROLES | REFERENCE_KINDS
         and not (name.startswith("def.") and name[4:] in kinds)
     }
     assert unknown == set()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_pattern_has_exactly_one_role(language: str) -> None:
+    query = extraction_query(language)
+    source = query_source(language).encode("utf-8")
+    for index in range(query.pattern_count):
+        text = source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+        names = set(re.findall(rb"@([\w.]+)", text)) - {part.encode() for part in PARTS}
+        roles = {name for name in names if not name.startswith(b"_")}
+        assert len(roles) == 1, text.decode()
 
 
 def test_a_header_holding_cpp_is_extracted_as_cpp() -> None:
