@@ -124,7 +124,7 @@ def _add(service: MemoryService, args: argparse.Namespace) -> int:
 
 def _check(service: MemoryService, args: argparse.Namespace) -> int:
     if args.deps:
-        service.graph = CodeMap.open(service.root).graph
+        service.code_map = CodeMap.open(service.root)
     results = service.check(args.ids)
     _out(args, {"memories": [memory_check(r) for r in results]}, lambda: _print_checks(results))
     return 1 if any(r.status == "stale" for r in results) else 0

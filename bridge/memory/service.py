@@ -33,7 +33,7 @@ from bridge.memory.recall import Hit, recall
 from bridge.memory.refs import RefParser
 from bridge.memory.store import MemoryStore, default_store_path
 from bridge.memory.workspace import Workspace
-from map.graph import MapGraph
+from map.codemap import CodeMap
 
 STORE_ENV = "CODEANCHOR_STORE"
 DEFAULT_KIND = "fact"
@@ -72,11 +72,11 @@ class MemoryService:
         root: Path,
         store: Path | None = None,
         *,
-        graph: MapGraph | None = None,
+        code_map: CodeMap | None = None,
     ) -> None:
         self.root = root.resolve()
         self.store_path = store or store_path(self.root)
-        self.graph = graph
+        self.code_map = code_map
         self._store: MemoryStore | None = None
 
     @property
@@ -113,13 +113,20 @@ class MemoryService:
         self.close()
 
     def workspace(self) -> Workspace:
-        """A fresh view of the code (caches last for one operation)."""
-        return Workspace(self.root)
+        """A fresh view of the code (caches last for one operation).
+
+        With the code map, files whose content the map already extracted are
+        not parsed again.
+        """
+        known = self.code_map.extract_of if self.code_map is not None else None
+        return Workspace(self.root, known=known)
+
+    def _probe(self, ws: Workspace) -> CalleeProbe | None:
+        return CalleeProbe(ws, self.code_map.graph) if self.code_map is not None else None
 
     def _check(self, ws: Workspace, memories: Sequence[Memory]) -> list[MemoryCheck]:
         """Check with the map's call graph when there is one (dependencies_changed)."""
-        probe = CalleeProbe(ws, self.graph) if self.graph is not None else None
-        return check_memories(ws, memories, dependencies=probe)
+        return check_memories(ws, memories, dependencies=self._probe(ws))
 
     # -- saving ---------------------------------------------------------------
 
@@ -210,7 +217,7 @@ class MemoryService:
             query,
             limit=limit,
             include_stale=include_stale,
-            dependencies=CalleeProbe(ws, self.graph) if self.graph is not None else None,
+            dependencies=self._probe(ws),
         )
         if hits:
             self.writable.touch([h.check.memory.id for h in hits], now_stamp())

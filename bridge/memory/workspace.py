@@ -10,6 +10,7 @@ the run: a new run sees the disk afresh.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -103,8 +104,17 @@ class SymbolIndex:
 class Workspace:
     """Per-run caches over the root: git facts, file reads, extractions."""
 
-    def __init__(self, root: Path, *, git: GitRepo | None = None, use_git: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        git: GitRepo | None = None,
+        use_git: bool = True,
+        known: Callable[[str], FileExtract | None] | None = None,
+    ) -> None:
+        """`known` gives extractions made elsewhere (the code map), used when content matches."""
         self.root = root.resolve()
+        self._known = known
         self.git = git if git is not None else (GitRepo.discover(self.root) if use_git else None)
         self._changes: dict[str, dict[str, Change] | None] = {}
         self._files: dict[str, FileNow | None] = {}
@@ -187,9 +197,13 @@ class Workspace:
         """The file's symbols (parsed once per content), or None for unknown languages."""
         key = (file.path, file.hash)
         if key not in self._extracts:
-            self._extracts[key] = (
-                extract_file(file.path, file.data) if language_for(file.path) else None
-            )
+            known = self._known(file.path) if self._known is not None else None
+            if known is not None and known.content_hash == file.hash:
+                self._extracts[key] = known
+            elif language_for(file.path):
+                self._extracts[key] = extract_file(file.path, file.data)
+            else:
+                self._extracts[key] = None
         return self._extracts[key]
 
     def file_fingerprint(self, file: FileNow) -> str:

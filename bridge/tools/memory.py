@@ -21,18 +21,19 @@ from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.memory import views
 from bridge.memory.service import MemoryService, NewMemory
-from map.graph import MapGraph
+from map.codemap import CodeMap
 
 T = TypeVar("T")
 
 
 async def _run(
-    app: AppContext, work: Callable[[MemoryService], T], graph: MapGraph | None = None
+    app: AppContext, work: Callable[[MemoryService], T], code_map: CodeMap | None = None
 ) -> T:
-    """Run `work` in a thread; with the map's graph, checks also name changed callees."""
+    """Run `work` in a thread; with the code map, checks reuse its extractions and its
+    call graph names changed callees."""
 
     def call() -> T:
-        with MemoryService(app.root, graph=graph) as service:
+        with MemoryService(app.root, code_map=code_map) as service:
             return work(service)
 
     return await asyncio.to_thread(call)
@@ -92,8 +93,8 @@ async def memory_check(
     but whose direct callees changed gets a `dependencies_changed` warning
     (this opens the code map). Stale memories come first.
     """
-    graph = (await app.code_map()).graph
-    results = await _run(app, lambda s: s.check(ids or ()), graph)
+    code_map = await app.code_map()
+    results = await _run(app, lambda s: s.check(ids or ()), code_map)
     ordered = sorted(results, key=lambda r: r.status != "stale")
     data = {"memories": [views.memory_check(r) for r in ordered]}
     return respond(data, budget_tokens=app.budget(budget), items_key="memories")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bridge.memory.workspace import Workspace
+from map.extract import extract_file
 from tests.bridge.memory.conftest import Repo
 
 TOKENS = '''"""Token handling."""
@@ -277,3 +278,19 @@ def test_rename_that_leaves_the_old_name_in_the_docstring(repo: Repo) -> None:
     repo.write("geo.py", code.replace("def area", "def rect_area"))
     result = repo.check_ref(memory)
     assert (result.status, result.place and result.place.symbol) == ("renamed", "rect_area")
+
+
+def test_the_code_maps_extraction_is_reused_only_for_the_same_content(repo: Repo) -> None:
+    repo.write("src/tokens.py", TOKENS)
+    repo.commit("start")
+    maps_view = extract_file("src/tokens.py", TOKENS.encode())
+    ws = Workspace(repo.root, known=lambda path: maps_view)
+    file = ws.read("src/tokens.py")
+    assert file is not None and ws.extract(file) is maps_view
+    repo.write("src/tokens.py", TOKENS + "\n\nX = 1\n")
+    fresh = Workspace(repo.root, known=lambda path: maps_view)
+    changed = fresh.read("src/tokens.py")
+    assert changed is not None
+    extract = fresh.extract(changed)
+    assert extract is not None and extract is not maps_view
+    assert extract.content_hash == changed.hash

@@ -18,14 +18,12 @@ def test_changed_callee_is_named_on_a_valid_caller(repo: Repo) -> None:
         memory = service.save(NewMemory("price adds the tax rate", ("shop.py#price",)))
     repo.write("helpers.py", HELPERS.replace("return 1", "return 2"))
     repo.commit("edit a function price does not call")
-    graph = CodeMap.open(repo.root).graph
-    with MemoryService(repo.root, graph=graph) as service:
+    with MemoryService(repo.root, code_map=CodeMap.open(repo.root)) as service:
         (quiet,) = service.check([memory.id])
         assert (quiet.status, quiet.warnings) == ("active", ())
     repo.write("helpers.py", HELPERS.replace("0.2", "0.25"))
     repo.commit("raise the rate")
-    graph = CodeMap.open(repo.root).graph
-    with MemoryService(repo.root, graph=graph) as service:
+    with MemoryService(repo.root, code_map=CodeMap.open(repo.root)) as service:
         (result,) = service.check([memory.id])
     assert result.status == "active"
     assert result.refs[0].status == "valid"
