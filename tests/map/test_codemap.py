@@ -72,3 +72,13 @@ def test_stale_flags_clear_on_rebuild(repo: Path) -> None:
     report = codemap.rebuild()
     assert report.files_changed == ["pkg/util.py"]
     assert codemap.stale_files() == frozenset()
+
+
+def test_open_without_refresh_serves_the_snapshot_as_built(repo: Path) -> None:
+    built = CodeMap.open(repo)
+    (repo / "pkg" / "util.py").unlink()
+    as_built = CodeMap.open(repo, refresh=False)
+    assert as_built.built_at == built.built_at
+    assert "pkg/util.py#boot" in as_built.graph
+    assert as_built.rebuild().files_removed == ["pkg/util.py"]
+    assert "pkg/util.py#boot" not in as_built.graph
