@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,11 @@ class AppContext:
         """
         async with self._map_lock:
             if self._map is None:
-                self._map = await asyncio.to_thread(CodeMap.open, self.root, self.map_settings)
+                # a server starts fresh and then watches; a one-shot command reads the
+                # snapshot as built and reports what changed since (see bridge.mapview)
+                self._map = await asyncio.to_thread(
+                    partial(CodeMap.open, self.root, self.map_settings, refresh=self.serving)
+                )
                 if self.serving and self.config.bridge.watch:
                     await self._watch(self._map)
             return self._map

@@ -106,6 +106,12 @@ def changed_since_build(code_map: CodeMap, root: Path, path: str) -> bool:
     return attrs is None or attrs.get("content_hash") != content_hash(data)
 
 
+def changed_files(root: Path, code_map: CodeMap) -> list[str]:
+    """Every file of the map whose content on disk moved since the build."""
+    files = [n for n, attrs in code_map.graph.nodes(data=True) if attrs.get("kind") == "file"]
+    return [path for path in files if changed_since_build(code_map, root, path)]
+
+
 def map_stamp(code_map: CodeMap, root: Path, paths: Iterable[str]) -> MapStamp:
     """The freshness facts of an answer that mentions `paths`."""
     stale = tuple(sorted({p for p in paths if changed_since_build(code_map, root, p)}))

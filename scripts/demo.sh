@@ -39,7 +39,8 @@ banner = "\n".join(f"# policy note {i}: limits are per client id" for i in range
 path.write_text(text.replace("class RateLimiter", banner + "class RateLimiter", 1))
 PY
 
-step "5. resolve: the map is stale for it, the live server knows the new place"
+step "5. The map flags the file; resolve: the map is stale for it, the live server knows the new place"
+run map status
 run resolve "shop/middleware/rate_limit.py#RateLimiter.allow" || true
 step "   memory check: the memory's anchor moved (relocated), it is not silently fixed"
 run memory check || true

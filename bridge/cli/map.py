@@ -112,6 +112,9 @@ def _build(args: argparse.Namespace) -> int:
     status = dataclasses.asdict(code_map.status())
     status["built_at"] = status["built_at"].isoformat()
     status["duration_s"] = round(time.monotonic() - started, 3)
+    report = code_map.last_report
+    status["files_changed"] = len(report.files_changed) if report else 0
+    status["files_removed"] = len(report.files_removed) if report else 0
     if args.json:
         print_json(status)
     else:
@@ -120,6 +123,7 @@ def _build(args: argparse.Namespace) -> int:
         Console(highlight=False).print(
             f"map of {app.root}: {status['files']} files ({languages}), {status['symbols']} "
             f"symbols, {status['edges']} edges; {skipped} files skipped; "
+            f"{status['files_changed']} re-extracted, {status['files_removed']} removed; "
             f"{status['duration_s']:.2f} s"
         )
     return 0

@@ -8,6 +8,7 @@ nav_* tools or `resolve`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -15,7 +16,7 @@ from typing import Any, Literal
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError
-from bridge.mapview import map_stamp
+from bridge.mapview import changed_files, map_stamp
 from bridge.targets import parse_node_id
 from map.codemap import CodeMap
 from map.model import EdgeKind
@@ -50,7 +51,7 @@ def _answer(
         )
         if len(stamp.stale_paths) >= app.config.bridge.stale_hint_after:
             warnings.append("several files are stale: call map_rebuild before relying on the map")
-        data["staleFiles"] = list(stamp.stale_paths)
+        data.setdefault("stale_files", list(stamp.stale_paths))
     return respond(
         data,
         budget_tokens=budget_tokens,
@@ -86,6 +87,12 @@ async def map_status(app: AppContext) -> Envelope:
     status = dataclasses.asdict(code_map.status())
     status["built_at"] = status["built_at"].isoformat()
     status["watcher"] = app.watcher_state()
+    if status["watcher"]["status"] != "watching":
+        # nothing flags edits as they happen: compare every file with the disk now
+        status["stale_files"] = sorted(
+            set(status["stale_files"])
+            | set(await asyncio.to_thread(changed_files, app.root, code_map))
+        )
     return _answer(app, code_map, status, paths=status["stale_files"], budget=None)
 
 

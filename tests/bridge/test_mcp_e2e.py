@@ -165,8 +165,14 @@ def test_a_killed_language_server_is_restarted_for_the_next_query(repo: Path) ->
             assert killed, "the ty server should be running under codeanchor serve"
             for pid in killed:
                 os.kill(pid, signal.SIGKILL)
-            again = (await call(client, "resolve", target=ALLOW))["data"]
-            assert again["verified"] is True and again["mapStale"] is False
+            # the query that meets the dead server may answer unverified (from the
+            # map, flagged); the one after it is served by a restarted server
+            first = await call(client, "resolve", target=ALLOW)
+            if not first["data"]["verified"]:
+                assert first["data"]["location"] == first["data"]["mapRange"]
+                assert any("not verified" in w for w in first["warnings"])
+                first = await call(client, "resolve", target=ALLOW)
+            assert first["data"]["verified"] is True and first["data"]["mapStale"] is False
             assert ty_pids() and not ty_pids() & killed
             refs = await call(client, "nav_references", target=ALLOW)
             assert refs["data"]["count"] == 2
@@ -256,7 +262,7 @@ def test_served_map_flags_an_edit_at_once_and_rebuilds_by_itself(tmp_path: Path)
             assert status["watcher"]["status"] == "watching"
             _insert_above(root, LIMITER, "class RateLimiter", ["# moved down", "# again"])
             hit = await call(client, "map_search", query="RateLimiter")
-            assert hit["stale"] is True and LIMITER in hit["data"]["staleFiles"]
+            assert hit["stale"] is True and LIMITER in hit["data"]["stale_files"]
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
                 data = (await call(client, "resolve", target=ALLOW))["data"]
