@@ -21,6 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal
 
 import orjson
@@ -201,12 +202,14 @@ def _extract(e: FileExtract) -> list[Any]:
 def _read_extract(path: str, raw: list[Any]) -> FileExtract:
     language, digest, symbols, imports, references = raw
     prefix = path + "#"
+    ids: dict[str | None, str] = {None: path}  # one string per scope, shared by its references
     built: list[Symbol] = []
     for tail, name, kind, rng, sel, exact, normalized, qual, container in symbols:
         qualname = tail if qual is None else qual
+        ids[tail] = prefix + tail
         built.append(
             Symbol(
-                node_id=prefix + tail,
+                node_id=ids[tail],
                 name=name,
                 qualname=qualname,
                 kind=kind,
@@ -229,11 +232,11 @@ def _read_extract(path: str, raw: list[Any]) -> FileExtract:
         ),
         references=tuple(
             Reference(
-                name=name,
+                name=intern(name),
                 kind=_REF_KINDS[kind],
                 range=Range(*rng),
-                scope=prefix + scope if scope is not None else path,
-                qualifier=qualifier,
+                scope=ids[scope] if scope in ids else prefix + scope,
+                qualifier=intern(qualifier) if qualifier is not None else None,
             )
             for name, kind, rng, scope, qualifier in references
         ),
