@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from map.codemap import CodeMap
 from map.errors import UnknownNodeError
+from tests.conftest import FIXTURES
 from tests.map.graph_state import copy_repo, graph_state
 
 
@@ -82,3 +84,25 @@ def test_open_without_refresh_serves_the_snapshot_as_built(repo: Path) -> None:
     assert "pkg/util.py#boot" in as_built.graph
     assert as_built.rebuild().files_removed == ["pkg/util.py"]
     assert "pkg/util.py#boot" not in as_built.graph
+
+
+def _copy_fixture(name: str, tmp_path: Path) -> Path:
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root)
+    return root
+
+
+def test_go_package_calls_resolve_through_the_module_path(tmp_path: Path) -> None:
+    codemap = CodeMap.open(_copy_fixture("go_app", tmp_path))
+    graph = codemap.graph
+    assert graph.has_edge("main.go#report", "shapes/shapes.go#Total", key="calls")
+    assert graph.has_edge("main.go#main", "main.go#report", key="calls")
+    assert graph.has_edge("main.go", "shapes/shapes.go", key="imports")
+
+
+def test_c_calls_resolve_through_includes(tmp_path: Path) -> None:
+    codemap = CodeMap.open(_copy_fixture("c_app", tmp_path))
+    graph = codemap.graph
+    assert graph.has_edge("src/main.c", "include/geometry.h", key="imports")
+    callees = {n.node_id for n in codemap.neighbors("src/main.c#report", "out", {"calls"})}
+    assert callees & {"include/geometry.h#distance2", "src/geometry.c#distance2"}
