@@ -131,7 +131,7 @@ def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> 
         if not imp.names:
             local, bound = _plain_binding(language, imp.module, path, index, files)
             if local is not None:
-                binding = local_binding(language, imp.module, path, index, bound)
+                binding = _local_binding(language, imp.module, path, index, bound)
                 bindings[local] = binding
                 if isinstance(binding, NameBinding):
                     files = binding.files
@@ -160,7 +160,7 @@ def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> 
     scope.direct_includes = tuple(dict.fromkeys(includes))
 
 
-def local_binding(
+def _local_binding(
     language: str, module: str, path: str, index: ModuleIndex, files: tuple[str, ...]
 ) -> Binding:
     """What a plain import binds (a module, or a name in its parent for Java/Rust)."""
