@@ -101,6 +101,9 @@ class CodeMap:
         self._stale: dict[str, int] = {}
         self._last_duration = 0.0
         self._last_scan: Scan | None = None
+        self._version = 0
+        """Moves whenever the graph does (keys the cached ranks)."""
+        self._ranks: tuple[int, dict[str, float]] | None = None
 
     @classmethod
     def open(
@@ -191,6 +194,7 @@ class CodeMap:
             changes: dict[str, Change] = {p: (linked.get(p), e) for p, e in found.extracts.items()}
             changes.update((p, (linked[p], None)) for p in removed)
             relinked = self._linker.apply(changes, found.go_modules).files_relinked
+            self._version += 1
         report = BuildReport(
             files_total=len(found.stamps),
             files_changed=sorted(found.extracts),
@@ -314,7 +318,10 @@ class CodeMap:
 
     def overview(self, token_budget: int = 1024) -> query.Overview:
         """The repo map: most central symbols first, within `token_budget`."""
-        return query.overview(self.graph, token_budget)
+        graph = self.graph
+        if self._ranks is None or self._ranks[0] != self._version:
+            self._ranks = (self._version, query.rank(graph))
+        return query.overview(graph, token_budget, self._ranks[1])
 
     def _require(self, node_id: str) -> None:
         if node_id not in self.graph:
@@ -351,10 +358,12 @@ class CodeMap:
         except SnapshotError as exc:
             log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
             self._linker = Linker(nx.MultiDiGraph())
+            self._version += 1
             self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
             self._last_scan = None
             return False
         self._linker.apply({p: (None, e) for p, e in extracts.items()}, pending.go_modules)
+        self._version += 1
         return True
 
     def _extracts(self) -> Mapping[str, FileExtract]:

@@ -165,9 +165,10 @@ def impact(graph: MapGraph, node_id: str, depth: int | None = None) -> list[Neig
     return [n for n in found if n.node_id not in inside]
 
 
-def overview(graph: MapGraph, token_budget: int) -> Overview:
-    """The most central symbols, grouped by file, in at most `token_budget` tokens."""
-    ranks = rank(graph)
+def overview(graph: MapGraph, token_budget: int, ranks: dict[str, float] | None = None) -> Overview:
+    """The most central symbols, grouped by file, in at most `token_budget` tokens
+    (`ranks` as `rank` gives them, when already known)."""
+    ranks = rank(graph) if ranks is None else ranks
     ordered = sorted(
         (n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND),
         key=lambda n: (-ranks.get(n, 0.0), n),

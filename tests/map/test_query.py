@@ -84,3 +84,16 @@ def test_overview_ranks_the_most_used_symbol_first_and_fits_the_budget(tmp_path:
     assert tight.truncated
     assert len(tight.text) <= 12 * CHARS_PER_TOKEN
     assert "hub.py:" in tight.text
+
+
+def test_overview_follows_rebuilds(tmp_path: Path) -> None:
+    root = tmp_path / "hub"
+    _hub_repo(root)
+    codemap = CodeMap.open(root)
+    assert codemap.overview(token_budget=500).entries[0] == "hub.py#core"
+    for i in range(8):
+        (root / f"fan{i}.py").write_text(
+            f"from hub import rarely\n\n\ndef fan{i}():\n    return rarely()\n"
+        )
+    codemap.rebuild()
+    assert codemap.overview(token_budget=500).entries[0] == "hub.py#rarely"
