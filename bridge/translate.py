@@ -25,7 +25,9 @@ def as_tool_error(exc: Exception) -> ToolError | None:
     if isinstance(exc, LspError):
         return _live(exc)
     if isinstance(exc, UnknownNodeError):
-        return UnknownIdError(str(exc), suggestions=exc.suggestions)
+        return UnknownIdError(
+            f"{exc.node_id}: no such node in the map", suggestions=exc.suggestions
+        )
     if isinstance(exc, MapError):
         return ToolError(str(exc), code="map_error")
     return None
