@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import signal
+import sys
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -220,12 +221,21 @@ class Connection:
 
     @property
     def alive(self) -> bool:
-        """True while the process runs and the client still reads from it."""
-        return (
-            self._process is not None
-            and self._process.returncode is None
-            and not self._client.stopped
-        )
+        """True while the process runs and the client still reads from it.
+
+        Asks the kernel too (without reaping the child): asyncio learns of an
+        exit a moment late, and a query sent in that moment would be lost.
+        """
+        process = self._process
+        if process is None or process.returncode is not None or self._client.stopped:
+            return False
+        if sys.platform != "linux":
+            return True
+        try:
+            exited = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # already reaped: asyncio is about to hear of it
+            return False
+        return exited is None
 
     def supports(self, method: str) -> bool:
         """Whether the server announced the capability `method` needs."""
