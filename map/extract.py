@@ -92,13 +92,13 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
         kept = widest.get(key)
         if kept is None or (_span(scope), -scope.pattern) > (_span(kept), -kept.pattern):
             widest[key] = scope
-    scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.node.end_byte))
+    scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.end.end_byte))
     refs = sorted(found.refs, key=lambda r: r.name_node.start_byte)
     found.comments.sort()
     tokens = TokenIndex(
         data,
         found.comments,
-        (cut for s in scopes for cut in (s.start.start_byte, s.node.end_byte)),
+        (cut for s in scopes for cut in (s.start.start_byte, s.end.end_byte)),
     )
     stack: list[Scope] = []
     seen: dict[str, int] = {}
@@ -107,7 +107,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
     ref_index = 0
     for scope in scopes:
         ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
-        while stack and stack[-1].node.end_byte <= scope.start.start_byte:
+        while stack and stack[-1].end.end_byte <= scope.start.start_byte:
             stack.pop()
         parent = next((open_ for open_ in reversed(stack) if _can_hold(open_, scope)), None)
         scope.parent = parent
@@ -134,9 +134,9 @@ def _can_hold(outer: Scope, inner: Scope) -> bool:
     (Go `var a, b = 1, 2` declares a and b side by side)."""
     if outer.kind in _LEAVES:
         return False
-    return (outer.start.start_byte, outer.node.end_byte) != (
+    return (outer.start.start_byte, outer.end.end_byte) != (
         inner.start.start_byte,
-        inner.node.end_byte,
+        inner.end.end_byte,
     )
 
 
@@ -158,7 +158,7 @@ def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) ->
     while index < len(refs) and refs[index].name_node.start_byte < until:
         ref = refs[index]
         start = ref.name_node.start_byte
-        while stack and stack[-1].node.end_byte <= start:
+        while stack and stack[-1].end.end_byte <= start:
             stack.pop()
         ref.scope = stack[-1] if stack else None
         index += 1
@@ -168,13 +168,13 @@ def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) ->
 def _symbol(
     data: bytes, positions: Positions, scope: Scope, kind: SymbolKind, tokens: TokenIndex
 ) -> Symbol:
-    start, end = scope.start.start_byte, scope.node.end_byte
+    start, end = scope.start.start_byte, scope.end.end_byte
     return Symbol(
         node_id=scope.node_id,
         name=scope.name,
         qualname=".".join(scope.parts),
         kind=kind,
-        range=positions.range(scope.start, scope.node),
+        range=positions.range(scope.start, scope.end),
         selection=positions.range(scope.name_node, scope.name_node),
         container=scope.parts[:-1],
         fingerprint=Fingerprint(
@@ -257,4 +257,4 @@ def _rank(ref: Ref) -> tuple[int, bool]:
 
 
 def _span(scope: Scope) -> int:
-    return scope.node.end_byte - scope.start.start_byte
+    return scope.end.end_byte - scope.start.start_byte

@@ -85,7 +85,11 @@ class Scope:
     name: str
     kind: SymbolKind | None
     start: Node
+    """Where the range starts: the first decorator/attribute, or the node."""
     node: Node
+    end: Node
+    """Where the range ends: the last token of the node that is not a comment
+    (Python keeps comments after a body's last statement inside the body)."""
     name_node: Node
     pattern: int = 0
     prefix: tuple[str, ...] = ()
@@ -188,7 +192,10 @@ def _add_scope(
     prefix = tuple(part for node_ in prefixes for part in _split_qualified(text_of(node_)))
     name = written[-1]
     start = _start_of(node, shape)
-    found.scopes.append(Scope(name, kind, start, node, name_node, pattern, prefix, written[:-1]))
+    end = _end_of(node, shape)
+    found.scopes.append(
+        Scope(name, kind, start, node, end, name_node, pattern, prefix, written[:-1])
+    )
 
 
 def _start_of(node: Node, shape: Shape) -> Node:
@@ -205,6 +212,20 @@ def _start_of(node: Node, shape: Shape) -> Node:
                 start = sibling
             sibling = sibling.prev_named_sibling
     return start
+
+
+def _end_of(node: Node, shape: Shape) -> Node:
+    """The last token of `node` that is not a comment (nor inside one)."""
+    current = node
+    while current.child_count:
+        children = current.children
+        index = len(children) - 1
+        while index >= 0 and children[index].type in shape.comments:
+            index -= 1
+        if index < 0:
+            break
+        current = children[index]
+    return current
 
 
 def _add_type_refs(found: Collected, node: Node) -> None:

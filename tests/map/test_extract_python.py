@@ -82,3 +82,19 @@ def test_module_level_upper_case_assignments_are_constants() -> None:
 
 def test_content_hash_covers_the_whole_file() -> None:
     assert extract("x = 1\n").content_hash != extract("x = 2\n").content_hash
+
+
+def test_comments_after_the_last_statement_are_not_part_of_the_body() -> None:
+    found = extract(
+        "def f():\n"
+        "    if ready:\n"
+        "        go()\n"
+        "        # nested trailing note\n"
+        "    # trailing note\n"
+        "\n"
+        "def g(): pass\n"
+    )
+    assert (
+        symbol(found, "pkg/mod.py#f").range.first_line,
+        symbol(found, "pkg/mod.py#f").range.last_line,
+    ) == (1, 3)
