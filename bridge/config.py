@@ -6,7 +6,7 @@ file and the key, never silently ignored.
 
     [tool.codeanchor]
     budget_tokens = 2000          # default size cap of every answer
-    stale_hint_after = 3          # stale files in one answer before hinting map_rebuild
+    stale_hint_after = 3          # stale map answers in a row before hinting map_rebuild
     watch = true                  # serve: watch the disk, rebuild the map after edits
     servers = { python = "pyright" }   # which server serves a language
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...

@@ -45,6 +45,13 @@ class AppContext:
         self._map_lock = asyncio.Lock()
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._stale_answers = 0
+
+    def note_staleness(self, stale: bool) -> bool:
+        """Count stale map answers in a row; True once they reach `stale_hint_after`
+        (time to suggest map_rebuild). A fresh answer resets the count."""
+        self._stale_answers = self._stale_answers + 1 if stale else 0
+        return self._stale_answers >= self.config.bridge.stale_hint_after
 
     def budget(self, requested: int | None) -> int:
         """The token budget of one answer: the request's, else the configured default."""

@@ -49,9 +49,9 @@ def _answer(
         warnings.append(
             f"changed since the map was built: {shown}" + (f" and {more} more" if more > 0 else "")
         )
-        if len(stamp.stale_paths) >= app.config.bridge.stale_hint_after:
-            warnings.append("several files are stale: call map_rebuild before relying on the map")
         data.setdefault("stale_files", list(stamp.stale_paths))
+    if app.note_staleness(stamp.stale):
+        warnings.append("stale answers are piling up: call map_rebuild before relying on the map")
     return respond(
         data,
         budget_tokens=budget_tokens,

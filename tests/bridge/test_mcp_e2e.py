@@ -274,3 +274,19 @@ def test_served_map_flags_an_edit_at_once_and_rebuilds_by_itself(tmp_path: Path)
             assert after["stale_files"] == [] and after["watcher"]["rebuild_count"] >= 1
 
     run(scenario)
+
+
+def test_stale_answers_piling_up_suggest_a_rebuild(repo: Path) -> None:
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            await call(client, "map_status")
+            _insert_above(repo, LIMITER, "class RateLimiter", ["# shifted"])
+            answers = [await call(client, "map_search", query="RateLimiter") for _ in range(3)]
+            assert all(a["stale"] for a in answers)
+            hinted = ["map_rebuild" in " ".join(a["warnings"]) for a in answers]
+            assert hinted == [False, False, True]  # stale_hint_after = 3 by default
+            await call(client, "map_rebuild")
+            fresh = await call(client, "map_search", query="RateLimiter")
+            assert fresh["stale"] is False and fresh["warnings"] == []
+
+    run(scenario)
