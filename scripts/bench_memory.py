@@ -14,7 +14,11 @@ Next to each figure stands the floor measured in the same run: one
 `git diff --name-status -M` from the anchor commit plus hashing every file
 involved (no parsing, no store). Prints median and spread (min-max) in ms.
 
-    .venv/bin/python scripts/bench_memory.py [--sizes 100,1000,10000] [--repeats 3]
+With --with-map, each figure is repeated with the code map open (built
+after the change, not timed), as under `serve`: the check reuses the map's
+extractions and also looks for changed callees (dependencies_changed).
+
+    .venv/bin/python scripts/bench_memory.py [--sizes 100,1000,10000] [--repeats 3] [--with-map]
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from bridge.memory.service import MemoryService, NewMemory  # noqa: E402
 from disk.stamps import content_hash  # noqa: E402
+from map.codemap import CodeMap  # noqa: E402
 from map.extract import extract_file  # noqa: E402
 
 GIT_ENV = {
@@ -180,6 +185,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--with-map",
+        action="store_true",
+        help="also time the check with the code map open (as under `serve`): "
+        "extractions reused, callees checked",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     rng = random.Random(SEED)
@@ -208,15 +219,21 @@ def main() -> int:
                 [f for f in git(root, "diff", "--name-only", "-z", anchor_commit).split("\0") if f]
             )
             low = timed(partial(floor, root, anchor_commit), args.repeats)
+            code_map = CodeMap.open(root) if args.with_map else None
             for size in sizes:
-                with MemoryService(root, stores[size]) as service:
-                    median, fastest, slowest, cpu = timed(service.check, args.repeats)
-                    statuses: dict[str, int] = {}
-                    for result in service.check():
-                        statuses[result.status] = statuses.get(result.status, 0) + 1
-                rows.append((scenario, changed, size, median, fastest, slowest, cpu, low, statuses))
+                for label, known in ((scenario, None), (f"{scenario}+map", code_map)):
+                    if label != scenario and known is None:
+                        continue
+                    with MemoryService(root, stores[size], code_map=known) as service:
+                        median, fastest, slowest, cpu = timed(service.check, args.repeats)
+                        statuses: dict[str, int] = {}
+                        for result in service.check():
+                            statuses[result.status] = statuses.get(result.status, 0) + 1
+                    rows.append(
+                        (label, changed, size, median, fastest, slowest, cpu, low, statuses)
+                    )
         print(
-            f"\n{'change':<7} {'files':>5} {'memories':>8} {'check ms (min-max)':>24} "
+            f"\n{'change':<10} {'files':>5} {'memories':>8} {'check ms (min-max)':>24} "
             f"{'cpu ms':>7} {'floor ms (min-max)':>20} {'floor cpu':>9}  statuses"
         )
         for scenario, changed, size, median, fastest, slowest, cpu, low, statuses in rows:
@@ -224,7 +241,7 @@ def main() -> int:
             base = f"{low[0]:8.0f} ({low[1]:.0f}-{low[2]:.0f})"
             counts = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
             print(
-                f"{scenario:<7} {changed:>5} {size:>8} {spread:>24} {cpu:7.0f} {base:>20} "
+                f"{scenario:<10} {changed:>5} {size:>8} {spread:>24} {cpu:7.0f} {base:>20} "
                 f"{low[3]:9.0f}  {counts}"
             )
     return 0

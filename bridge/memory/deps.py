@@ -9,7 +9,10 @@ warning is given: the check says nothing it cannot back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bridge.memory.anchor import find_symbol, symbol_id
+from bridge.memory.git import BlobReader, Change
 from bridge.memory.model import Anchor, RefCheck
 from bridge.memory.workspace import Workspace
 from disk.errors import DiskError
@@ -28,6 +31,14 @@ class CalleeProbe:
         self.ws = ws
         self.graph = graph
         self._old: dict[tuple[str, str], dict[str, Fingerprint] | None] = {}
+        self._blobs = BlobReader(ws.root)
+        self._renames: dict[str, dict[str, str]] = {}
+
+    def __enter__(self) -> CalleeProbe:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._blobs.close()
 
     def __call__(self, anchor: Anchor, result: RefCheck) -> tuple[str, ...]:
         place = result.place
@@ -37,9 +48,7 @@ class CalleeProbe:
         changes = self.ws.changes(anchor.commit)
         if node not in self.graph or changes is None:
             return ()
-        renamed_from = {
-            c.new_path: old for old, c in changes.items() if c.kind == "renamed" and c.new_path
-        }
+        renamed_from = self._renamed_from(anchor.commit, changes)
         changed = []
         for _, callee, key in self.graph.out_edges(node, keys=True):
             attrs = self.graph.nodes[callee]
@@ -53,6 +62,14 @@ class CalleeProbe:
                 changed.append(callee)
         return tuple(sorted(changed))
 
+    def _renamed_from(self, commit: str, changes: Mapping[str, Change]) -> dict[str, str]:
+        """New path -> old path of the files git saw renamed since `commit`."""
+        if commit not in self._renames:
+            self._renames[commit] = {
+                c.new_path: old for old, c in changes.items() if c.kind == "renamed" and c.new_path
+            }
+        return self._renames[commit]
+
     def _differs(self, commit: str, old_path: str, path: str, name: str) -> bool:
         then = self._fingerprints_at(commit, old_path)
         file = self.ws.readable(path)
@@ -64,7 +81,7 @@ class CalleeProbe:
     def _fingerprints_at(self, commit: str, path: str) -> dict[str, Fingerprint] | None:
         key = (commit, path)
         if key not in self._old:
-            data = self.ws.git.show(commit, path) if self.ws.git else None
+            data = self._blobs.read(commit, path) if self.ws.git else None
             self._old[key] = None
             if data is not None and language_for(path) is not None:
                 try:

@@ -108,26 +108,63 @@ class GitRepo:
                 changes[path] = Change("modified")
         return changes
 
-    def show(self, commit: str, path: str) -> bytes | None:
-        """A file's content at `commit` (path relative to the root), or None when absent."""
-        try:
-            done = subprocess.run(
-                ["git", "show", f"{commit}:./{path}"],
-                cwd=self.root,
-                capture_output=True,
-                timeout=GIT_TIMEOUT_S,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        return done.stdout if done.returncode == 0 else None
-
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
         try:
             return self.run("merge-base", commit, other).strip() or None
         except GitError:
             return None
+
+
+class BlobReader:
+    """Files as they were at a commit, from one `git cat-file --batch` process.
+
+    Started on first use; `close` ends it (also on leaving a `with` block).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def read(self, commit: str, path: str) -> bytes | None:
+        """The content of `path` (relative to the root) at `commit`, or None when absent."""
+        if "\n" in path:
+            return None
+        if self._process is None:
+            self._process = subprocess.Popen(
+                ["git", "cat-file", "--batch"],
+                cwd=self.root,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        stdin, stdout = self._process.stdin, self._process.stdout
+        if stdin is None or stdout is None:
+            return None
+        stdin.write(f"{commit}:./{path}\n".encode())
+        stdin.flush()
+        header = stdout.readline().split()
+        if len(header) != 3 or not header[2].isdigit():
+            return None
+        data = stdout.read(int(header[2]))
+        stdout.read(1)
+        return data if header[1] == b"blob" else None
+
+    def close(self) -> None:
+        """End the git process."""
+        if self._process is not None:
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+            self._process.wait(timeout=GIT_TIMEOUT_S)
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+            self._process = None
 
 
 def _run(root: Path, *args: str) -> str:

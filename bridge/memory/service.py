@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,12 +122,15 @@ class MemoryService:
         known = self.code_map.extract_of if self.code_map is not None else None
         return Workspace(self.root, known=known)
 
-    def _probe(self, ws: Workspace) -> CalleeProbe | None:
-        return CalleeProbe(ws, self.code_map.graph) if self.code_map is not None else None
+    def _probe(self, ws: Workspace) -> AbstractContextManager[CalleeProbe | None]:
+        if self.code_map is None:
+            return nullcontext()
+        return CalleeProbe(ws, self.code_map.graph)
 
     def _check(self, ws: Workspace, memories: Sequence[Memory]) -> list[MemoryCheck]:
         """Check with the map's call graph when there is one (dependencies_changed)."""
-        return check_memories(ws, memories, dependencies=self._probe(ws))
+        with self._probe(ws) as probe:
+            return check_memories(ws, memories, dependencies=probe)
 
     # -- saving ---------------------------------------------------------------
 
@@ -211,14 +215,10 @@ class MemoryService:
         if limit < 1:
             raise BadInputError(f"limit {limit}: ask for at least one memory")
         ws = self.workspace()
-        hits = recall(
-            self.store,
-            ws,
-            query,
-            limit=limit,
-            include_stale=include_stale,
-            dependencies=self._probe(ws),
-        )
+        with self._probe(ws) as probe:
+            hits = recall(
+                self.store, ws, query, limit=limit, include_stale=include_stale, dependencies=probe
+            )
         if hits:
             self.writable.touch([h.check.memory.id for h in hits], now_stamp())
         return hits
