@@ -93,6 +93,10 @@ def test_nav_tools_answer_from_the_live_server(repo: Path) -> None:
             callees = await call(client, "nav_callees", target="shop/app.py#checkout")
             assert {"allow", "add", "total"} <= {c["name"] for c in callees["data"]["callees"]}
 
+            inside = line_of(repo, LIMITER, "recent.popleft()")
+            around = (await call(client, "resolve", target=f"{LIMITER}:{inside}"))["data"]
+            assert around["enclosing"] == [f"{LIMITER}#RateLimiter", ALLOW]
+
             typedef = await call(
                 client, "nav_type_definition", target=f"shop/app.py:{use}", name="LIMITER"
             )
