@@ -197,7 +197,8 @@ def _retire(service: MemoryService, args: argparse.Namespace) -> int:
 
 
 def _review(service: MemoryService, args: argparse.Namespace) -> int:
-    summary = review(service, sys.stdin, sys.stdout)
+    # With --json the walk talks on stderr: stdout carries only the summary.
+    summary = review(service, sys.stdin, sys.stderr if args.json else sys.stdout)
     if args.json:
         print_json(summary)
     return 0
