@@ -33,17 +33,14 @@ def lines_of(span: Span) -> dict[str, int]:
     return {"startLine": span.start_line + 1, "endLine": last}
 
 
-def location(loc: Location, *, node_id: str | None = None) -> dict[str, Any]:
+def location(loc: Location) -> dict[str, Any]:
     """One place in a file, with the text of its line."""
-    found: dict[str, Any] = {
+    return {
         "path": loc.path,
         "line": loc.line,
         "column": from_utf16(loc.text, loc.span.start_char) + 1,
         "text": loc.text.strip(),
     }
-    if node_id is not None:
-        found["symbol"] = node_id
-    return found
 
 
 def live_symbol(symbol: LiveSymbol, path: str) -> dict[str, Any]:
