@@ -4,8 +4,9 @@
 
 1. replaces their nodes in the graph;
 2. re-binds imports: only the changed files' when the repo's module layout
-   did not move, every file's when it did (files added or removed, imports
-   or go.mod edited); a file whose bindings moved is resolved again whole;
+   did not move, every file's when it did (files added or removed, go.mod
+   or a C/C++ include edited); a file whose bindings moved is resolved
+   again whole;
 3. re-resolves, in the other files, only the references that consulted a
    name the changed files define, bind or export (before or after the
    change): a one-line edit to a re-exporting module re-routes exactly the
@@ -22,7 +23,7 @@ from pathlib import PurePosixPath
 from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
 from map.model import FileExtract
-from map.modules import ModuleIndex
+from map.modules import C_LANGUAGES, ModuleIndex
 from map.resolve import Resolution, Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
@@ -73,7 +74,9 @@ class Linker:
 
     def _apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         layout_moved = dict(go_modules) != self._go_modules or any(
-            old is None or new is None or _import_shape(old) != _import_shape(new)
+            old is None
+            or new is None
+            or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
             for old, new in changes.values()
         )
         before = {p: self._facts(p) for p, (old, _) in changes.items() if old is not None}
