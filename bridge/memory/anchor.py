@@ -38,6 +38,11 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
     body: str | None = None
     container: tuple[str, ...] = ()
     if spec.type == "symbol":
+        if ws.extract(file) is None:
+            raise BadInputError(
+                f"{spec}: symbols are not extracted from {spec.path} (unsupported file type)",
+                hint="reference the whole file or a line range (path:START-END) instead",
+            )
         symbol = find_symbol(ws, file, spec.symbol or "")
         if symbol is None:
             raise UnknownIdError(

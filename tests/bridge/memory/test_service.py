@@ -25,6 +25,7 @@ def render(items):
 @pytest.fixture
 def service(repo: Repo) -> Iterator[MemoryService]:
     repo.write("src/csv.py", CODE)
+    repo.write("notes.txt", "Intro\n")
     repo.commit("start")
     with MemoryService(repo.root) as made:
         yield made
@@ -122,6 +123,7 @@ def test_verify_refuses_a_deleted_reference(service: MemoryService, repo: Repo) 
         (("src/csv.py:1-99",), BadInputError),
         (("../outside.py",), BadInputError),
         (("src/missing.py",), NotFoundError),
+        (("notes.txt#Intro",), BadInputError),
         ((), BadInputError),
     ],
 )
