@@ -37,6 +37,11 @@
     operand: (_) @qualifier
     field: (field_identifier) @name)) @ref.calls
 
+; composite literals construct a value, as `new` does elsewhere
+(composite_literal type: (type_identifier) @name) @ref.calls
+(composite_literal
+  type: (qualified_type package: (_) @qualifier name: (type_identifier) @name)) @ref.calls
+
 ; embedded struct fields and interfaces
 (field_declaration_list
   (field_declaration !name type: (type_identifier) @name @ref.inherits))

@@ -25,10 +25,15 @@
   superclasses: (argument_list
     (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.inherits))
 
+; names in annotations
 (typed_parameter type: (type) @ref.types)
 (typed_default_parameter type: (type) @ref.types)
 (function_definition return_type: (type) @ref.types)
 (assignment type: (type) @ref.types)
+
+; exception classes caught (not the `as` name)
+(except_clause value: [(identifier) (attribute) (tuple)] @ref.types)
+(except_clause value: (as_pattern . (_) @ref.types))
 
 (decorator (identifier) @name @ref.references)
 (decorator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
