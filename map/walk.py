@@ -31,14 +31,13 @@ VENDORED_DIRS = frozenset(
         "third_party",
         "dist",
         "build",
-        "__pycache__",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
         ".tox",
     }
 )
-VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+UNLISTED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+)
+"""Version control and tool caches: never source, not entered and not counted."""
 VENDORED_SUFFIXES = (".min.js", ".min.mjs", ".min.css", ".bundle.js")
 GENERATED_HEAD_BYTES = 1024
 GENERATED_MARKER = re.compile(
@@ -158,8 +157,8 @@ def _walk_files(root: Path, *, own_dir: str) -> tuple[list[str], int]:
     """Every file under `root`, minus what the .gitignore files on the way ignore.
 
     Vendored directories are not entered; each counts once in the second value.
-    Version-control directories and `own_dir` (the map's snapshot directory)
-    are not entered and not counted.
+    UNLISTED_DIRS and `own_dir` (the map's snapshot directory) are not
+    entered and not counted.
     """
     found: list[str] = []
     pruned = 0
@@ -174,7 +173,9 @@ def _walk_files(root: Path, *, own_dir: str) -> tuple[list[str], int]:
         kept = [
             d
             for d in dirs
-            if d not in VCS_DIRS and prefix + d != own_dir and not _ignored(rules, prefix + d + "/")
+            if d not in UNLISTED_DIRS
+            and prefix + d != own_dir
+            and not _ignored(rules, prefix + d + "/")
         ]
         dirs[:] = sorted(d for d in kept if d not in VENDORED_DIRS)
         pruned += len(kept) - len(dirs)
