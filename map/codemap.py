@@ -23,7 +23,7 @@ import networkx as nx
 
 from disk.stamps import FileStamp
 from map import query, snapshot
-from map.errors import SnapshotError, UnknownNodeError
+from map.errors import MapError, SnapshotError, UnknownNodeError
 from map.graph import MapGraph
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
@@ -137,7 +137,10 @@ class CodeMap:
                 return codemap
         report = codemap.rebuild(progress)
         if report.full or report.files_changed or report.files_removed or report.restamped:
-            codemap.save()
+            try:
+                codemap.save()
+            except MapError as exc:  # the map works without a snapshot; the next open rebuilds
+                log.warning("%s", exc)
         return codemap
 
     @property
@@ -238,7 +241,13 @@ class CodeMap:
                 payload = dict(self._extracts())
         else:
             payload = dict(self._linker.extracts)
-        snapshot.save(self.snapshot_path, header, payload)
+        try:
+            snapshot.save(self.snapshot_path, header, payload)
+        except OSError as exc:
+            raise MapError(
+                f"cannot write the map snapshot {self.snapshot_path}: {exc}; "
+                "make the directory writable or set MapSettings.snapshot_dir elsewhere"
+            ) from exc
         if self._pending is not None:
             self._pending.token = header.token
 

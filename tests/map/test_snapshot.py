@@ -13,7 +13,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from map.codemap import CodeMap
+from map.codemap import CodeMap, MapSettings
+from map.errors import MapError
 from map.snapshot import SCHEMA_VERSION
 from tests.map.graph_state import copy_repo, graph_state
 
@@ -91,7 +92,8 @@ def test_partial_temp_file_from_a_crashed_save_is_ignored(tmp_path: Path) -> Non
 SAVER = """
 import sys
 from pathlib import Path
-from map.codemap import CodeMap
+from map.codemap import CodeMap, MapSettings
+from map.errors import MapError
 codemap = CodeMap.open(Path(sys.argv[1]))
 print("ready", flush=True)
 while True:
@@ -127,3 +129,14 @@ def test_killing_a_process_mid_save_leaves_a_usable_snapshot(tmp_path: Path) -> 
     assert not reopened.last_report.full  # the previous snapshot was used
     assert graph_state(reopened) == graph_state(original)
     assert reopened.rebuild().files_changed == []
+
+
+def test_unwritable_snapshot_directory_leaves_a_working_map(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the snapshot directory should be\n")
+    settings = MapSettings(snapshot_dir=str(blocker / "snapshots"))
+    codemap = CodeMap.open(root, settings)
+    assert "pkg/core.py#Engine" in codemap.graph
+    with pytest.raises(MapError, match="cannot write the map snapshot"):
+        codemap.save()
