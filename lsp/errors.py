@@ -1,7 +1,7 @@
 """Errors of the live layer.
 
     LspError
-    ├── NoServerError           the language's server is not installed
+    ├── NoServerError           the language's server is not installed (or broken)
     ├── UnsupportedFileError    no language server knows the file's extension
     ├── PositionError           a line past the end of the file
     ├── UnsupportedQueryError   the server does not offer that request
@@ -24,14 +24,18 @@ class LspError(Exception):
 class NoServerError(LspError):
     """The server chosen for a language is not installed."""
 
-    def __init__(self, language: str, server: str, install: str) -> None:
+    def __init__(
+        self, language: str, server: str, install: str, *, problem: str | None = None
+    ) -> None:
+        state = "is not installed" if problem is None else f"does not run ({problem})"
         super().__init__(
-            f"no {language} language server: {server} is not installed; install it with: "
+            f"no {language} language server: {server} {state}; install it with: "
             f"{install} (or run `codeanchor doctor`)"
         )
         self.language = language
         self.server = server
         self.install = install
+        self.problem = problem
 
 
 class UnsupportedFileError(LspError):

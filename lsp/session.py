@@ -29,8 +29,15 @@ from pygls.lsp.client import LanguageClient
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
 from lsp.disksync import DiskSync
+from lsp.doctor import check_server
 from lsp.documents import Documents, OpenDocument
-from lsp.errors import LspError, RequestTimeoutError, ServerCrashedError, ServerGaveUpError
+from lsp.errors import (
+    LspError,
+    NoServerError,
+    RequestTimeoutError,
+    ServerCrashedError,
+    ServerGaveUpError,
+)
 from lsp.settings import LiveSettings
 
 T = TypeVar("T")
@@ -199,6 +206,12 @@ class ServerSession:
             self._documents.replay(conn)
         except (LspError, OSError) as exc:
             await self._fail(conn)
+            # A broken install (the rustup shim) dies at once: say how to install it.
+            report = await asyncio.to_thread(check_server, self.spec)
+            if not report.found:
+                raise NoServerError(
+                    self.language, self.spec.name, self.spec.install, problem=report.problem
+                ) from exc
             if isinstance(exc, OSError):
                 raise ServerCrashedError(self.spec.name, f"could not start: {exc}") from exc
             raise

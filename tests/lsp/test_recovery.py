@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from lsp.catalog import Catalog
-from lsp.errors import RequestTimeoutError, ServerCrashedError, ServerGaveUpError
+from lsp.errors import (
+    NoServerError,
+    RequestTimeoutError,
+    ServerCrashedError,
+    ServerGaveUpError,
+)
 from lsp.settings import LiveSettings
 from tests.lsp.conftest import (
     PYTHON_SERVERS,
@@ -33,11 +38,21 @@ while sys.stdin.buffer.read(1):
     pass
 """
 
-# A "server" that dies at once, saying why on stderr.
+# A "server" that prints its version but dies at once when started.
 DOOMED = """\
 import sys
+if sys.argv[1:] == ["--version"]:
+    print("doomed 1.0")
+    sys.exit(0)
 sys.stderr.write("fake server: cannot start\\n")
 sys.exit(3)
+"""
+
+# A broken install (like the rustup shim): even its version command fails.
+SHIM = """\
+import sys
+sys.stderr.write("error: unknown proxy name: 'shim'\\n")
+sys.exit(1)
 """
 
 
@@ -108,3 +123,15 @@ def test_a_server_that_dies_at_start_is_a_crash_with_its_exit_code(tmp_path: Pat
             live.run(live.pool.hover(SHAPES, 0, 0), timeout=20)
         assert not isinstance(caught.value, ServerGaveUpError)
         assert live.pool.status()[0].state == "stopped"
+
+
+def test_a_broken_install_is_reported_with_its_install_command(tmp_path: Path) -> None:
+    shim = tmp_path / "shim"
+    shim.write_text(f"#!{sys.executable}\n{SHIM}", encoding="utf-8")
+    shim.chmod(0o755)
+    catalog = python_catalog_with("shim", (str(shim),))
+    with open_live("py_app", tmp_path, catalog=catalog) as live:
+        with pytest.raises(NoServerError, match="shim does not run") as caught:
+            live.run(live.pool.hover(SHAPES, 0, 0), timeout=30)
+        assert "unknown proxy name" in str(caught.value)
+        assert caught.value.install == "(a test double)"
