@@ -57,6 +57,7 @@ def check_memories(
     ws: Workspace, memories: Sequence[Memory], *, dependencies: DependencyProbe | None = None
 ) -> list[MemoryCheck]:
     """Check every reference of every memory; statuses follow DESIGN.md."""
+    ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
     results = []
     for memory in memories:
         refs = tuple(check_anchor(ws, a) for a in memory.anchors)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -50,9 +51,9 @@ class GitRepo:
             return None
         return cls(root) if inside == "true" else None
 
-    def run(self, *args: str) -> str:
+    def run(self, *args: str, stdin: str | None = None) -> str:
         """Run one git command in the root; raises GitError when it fails."""
-        return _run(self.root, *args)
+        return _run(self.root, *args, stdin=stdin)
 
     def head(self) -> str | None:
         """The commit checked out, or None before the first commit."""
@@ -76,37 +77,47 @@ class GitRepo:
         """Untracked, not ignored paths under the root."""
         return _split_z(self.run("ls-files", "-z", "--others", "--exclude-standard"))
 
-    def changes_since(self, commit: str) -> dict[str, Change]:
-        """Paths changed between `commit` and the working tree, renames detected.
+    def worktree_changes(self) -> dict[str, Change]:
+        """Paths whose working-tree content differs from HEAD (staged renames detected)."""
+        out = self.run("diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", "HEAD")
+        changes, _ = _parse_name_status(out.split("\0"), 0)
+        return changes
 
-        Keys are the paths as they were at `commit` (for additions, the new
-        path). Raises GitError when the commit is unknown here.
+    def known_commits(self, commits: Sequence[str]) -> set[str]:
+        """Those of `commits` this repository has, asked in one git process."""
+        lines = "".join(f"{c}^{{commit}}\n" for c in commits)
+        out = self.run("cat-file", "--batch-check=%(objectname)", stdin=lines)
+        return {c for c, answer in zip(commits, out.splitlines(), strict=True) if answer == c}
+
+    def tree_changes(self, commits: Sequence[str], head: str) -> dict[str, dict[str, Change]]:
+        """For each commit, the paths changed from it to `head`, in one git process.
+
+        Compares committed trees only (the working tree is `worktree_changes`).
+        Every commit must be known (see `known_commits`).
         """
+        if not commits:
+            return {}
+        # A stdin line "X Y" diffs Y -> X; --always prints X's header even for no change.
+        lines = "".join(f"{head} {c}\n" for c in commits)
         out = self.run(
-            "diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", commit, "--"
+            "diff-tree",
+            "--stdin",
+            "--always",
+            "-r",
+            "-M",
+            "--name-status",
+            "-z",
+            "--relative",
+            stdin=lines,
         )
         fields = out.split("\0")
-        changes: dict[str, Change] = {}
+        found: dict[str, dict[str, Change]] = {}
         index = 0
-        while index < len(fields) and fields[index]:
-            status = fields[index]
-            letter = status[0]
-            if letter in "RC":
-                old, new = fields[index + 1], fields[index + 2]
-                index += 3
-                if letter == "R":
-                    changes[old] = Change("renamed", new_path=new, similarity=int(status[1:]))
-                changes.setdefault(new, Change("added"))
-                continue
-            path = fields[index + 1]
-            index += 2
-            if letter == "D":
-                changes[path] = Change("deleted")
-            elif letter == "A":
-                changes[path] = Change("added")
-            else:
-                changes[path] = Change("modified")
-        return changes
+        for commit in commits:
+            if index >= len(fields) or fields[index] != head:
+                raise GitError(f"git diff-tree: unexpected output for {commit}")
+            found[commit], index = _parse_name_status(fields, index + 1, stop=head)
+        return found
 
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
@@ -167,11 +178,71 @@ class BlobReader:
             self._process = None
 
 
-def _run(root: Path, *args: str) -> str:
+def compose(earlier: Mapping[str, Change], later: Mapping[str, Change]) -> dict[str, Change]:
+    """Changes A -> C from changes A -> B (`earlier`) and B -> C (`later`).
+
+    Keys are paths at A, plus paths new since A (as `added`).
+    """
+    result: dict[str, Change] = {}
+    for path, change in earlier.items():
+        after = later.get(path)
+        if change.kind == "renamed" and change.new_path:
+            result[path] = _follow(change, later.get(change.new_path))
+        elif change.kind == "deleted":
+            result[path] = Change("modified") if after is not None else change
+        elif change.kind == "added":
+            if after is None or after.kind == "modified":
+                result[path] = change
+        else:
+            result[path] = change if after is None or after.kind == "modified" else after
+    for path, change in later.items():
+        if path not in earlier:
+            result[path] = change
+        if change.kind == "renamed" and change.new_path:
+            result.setdefault(change.new_path, Change("added"))
+    return result
+
+
+def _follow(rename: Change, after: Change | None) -> Change:
+    if after is None or after.kind in ("modified", "added"):
+        return rename
+    if after.kind == "renamed":
+        return Change("renamed", new_path=after.new_path, similarity=after.similarity)
+    return after
+
+
+def _parse_name_status(
+    fields: list[str], index: int, *, stop: str | None = None
+) -> tuple[dict[str, Change], int]:
+    """Read `--name-status -z` entries from `index` until the end, an empty field or `stop`."""
+    changes: dict[str, Change] = {}
+    while index < len(fields) and fields[index] and fields[index] != stop:
+        status = fields[index]
+        letter = status[0]
+        if letter in "RC":
+            old, new = fields[index + 1], fields[index + 2]
+            index += 3
+            if letter == "R":
+                changes[old] = Change("renamed", new_path=new, similarity=int(status[1:]))
+            changes.setdefault(new, Change("added"))
+            continue
+        path = fields[index + 1]
+        index += 2
+        if letter == "D":
+            changes[path] = Change("deleted")
+        elif letter == "A":
+            changes[path] = Change("added")
+        else:
+            changes[path] = Change("modified")
+    return changes, index
+
+
+def _run(root: Path, *args: str, stdin: str | None = None) -> str:
     try:
         done = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args],
             cwd=root,
+            input=stdin.encode() if stdin is not None else None,
             capture_output=True,
             timeout=GIT_TIMEOUT_S,
             check=False,

@@ -10,12 +10,12 @@ the run: a new run sees the disk afresh.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from bridge.memory.git import Change, GitError, GitRepo
+from bridge.memory.git import Change, GitError, GitRepo, compose
 from bridge.memory.ranges import LineIndex
 from disk.errors import DiskError, MissingFileError
 from disk.paths import resolve_in_root
@@ -155,11 +155,39 @@ class Workspace:
     def changes(self, commit: str) -> dict[str, Change] | None:
         """Changes from `commit` to the working tree; None when git cannot tell."""
         if commit not in self._changes:
-            try:
-                self._changes[commit] = self.git.changes_since(commit) if self.git else None
-            except GitError:
-                self._changes[commit] = None
+            self.prefetch([commit])
         return self._changes[commit]
+
+    def prefetch(self, commits: Iterable[str]) -> None:
+        """Ask git about many anchor commits at once: three git processes in all.
+
+        Committed changes come from one `diff-tree --stdin` (tree to tree, no
+        working-tree scan per commit); the working tree is diffed against HEAD
+        once; the two are composed per commit.
+        """
+        todo = sorted({c for c in commits if c not in self._changes})
+        if not todo:
+            return
+        for commit in todo:
+            self._changes[commit] = None
+        head = self.head
+        if self.git is None or head is None:
+            return
+        try:
+            known = sorted(self.git.known_commits(todo))
+            trees = self.git.tree_changes(known, head)
+            worktree = self.worktree
+        except GitError:
+            return
+        for commit, committed in trees.items():
+            self._changes[commit] = compose(committed, worktree)
+
+    @cached_property
+    def worktree(self) -> dict[str, Change]:
+        """What the working tree changed since HEAD (empty outside git)."""
+        if self.git is None or self.head is None:
+            return {}
+        return self.git.worktree_changes()
 
     def merge_base(self, commit: str) -> str | None:
         """The merge base of `commit` and HEAD (None when unrelated or unknown)."""
