@@ -41,7 +41,7 @@ _PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix"})
 _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"~?[\w$]+|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
-_QUALIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
+_PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +181,9 @@ def _add_scope(
     if name_node.end_byte - name_node.start_byte > _LONGEST_NAME:
         return  # the parser lost its way (an unexpanded macro), not a real name
     written = _split_qualified(text_of(name_node))
-    if not written or not all(_NAME_PART.fullmatch(part) for part in written):
+    if not written or not all(
+        part.isidentifier() or _NAME_PART.fullmatch(part) for part in written
+    ):
         return
     while name_node.type in _QUALIFIED_NAMES:
         inner = name_node.child_by_field_name("name")
@@ -262,6 +264,8 @@ def _split_qualified(text: str) -> tuple[str, ...]:
 
     A C++ operator keeps its symbol, without spaces: `A::operator <<` -> A, operator<<.
     """
+    if text.isidentifier():
+        return (text,)
     operator = _OPERATOR.search(text)
     if operator is not None:
         symbol = "".join(text[operator.end() :].split())
@@ -290,6 +294,6 @@ def _qualifier(node: Node) -> str:
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
-    if text and all(ch in _QUALIFIER_CHARS for ch in text):
+    if _PLAIN_QUALIFIER.fullmatch(text):
         return text
     return COMPLEX_QUALIFIER
