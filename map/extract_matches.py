@@ -53,7 +53,7 @@ class Shape:
     leading: frozenset[str] = frozenset()
     """Preceding sibling node types that belong to the definition (attributes)."""
     comments: frozenset[str] = frozenset({"comment"})
-    """Comment node types, skipped when looking for leading siblings."""
+    """Comment node types: skipped before a definition's attributes and after its body."""
 
 
 _SHAPES: Mapping[str, Shape] = MappingProxyType(
@@ -247,6 +247,7 @@ def _add_type_refs(found: Collected, node: Node) -> None:
 
 
 def text_of(node: Node) -> str:
+    """The source text of `node`."""
     raw = node.text
     return raw.decode("utf-8", errors="replace") if raw else ""
 
@@ -280,12 +281,14 @@ def _split_qualified(text: str) -> tuple[str, ...]:
             elif depth == 0:
                 kept.append(ch)
         text = "".join(kept)
-    parts = (part.replace("*", " ").replace("&", " ").split() for part in text.split("::"))
-    # a part is its last word: a macro the parser could not expand may leave
-    # `pair\n    equal_range` as one name
-    return tuple(
-        word for part in parts if part for word in (part[-1],) for word in word.split(".") if word
-    )
+    names: list[str] = []
+    for part in text.split("::"):
+        # a part is its last word: `Shape *` is Shape, and a macro the parser
+        # could not expand may leave `pair\n    equal_range` as one name
+        words = part.replace("*", " ").replace("&", " ").split()
+        if words:
+            names.extend(name for name in words[-1].split(".") if name)
+    return tuple(names)
 
 
 def _qualifier(node: Node) -> str:
