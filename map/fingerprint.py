@@ -4,7 +4,9 @@
 spaces, so whitespace-only and comment-only edits keep it. Tokens are
 words, string literals written on one line (whitespace inside a string
 matters), and single punctuation characters; `a+b` and `a + b` tokenize
-alike. Docstrings are strings, not comments: editing one changes both hashes.
+alike. Docstrings are strings, not comments: editing one changes both hashes
+(a string spanning lines is tokenized like code, so re-indenting one keeps
+`normalized`).
 """
 
 from __future__ import annotations
