@@ -1,8 +1,9 @@
 """Check memories against the code as it is now: one result per reference, worst case per memory.
 
-Git is asked once per distinct anchor commit (what changed since then, with
-renames); a reference into a file git reports untouched is valid without
-reading it. Everything else is read, hashed and (for symbols) extracted once
+Git is asked a fixed number of times per check, however many distinct
+anchor commits there are (see `Workspace.prefetch`): what changed since each,
+with renames. A reference into a file git reports untouched is valid
+without reading it. Everything else is read, hashed and (for symbols) extracted once
 per content. Staleness is reported, never corrected: each result carries the
 place the reference points to now, which `verify` may adopt.
 

@@ -119,6 +119,32 @@ class GitRepo:
             found[commit], index = _parse_name_status(fields, index + 1, stop=head)
         return found
 
+    def ancestors_of(self, commits: Sequence[str], head: str) -> set[str]:
+        """Those of `commits` (full IDs) reachable from `head`.
+
+        Walks history from `head` once and stops as soon as all are found, so
+        anchors on the current branch cost only the history since the oldest.
+        """
+        wanted = set(commits)
+        found: set[str] = set()
+        if not wanted:
+            return found
+        with subprocess.Popen(
+            ["git", "rev-list", head],
+            cwd=self.root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        ) as walk:
+            if walk.stdout is not None:
+                for line in walk.stdout:
+                    commit = line.strip().decode()
+                    if commit in wanted:
+                        found.add(commit)
+                        if found == wanted:
+                            break
+            walk.kill()
+        return found
+
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
         try:

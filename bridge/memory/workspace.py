@@ -159,11 +159,12 @@ class Workspace:
         return self._changes[commit]
 
     def prefetch(self, commits: Iterable[str]) -> None:
-        """Ask git about many anchor commits at once: three git processes in all.
+        """Ask git about many anchor commits at once: four git processes in all.
 
         Committed changes come from one `diff-tree --stdin` (tree to tree, no
         working-tree scan per commit); the working tree is diffed against HEAD
-        once; the two are composed per commit.
+        once; the two are composed per commit. One walk of history finds which
+        commits HEAD contains (their merge base is themselves).
         """
         todo = sorted({c for c in commits if c not in self._changes})
         if not todo:
@@ -179,6 +180,7 @@ class Workspace:
             worktree = self.worktree
         except GitError:
             return
+        self._bases.update({c: c for c in self.git.ancestors_of(known, head)})
         for commit, committed in trees.items():
             self._changes[commit] = compose(committed, worktree)
 

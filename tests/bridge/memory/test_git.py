@@ -75,3 +75,22 @@ def _direct(repo: Repo, commit: str) -> dict[str, Change]:
             kinds: dict[str, ChangeKind] = {"D": "deleted", "A": "added"}
             changes[paths[0]] = Change(kinds.get(status, "modified"))
     return changes
+
+
+def test_ancestry_of_many_commits_in_one_walk(repo: Repo) -> None:
+    commits = []
+    for number in range(4):
+        repo.write("a.py", f"A = {number}\n")
+        repo.commit(f"c{number}")
+        commits.append(repo.git("rev-parse", "HEAD").strip())
+    repo.git("checkout", "-q", "-b", "side", commits[1])
+    repo.write("b.py", "B = 1\n")
+    repo.commit("side work")
+    side = repo.git("rev-parse", "HEAD").strip()
+    repo.git("checkout", "-q", "main")
+    found = GitRepo(repo.root).ancestors_of([*commits, side], commits[-1])
+    assert found == set(commits)
+    ws = Workspace(repo.root)
+    ws.prefetch([commits[0], side])
+    assert ws.merge_base(commits[0]) == commits[0]
+    assert ws.merge_base(side) == commits[1]
