@@ -155,7 +155,10 @@ def _include(node: Node) -> ImportFacts:
 
 
 def _rust(node: Node) -> ImportFacts:
-    """Rust: a `use` tree, flattened to one entry per module path."""
+    """Rust: a `use` tree, flattened to one entry per module path; `extern crate`."""
+    if node.type == "extern_crate_declaration":
+        crate, alias = node.child_by_field_name("name"), node.child_by_field_name("alias")
+        return [(_text(crate), (("*", _text(alias)),) if alias is not None else ())]
     facts: ImportFacts = []
     argument = node.child_by_field_name("argument")
     if argument is not None:

@@ -15,6 +15,7 @@
 (impl_item type: (_) @name) @container
 
 (use_declaration) @import
+(extern_crate_declaration) @import
 
 (call_expression function: (identifier) @name) @ref.calls
 (call_expression

@@ -67,3 +67,14 @@ def test_declarations_get_their_qualified_names_and_kinds(
     found = extract_file(path, source.encode("utf-8"))
     got = [(s.node_id.split("#", 1)[1], s.kind) for s in found.symbols]
     assert got == expected
+
+
+def test_rust_use_trees_and_extern_crates_become_imports() -> None:
+    source = b"extern crate serde;\nextern crate foo as bar;\nuse a::{b::{c, d as e}, f};\n"
+    found = extract_file("src/lib.rs", source)
+    assert [(i.module, i.names) for i in found.imports] == [
+        ("serde", ()),
+        ("foo", (("*", "bar"),)),
+        ("a::b", (("c", "c"), ("d", "e"))),
+        ("a", (("f", "f"),)),
+    ]
