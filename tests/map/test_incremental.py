@@ -163,3 +163,21 @@ def test_rebuild_of_named_paths_checks_only_those(tmp_path: Path) -> None:
     assert report.files_added == ["pkg/extra.py"]
     assert "web/shapes.ts#sum" in codemap.graph
     assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
+
+
+def test_a_file_turning_binary_leaves_the_map_and_comes_back(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    util = root / "pkg" / "util.py"
+    text = util.read_bytes()
+    util.write_bytes(b"\x00" + text)
+    report = codemap.rebuild()
+    assert report.files_removed == ["pkg/util.py"]
+    assert report.skipped == {"binary": 1}
+    assert "pkg/util.py" not in codemap.graph
+    assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
+    util.write_bytes(text)
+    report = codemap.rebuild()
+    assert report.files_added == ["pkg/util.py"]
+    assert report.skipped == {}
+    assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
