@@ -2,9 +2,10 @@
 
 Python, Java and Rust modules are found by their dotted path (any suffix of
 a file's path counts, so `src/` layouts resolve; the candidate nearest the
-importer wins); TypeScript/JavaScript relative imports by path with the usual
-extensions and index files; Go packages through the module path in go.mod;
-C/C++ includes next to the includer, from the root, or by file name. An
+importer wins; a Java package is its directory's files); TypeScript and
+JavaScript relative imports by path with the usual extensions and index
+files; Go packages through the module path in go.mod; C/C++ includes next
+to the includer, from the root, or by file name. An
 import that resolves to nothing is external (the standard library, a
 dependency) and yields no files.
 """
@@ -18,6 +19,8 @@ from pathlib import PurePosixPath
 DOTTED_LANGUAGES = frozenset({"python", "java", "rust"})
 SCRIPT_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 C_LANGUAGES = frozenset({"c", "cpp"})
+PACKAGE_DIR_LANGUAGES = frozenset({"go", "java"})
+"""Languages whose package is a directory: its files see each other's top-level names."""
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
@@ -66,7 +69,7 @@ class ModuleIndex:
         return self._files.get(path)
 
     def package_files(self, directory: str) -> tuple[str, ...]:
-        """The Go files of one directory (a Go package)."""
+        """The Go or Java files of one directory (a package)."""
         return tuple(self._dirs.get(directory, ()))
 
     def resolve(self, importer: str, language: str, module: str) -> tuple[str, ...]:
@@ -82,17 +85,29 @@ class ModuleIndex:
         if language == "rust":
             parts = [p for p in module.split("::") if p not in {"crate", "self", "super", ""}]
             return self._dotted_lookup(importer, ".".join(parts))
-        return self._dotted_lookup(importer, module.removesuffix(".*"))
+        return self._java(importer, module.removesuffix(".*"))
+
+    def _java(self, importer: str, module: str) -> tuple[str, ...]:
+        """A class file (`a.b.C` -> .../a/b/C.java), else the package directory's files."""
+        found = self._dotted_lookup(importer, module)
+        if found:
+            return found
+        suffix = "/" + module.replace(".", "/")
+        directories = [d for d in self._dirs if self._dirs[d] and ("/" + d).endswith(suffix)]
+        if not directories:
+            return ()
+        return self.package_files(_nearest(importer, [f"{d}/" for d in directories])[:-1])
 
     def _keys(self, path: str, language: str) -> list[tuple[str, str]]:
+        keys: list[tuple[str, str]] = []
         if language in DOTTED_LANGUAGES:
             parts = dotted_name(path).split(".")
-            return [("dotted", ".".join(parts[i:])) for i in range(len(parts)) if parts[i]]
+            keys += [("dotted", ".".join(parts[i:])) for i in range(len(parts)) if parts[i]]
         if language in C_LANGUAGES:
-            return [("basename", PurePosixPath(path).name)]
-        if language == "go":
-            return [("dir", posixpath.dirname(path))]
-        return []
+            keys.append(("basename", PurePosixPath(path).name))
+        if language in PACKAGE_DIR_LANGUAGES:
+            keys.append(("dir", posixpath.dirname(path)))
+        return keys
 
     def _bucket(self, key: tuple[str, str]) -> list[str]:
         table = {"dotted": self._dotted, "basename": self._basenames, "dir": self._dirs}[key[0]]

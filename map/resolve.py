@@ -29,6 +29,8 @@ MAX_HOPS = 6
 SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
 SUPER_WORDS = frozenset({"super", "super()"})
 BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
+LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
+"""Languages whose code calls each other's definitions; a name never matches across families."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ class Resolver:
         self._defs = defs_by_name
         self._exports: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], frozenset[str]]]
         self._exports = {}
-        self._named: dict[tuple[str, bool], Resolution | None] = {}
+        self._named: dict[tuple[str, bool, str], Resolution | None] = {}
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
@@ -128,7 +130,7 @@ class Resolver:
         if ids:
             return _exact(ids)
         if scope.language in BY_NAME_LANGUAGES:
-            return self._by_name(ctx, name, members=False)
+            return self._by_name(ctx, scope, name, members=False)
         return None
 
     def _local(self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
@@ -199,7 +201,7 @@ class Resolver:
             return _exact(self._exported(ctx, target.files, ref.name)) if target.files else None
         if isinstance(target, _Class):
             return self._member(ctx, target, ref.name, depth)
-        return self._by_name(ctx, ref.name, members=True)
+        return self._by_name(ctx, scope, ref.name, members=True)
 
     def _head(self, ctx: _Lookup, scope: FileScope, scope_id: str, head: str) -> _Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
@@ -271,19 +273,27 @@ class Resolver:
                     found.append(base)
         return found
 
-    def _by_name(self, ctx: _Lookup, name: str, *, members: bool) -> Resolution | None:
+    def _by_name(
+        self, ctx: _Lookup, scope: FileScope, name: str, *, members: bool
+    ) -> Resolution | None:
+        """Definitions of `name` anywhere in the same language family."""
         ctx.consulted.add(name)
-        key = (name, members)
+        family = LANGUAGE_FAMILIES.get(scope.language, scope.language)
+        key = (name, members, family)
         if key not in self._named:
-            self._named[key] = self._search_by_name(name, members)
+            self._named[key] = self._search_by_name(name, members, family)
         return self._named[key]
 
-    def _search_by_name(self, name: str, members: bool) -> Resolution | None:
-        matches = sorted(
-            node_id
-            for node_id in self._defs.get(name, ())
-            if bool(self._scopes[file_of(node_id)].symbols[node_id].container) == members
-        )
+    def _search_by_name(self, name: str, members: bool, family: str) -> Resolution | None:
+        matches: list[str] = []
+        for node_id in self._defs.get(name, ()):
+            owner = self._scopes[file_of(node_id)]
+            if (
+                bool(owner.symbols[node_id].container) == members
+                and LANGUAGE_FAMILIES.get(owner.language, owner.language) == family
+            ):
+                matches.append(node_id)
+        matches.sort()
         if not matches or len(matches) > MAX_CANDIDATES:
             return None
         return Resolution(tuple(matches), CONFIDENCE_BY_NAME / len(matches))

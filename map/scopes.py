@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from map.model import FileExtract, Reference, Symbol
-from map.modules import C_LANGUAGES, ModuleIndex
+from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
@@ -137,8 +136,10 @@ def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> 
                     files = binding.files
             if language in C_LANGUAGES:
                 includes.extend(files)
+        whole_module = not imp.names
         for name, alias in imp.names:
             if name == "*":
+                whole_module = True
                 if alias == "*":
                     stars.extend(files)
                 else:
@@ -146,12 +147,16 @@ def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> 
                 continue
             submodule = _submodule(language, imp.module, name, path, index)
             if submodule:
-                bindings[alias] = ModuleBinding(submodule)
+                binding = (  # a Java class file binds its class, a Python one a module
+                    NameBinding(submodule, name) if language == "java" else ModuleBinding(submodule)
+                )
+                bindings[alias] = binding
                 for f in submodule:
                     imported[f].add(line)
             else:
+                whole_module = True
                 bindings[alias] = NameBinding(files, name)
-        for f in files:
+        for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)
     scope.bindings = bindings
@@ -172,12 +177,16 @@ def _local_binding(
 
 
 def fill_visible(scopes: dict[str, FileScope], index: ModuleIndex, paths: list[str]) -> None:
-    """Set the files whose top-level names a file sees unqualified (Go package, C includes)."""
+    """Set the files whose top-level names a file sees unqualified (its Go or Java
+    package, its C includes)."""
     for path in paths:
         scope = scopes[path]
-        if scope.language == "go":
-            directory = str(PurePosixPath(path).parent).removeprefix(".")
-            scope.visible_files = tuple(f for f in index.package_files(directory) if f != path)
+        if scope.language in PACKAGE_DIR_LANGUAGES:
+            scope.visible_files = tuple(
+                f
+                for f in index.package_files(path.rpartition("/")[0])
+                if f != path and index.language(f) == scope.language
+            )
         elif scope.language in C_LANGUAGES:
             scope.visible_files = _include_closure(scopes, path)
 
@@ -215,7 +224,11 @@ def _plain_binding(
 def _submodule(
     language: str, module: str, name: str, path: str, index: ModuleIndex
 ) -> tuple[str, ...]:
-    """The file of `from module import name` when `name` is a Python submodule."""
+    """The file of `from module import name` when `name` is a Python submodule
+    (or, for `import module.Name` in Java, the class's own file)."""
+    if language == "java":
+        found = index.resolve(path, language, f"{module}.{name}")
+        return found if len(found) == 1 and found[0].rsplit("/", 1)[-1] == f"{name}.java" else ()
     if language != "python":
         return ()
     dotted = module + name if module.endswith(".") else f"{module}.{name}"

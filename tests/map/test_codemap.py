@@ -129,3 +129,22 @@ def test_odd_files_are_skipped_and_counted_never_fatal(repo: Path) -> None:
     again = codemap.rebuild()
     assert again.files_changed == []
     assert again.skipped == report.skipped
+
+
+def test_java_and_rust_resolve_best_effort_and_never_across_languages(tmp_path: Path) -> None:
+    codemap = CodeMap.open(_copy_fixture("map_polyglot", tmp_path))
+    graph = codemap.graph
+    app, shapes = "src/com/acme/App.java", "src/com/acme/shapes"
+    assert graph.has_edge(app, f"{shapes}/Circle.java", key="imports")
+    assert not graph.has_edge(app, f"{shapes}/Shape.java", key="imports")
+    assert graph.has_edge(f"{app}#App.main", f"{shapes}/Circle.java#Circle", key="calls")
+    same_package = graph.edges[
+        f"{shapes}/Circle.java#Circle", f"{shapes}/Shape.java#Shape", "inherits"
+    ]
+    assert same_package["confidence"] == 1.0
+    assert graph.has_edge("rs/src/lib.rs#total", "rs/src/shapes.rs#Circle.new", key="calls")
+    by_name = graph.edges["rs/src/lib.rs#total", "rs/src/shapes.rs#Circle.area", "calls"]
+    assert by_name["candidates"] == ()  # the Java `area` methods are no candidates
+    assert not any(
+        v.endswith(".java") or "#" not in v for v in graph.successors("rs/src/lib.rs#total")
+    )
