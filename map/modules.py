@@ -96,7 +96,8 @@ class ModuleIndex:
         directories = [d for d in self._dirs if self._dirs[d] and ("/" + d).endswith(suffix)]
         if not directories:
             return ()
-        return self.package_files(_nearest(importer, [f"{d}/" for d in directories])[:-1])
+        found = self.package_files(_nearest(importer, [f"{d}/" for d in directories])[:-1])
+        return tuple(f for f in found if self._files[f] == "java")
 
     def _keys(self, path: str, language: str) -> list[tuple[str, str]]:
         keys: list[tuple[str, str]] = []
@@ -157,7 +158,8 @@ class ModuleIndex:
             if module == mod_path or module.startswith(mod_path + "/"):
                 rest = module[len(mod_path) :].strip("/")
                 directory = posixpath.join(mod_dir, rest).strip("/") if rest else mod_dir
-                return self.package_files(posixpath.normpath(directory).removeprefix("."))
+                found = self.package_files(posixpath.normpath(directory).removeprefix("."))
+                return tuple(f for f in found if self._files[f] == "go")
         return ()
 
     def _include(self, importer: str, module: str) -> tuple[str, ...]:
