@@ -158,7 +158,8 @@ class ModuleIndex:
             if module == mod_path or module.startswith(mod_path + "/"):
                 rest = module[len(mod_path) :].strip("/")
                 directory = posixpath.join(mod_dir, rest).strip("/") if rest else mod_dir
-                found = self.package_files(posixpath.normpath(directory).removeprefix("."))
+                normal = posixpath.normpath(directory)
+                found = self.package_files("" if normal == "." else normal)
                 return tuple(f for f in found if self._files[f] == "go")
         return ()
 
