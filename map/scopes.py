@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from map.model import FileExtract, Reference, Symbol
-from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, ModuleIndex
+from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
@@ -155,7 +155,9 @@ def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> 
                     imported[f].add(line)
             else:
                 whole_module = True
-                bindings[alias] = NameBinding(files, name)
+                # a default export is looked up under the name it is imported as
+                exported = alias if name == "default" and language in SCRIPT_LANGUAGES else name
+                bindings[alias] = NameBinding(files, exported)
         for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)

@@ -137,6 +137,16 @@ TS = {
 }
 
 
+def test_typescript_default_import_finds_the_export_of_that_name() -> None:
+    graph, _ = _build(
+        {
+            "src/log.ts": "export default function log(m: string): void {}\n",
+            "src/app.ts": "import log from './log';\nexport function run(): void { log('x'); }\n",
+        }
+    )
+    _edge(graph, "src/app.ts#run", "src/log.ts#log", "calls")
+
+
 def test_typescript_imports_index_files_and_namespaces() -> None:
     graph, _ = _build(TS)
     _edge(graph, "src/main.ts#Circle", "src/shapes/shape.ts#Shape", "inherits")
