@@ -120,6 +120,8 @@ class CodeMap:
         With `refresh=False` a valid snapshot is taken as it was built, without
         checking the disk (a one-shot reader that reports staleness itself).
         """
+        if not root.is_dir():
+            raise MapError(f"{root}: not a directory; pass the repository's root directory")
         codemap = cls(root, settings or MapSettings())
         try:
             header = snapshot.load_header(codemap.snapshot_path, str(codemap.root))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from map.codemap import CodeMap, MapSettings
-from map.errors import UnknownNodeError
+from map.errors import MapError, UnknownNodeError
 from tests.conftest import FIXTURES
 from tests.map.graph_state import copy_repo, graph_state
 
@@ -148,3 +148,9 @@ def test_java_and_rust_resolve_best_effort_and_never_across_languages(tmp_path: 
     assert not any(
         v.endswith(".java") or "#" not in v for v in graph.successors("rs/src/lib.rs#total")
     )
+
+
+def test_opening_a_missing_root_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(MapError, match="not a directory"):
+        CodeMap.open(tmp_path / "missing")
+    assert not (tmp_path / "missing").exists()
