@@ -136,6 +136,10 @@ class Documents:
             self._close(oldest, sink)
         return doc
 
+    def paths(self) -> list[Path]:
+        """The open documents, least recently queried first."""
+        return list(self._open)
+
     def vanished(self) -> list[Path]:
         """The open documents whose file is gone from the disk."""
         return [path for path in self._open if FileStamp.of(path) is None]

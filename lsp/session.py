@@ -24,10 +24,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
+from lsp.convert import Converter
 from lsp.disksync import DiskSync
 from lsp.doctor import check_server
 from lsp.documents import Documents, OpenDocument
@@ -52,6 +54,8 @@ def is_empty(result: object) -> bool:
     """True for the answers a loading server gives: null, [] or empty hover."""
     if result is None:
         return True
+    if isinstance(result, types.Hover):
+        return Converter.hover(result) is None
     if isinstance(result, Sequence) and not isinstance(result, str):
         return len(result) == 0
     return False
@@ -88,6 +92,10 @@ class ServerSession:
     def restarts(self) -> int:
         """How many times the server was started again after the first start."""
         return max(0, self._starts - 1)
+
+    def open_documents(self) -> list[Path]:
+        """The documents the server has open, least recently queried first."""
+        return self._documents.paths()
 
     @property
     def state(self) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from lsp.model import Location
+from lsp.settings import LiveSettings
 from tests.lsp.conftest import PYTHON_SERVERS, Live, line_of, open_live, position_of
 
 SHAPES = "app/shapes.py"
@@ -129,3 +130,17 @@ def test_an_edit_that_keeps_size_and_mtime_is_still_seen(live: Live) -> None:
     assert ("area_total", SHAPES) in {(s.name, s.location.path) for s in found}
     line, col = position_of(live.root, REPORT, "area_total", after="return")
     assert _places(live.run(live.pool.definition(REPORT, line, col))) == before
+
+
+def test_only_the_most_recent_documents_stay_open_and_answers_stay_right(tmp_path: Path) -> None:
+    settings = LiveSettings(max_open_documents=2)
+    with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
+        for name in (CLI, REPORT, SHAPES, "app/decorators.py"):
+            assert live.run(live.pool.document_symbols(name))
+        session = live.pool.session("python")
+        assert len(session.open_documents()) == 2
+        _insert_at_top(live.root / REPORT, 3)  # REPORT was closed: the disk tells
+        assert _definition_of_total_area(live) == {
+            (SHAPES, line_of(live.root, SHAPES, "def total_area"))
+        }
+        assert [p.name for p in session.open_documents()] == ["decorators.py", "report.py"]
