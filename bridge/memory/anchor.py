@@ -90,10 +90,7 @@ def symbol_id(symbol: Symbol) -> str:
 
 def find_symbol(ws: Workspace, file: FileNow, name: str) -> Symbol | None:
     """The symbol called `name` (as in its node ID) in `file`, if any."""
-    extract = ws.extract(file)
-    if extract is None:
-        return None
-    return next((s for s in extract.symbols if symbol_id(s) == name), None)
+    return ws.index(file).by_id.get(name)
 
 
 def symbols_of(ws: Workspace, file: FileNow) -> tuple[Symbol, ...]:

@@ -16,6 +16,7 @@ from bridge.memory.git import BlobReader, Change
 from bridge.memory.model import Anchor, RefCheck
 from bridge.memory.workspace import Workspace
 from disk.errors import DiskError
+from disk.stamps import content_hash
 from map.extract import extract_file
 from map.graph import MapGraph
 from map.languages import language_for
@@ -33,6 +34,7 @@ class CalleeProbe:
         self._old: dict[tuple[str, str], dict[str, Fingerprint] | None] = {}
         self._blobs = BlobReader(ws.root)
         self._renames: dict[str, dict[str, str]] = {}
+        self._by_content: dict[tuple[str, str], dict[str, Fingerprint]] = {}
 
     def __enter__(self) -> CalleeProbe:
         return self
@@ -79,14 +81,20 @@ class CalleeProbe:
         return then[name].normalized != symbol.fingerprint.normalized
 
     def _fingerprints_at(self, commit: str, path: str) -> dict[str, Fingerprint] | None:
+        """The symbols' fingerprints of `path` at `commit` (extracted once per content)."""
         key = (commit, path)
         if key not in self._old:
             data = self._blobs.read(commit, path) if self.ws.git else None
             self._old[key] = None
             if data is not None and language_for(path) is not None:
-                try:
-                    extract = extract_file(path, data)
-                except DiskError:
-                    return None
-                self._old[key] = {symbol_id(s): s.fingerprint for s in extract.symbols}
+                by_content = (path, content_hash(data))
+                if by_content not in self._by_content:
+                    try:
+                        extract = extract_file(path, data)
+                    except DiskError:
+                        return None
+                    self._by_content[by_content] = {
+                        symbol_id(s): s.fingerprint for s in extract.symbols
+                    }
+                self._old[key] = self._by_content[by_content]
         return self._old[key]

@@ -63,17 +63,20 @@ class SymbolIndex:
 
     file: FileNow
     symbols: tuple[Symbol, ...]
+    by_id: dict[str, Symbol]
+    """By the symbol part of the node ID (`Qual.Name`, `Qual.Name~2`)."""
     by_fingerprint: dict[str, Symbol]
     _by_body: dict[str, Symbol] | None = None
 
     @classmethod
     def of(cls, file: FileNow, symbols: tuple[Symbol, ...]) -> SymbolIndex:
-        """Index `symbols` by exact and normalized fingerprint (first one wins)."""
+        """Index `symbols` by ID and by exact and normalized fingerprint (first one wins)."""
         by_fingerprint: dict[str, Symbol] = {}
         for symbol in symbols:
             by_fingerprint.setdefault(symbol.fingerprint.exact, symbol)
             by_fingerprint.setdefault(symbol.fingerprint.normalized, symbol)
-        return cls(file, symbols, by_fingerprint)
+        by_id = {s.node_id.partition("#")[2]: s for s in symbols}
+        return cls(file, symbols, by_id, by_fingerprint)
 
     def by_body_renamed_from(self, body: str, old_name: str) -> Symbol | None:
         """The first symbol whose body matches with both its own and `old_name` masked.
