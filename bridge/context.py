@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +74,17 @@ class AppContext:
             if self._map is None:
                 # a server starts fresh and then watches; a one-shot command reads the
                 # snapshot as built and reports what changed since (see bridge.mapview)
-                self._map = await asyncio.to_thread(
-                    partial(CodeMap.open, self.root, self.map_settings, refresh=self.serving)
-                )
+                self._map = await asyncio.to_thread(self._open_map)
                 if self.serving and self.config.bridge.watch:
                     await self._watch(self._map)
             return self._map
+
+    def _open_map(self) -> CodeMap:
+        """Open the map and load its graph (seconds on a big repository: run it in a
+        worker thread, never on the event loop)."""
+        code_map = CodeMap.open(self.root, self.map_settings, refresh=self.serving)
+        code_map.graph.number_of_nodes()
+        return code_map
 
     async def rebuild_map(self) -> BuildReport:
         """Bring the map up to date with the disk (incremental) and save it."""
