@@ -4,4 +4,6 @@ import sys
 
 from bridge.cli.main import main
 
-sys.exit(main())
+# the guard matters: the map's extraction pool re-imports the main module
+if __name__ == "__main__":
+    sys.exit(main())
