@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -268,14 +269,79 @@ CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+class WorkerPeaks:
+    """Samples the peak RSS (VmHWM) of this process's descendants while a measure runs.
+
+    Pool workers of a forkserver are not our children, so RUSAGE_CHILDREN
+    misses them; /proc sees them. Linux only; elsewhere it reports 0.
+    """
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self.peak_kib: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
+
+    def __enter__(self) -> WorkerPeaks:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def largest_mb(self) -> float:
+        return max(self.peak_kib.values(), default=0) * 1024 / 1e6
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            for pid in _descendants(os.getpid()):
+                hwm = _vm_hwm_kib(pid)
+                if hwm > self.peak_kib.get(pid, 0):
+                    self.peak_kib[pid] = hwm
+
+
+def _descendants(root_pid: int) -> list[int]:
+    """Every live process below `root_pid`, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = list(children.get(root_pid, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def _vm_hwm_kib(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
 def child_main(measure: str, root: str, args_json: str) -> None:
     """Run one measurement and print its result, with peak RSS, as one JSON line."""
     load = os.getloadavg()[0]
-    result = CHILD_MEASURES[measure](Path(root), json.loads(args_json))
+    with WorkerPeaks() as workers:
+        result = CHILD_MEASURES[measure](Path(root), json.loads(args_json))
     result["load_1m"] = load
     kib = 1024  # ru_maxrss is in KiB on Linux
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
-    result["worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kib / 1e6
+    result["worker_rss_mb"] = workers.largest_mb()
     print(json.dumps(result))
 
 
@@ -295,7 +361,6 @@ class Figure:
         if self.error is not None or not self.runs:
             return {"corpus": self.corpus, "measure": self.measure, "error": self.error}
         ms = [run["seconds"] * 1000 for run in self.runs]
-        rss = [max(run["peak_rss_mb"], run["worker_rss_mb"]) for run in self.runs]
         median = statistics.median(ms)
         return {
             "corpus": self.corpus,
@@ -304,7 +369,8 @@ class Figure:
             "min_ms": round(min(ms), 1),
             "max_ms": round(max(ms), 1),
             "ms_per_mb": round(median / megabytes, 1) if self.measure in FULL_TREE else None,
-            "peak_rss_mb": round(statistics.median(rss)),
+            "peak_rss_mb": round(statistics.median(run["peak_rss_mb"] for run in self.runs)),
+            "worker_rss_mb": round(statistics.median(run["worker_rss_mb"] for run in self.runs)),
             "load_1m": round(statistics.median(run["load_1m"] for run in self.runs), 1),
             "note": _note(self.runs),
             "runs_ms": [round(value, 1) for value in ms],
@@ -362,11 +428,14 @@ def bench_corpus(
 def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers: int) -> None:
     table = Table(
         title=f"map benchmark: median and min-max over {runs} runs, {workers} workers",
-        caption=f"load: 1-minute load average as each run began ({os.cpu_count()} cores)",
+        caption=(
+            "RSS: peak of the measuring process; worker: the largest pool worker's peak; "
+            f"load: 1-minute load average as each run began ({os.cpu_count()} cores)"
+        ),
     )
-    columns = ("corpus", "measure", "median ms", "min-max ms", "ms/MB", "peak RSS MB", "load")
-    for column in (*columns, "note"):
-        numeric = "ms" in column or "MB" in column or column == "load"
+    numbers = ("median ms", "min-max ms", "ms/MB", "RSS MB", "worker MB", "load")
+    for column in ("corpus", "measure", *numbers, "note"):
+        numeric = column not in ("corpus", "measure", "note")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=not numeric)
     by_name = {corpus.name: corpus for corpus in corpora}
     shown = ""
@@ -384,7 +453,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
         elif measure == "update-largest":
             measure += f" {corpus.largest_bytes / 1e3:.0f} kB"
         if row.get("error"):
-            table.add_row(label, measure, "", "", "", "", "", f"[red]{row['error']}")
+            table.add_row(label, measure, "", "", "", "", "", "", f"[red]{row['error']}")
             continue
         per_mb = "" if row["ms_per_mb"] is None else f"{row['ms_per_mb']:.1f}"
         table.add_row(
@@ -394,6 +463,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
             f"{row['min_ms']:.1f}-{row['max_ms']:.1f}",
             per_mb,
             str(row["peak_rss_mb"]),
+            str(row["worker_rss_mb"] or ""),
             f"{row['load_1m']:.1f}",
             row["note"],
         )
