@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from map.codemap import CodeMap, MapSettings
 from map.live_map import LiveMap
 from tests.map.graph_state import copy_repo
+from tests.map.polling import wait_until
 
-WAIT_S = 20.0
 HELPER = "pkg/core.py#helper"
-
-
-async def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll `condition` until it holds; fail naming `what` after WAIT_S seconds."""
-    deadline = asyncio.get_running_loop().time() + WAIT_S
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def lines_of(codemap: CodeMap, node_id: str) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +13,7 @@ import pytest
 
 import map.watch
 from map.watch import Watcher, WatchStartError, default_path_filter
-
-WAIT_S = 20.0
+from tests.map.polling import WAIT_S, wait_until
 
 
 def run(scenario: Coroutine[Any, Any, None]) -> None:
@@ -25,15 +24,6 @@ def run(scenario: Coroutine[Any, Any, None]) -> None:
             await scenario
 
     asyncio.run(bounded())
-
-
-async def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll `condition` until it holds; fail naming `what` after WAIT_S seconds."""
-    deadline = asyncio.get_running_loop().time() + WAIT_S
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 class Recorder:
