@@ -183,11 +183,16 @@ class MemoryStore:
                 )
 
     def set_statuses(self, statuses: Mapping[str, MemoryStatus]) -> None:
-        """Store statuses a check derived."""
+        """Store statuses a check derived.
+
+        Only memories still active, stale or historical change: a status set
+        by hand meanwhile (another process retiring one) is never overwritten.
+        """
         if statuses:
             with self.transaction() as conn:
                 conn.executemany(
-                    "UPDATE memories SET status = ? WHERE id = ?",
+                    "UPDATE memories SET status = ? WHERE id = ? "
+                    "AND status IN ('active', 'stale', 'historical')",
                     [(s, i) for i, s in statuses.items()],
                 )
 

@@ -121,3 +121,11 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
     with MemoryStore(db) as store:
         assert set(store.ids()) == {f"{p}-{i}" for p in ("a", "b") for i in range(150)}
         assert len(store.search("text", 500)) == 300
+
+
+def test_a_check_never_overwrites_a_status_set_meanwhile(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "m.db") as store:
+        store.add([_memory("m-1"), _memory("m-2")])
+        store.set_status("m-1", "retired")
+        store.set_statuses({"m-1": "stale", "m-2": "stale"})
+        assert [store.get(i).status for i in ("m-1", "m-2")] == ["retired", "stale"]
