@@ -1,7 +1,8 @@
 """Which language a file is in, and its compiled tree-sitter grammar and query.
 
 Grammars come from the per-language wheels (tree-sitter-python, ...); the
-extraction query of each language is `map/queries/<language>.scm`. Compiled
+extraction query of each language is `map/queries/<language>.scm` (the
+JavaScript family's adds the patterns they share, `ecmascript.scm`). Compiled
 grammars and queries are immutable, so each is loaded once per process.
 """
 
@@ -64,8 +65,15 @@ LANGUAGES: tuple[str, ...] = tuple(_GRAMMARS)
 """Every language extraction supports."""
 
 _QUERY_DIR = Path(__file__).parent / "queries"
-# TSX is TypeScript plus JSX: its query is TypeScript's plus the JSX patterns.
-_QUERY_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType({"tsx": ("typescript", "tsx")})
+# The JavaScript-family grammars name most nodes alike: those patterns live once in
+# ecmascript.scm, after each language's own. TSX is TypeScript plus the JSX patterns.
+_QUERY_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "javascript": ("javascript", "ecmascript"),
+        "typescript": ("typescript", "ecmascript"),
+        "tsx": ("typescript", "ecmascript", "tsx"),
+    }
+)
 
 
 def language_for(path: str) -> str | None:
@@ -87,7 +95,8 @@ def grammar(language: str) -> Language:
 
 
 def query_source(language: str) -> str:
-    """The text of the extraction query of `language` (queries/<language>.scm)."""
+    """The text of the extraction query of `language` (queries/<language>.scm, plus
+    the files it shares patterns from)."""
     names = _QUERY_FILES.get(language, (language,))
     return "\n".join((_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8") for name in names)
 

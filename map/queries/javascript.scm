@@ -1,60 +1,12 @@
-; Extraction query for JavaScript (and JSX): captures are explained in map/extract_matches.py.
+; Extraction query for JavaScript (and JSX), before the patterns shared with TypeScript
+; (ecmascript.scm): captures are explained in map/extract_matches.py.
 
 (class_declaration name: (identifier) @name) @def.class
-
-(function_declaration name: (identifier) @name) @def.function
-(generator_function_declaration name: (identifier) @name) @def.function
-
-(method_definition
-  name: (property_identifier) @name
-  (#eq? @name "constructor")) @def.constructor
-(method_definition
-  name: [(property_identifier) (private_property_identifier)] @name
-  (#not-eq? @name "constructor")) @def.method
 
 ; class fields holding functions (`handle = () => {...}`) act as methods
 (field_definition
   property: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @def.method
-
-; module-level functions held in variables, then exported constants/variables
-(program
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression)])) @def.function)
-(export_statement
-  declaration: (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(arrow_function) (function_expression)])) @def.function)
-(export_statement
-  declaration: (lexical_declaration
-    "const"
-    (variable_declarator name: (identifier) @name)) @def.constant)
-(export_statement
-  declaration: (lexical_declaration
-    "let"
-    (variable_declarator name: (identifier) @name)) @def.variable)
-
-(import_statement) @import
-(export_statement source: (_)) @import
-(variable_declarator
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string)))
-  (#eq? @_require "require")) @import
-
-(call_expression function: (identifier) @name) @ref.calls
-(call_expression
-  function: (member_expression
-    object: (_) @qualifier
-    property: (property_identifier) @name)) @ref.calls
-(new_expression constructor: (identifier) @name) @ref.calls
-(new_expression
-  constructor: (member_expression
-    object: (_) @qualifier
-    property: (property_identifier) @name)) @ref.calls
 
 (class_heritage (identifier) @name @ref.inherits)
 (class_heritage
@@ -64,5 +16,3 @@
   (#match? @name "^[A-Z]"))
 ((jsx_self_closing_element name: (identifier) @name @ref.references)
   (#match? @name "^[A-Z]"))
-
-(comment) @comment

@@ -1,4 +1,4 @@
-; JSX additions for TSX (appended to typescript.scm): components used as elements.
+; JSX additions for TSX (appended to typescript.scm and ecmascript.scm): components used as elements.
 
 ((jsx_opening_element name: (identifier) @name @ref.references)
   (#match? @name "^[A-Z]"))

@@ -1,0 +1,54 @@
+; Patterns JavaScript, TypeScript and TSX share (their grammars name these nodes
+; alike), appended to each one's own query: see map/languages.py. Captures are
+; explained in map/extract_matches.py.
+
+(function_declaration name: (identifier) @name) @def.function
+(generator_function_declaration name: (identifier) @name) @def.function
+
+(method_definition
+  name: (property_identifier) @name
+  (#eq? @name "constructor")) @def.constructor
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  (#not-eq? @name "constructor")) @def.method
+
+; module-level functions held in variables, then exported constants/variables
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression)])) @def.function)
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression)])) @def.function)
+(export_statement
+  declaration: (lexical_declaration
+    "const"
+    (variable_declarator name: (identifier) @name)) @def.constant)
+(export_statement
+  declaration: (lexical_declaration
+    "let"
+    (variable_declarator name: (identifier) @name)) @def.variable)
+
+(import_statement) @import
+(export_statement source: (_)) @import
+(variable_declarator
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string)))
+  (#eq? @_require "require")) @import
+
+(call_expression function: (identifier) @name) @ref.calls
+(call_expression
+  function: (member_expression
+    object: (_) @qualifier
+    property: (property_identifier) @name)) @ref.calls
+(new_expression constructor: (identifier) @name) @ref.calls
+(new_expression
+  constructor: (member_expression
+    object: (_) @qualifier
+    property: (property_identifier) @name)) @ref.calls
+
+(comment) @comment
