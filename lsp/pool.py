@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from disk.paths import resolve_in_root
 from lsp.catalog import Catalog, ServerSpec, locate
-from lsp.convert import Converter
+from lsp.convert import Converter, LocationResult
 from lsp.documents import OpenDocument
 from lsp.errors import NoServerError, PositionError, UnsupportedFileError
 from lsp.model import (
@@ -31,6 +32,8 @@ from lsp.model import (
 )
 from lsp.session import ServerSession
 from lsp.settings import LiveSettings
+
+P = TypeVar("P")
 
 
 class LivePool:
@@ -101,52 +104,56 @@ class LivePool:
 
     async def definition(self, path: str, line: int, character: int) -> list[Location]:
         """Where the symbol at the position is defined."""
-        session, doc, ident, pos = await self._at(path, line, character)
-        params = types.DefinitionParams(text_document=ident, position=pos)
-        result = await session.ask(
+        return await self._locations(
             types.TEXT_DOCUMENT_DEFINITION,
-            lambda c: c.text_document_definition_async(params),
-            path=doc.path,
+            (path, line, character),
+            types.DefinitionParams,
+            LanguageClient.text_document_definition_async,
         )
-        return Converter(self.root).locations(result)
 
     async def type_definition(self, path: str, line: int, character: int) -> list[Location]:
         """Where the type of the symbol at the position is defined."""
-        session, doc, ident, pos = await self._at(path, line, character)
-        params = types.TypeDefinitionParams(text_document=ident, position=pos)
-        result = await session.ask(
+        return await self._locations(
             types.TEXT_DOCUMENT_TYPE_DEFINITION,
-            lambda c: c.text_document_type_definition_async(params),
-            path=doc.path,
+            (path, line, character),
+            types.TypeDefinitionParams,
+            LanguageClient.text_document_type_definition_async,
         )
-        return Converter(self.root).locations(result)
 
     async def implementations(self, path: str, line: int, character: int) -> list[Location]:
         """The implementations of the interface or method at the position."""
-        session, doc, ident, pos = await self._at(path, line, character)
-        params = types.ImplementationParams(text_document=ident, position=pos)
-        result = await session.ask(
+        return await self._locations(
             types.TEXT_DOCUMENT_IMPLEMENTATION,
-            lambda c: c.text_document_implementation_async(params),
-            path=doc.path,
+            (path, line, character),
+            types.ImplementationParams,
+            LanguageClient.text_document_implementation_async,
         )
-        return Converter(self.root).locations(result)
 
     async def references(
         self, path: str, line: int, character: int, *, include_declaration: bool = True
     ) -> list[Location]:
         """Every reference to the symbol at the position, across the workspace."""
-        session, doc, ident, pos = await self._at(path, line, character)
-        params = types.ReferenceParams(
-            text_document=ident,
-            position=pos,
-            context=types.ReferenceContext(include_declaration=include_declaration),
-        )
-        result = await session.ask(
+        context = types.ReferenceContext(include_declaration=include_declaration)
+        return await self._locations(
             types.TEXT_DOCUMENT_REFERENCES,
-            lambda c: c.text_document_references_async(params),
-            path=doc.path,
+            (path, line, character),
+            lambda ident, pos: types.ReferenceParams(
+                context=context, text_document=ident, position=pos
+            ),
+            LanguageClient.text_document_references_async,
         )
+
+    async def _locations(
+        self,
+        method: str,
+        at: tuple[str, int, int],
+        params: Callable[[types.TextDocumentIdentifier, types.Position], P],
+        send: Callable[[LanguageClient, P], Awaitable[LocationResult]],
+    ) -> list[Location]:
+        """Ask `method` (`send` with `params` made for the position `at`) for locations."""
+        session, doc, ident, pos = await self._at(*at)
+        request = params(ident, pos)
+        result = await session.ask(method, lambda c: send(c, request), path=doc.path)
         return Converter(self.root).locations(result)
 
     async def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
