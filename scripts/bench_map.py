@@ -25,6 +25,7 @@ stdout, or JSON with --json.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
@@ -219,21 +220,50 @@ def _settings(args: dict[str, Any]) -> MapSettings:
     return MapSettings(workers=int(args["workers"]))
 
 
+class GcTimer:
+    """Sums the pauses of the cyclic garbage collector inside a `with` block."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __enter__(self) -> GcTimer:
+        gc.callbacks.append(self._on_gc)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        gc.callbacks.remove(self._on_gc)
+
+    def _on_gc(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
+
+
 def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """No snapshot: `open` builds everything and saves."""
     shutil.rmtree(root / ".codeanchor", ignore_errors=True)
-    started = time.perf_counter()
-    codemap = CodeMap.open(root, _settings(args))
-    seconds = time.perf_counter() - started
+    with GcTimer() as collector:
+        started = time.perf_counter()
+        codemap = CodeMap.open(root, _settings(args))
+        seconds = time.perf_counter() - started
     status = codemap.status()
-    return {"seconds": seconds, "symbols": status.symbols, "edges": status.edges}
+    return {
+        "seconds": seconds,
+        "gc_seconds": collector.seconds,
+        "symbols": status.symbols,
+        "edges": status.edges,
+    }
 
 
 def warm(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """A valid snapshot and nothing changed: `open` loads it and checks every file."""
-    started = time.perf_counter()
-    CodeMap.open(root, _settings(args))
-    return {"seconds": time.perf_counter() - started}
+    with GcTimer() as collector:
+        started = time.perf_counter()
+        CodeMap.open(root, _settings(args))
+        seconds = time.perf_counter() - started
+    return {"seconds": seconds, "gc_seconds": collector.seconds}
 
 
 def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
@@ -247,14 +277,20 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     nodes = codemap.graph.number_of_nodes()  # a running server has its graph loaded already
     try:
         path.write_bytes(original + PROBE.format(seq=args["seq"]).encode())
-        started = time.perf_counter()
-        report = codemap.rebuild(paths=[args["file"]]) if args["told"] else codemap.rebuild()
-        seconds = time.perf_counter() - started
+        with GcTimer() as collector:
+            started = time.perf_counter()
+            report = codemap.rebuild(paths=[args["file"]]) if args["told"] else codemap.rebuild()
+            seconds = time.perf_counter() - started
     finally:
         path.write_bytes(original)
     if report.files_changed != [args["file"]]:
         raise RuntimeError(f"expected one re-extracted file, got {report.files_changed[:5]}")
-    return {"seconds": seconds, "files_relinked": report.files_relinked, "nodes": nodes}
+    return {
+        "seconds": seconds,
+        "gc_seconds": collector.seconds,
+        "files_relinked": report.files_relinked,
+        "nodes": nodes,
+    }
 
 
 CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
@@ -379,11 +415,14 @@ class Figure:
 
 def _note(runs: list[dict[str, Any]]) -> str:
     """What else the runs reported, in a few words."""
+    words: list[str] = []
     if "files_relinked" in runs[0]:
-        return f"{statistics.median(run['files_relinked'] for run in runs):.0f} files relinked"
+        words.append(f"{statistics.median(run['files_relinked'] for run in runs):.0f} relinked")
     if "symbols" in runs[0]:
-        return f"{runs[0]['symbols']} symbols, {runs[0]['edges']} edges"
-    return ""
+        words.append(f"{runs[0]['symbols']} symbols, {runs[0]['edges']} edges")
+    if "gc_seconds" in runs[0]:
+        words.append(f"GC {statistics.median(run['gc_seconds'] for run in runs) * 1000:.0f} ms")
+    return ", ".join(words)
 
 
 def run_child(measure: str, corpus: Corpus, extra: dict[str, Any]) -> dict[str, Any]:
@@ -436,7 +475,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
     numbers = ("median ms", "min-max ms", "ms/MB", "RSS MB", "worker MB", "load")
     for column in ("corpus", "measure", *numbers, "note"):
         numeric = column not in ("corpus", "measure", "note")
-        table.add_column(column, justify="right" if numeric else "left", no_wrap=not numeric)
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=column != "note")
     by_name = {corpus.name: corpus for corpus in corpora}
     shown = ""
     for row in rows:
@@ -467,7 +506,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
             f"{row['load_1m']:.1f}",
             row["note"],
         )
-    Console(width=max(Console().width, 140)).print(table)
+    Console(width=max(Console().width, 170)).print(table)
 
 
 def main() -> None:
