@@ -21,9 +21,7 @@ class ToolError(Exception):
     code = "error"
     exit_code = 1
 
-    def __init__(
-        self, message: str, *, hint: str | None = None, code: str | None = None
-    ) -> None:
+    def __init__(self, message: str, *, hint: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint

@@ -1,11 +1,11 @@
 """What a tool is pointed at: a node ID, or a position in a file.
 
-    node ID      src/auth/tokens.py            a file
-                 src/auth/tokens.py#Store.issue    a symbol (`~2` for the second
-                                                   of that name in the file)
-    position     src/auth/tokens.py:42         line 42 (1-based), first non-blank
-                 src/auth/tokens.py:42:9       line 42, column 9 (1-based code points)
-                 src/auth/tokens.py:42 + name  the column of `name` on line 42
+node ID      src/auth/tokens.py            a file
+             src/auth/tokens.py#Store.issue    a symbol (`~2` for the second
+                                               of that name in the file)
+position     src/auth/tokens.py:42         line 42 (1-based), first non-blank
+             src/auth/tokens.py:42:9       line 42, column 9 (1-based code points)
+             src/auth/tokens.py:42 + name  the column of `name` on line 42
 """
 
 from __future__ import annotations
@@ -114,9 +114,7 @@ def to_lsp_position(root: Path, target: PositionTarget) -> LspPosition:
     lines = read_source(absolute).splitlines()
     path = relative_posix(root, absolute)
     if target.line > len(lines):
-        raise BadInputError(
-            f"{path}:{target.line}: past the end of the file ({len(lines)} lines)"
-        )
+        raise BadInputError(f"{path}:{target.line}: past the end of the file ({len(lines)} lines)")
     text = lines[target.line - 1]
     if target.name is not None:
         found = re.search(rf"(?<![\w$]){re.escape(target.name)}(?![\w$])", text)

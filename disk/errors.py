@@ -1,12 +1,12 @@
 """Errors about files on disk.
 
-    DiskError
-    ├── OutsideRootError      the path (or a symlink on it) leaves the root
-    ├── MissingFileError      no such file
-    └── UnreadableFileError   the file exists but is not usable source text
-        ├── BinaryFileError
-        ├── FileTooLargeError
-        └── UndecodableFileError
+DiskError
+├── OutsideRootError      the path (or a symlink on it) leaves the root
+├── MissingFileError      no such file
+└── UnreadableFileError   the file exists but is not usable source text
+    ├── BinaryFileError
+    ├── FileTooLargeError
+    └── UndecodableFileError
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Errors of the map.
 
-    MapError
-    ├── UnknownNodeError   no node with that ID; `.suggestions` holds the nearest IDs
-    └── SnapshotError      a snapshot on disk cannot be trusted (internal: the map is rebuilt)
+MapError
+├── UnknownNodeError   no node with that ID; `.suggestions` holds the nearest IDs
+└── SnapshotError      a snapshot on disk cannot be trusted (internal: the map is rebuilt)
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH"
 echo "[test] ruff" >&2
 ruff check .
+ruff format --check .
 echo "[test] mypy --strict" >&2
 mypy
 echo "[test] pytest" >&2

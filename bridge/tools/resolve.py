@@ -143,9 +143,7 @@ async def _find_elsewhere(
     return None
 
 
-async def _suggestions(
-    app: AppContext, target: NodeTarget, symbols: list[LiveSymbol]
-) -> list[str]:
+async def _suggestions(app: AppContext, target: NodeTarget, symbols: list[LiveSymbol]) -> list[str]:
     """The nearest IDs the live outline or the map knows."""
     live = [s.node_id for s in symbols]
     return nearest_ids(await app.code_map(), target.node_id, extra=live)

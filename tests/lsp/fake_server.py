@@ -1,9 +1,9 @@
 """A scripted language server (pygls) for tests of the client's own logic.
 
-    python fake_server.py cold N   definition answers [] N times, then line 1
-    python fake_server.py empty    definition always answers []
-    python fake_server.py once     definition answers line 1 once, then [] always
-    python fake_server.py hang     definition never answers (the rest works)
+python fake_server.py cold N   definition answers [] N times, then line 1
+python fake_server.py empty    definition always answers []
+python fake_server.py once     definition answers line 1 once, then [] always
+python fake_server.py hang     definition never answers (the rest works)
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ def serve(mode: str, empties: int) -> None:
             return []
         start = types.Position(line=0, character=0)
         return [
-            types.Location(
-                uri=params.text_document.uri, range=types.Range(start=start, end=start)
-            )
+            types.Location(uri=params.text_document.uri, range=types.Range(start=start, end=start))
         ]
 
     server.start_io()

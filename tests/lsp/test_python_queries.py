@@ -115,7 +115,6 @@ def test_status_reports_the_running_server(py_live: Live) -> None:
     assert status.pid is not None
 
 
-
 def test_concurrent_queries_each_get_their_own_answer(py_live: Live) -> None:
     root = py_live.root
     call = position_of(root, REPORT, "total_area", after="return")
