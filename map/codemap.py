@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -99,6 +100,8 @@ class CodeMap:
         self._pending: snapshot.Header | None = None
         self._counts: dict[str, Any] = {}
         self._stale: dict[str, int] = {}
+        # mark_stale runs on the event loop while a rebuild runs in a worker thread
+        self._stale_lock = threading.Lock()
         self._last_duration = 0.0
         self._last_scan: Scan | None = None
         self._version = 0
@@ -214,11 +217,12 @@ class CodeMap:
         self._stamps, self._skipped_files = found.stamps, found.skipped
         self._skipped, self._go_modules = found.skip_counts, found.go_modules
         self._last_scan = found
-        self._stale = {
-            p: t
-            for p, t in self._stale.items()
-            if t > flagged_before or (targets is not None and p not in targets)
-        }
+        with self._stale_lock:
+            self._stale = {
+                p: t
+                for p, t in self._stale.items()
+                if t > flagged_before or (targets is not None and p not in targets)
+            }
         self.built_at = scan_time
         self._last_duration = report.duration_s
         self.last_report = report
@@ -271,14 +275,14 @@ class CodeMap:
     def mark_stale(self, paths: Iterable[str]) -> None:
         """Flag files as changed on disk since the last build (until the next one)."""
         now = time.monotonic_ns()
-        for path in paths:
-            relative = self._relative(path)
-            if relative is not None:
-                self._stale[relative] = now
+        flagged = [r for path in paths if (r := self._relative(path)) is not None]
+        with self._stale_lock:
+            self._stale.update(dict.fromkeys(flagged, now))
 
     def stale_files(self) -> frozenset[str]:
         """Files changed on disk since `built_at`, as far as the map was told."""
-        return frozenset(self._stale)
+        with self._stale_lock:
+            return frozenset(self._stale)
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""
@@ -288,7 +292,7 @@ class CodeMap:
             symbols=int(counts.get("symbols", 0)),
             edges=int(counts.get("edges", 0)),
             languages=dict(counts.get("languages", {})),
-            stale_files=tuple(sorted(self._stale)),
+            stale_files=tuple(sorted(self.stale_files())),
             last_build_s=self._last_duration,
             built_at=self.built_at,
             skipped=dict(self._skipped),
