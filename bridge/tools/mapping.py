@@ -86,6 +86,7 @@ async def map_status(app: AppContext) -> Envelope:
     code_map = await app.code_map()
     status = dataclasses.asdict(code_map.status())
     status["built_at"] = status["built_at"].isoformat()
+    status["last_build_s"] = round(status["last_build_s"], 3)
     status["watcher"] = app.watcher_state()
     if status["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
