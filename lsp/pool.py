@@ -81,6 +81,14 @@ class LivePool:
             self._sessions[spec.name] = session
         return session
 
+    def still_loading(self, path: str) -> bool:
+        """True when the server for `path` is running but still loading the
+        workspace, so an answer it just gave may be incomplete."""
+        language = self.catalog.language_of(path)
+        spec = None if language is None else self.catalog.server_for_language(language)
+        session = None if spec is None else self._sessions.get(spec.name)
+        return session is not None and session.loading
+
     async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
         absolute = resolve_in_root(self.root, path)
         session = self.session(self.language_of(str(absolute)))

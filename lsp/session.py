@@ -98,6 +98,13 @@ class ServerSession:
         return self._documents.paths()
 
     @property
+    def loading(self) -> bool:
+        """True while the running server has not yet said it loaded the workspace
+        (its answers may be incomplete)."""
+        conn = self._connection
+        return conn is not None and conn.alive and not conn.loaded.is_set()
+
+    @property
     def state(self) -> str:
         """One of "running", "stopped" or "given_up"."""
         if self._connection is not None and self._connection.alive:

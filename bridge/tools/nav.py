@@ -59,6 +59,16 @@ async def position_of(app: AppContext, target: str, name: str | None) -> LspPosi
     return to_lsp_position(app.root, parsed)
 
 
+def loading_warnings(app: AppContext, path: str) -> list[str]:
+    """A warning when the server answered while still loading the workspace."""
+    if not app.live.still_loading(path):
+        return []
+    return [
+        "the language server is still loading the workspace: this answer may be "
+        "incomplete; ask again in a few seconds"
+    ]
+
+
 async def _locations(
     app: AppContext,
     target: str,
@@ -78,6 +88,7 @@ async def _locations(
         },
         budget_tokens=budget_tokens,
         items_key="locations",
+        warnings=loading_warnings(app, position.path),
     )
 
 
@@ -198,7 +209,12 @@ async def _calls(
         "count": len(sites),
         key: [call_site(s) for s in sites],
     }
-    return respond(data, budget_tokens=budget_tokens, items_key=key)
+    return respond(
+        data,
+        budget_tokens=budget_tokens,
+        items_key=key,
+        warnings=loading_warnings(app, position.path),
+    )
 
 
 async def nav_callers(

@@ -1,0 +1,58 @@
+"""An answer given while the server still loads the workspace says it may be incomplete."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+from bridge.context import AppContext
+from bridge.tools.nav import nav_definition
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "py_app"
+FAKE = Path(__file__).resolve().parents[1] / "lsp" / "fake_server.py"
+SHAPES = "app/shapes.py"
+
+
+def _repo(tmp_path: Path, ready_log: str | None) -> Path:
+    """The py_app fixture served by the scripted server; with `ready_log`, the server
+    counts as loaded only once it logs a matching line (it never logs anything)."""
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE, root)
+    ready = f"ready_log = [{ready_log!r}]\n" if ready_log else ""
+    (root / "codeanchor.toml").write_text(
+        'servers = { python = "fake" }\n[live]\ncold_start_deadline = 0.5\n'
+        '[server.fake]\nlanguages = ["python"]\nextensions = [".py"]\n'
+        f'install = "(a test double)"\n{ready}'
+        f"command = [{sys.executable!r}, {str(FAKE)!r}, 'cold', '0']\n"
+    )
+    return root
+
+
+def _definition_warnings(root: Path) -> list[str]:
+    async def ask() -> list[str]:
+        app = AppContext(root)
+        try:
+            line = next(
+                i
+                for i, text in enumerate((root / SHAPES).read_text().splitlines(), 1)
+                if "self.area()" in text
+            )
+            async with asyncio.timeout(30):
+                envelope = await nav_definition(app, f"{SHAPES}:{line}", name="area")
+            assert envelope["data"]["count"] == 1
+            return envelope["warnings"]
+        finally:
+            await app.aclose()
+
+    return asyncio.run(ask())
+
+
+def test_an_answer_from_a_server_still_loading_is_flagged(tmp_path: Path) -> None:
+    warnings = _definition_warnings(_repo(tmp_path, "^this is never logged$"))
+    assert any("still loading the workspace" in w for w in warnings), warnings
+
+
+def test_an_answer_from_a_loaded_server_is_not_flagged(tmp_path: Path) -> None:
+    assert _definition_warnings(_repo(tmp_path, None)) == []
