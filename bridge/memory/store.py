@@ -5,7 +5,8 @@ takes the write lock up front (`BEGIN IMMEDIATE`) and waits for it
 (`busy_timeout`), so nobody's rows are lost; a process killed mid-write
 leaves only whole transactions behind. The schema carries a version
 (`PRAGMA user_version`) and is migrated forward on open; a store written by
-a newer codeanchor is refused rather than guessed at.
+a newer codeanchor is refused rather than guessed at (the schema and its
+migrations: `bridge.memory.schema`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
@@ -22,82 +23,10 @@ import orjson
 
 from bridge.errors import BadInputError, UnknownIdError
 from bridge.memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+from bridge.memory.schema import SCHEMA_VERSION, stored_version, upgrade
 
 BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-_SCHEMA_1 = (
-    """
-        CREATE TABLE memories (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            id TEXT NOT NULL UNIQUE,
-            text TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            tags TEXT NOT NULL,
-            origin TEXT NOT NULL,
-            status TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            last_used_at TEXT,
-            last_verified_at TEXT,
-            superseded_by TEXT
-        )""",
-    """
-        CREATE TABLE refs (
-            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            type TEXT NOT NULL,
-            path TEXT NOT NULL,
-            symbol TEXT,
-            ref_start INTEGER,
-            ref_end INTEGER,
-            start_line INTEGER,
-            end_line INTEGER,
-            container TEXT NOT NULL,
-            commit_sha TEXT,
-            branch TEXT,
-            dirty INTEGER NOT NULL,
-            content_hash TEXT NOT NULL,
-            fingerprint TEXT NOT NULL,
-            body_fingerprint TEXT,
-            file_hash TEXT NOT NULL,
-            text TEXT NOT NULL,
-            truncated INTEGER NOT NULL,
-            PRIMARY KEY (memory_id, position)
-        )""",
-    "CREATE INDEX refs_path ON refs(path)",
-    """
-        CREATE VIRTUAL TABLE memories_fts USING fts5(
-            text, tags, kind, content='memories', content_rowid='seq'
-        )""",
-    """
-        CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-            INSERT INTO memories_fts(rowid, text, tags, kind)
-            VALUES (new.seq, new.text, new.tags, new.kind);
-        END""",
-    """
-        CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, text, tags, kind)
-            VALUES ('delete', old.seq, old.text, old.tags, old.kind);
-        END""",
-    """
-        CREATE TRIGGER memories_au AFTER UPDATE OF text, tags, kind ON memories BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, text, tags, kind)
-            VALUES ('delete', old.seq, old.text, old.tags, old.kind);
-            INSERT INTO memories_fts(rowid, text, tags, kind)
-            VALUES (new.seq, new.text, new.tags, new.kind);
-        END""",
-)
-
-
-def _migrate_1(conn: sqlite3.Connection) -> None:
-    for statement in _SCHEMA_1:
-        conn.execute(statement)
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1,)
-"""Migration N+1 takes a store from schema version N to N+1."""
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def _make_dir(directory: Path) -> None:
@@ -139,7 +68,7 @@ class MemoryStore:
         self.close()
 
     def _migrate(self) -> None:
-        version = self._version()
+        version = stored_version(self._conn)
         if version > SCHEMA_VERSION:
             raise BadInputError(
                 f"{self.path}: memory store schema {version} is newer than this "
@@ -149,12 +78,7 @@ class MemoryStore:
         if version == SCHEMA_VERSION:
             return
         with self.transaction() as conn:
-            for number in range(self._version(), SCHEMA_VERSION):
-                MIGRATIONS[number](conn)
-                conn.execute(f"PRAGMA user_version = {number + 1}")
-
-    def _version(self) -> int:
-        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            upgrade(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -13,7 +13,8 @@ import pytest
 
 from bridge.errors import BadInputError, UnknownIdError
 from bridge.memory.model import Anchor, Memory, RefSpec
-from bridge.memory.store import SCHEMA_VERSION, MemoryStore
+from bridge.memory.schema import SCHEMA_VERSION
+from bridge.memory.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[3]
 DEADLINE_S = 60

@@ -1,0 +1,99 @@
+"""The memory store's schema and the migrations that bring a store up to it.
+
+The version lives in `PRAGMA user_version`; migration N+1 takes a store from
+version N to N+1. `MemoryStore` refuses a store newer than `SCHEMA_VERSION`
+and runs `upgrade` inside its write transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+_SCHEMA_1 = (
+    """
+        CREATE TABLE memories (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            tags TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            status TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            last_used_at TEXT,
+            last_verified_at TEXT,
+            superseded_by TEXT
+        )""",
+    """
+        CREATE TABLE refs (
+            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            path TEXT NOT NULL,
+            symbol TEXT,
+            ref_start INTEGER,
+            ref_end INTEGER,
+            start_line INTEGER,
+            end_line INTEGER,
+            container TEXT NOT NULL,
+            commit_sha TEXT,
+            branch TEXT,
+            dirty INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            body_fingerprint TEXT,
+            file_hash TEXT NOT NULL,
+            text TEXT NOT NULL,
+            truncated INTEGER NOT NULL,
+            PRIMARY KEY (memory_id, position)
+        )""",
+    "CREATE INDEX refs_path ON refs(path)",
+    """
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            text, tags, kind, content='memories', content_rowid='seq'
+        )""",
+    """
+        CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts(rowid, text, tags, kind)
+            VALUES (new.seq, new.text, new.tags, new.kind);
+        END""",
+    """
+        CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, text, tags, kind)
+            VALUES ('delete', old.seq, old.text, old.tags, old.kind);
+        END""",
+    """
+        CREATE TRIGGER memories_au AFTER UPDATE OF text, tags, kind ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, text, tags, kind)
+            VALUES ('delete', old.seq, old.text, old.tags, old.kind);
+            INSERT INTO memories_fts(rowid, text, tags, kind)
+            VALUES (new.seq, new.text, new.tags, new.kind);
+        END""",
+)
+
+
+def _migrate_1(conn: sqlite3.Connection) -> None:
+    for statement in _SCHEMA_1:
+        conn.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1,)
+"""Migration N+1 takes a store from schema version N to N+1."""
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def stored_version(conn: sqlite3.Connection) -> int:
+    """The schema version a store is at (0 for a new file)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def upgrade(conn: sqlite3.Connection) -> None:
+    """Migrate to `SCHEMA_VERSION` inside the caller's write transaction.
+
+    Reads the version under the lock, so a store another process migrated
+    meanwhile is left alone.
+    """
+    for number in range(stored_version(conn), SCHEMA_VERSION):
+        MIGRATIONS[number](conn)
+        conn.execute(f"PRAGMA user_version = {number + 1}")
