@@ -23,7 +23,7 @@ from bridge.targets import (
     parse_target,
     to_lsp_position,
 )
-from bridge.tools.resolve import resolve_node
+from bridge.tools.resolve import resolve_live
 from lsp.errors import ServerCrashedError, ServerGaveUpError
 from lsp.model import Location
 
@@ -49,13 +49,11 @@ async def position_of(app: AppContext, target: str, name: str | None) -> LspPosi
                 f"{target!r} names a whole file; name a symbol (path#Qual.Name) or a "
                 "position (path:LINE[:COL])"
             )
-        res = await resolve_node(app, parsed)
-        if res.live is None:
-            raise NotFoundError(
-                f"{parsed.node_id}: no live server could locate it", code="unverified"
-            )
-        line = res.live.selection.start_line
-        return LspPosition(res.path, line, res.live.selection.start_char, "")
+        res = await resolve_live(app, parsed)
+        selection = res.live.selection if res.live is not None else None
+        if selection is None:
+            raise NotFoundError(f"{parsed.node_id}: no live server could locate it")
+        return LspPosition(res.path, selection.start_line, selection.start_char, "")
     return to_lsp_position(app.root, parsed)
 
 

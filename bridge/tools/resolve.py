@@ -37,10 +37,15 @@ class Resolution:
 
     asked: NodeTarget
     live: LiveSymbol | None
+    """The symbol as the live server sees it; None when no server answered."""
     path: str
     entry: MapEntry | None
-    verified: bool
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        """A live server confirmed where the symbol is."""
+        return self.live is not None
 
     @property
     def relocated(self) -> bool:
@@ -71,7 +76,7 @@ async def resolve_node(app: AppContext, target: NodeTarget) -> Resolution:
     code_map = await app.code_map()
     entry = map_entry(code_map, target.node_id)
     try:
-        return await _resolve_live(app, target, entry)
+        return await resolve_live(app, target, entry)
     except Exception as exc:  # a live failure: answer from the map, flagged
         error = as_tool_error(exc)
         if entry is None or not isinstance(error, UnavailableError):
@@ -81,12 +86,16 @@ async def resolve_node(app: AppContext, target: NodeTarget) -> Resolution:
             None,
             entry.path,
             entry,
-            verified=False,
             warnings=[f"not verified against a live server: {error.message}"],
         )
 
 
-async def _resolve_live(app: AppContext, target: NodeTarget, entry: MapEntry | None) -> Resolution:
+async def resolve_live(
+    app: AppContext, target: NodeTarget, entry: MapEntry | None = None
+) -> Resolution:
+    """Find a node with the live server alone: by ID, else by name in its file, else
+    across the workspace. `entry` (the map's record) only breaks ties by kind; the
+    map is opened only to suggest IDs for one nobody knows."""
     name = target.parts[-1]
     try:
         path = checked_path(app.root, target.path)
@@ -95,13 +104,13 @@ async def _resolve_live(app: AppContext, target: NodeTarget, entry: MapEntry | N
         path, symbols = target.path, []
     exact = find_exact(symbols, target)
     if exact is not None:
-        return Resolution(target, exact, path, entry, verified=True)
+        return Resolution(target, exact, path, entry)
     same_file = _best(find_by_name(symbols, name), entry)
     if same_file is not None:
-        return Resolution(target, same_file, path, entry, verified=True)
+        return Resolution(target, same_file, path, entry)
     elsewhere = await _find_elsewhere(app, target, entry)
     if elsewhere is not None:
-        return Resolution(target, elsewhere[1], elsewhere[0], entry, verified=True)
+        return Resolution(target, elsewhere[1], elsewhere[0], entry)
     if entry is None:
         raise UnknownIdError(
             f"{target.node_id}: no such symbol in the map or the live server",
@@ -109,8 +118,8 @@ async def _resolve_live(app: AppContext, target: NodeTarget, entry: MapEntry | N
         )
     top = ", ".join(s.qualname for s in symbols if "." not in s.qualname)[:400]
     raise NotFoundError(
-        f"{target.node_id}: not found in {path} nor elsewhere in the workspace"
-        + (f" (the map had it at lines {entry.start_line}-{entry.end_line})" if entry else ""),
+        f"{target.node_id}: not found in {path} nor elsewhere in the workspace "
+        f"(the map had it at lines {entry.start_line}-{entry.end_line})",
         code="symbol_not_found",
         hint=f"top-level symbols of {path}: {top}" if top else "rebuild the map and search it",
     )
