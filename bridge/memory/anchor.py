@@ -2,8 +2,9 @@
 
 `capture` refuses a reference that does not resolve now (no such file,
 symbol or lines), so a memory is never saved pointing at nothing. The
-helpers that read a symbol's or a range's text are shared with the check,
-which must measure the code now exactly as it was measured at save time.
+check measures the code now exactly as this measured it at save time: both
+read a symbol's text with `workspace.symbol_text` and a range's with
+`FileNow.span`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import difflib
 
 from bridge.errors import BadInputError, NotFoundError, UnknownIdError
 from bridge.memory.model import Anchor, RefSpec
-from bridge.memory.workspace import FileNow, Workspace, body_fingerprint
+from bridge.memory.workspace import FileNow, Workspace, body_fingerprint, symbol_id, symbol_text
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
@@ -60,7 +61,7 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
                 f"{spec}: {spec.path} has only {len(file.lines)} lines",
                 hint="pick lines that exist now",
             )
-        text = range_text(file, start, end)
+        text = file.span(start, end)
         exact, normalized = content_hash(text.encode()), ws.range_fingerprint(file, start, end)
     else:
         start, end, text = 1, len(file.lines), file.text
@@ -83,11 +84,6 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
     )
 
 
-def symbol_id(symbol: Symbol) -> str:
-    """The symbol part of a node ID (`Qual.Name`, or `Qual.Name~2`)."""
-    return symbol.node_id.partition("#")[2]
-
-
 def find_symbol(ws: Workspace, file: FileNow, name: str) -> Symbol | None:
     """The symbol called `name` (as in its node ID) in `file`, if any."""
     return ws.index(file).by_id.get(name)
@@ -97,16 +93,6 @@ def symbols_of(ws: Workspace, file: FileNow) -> tuple[Symbol, ...]:
     """Every symbol in `file` (none for files in unknown languages)."""
     extract = ws.extract(file)
     return extract.symbols if extract else ()
-
-
-def symbol_text(file: FileNow, symbol: Symbol) -> str:
-    """The whole lines a symbol spans."""
-    return range_text(file, symbol.range.first_line, symbol.range.last_line)
-
-
-def range_text(file: FileNow, start: int, end: int) -> str:
-    """Lines `start`..`end` (1-based, inclusive), newlines kept."""
-    return "".join(file.lines[start - 1 : end])
 
 
 def _near_symbols(ws: Workspace, file: FileNow, spec: RefSpec) -> list[str]:

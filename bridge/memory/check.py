@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bridge.memory.anchor import find_symbol, range_text, symbol_id
+from bridge.memory.anchor import find_symbol
 from bridge.memory.model import (
     Anchor,
     Memory,
@@ -34,7 +34,7 @@ from bridge.memory.model import (
     derive_status,
     effective_status,
 )
-from bridge.memory.workspace import FileNow, Workspace, body_probe
+from bridge.memory.workspace import FileNow, Workspace, body_probe, symbol_id
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
@@ -156,7 +156,7 @@ def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     start, end = anchor.start_line or 1, anchor.end_line or 1
     span = end - start
     same_path = path == anchor.spec.path
-    here = range_text(file, start, end) if end <= len(file.lines) else None
+    here = file.span(start, end) if end <= len(file.lines) else None
     if here is not None and content_hash(here.encode()) == anchor.content_hash:
         place = Place(path, start_line=start, end_line=end)
         if same_path:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bridge.memory.anchor import find_symbol, symbol_id
+from bridge.memory.anchor import find_symbol
 from bridge.memory.git import BlobReader, Change
 from bridge.memory.model import Anchor, RefCheck
-from bridge.memory.workspace import Workspace
+from bridge.memory.workspace import Workspace, symbol_id
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.extract import extract_file

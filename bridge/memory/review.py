@@ -12,11 +12,11 @@ import difflib
 from typing import TextIO, TypedDict
 
 from bridge.errors import BadInputError, ToolError
-from bridge.memory.anchor import find_symbol, range_text, symbol_text
+from bridge.memory.anchor import find_symbol
 from bridge.memory.model import RefCheck
 from bridge.memory.service import MemoryService
 from bridge.memory.views import ref_line
-from bridge.memory.workspace import Workspace
+from bridge.memory.workspace import Workspace, symbol_text
 
 DIFF_LINES = 20
 PROMPT = "[v]erify  [s]upersede  [r]etire  [i]gnore  [q]uit > "
@@ -113,5 +113,5 @@ def current_text(ws: Workspace, result: RefCheck) -> str | None:
         symbol = find_symbol(ws, file, place.symbol)
         return symbol_text(file, symbol) if symbol else None
     if place.start_line is not None and place.end_line is not None:
-        return range_text(file, place.start_line, place.end_line)
+        return file.span(place.start_line, place.end_line)
     return file.text

@@ -49,6 +49,10 @@ class FileNow:
                 self._lines.append(last)
         return self._lines
 
+    def span(self, start: int, end: int) -> str:
+        """Lines `start`..`end` (1-based, inclusive), newlines kept."""
+        return "".join(self.lines[start - 1 : end])
+
 
 OWN_DIR = ".codeanchor/"
 """codeanchor's own files (store, map snapshot): never where moved code went."""
@@ -75,7 +79,7 @@ class SymbolIndex:
         for symbol in symbols:
             by_fingerprint.setdefault(symbol.fingerprint.exact, symbol)
             by_fingerprint.setdefault(symbol.fingerprint.normalized, symbol)
-        by_id = {s.node_id.partition("#")[2]: s for s in symbols}
+        by_id = {symbol_id(s): s for s in symbols}
         return cls(file, symbols, by_id, by_fingerprint)
 
     def by_body_renamed_from(self, body: str, old_name: str) -> Symbol | None:
@@ -85,13 +89,9 @@ class SymbolIndex:
         body (a docstring, a comment-free mention). Not cached: one file, once.
         """
         for symbol in self.symbols:
-            if body_fingerprint(self.text_of(symbol), symbol.name, old_name) == body:
+            if body_fingerprint(symbol_text(self.file, symbol), symbol.name, old_name) == body:
                 return symbol
         return None
-
-    def text_of(self, symbol: Symbol) -> str:
-        """The whole lines a symbol spans."""
-        return "".join(self.file.lines[symbol.range.first_line - 1 : symbol.range.last_line])
 
     def by_body(self, body: str) -> Symbol | None:
         """The first symbol whose name-blind body fingerprint is `body`."""
@@ -99,7 +99,7 @@ class SymbolIndex:
             self._by_body = {}
             for symbol in self.symbols:
                 self._by_body.setdefault(
-                    body_fingerprint(self.text_of(symbol), symbol.name), symbol
+                    body_fingerprint(symbol_text(self.file, symbol), symbol.name), symbol
                 )
         return self._by_body.get(body)
 
@@ -252,7 +252,7 @@ class Workspace:
         """
         language = language_for(file.path)
         if language is None:
-            return fingerprint_text("".join(file.lines[start - 1 : end]), None).normalized
+            return fingerprint_text(file.span(start, end), None).normalized
         key = (file.path, file.hash)
         if key not in self._tokens:
             source = file.text.encode()
@@ -324,6 +324,16 @@ class Workspace:
     def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
         """Candidate files whose whole content hashes to `file_hash`."""
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
+
+
+def symbol_id(symbol: Symbol) -> str:
+    """The symbol part of a node ID (`Qual.Name`, or `Qual.Name~2`)."""
+    return symbol.node_id.partition("#")[2]
+
+
+def symbol_text(file: FileNow, symbol: Symbol) -> str:
+    """The whole lines a symbol spans."""
+    return file.span(symbol.range.first_line, symbol.range.last_line)
 
 
 def body_fingerprint(text: str, *names: str) -> str:
