@@ -21,7 +21,7 @@ Reasons, by status:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bridge.memory.anchor import find_symbol
@@ -283,14 +283,7 @@ def _with_dependencies(anchor: Anchor, result: RefCheck, probe: DependencyProbe)
         f"{anchor.ref}: its own text is unchanged, but what it calls changed since "
         f"{(anchor.commit or 'it was saved')[:10]}: {', '.join(changed)} (dependencies_changed)"
     )
-    return RefCheck(
-        result.anchor,
-        result.status,
-        result.reason,
-        result.place,
-        result.confidence,
-        (*result.warnings, warning),
-    )
+    return replace(result, warnings=(*result.warnings, warning))
 
 
 def _branch_warnings(ws: Workspace, memory: Memory) -> list[str]:
