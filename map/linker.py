@@ -44,8 +44,7 @@ class LinkStats:
     """How much one `apply` re-resolved."""
 
     files_relinked: int
-    files_partly_relinked: int
-    references_resolved: int
+    """Files whose every reference was resolved again."""
 
 
 class Linker:
@@ -114,10 +113,12 @@ class Linker:
             for path in self._dependents.get(name, ()):
                 if path not in whole and path in self._scopes:
                     partial[path].add(name)
-        resolved = sum(self._relink_whole(path) for path in sorted(whole))
-        resolved += sum(self._relink_names(path, names) for path, names in sorted(partial.items()))
+        for path in sorted(whole):
+            self._relink_whole(path)
+        for path, names in sorted(partial.items()):
+            self._relink_names(path, names)
         self._resolver.forget()
-        return LinkStats(len(whole), len(partial), resolved)
+        return LinkStats(len(whole))
 
     def _facts(self, path: str) -> tuple[dict[str, tuple[object, ...]], tuple[str, ...]]:
         """What other files can see of `path`, name by name, and its star imports.
@@ -218,18 +219,16 @@ class Linker:
                 stars |= {*old_stars, *scope.stars}
         return moved, names | self._exported_names(stars)
 
-    def _relink_whole(self, path: str) -> int:
+    def _relink_whole(self, path: str) -> None:
         old = self._drop_links(path)
         dirty: set[EdgeKey] = set(old.edges) if old is not None else set()
         links = self._links[path] = _FileLinks()
-        count = len(self._extracts[path].references)
-        for index in range(count):
+        for index in range(len(self._extracts[path].references)):
             dirty |= self._resolve_one(path, links, index)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
-        return count
 
-    def _relink_names(self, path: str, names: set[str]) -> int:
+    def _relink_names(self, path: str, names: set[str]) -> None:
         links = self._links[path]
         indexes = sorted({i for name in names for i in links.deps.get(name, ())})
         dirty: set[EdgeKey] = set()
@@ -244,7 +243,6 @@ class Linker:
                     dirty.add(key)
             dirty |= self._resolve_one(path, links, index)
         self._write(path, links, dirty)
-        return len(indexes)
 
     def _resolve_one(self, path: str, links: _FileLinks, index: int) -> set[EdgeKey]:
         ref = self._extracts[path].references[index]
