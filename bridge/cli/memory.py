@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.cli.common import print_json
-from bridge.memory.model import MEMORY_STATUSES, Memory, MemoryCheck
+from bridge.memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
 from bridge.memory.recall import Hit
 from bridge.memory.review import review
 from bridge.memory.service import MemoryService, NewMemory, store_path
@@ -56,7 +56,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--kind", default="fact", help="decision, convention, known_fix, fact, ...")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
-    p.add_argument("--origin", choices=("human", "agent"), default="human")
+    p.add_argument("--origin", choices=ORIGINS, default="human")
     p.add_argument("--draft", action="store_true", help="save as a draft (status stays draft)")
 
     p = add("check", _check, "check memories against the code now (exit 1 when any is stale)")

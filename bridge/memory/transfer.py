@@ -16,7 +16,7 @@ from typing import Any, cast
 import orjson
 
 from bridge.errors import BadInputError, NotFoundError
-from bridge.memory.model import Memory, MemoryCheck, Origin
+from bridge.memory.model import ORIGINS, Memory, MemoryCheck, Origin
 from bridge.memory.service import DEFAULT_KIND, MemoryService, NewMemory
 from bridge.memory.views import memory_check, memory_view
 
@@ -66,7 +66,7 @@ def _parse_line(line: str, name: str) -> NewMemory:
         raise BadInputError(f'{name}: "kind" must be a string')
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise BadInputError(f'{name}: "tags" must be a list of strings')
-    if origin not in ("agent", "human"):
+    if origin not in ORIGINS:
         raise BadInputError(f'{name}: "origin" must be "agent" or "human"')
     return NewMemory(text, tuple(refs), kind, tuple(tags), cast(Origin, origin))
 
