@@ -31,6 +31,11 @@ class FileStamp:
             return None
         if not stat.S_ISREG(st.st_mode):
             return None
+        return cls.from_stat(st)
+
+    @classmethod
+    def from_stat(cls, st: os.stat_result) -> FileStamp:
+        """The stamp in a `stat` result already at hand (a scan's `DirEntry.stat()`)."""
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 

@@ -50,12 +50,6 @@ class _Entry:
     """The content hash, kept only while the stamp is too fresh to trust."""
 
 
-def _stamp(st: os.stat_result) -> FileStamp:
-    return FileStamp(
-        size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino
-    )
-
-
 def _scan(
     root: Path, extensions: frozenset[str], watch: Callable[[str], object]
 ) -> Iterator[tuple[str, FileStamp]]:
@@ -82,7 +76,7 @@ def _scan(
                 st = entry.stat()
             except OSError:
                 continue
-            yield entry.path, _stamp(st)
+            yield entry.path, FileStamp.from_stat(st)
 
 
 def _restat(paths: Iterable[str], extensions: frozenset[str]) -> Iterator[tuple[str, FileStamp]]:
@@ -95,7 +89,7 @@ def _restat(paths: Iterable[str], extensions: frozenset[str]) -> Iterator[tuple[
         except OSError:
             continue
         if stat.S_ISREG(st.st_mode):
-            yield path, _stamp(st)
+            yield path, FileStamp.from_stat(st)
 
 
 def _digest(path: str) -> str | None:
