@@ -11,6 +11,7 @@ open; the least recently queried one is closed first.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -110,12 +111,7 @@ class Documents:
         doc = self._open.get(path)
         if doc is not None:
             self._open.move_to_end(path)
-            if not doc.vouched_by(stamp):
-                try:
-                    self._update(doc, _snapshot(path, stamp, seen_ns), sink)
-                except DiskError:
-                    self._close(path, sink)
-                    raise
+            self._follow(doc, stamp, seen_ns, sink)
             return doc
         snap = _snapshot(path, stamp, seen_ns)
         doc = OpenDocument(
@@ -154,11 +150,9 @@ class Documents:
             stamp, seen_ns = _stat(path)
             if stamp is None:
                 self._close(path, sink)
-            elif not doc.vouched_by(stamp):
-                try:
-                    self._update(doc, _snapshot(path, stamp, seen_ns), sink)
-                except DiskError:
-                    self._close(path, sink)
+            else:
+                with contextlib.suppress(DiskError):
+                    self._follow(doc, stamp, seen_ns, sink)
 
     def replay(self, sink: DocumentSink) -> None:
         """Open every document again in a fresh server (after a restart)."""
@@ -174,6 +168,19 @@ class Documents:
             doc.stamp, doc.seen_ns, doc.digest = snap.stamp, snap.seen_ns, snap.digest
             doc.text, doc.line_count, doc.version = snap.text, snap.line_count, 1
             self._send_open(doc, sink)
+
+    def _follow(
+        self, doc: OpenDocument, stamp: FileStamp, seen_ns: int, sink: DocumentSink
+    ) -> None:
+        """Bring `doc` up to date unless `stamp` vouches for it; a file that is no
+        longer source text is closed, and its DiskError raised."""
+        if doc.vouched_by(stamp):
+            return
+        try:
+            self._update(doc, _snapshot(doc.path, stamp, seen_ns), sink)
+        except DiskError:
+            self._close(doc.path, sink)
+            raise
 
     def _update(self, doc: OpenDocument, snap: _Snapshot, sink: DocumentSink) -> None:
         doc.stamp, doc.seen_ns = snap.stamp, snap.seen_ns
