@@ -226,11 +226,11 @@ def _search_symbol(ws: Workspace, anchor: Anchor, first: FileNow | None) -> RefC
     files are parsed only when they contain the words a match must contain.
     """
     simple = (anchor.spec.symbol or "").rpartition(".")[2].partition("~")[0]
-    files = ws.candidate_files(anchor.commit)
     if first is not None:
         found = _by_fingerprint(ws, anchor, first)
         if found is not None:
             return _moved(anchor, first, found, simple, same_file=True)
+    files = ws.candidate_files(anchor.commit)
     for file in files:
         if file is not first and ws.mentions(file, simple):
             found = _by_fingerprint(ws, anchor, file)
