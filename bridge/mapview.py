@@ -9,10 +9,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from disk.stamps import content_hash
 from map.codemap import CodeMap
 from map.model import Range
 
@@ -94,25 +92,18 @@ def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> l
     return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
 
 
-def changed_since_build(code_map: CodeMap, root: Path, path: str) -> bool:
-    """True when `path` was flagged by the watcher or its content moved since the build."""
-    if path in code_map.stale_files():
-        return True
-    attrs = code_map.graph.nodes.get(path)
-    try:
-        data = (root / path).read_bytes()
-    except OSError:
-        return attrs is not None
-    return attrs is None or attrs.get("content_hash") != content_hash(data)
+def changed_since_build(code_map: CodeMap, path: str) -> bool:
+    """True when `path` was flagged by the watcher or differs on disk since the build."""
+    return path in code_map.stale_files() or code_map.changed_on_disk(path)
 
 
-def changed_files(root: Path, code_map: CodeMap) -> list[str]:
-    """Every file of the map whose content on disk moved since the build."""
+def changed_files(code_map: CodeMap) -> list[str]:
+    """Every file of the map that differs on disk since the build (stat first)."""
     files = [n for n, attrs in code_map.graph.nodes(data=True) if attrs.get("kind") == "file"]
-    return [path for path in files if changed_since_build(code_map, root, path)]
+    return [path for path in files if code_map.changed_on_disk(path)]
 
 
-def map_stamp(code_map: CodeMap, root: Path, paths: Iterable[str]) -> MapStamp:
+def map_stamp(code_map: CodeMap, paths: Iterable[str]) -> MapStamp:
     """The freshness facts of an answer that mentions `paths`."""
-    stale = tuple(sorted({p for p in paths if changed_since_build(code_map, root, p)}))
+    stale = tuple(sorted({p for p in paths if changed_since_build(code_map, p)}))
     return MapStamp(code_map.built_at.isoformat(), bool(stale), stale)

@@ -22,7 +22,7 @@ from typing import Any
 
 import networkx as nx
 
-from disk.stamps import FileStamp
+from disk.stamps import FileStamp, content_hash
 from map import query, snapshot
 from map.errors import MapError, SnapshotError, UnknownNodeError
 from map.graph import MapGraph
@@ -283,6 +283,22 @@ class CodeMap:
         """Files changed on disk since `built_at`, as far as the map was told."""
         with self._stale_lock:
             return frozenset(self._stale)
+
+    def changed_on_disk(self, path: str) -> bool:
+        """Whether `path` differs now from what the map was built from: a file the
+        map holds that moved or vanished, or a new one. The stat stamp decides when
+        it is unchanged; otherwise the content hash does (no extraction)."""
+        recorded = self._stamps.get(path)
+        absolute = self.root / path
+        stamp = FileStamp.of(absolute)
+        if recorded is None or stamp is None:
+            return (recorded is None) != (stamp is None)
+        if stamp == recorded[0]:
+            return False
+        try:
+            return content_hash(absolute.read_bytes()) != recorded[1]
+        except OSError:
+            return True
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""

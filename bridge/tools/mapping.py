@@ -8,7 +8,6 @@ nav_* tools or `resolve`.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -41,7 +40,7 @@ def _answer(
     answering (rebuilds wait for the event loop; see AppContext.code_map).
     """
     budget_tokens = app.budget(budget)
-    stamp = map_stamp(code_map, app.root, set(paths))
+    stamp = map_stamp(code_map, set(paths))
     warnings = []
     if stamp.stale:
         shown = ", ".join(stamp.stale_paths[:5])
@@ -90,10 +89,8 @@ async def map_status(app: AppContext) -> Envelope:
     status["watcher"] = app.watcher_state()
     if status["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
-        status["stale_files"] = sorted(
-            set(status["stale_files"])
-            | set(await asyncio.to_thread(changed_files, app.root, code_map))
-        )
+        # (a stat each; a hash only where the stamp moved)
+        status["stale_files"] = sorted(set(status["stale_files"]) | set(changed_files(code_map)))
     return _answer(app, code_map, status, paths=status["stale_files"], budget=None)
 
 

@@ -211,7 +211,7 @@ async def resolve(
         )
     res = await resolve_node(app, parsed)
     code_map = await app.code_map()
-    stamp = map_stamp(code_map, app.root, {res.path, parsed.path})
+    stamp = map_stamp(code_map, {res.path, parsed.path})
     warnings = list(res.warnings)
     if res.verified and res.map_stale:
         warnings.append(f"the map is out of date for {parsed.node_id}; map_rebuild refreshes it")
