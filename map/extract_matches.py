@@ -78,6 +78,11 @@ _SHAPES: Mapping[str, Shape] = MappingProxyType(
 )
 
 
+def comment_types(language: str) -> frozenset[str]:
+    """The node types of comments in `language`'s grammar."""
+    return _SHAPES[language].comments
+
+
 @dataclass(slots=True)
 class Scope:
     """A definition (kind set) or a container-only scope (kind None) being extracted."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import chain
-from types import MappingProxyType
 
 from tree_sitter import Parser, Query, QueryCursor
 
 from disk.stamps import content_hash
+from map.extract_matches import comment_types
 from map.languages import grammar
 from map.model import Fingerprint
 
@@ -29,13 +29,6 @@ _TOKEN = re.compile(
     rb"|'(?:\\.|[^'\\\n])*'"  # a single-quoted string on one line
     rb"|\w+"
     rb"|\S"
-)
-
-_COMMENT_TYPES: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "rust": ("line_comment", "block_comment"),
-        "java": ("line_comment", "block_comment"),
-    }
 )
 
 
@@ -71,8 +64,7 @@ class TokenIndex:
 
 @cache
 def _comment_query(language: str) -> Query:
-    types = _COMMENT_TYPES.get(language, ("comment",))
-    alternatives = " ".join(f"({kind})" for kind in types)
+    alternatives = " ".join(f"({kind})" for kind in sorted(comment_types(language)))
     return Query(grammar(language), f"[{alternatives}] @comment")
 
 
