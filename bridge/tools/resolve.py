@@ -21,7 +21,7 @@ from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.errors import NotFoundError, UnavailableError, UnknownIdError
 from bridge.mapview import MapEntry, map_entry, map_stamp, nearest_ids
-from bridge.render import live_symbol
+from bridge.render import lines_of, live_symbol
 from bridge.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten
 from bridge.targets import NodeTarget, PositionTarget, checked_path, parse_target, to_lsp_position
 from bridge.translate import as_tool_error
@@ -62,7 +62,7 @@ class Resolution:
         return (self.entry.node_id, self.entry.selection_line, self.entry.end_line) != (
             self.live.node_id,
             self.live.selection.start_line + 1,
-            self.live.span.end_line + 1,
+            lines_of(self.live.span)["endLine"],
         )
 
 
