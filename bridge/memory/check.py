@@ -141,12 +141,21 @@ def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     same_path = fate.path == anchor.spec.path
     place = Place(fate.path)
     if ws.file_fingerprint(fate.file) == anchor.fingerprint:
-        note = (f"{anchor.ref}: only whitespace or comments changed",)
-        if same_path:
-            return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
-        return RefCheck(anchor, "relocated", fate.reason, place, 0.9, warnings=note)
+        return _whitespace_only(anchor, fate, place)
     reason = fate.reason if same_path else "renamed_with_edits"
     return RefCheck(anchor, "modified", reason, place)
+
+
+def _whitespace_only(anchor: Anchor, fate: _FileFate, place: Place) -> RefCheck:
+    """Same normalized content: valid in place, relocated (0.9) in another file."""
+    note = (_whitespace_note(anchor),)
+    if place.path == anchor.spec.path:
+        return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
+    return RefCheck(anchor, "relocated", fate.reason, place, 0.9, warnings=note)
+
+
+def _whitespace_note(anchor: Anchor) -> str:
+    return f"{anchor.ref}: only whitespace or comments changed"
 
 
 def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
@@ -169,11 +178,7 @@ def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
             reason = "lines_moved" if same_path else fate.reason
             return RefCheck(anchor, "relocated", reason, place, hit.confidence)
     if here is not None and ws.range_fingerprint(file, start, end) == anchor.fingerprint:
-        place = Place(path, start_line=start, end_line=end)
-        note = (f"{anchor.ref}: only whitespace or comments changed",)
-        if same_path:
-            return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
-        return RefCheck(anchor, "relocated", fate.reason, place, 0.9, warnings=note)
+        return _whitespace_only(anchor, fate, Place(path, start_line=start, end_line=end))
     if not anchor.truncated:
         hit = ws.line_index(file, loose=True).find(anchor.text, near=start)
         if hit is not None:
@@ -206,7 +211,7 @@ def _compare_symbol(anchor: Anchor, fate: _FileFate, symbol: Symbol) -> RefCheck
     exact = symbol.fingerprint.exact == anchor.content_hash
     if not exact and symbol.fingerprint.normalized != anchor.fingerprint:
         return RefCheck(anchor, "modified", "symbol_changed", place)
-    note = () if exact else (f"{anchor.ref}: only whitespace or comments changed",)
+    note = () if exact else (_whitespace_note(anchor),)
     moved_lines = (place.start_line, place.end_line) != (anchor.start_line, anchor.end_line)
     if path != anchor.spec.path:
         return RefCheck(anchor, "relocated", fate.reason, place, 1.0, warnings=note)
