@@ -20,6 +20,8 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
+from map.extract_matches import text_of
+
 Names = tuple[tuple[str, str], ...]
 ImportFacts = list[tuple[str, Names]]
 
@@ -32,15 +34,9 @@ def imports_of(language: str, node: Node) -> ImportFacts:
     return reader(node) if reader is not None else []
 
 
-def _text(node: Node | None) -> str:
-    if node is None or not node.text:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
-
-
 def _compact(node: Node | None) -> str:
     """The text of `node` without any whitespace (`a . b` -> `a.b`)."""
-    return "".join(_text(node).split())
+    return "".join(text_of(node).split())
 
 
 def _python(node: Node) -> ImportFacts:
@@ -48,10 +44,10 @@ def _python(node: Node) -> ImportFacts:
         facts: ImportFacts = []
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                module = _text(child.child_by_field_name("name"))
-                facts.append((module, (("*", _text(child.child_by_field_name("alias"))),)))
+                module = text_of(child.child_by_field_name("name"))
+                facts.append((module, (("*", text_of(child.child_by_field_name("alias"))),)))
             else:
-                facts.append((_text(child), ()))
+                facts.append((text_of(child), ()))
         return facts
     module = _compact(node.child_by_field_name("module_name"))
     names: list[tuple[str, str]] = [
@@ -59,16 +55,16 @@ def _python(node: Node) -> ImportFacts:
     ]
     for child in node.children_by_field_name("name"):
         if child.type == "aliased_import":
-            original = _text(child.child_by_field_name("name"))
-            names.append((original, _text(child.child_by_field_name("alias"))))
+            original = text_of(child.child_by_field_name("name"))
+            names.append((original, text_of(child.child_by_field_name("alias"))))
         else:
-            names.append((_text(child), _text(child)))
+            names.append((text_of(child), text_of(child)))
     return [(module, tuple(names))] if module else []
 
 
 def _string_value(node: Node | None) -> str:
     """The contents of a string literal node, without its quotes."""
-    text = _text(node)
+    text = text_of(node)
     return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`" else text
 
 
@@ -86,11 +82,11 @@ def _script(node: Node) -> ImportFacts:
             names.extend(_script_clause(child))
         elif child.type == "import_require_clause":
             source = child.child_by_field_name("source")
-            names.extend(("*", _text(part)) for part in child.named_children[:1])
+            names.extend(("*", text_of(part)) for part in child.named_children[:1])
         elif child.type == "export_clause":
             names.extend(_script_specifiers(child))
         elif child.type == "namespace_export":
-            names.append(("*", _text(child.named_children[0])))
+            names.append(("*", text_of(child.named_children[0])))
     if node.type == "export_statement" and not names:
         names.append(STAR)
     module = _string_value(source)
@@ -101,9 +97,9 @@ def _script_clause(clause: Node) -> list[tuple[str, str]]:
     names: list[tuple[str, str]] = []
     for child in clause.named_children:
         if child.type == "identifier":
-            names.append(("default", _text(child)))
+            names.append(("default", text_of(child)))
         elif child.type == "namespace_import":
-            names.append(("*", _text(child.named_children[0])))
+            names.append(("*", text_of(child.named_children[0])))
         elif child.type == "named_imports":
             names.extend(_script_specifiers(child))
     return names
@@ -112,8 +108,8 @@ def _script_clause(clause: Node) -> list[tuple[str, str]]:
 def _script_specifiers(node: Node) -> list[tuple[str, str]]:
     names: list[tuple[str, str]] = []
     for specifier in node.named_children:
-        name = _text(specifier.child_by_field_name("name"))
-        alias = _text(specifier.child_by_field_name("alias")) or name
+        name = text_of(specifier.child_by_field_name("name"))
+        alias = text_of(specifier.child_by_field_name("alias")) or name
         if name:
             names.append((name, alias))
     return names
@@ -124,14 +120,14 @@ def _script_pattern(target: Node | None) -> Names:
     if target is None:
         return ()
     if target.type != "object_pattern":
-        return (("*", _text(target)),)
+        return (("*", text_of(target)),)
     names: list[tuple[str, str]] = []
     for child in target.named_children:
         if child.type == "shorthand_property_identifier_pattern":
-            names.append((_text(child), _text(child)))
+            names.append((text_of(child), text_of(child)))
         elif child.type == "pair_pattern":
             key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
-            names.append((_text(key), _text(value)))
+            names.append((text_of(key), text_of(value)))
     return tuple(names)
 
 
@@ -143,12 +139,12 @@ def _go(node: Node) -> ImportFacts:
         return []
     if alias is None:
         return [(module, ())]
-    return [(module, (STAR,) if alias.type == "dot" else (("*", _text(alias)),))]
+    return [(module, (STAR,) if alias.type == "dot" else (("*", text_of(alias)),))]
 
 
 def _include(node: Node) -> ImportFacts:
     """C/C++: `#include "x.h"` and `#include <x.h>` both give the path as written."""
-    path = _text(node.child_by_field_name("path"))
+    path = text_of(node.child_by_field_name("path"))
     if len(path) >= 2 and path[0] in '"<':
         path = path[1:-1]
     return [(path, ())] if path else []
@@ -158,7 +154,7 @@ def _rust(node: Node) -> ImportFacts:
     """Rust: a `use` tree, flattened to one entry per module path; `extern crate`."""
     if node.type == "extern_crate_declaration":
         crate, alias = node.child_by_field_name("name"), node.child_by_field_name("alias")
-        return [(_text(crate), (("*", _text(alias)),) if alias is not None else ())]
+        return [(text_of(crate), (("*", text_of(alias)),) if alias is not None else ())]
     facts: ImportFacts = []
     argument = node.child_by_field_name("argument")
     if argument is not None:
@@ -186,7 +182,7 @@ def _rust_tree(node: Node, base: str, facts: ImportFacts) -> None:
     elif kind == "use_as_clause":
         path = _compact(node.child_by_field_name("path"))
         module, name = _rust_split(_rust_join(base, path))
-        _rust_add(facts, module, (name, _text(node.child_by_field_name("alias"))))
+        _rust_add(facts, module, (name, text_of(node.child_by_field_name("alias"))))
     elif kind in ("identifier", "scoped_identifier", "self", "crate", "super"):
         module, name = _rust_split(_rust_join(base, _compact(node)))
         if not module:

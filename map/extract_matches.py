@@ -251,9 +251,9 @@ def _add_type_refs(found: Collected, node: Node) -> None:
             pending.extend(current.named_children)
 
 
-def text_of(node: Node) -> str:
-    """The source text of `node`."""
-    raw = node.text
+def text_of(node: Node | None) -> str:
+    """The source text of `node` ("" for none)."""
+    raw = node.text if node is not None else None
     return raw.decode("utf-8", errors="replace") if raw else ""
 
 
