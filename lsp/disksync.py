@@ -101,32 +101,9 @@ class DiskSync:
 
     async def _blank(self, conn: Connection, deleted: set[Path]) -> None:
         for path in sorted(deleted):
-            uri = uri_of(path)
-            doc = self._documents.forget(path)
-            if doc is None:
-                language_id = self._spec.language_ids.get(path.suffix.lower(), "plaintext")
-                conn.did_open(
-                    types.DidOpenTextDocumentParams(
-                        text_document=types.TextDocumentItem(
-                            uri=uri, language_id=language_id, version=1, text=""
-                        )
-                    )
-                )
-            else:
-                conn.did_change(
-                    types.DidChangeTextDocumentParams(
-                        text_document=types.VersionedTextDocumentIdentifier(
-                            uri=uri, version=doc.version + 1
-                        ),
-                        content_changes=[types.TextDocumentContentChangeWholeDocument(text="")],
-                    )
-                )
+            uri = self._documents.blank(path, conn)
             await _outline(conn, uri)
-            conn.did_close(
-                types.DidCloseTextDocumentParams(
-                    text_document=types.TextDocumentIdentifier(uri=uri)
-                )
-            )
+            self._documents.close_blank(uri, conn)
 
 
 def _mtime(path: Path) -> int:

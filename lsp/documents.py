@@ -6,7 +6,8 @@ the content hash moved, the server gets the full new text as a didChange with
 the next version (a stat key too fresh to trust is hashed anyway, see
 `lsp.racy`); a file that is gone (or no longer readable text) is closed.
 The queried file is opened the first time. At most `limit` documents stay
-open; the least recently queried one is closed first.
+open; the least recently queried one is closed first. A deleted file can be
+sent as an empty document (`blank`), for servers that keep its symbols.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class Documents:
         doc = OpenDocument(
             path=path,
             uri=uri_of(path),
-            language_id=self._language_ids.get(path.suffix.lower(), "plaintext"),
+            language_id=self._language_id(path),
             stamp=snap.stamp,
             seen_ns=snap.seen_ns,
             digest=snap.digest,
@@ -126,7 +127,7 @@ class Documents:
             line_count=snap.line_count,
         )
         self._open[path] = doc
-        self._send_open(doc, sink)
+        _send_open(sink, doc.uri, doc.language_id, doc.version, doc.text)
         while len(self._open) > self._limit:
             oldest = next(iter(self._open))
             self._close(oldest, sink)
@@ -140,9 +141,26 @@ class Documents:
         """The open documents whose file is gone from the disk."""
         return [path for path in self._open if FileStamp.of(path) is None]
 
-    def forget(self, path: Path) -> OpenDocument | None:
-        """Drop a document without telling the server (the caller closes it)."""
-        return self._open.pop(path, None)
+    def blank(self, path: Path, sink: DocumentSink) -> str:
+        """Send a deleted file as an empty document, and stop tracking it.
+
+        For servers that keep a deleted file's symbols until then
+        (`blank_deleted_files`): returns the URI, whose outline the caller asks
+        before `close_blank`.
+        """
+        doc = self._open.pop(path, None)
+        if doc is None:
+            uri = uri_of(path)
+            _send_open(sink, uri, self._language_id(path), 1, "")
+        else:
+            uri = doc.uri
+            _send_change(sink, uri, doc.version + 1, "")
+        return uri
+
+    @staticmethod
+    def close_blank(uri: str, sink: DocumentSink) -> None:
+        """Close a document `blank` sent."""
+        _send_close(sink, uri)
 
     def refresh(self, sink: DocumentSink) -> None:
         """Bring every open document up to date with the disk; close the vanished."""
@@ -167,7 +185,7 @@ class Documents:
                 continue
             doc.stamp, doc.seen_ns, doc.digest = snap.stamp, snap.seen_ns, snap.digest
             doc.text, doc.line_count, doc.version = snap.text, snap.line_count, 1
-            self._send_open(doc, sink)
+            _send_open(sink, doc.uri, doc.language_id, doc.version, doc.text)
 
     def _follow(
         self, doc: OpenDocument, stamp: FileStamp, seen_ns: int, sink: DocumentSink
@@ -188,30 +206,37 @@ class Documents:
             return
         doc.digest, doc.text, doc.line_count = snap.digest, snap.text, snap.line_count
         doc.version += 1
-        sink.did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(
-                    uri=doc.uri, version=doc.version
-                ),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=doc.text)],
-            )
-        )
+        _send_change(sink, doc.uri, doc.version, doc.text)
 
     def _close(self, path: Path, sink: DocumentSink) -> None:
         doc = self._open.pop(path, None)
         if doc is not None:
-            sink.did_close(
-                types.DidCloseTextDocumentParams(
-                    text_document=types.TextDocumentIdentifier(uri=doc.uri)
-                )
-            )
+            _send_close(sink, doc.uri)
 
-    @staticmethod
-    def _send_open(doc: OpenDocument, sink: DocumentSink) -> None:
-        sink.did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=doc.uri, language_id=doc.language_id, version=doc.version, text=doc.text
-                )
+    def _language_id(self, path: Path) -> str:
+        return self._language_ids.get(path.suffix.lower(), "plaintext")
+
+
+def _send_open(sink: DocumentSink, uri: str, language_id: str, version: int, text: str) -> None:
+    sink.did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id=language_id, version=version, text=text
             )
         )
+    )
+
+
+def _send_change(sink: DocumentSink, uri: str, version: int, text: str) -> None:
+    sink.did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+def _send_close(sink: DocumentSink, uri: str) -> None:
+    sink.did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )

@@ -175,3 +175,22 @@ def test_a_write_within_one_clock_tick_is_caught_by_hashing(
     path.write_text("x = 2\n", encoding="utf-8")
     docs.refresh(sink)
     assert sink.take() == [("change", "a.py", 2, "x = 2\n")]
+
+
+def test_a_deleted_file_is_blanked_then_closed(tmp_path: Path, sink: Recorder) -> None:
+    """Open or not, a deleted file reaches the server as an empty document."""
+    opened, never = tmp_path / "a.py", tmp_path / "b.py"
+    opened.write_text("x = 1\n", encoding="utf-8")
+    docs = _docs()
+    docs.current(opened, sink)
+    sink.take()
+    opened.unlink()
+    for path in (opened, never):
+        docs.close_blank(docs.blank(path, sink), sink)
+    assert sink.take() == [
+        ("change", "a.py", 2, ""),
+        ("close", "a.py", None, None),
+        ("open", "b.py", 1, ""),
+        ("close", "b.py", None, None),
+    ]
+    assert opened not in docs
