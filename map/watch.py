@@ -31,27 +31,14 @@ from watchfiles import awatch
 
 from map.debounce import DebouncePolicy, RebuildScheduler
 from map.errors import MapError
+from map.walk import UNLISTED_DIRS, VENDORED_DIRS
 
 log = logging.getLogger(__name__)
 
 WatchStatus = Literal["starting", "watching", "stopped", "error"]
 
-IGNORED_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".codeanchor",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".tox",
-    }
-)
+IGNORED_DIRS = UNLISTED_DIRS | VENDORED_DIRS | {".codeanchor"}
+"""What the map never reads (map.walk), and our own store."""
 IGNORED_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp", ".pyc")
 
 # watchfiles batching: hand over a batch once events pause for STEP_MS, or
@@ -73,8 +60,9 @@ class WatchStartError(WatchError):
 def default_path_filter(path: str) -> bool:
     """True for repo-relative POSIX paths worth reporting.
 
-    Leaves out VCS internals, our own `.codeanchor/` store, virtual
-    environments, dependency and cache folders, and editor swap/backup files.
+    Leaves out the folders the map never reads (VCS internals, tool caches,
+    virtual environments, vendored and build output), our own `.codeanchor/`
+    store, and editor swap/backup files.
     """
     parts = PurePosixPath(path).parts
     if not parts or any(part in IGNORED_DIRS for part in parts[:-1]):
