@@ -52,6 +52,16 @@ def _docs(limit: int = 64) -> Documents:
     return Documents({".py": "python"}, limit)
 
 
+def _opened(tmp_path: Path, sink: Recorder) -> tuple[Path, Documents]:
+    """a.py ("x = 1\\n") opened by a fresh Documents; the sink starts empty."""
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    docs = _docs()
+    docs.current(path, sink)
+    sink.take()
+    return path, docs
+
+
 def test_first_query_opens_and_an_unchanged_file_sends_nothing(
     tmp_path: Path, sink: Recorder
 ) -> None:
@@ -67,11 +77,7 @@ def test_first_query_opens_and_an_unchanged_file_sends_nothing(
 
 
 def test_a_touch_without_new_content_sends_nothing(tmp_path: Path, sink: Recorder) -> None:
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(path, sink)
-    sink.take()
+    path, docs = _opened(tmp_path, sink)
     path.write_text("x = 1\n", encoding="utf-8")
     os.utime(path, ns=(1, 1))
     docs.refresh(sink)
@@ -81,11 +87,7 @@ def test_a_touch_without_new_content_sends_nothing(tmp_path: Path, sink: Recorde
 def test_new_content_is_a_full_text_change_with_the_next_version(
     tmp_path: Path, sink: Recorder
 ) -> None:
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(path, sink)
-    sink.take()
+    path, docs = _opened(tmp_path, sink)
     for version, text in ((2, "x = 2\n"), (3, "x = 3\ny = 4\n")):
         path.write_text(text, encoding="utf-8")
         docs.refresh(sink)
@@ -93,11 +95,7 @@ def test_new_content_is_a_full_text_change_with_the_next_version(
 
 
 def test_same_size_same_mtime_edit_is_still_a_change(tmp_path: Path, sink: Recorder) -> None:
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(path, sink)
-    sink.take()
+    path, docs = _opened(tmp_path, sink)
     old = path.stat()
     path.write_text("x = 2\n", encoding="utf-8")
     os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns))
@@ -106,10 +104,7 @@ def test_same_size_same_mtime_edit_is_still_a_change(tmp_path: Path, sink: Recor
 
 
 def test_a_vanished_file_is_closed(tmp_path: Path, sink: Recorder) -> None:
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(path, sink)
+    path, docs = _opened(tmp_path, sink)
     path.unlink()
     docs.refresh(sink)
     assert sink.take()[-1] == ("close", "a.py", None, None)
@@ -119,10 +114,7 @@ def test_a_vanished_file_is_closed(tmp_path: Path, sink: Recorder) -> None:
 
 
 def test_a_file_that_turned_binary_is_closed(tmp_path: Path, sink: Recorder) -> None:
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(path, sink)
+    path, docs = _opened(tmp_path, sink)
     path.write_bytes(b"\x00\x01\x02")
     docs.refresh(sink)
     assert sink.take()[-1] == ("close", "a.py", None, None)
@@ -179,11 +171,8 @@ def test_a_write_within_one_clock_tick_is_caught_by_hashing(
 
 def test_a_deleted_file_is_blanked_then_closed(tmp_path: Path, sink: Recorder) -> None:
     """Open or not, a deleted file reaches the server as an empty document."""
-    opened, never = tmp_path / "a.py", tmp_path / "b.py"
-    opened.write_text("x = 1\n", encoding="utf-8")
-    docs = _docs()
-    docs.current(opened, sink)
-    sink.take()
+    opened, docs = _opened(tmp_path, sink)
+    never = tmp_path / "b.py"
     opened.unlink()
     for path in (opened, never):
         docs.close_blank(docs.blank(path, sink), sink)
