@@ -279,6 +279,14 @@ class CodeMap:
         with self._stale_lock:
             self._stale.update(dict.fromkeys(flagged, now))
 
+    def files(self) -> frozenset[str]:
+        """The files the map holds as of the last build (without loading the graph).
+
+        Safe to call while a rebuild runs in another thread: it sees the files
+        before or after that rebuild, never a mix.
+        """
+        return frozenset(self._stamps)
+
     def stale_files(self) -> frozenset[str]:
         """Files changed on disk since `built_at`, as far as the map was told."""
         with self._stale_lock:

@@ -47,7 +47,6 @@ class LiveMap:
         self._path_filter = path_filter
         self._lock = lock or asyncio.Lock()
         self._changed: set[str] = set()
-        self._deferred: set[str] = set()
         snapshot_dir = codemap.snapshot_path.parent
         self._own_dir = (
             snapshot_dir.relative_to(codemap.root).as_posix()
@@ -89,26 +88,15 @@ class LiveMap:
         return self._path_filter(path)
 
     def _flag(self, paths: set[str]) -> None:
+        """Flag the changed source files, and the map's files under any other path
+        (it may be a moved or deleted directory)."""
         self._changed |= paths
         stale = {path for path in paths if language_for(path) is not None}
+        if others := paths - stale:
+            prefixes = tuple(f"{path}/" for path in others)
+            stale.update(path for path in self.codemap.files() if path.startswith(prefixes))
         if stale:
             self.codemap.mark_stale(stale)
-        others = {path for path in paths if language_for(path) is None}
-        if others and self._lock.locked():
-            self._deferred |= others  # the graph is being rebuilt: look after it is done
-        elif others:
-            self._flag_under(others)
-
-    def _flag_under(self, directories: set[str]) -> None:
-        """Flag the map's files under paths that may be (moved or deleted) directories.
-
-        Reads the graph, so only while no rebuild holds the lock.
-        """
-        prefixes = tuple(f"{path}/" for path in directories)
-        # file nodes are their paths; symbol IDs hold a '#'
-        files = [n for n in self.codemap.graph if "#" not in n and n.startswith(prefixes)]
-        if files:
-            self.codemap.mark_stale(files)
 
     async def _rebuild(self) -> None:
         changed, self._changed = self._changed, set()
@@ -118,9 +106,6 @@ class LiveMap:
         except BaseException:
             self._changed |= changed  # the next rebuild covers them again
             raise
-        deferred, self._deferred = self._deferred, set()
-        if deferred:
-            self._flag_under(deferred)
 
     def _rebuild_and_save(self, changed: set[str]) -> None:
         self.codemap.rebuild(paths=changed)
