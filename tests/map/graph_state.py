@@ -1,8 +1,9 @@
-"""Helpers for map tests: a writable copy of the fixture repo, and a comparable graph state."""
+"""Helpers for map tests: a copy of the fixture repo, git in it, a comparable graph state."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,16 @@ def copy_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(FIXTURE, root)
     return root
+
+
+def git(root: Path, *args: str) -> None:
+    """Run git in `root` as a throwaway identity; raises when git fails."""
+    subprocess.run(
+        ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
 
 
 def graph_state(codemap: CodeMap) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:

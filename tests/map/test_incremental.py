@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from map.codemap import CodeMap
-from tests.map.graph_state import copy_repo, fresh, graph_state
+from tests.map.graph_state import copy_repo, fresh, git, graph_state
 
 
 def _edit_definition(root: Path) -> None:
@@ -119,31 +118,22 @@ def test_touch_without_content_change_reextracts_nothing(tmp_path: Path) -> None
     assert report.files_removed == []
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
-
-
 def test_git_checkout_of_another_branch(tmp_path: Path) -> None:
     root = copy_repo(tmp_path)
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", ".")
-    _git(root, "commit", "-q", "-m", "base")
-    _git(root, "checkout", "-q", "-b", "feature")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    git(root, "checkout", "-q", "-b", "feature")
     _edit_definition(root)
     _rename_file(root)
     _add_file(root)
     _edit_reexport(root)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "feature")
-    _git(root, "checkout", "-q", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "feature")
+    git(root, "checkout", "-q", "main")
     codemap = CodeMap.open(root)
     for branch in ("feature", "main", "feature"):
-        _git(root, "checkout", "-q", branch)
+        git(root, "checkout", "-q", branch)
         codemap.rebuild()
         assert graph_state(codemap) == graph_state(fresh(root, tmp_path)), branch
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import pytest
 
 import map.watch
 from map.watch import Watcher, WatchStartError, default_path_filter
+from tests.map.graph_state import git
 from tests.map.polling import WAIT_S, wait_until
 
 
@@ -97,15 +97,6 @@ def test_a_burst_of_a_thousand_writes_is_one_rebuild(tmp_path: Path) -> None:
 
     run(scenario())
     assert recorder.rebuilds == 1
-
-
-def git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
