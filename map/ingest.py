@@ -19,7 +19,7 @@ from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
 from map.extract import extract_file
-from map.languages import EXTENSIONS
+from map.languages import language_for
 from map.model import FileExtract
 from map.walk import (
     SKIP_TOO_LARGE,
@@ -76,7 +76,7 @@ def scan(
     """Compare the disk with the known (stamp, hash) and (stamp, skip reason) of each file."""
     listing = list_files(
         root,
-        accept=lambda p: EXTENSIONS.get(os.path.splitext(p)[1].lower()) is not None,
+        accept=lambda p: language_for(p) is not None,
         exclude=options.exclude,
         snapshot_dir=options.snapshot_dir,
     )

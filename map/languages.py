@@ -9,9 +9,10 @@ grammars and queries are immutable, so each is loaded once per process.
 from __future__ import annotations
 
 import importlib
+import posixpath
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import MappingProxyType
 
 from tree_sitter import Language, Query
@@ -78,7 +79,7 @@ _QUERY_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 
 def language_for(path: str) -> str | None:
     """The language of `path` by its extension, or None when unsupported."""
-    return EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+    return EXTENSIONS.get(posixpath.splitext(path)[1].lower())
 
 
 @cache
