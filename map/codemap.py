@@ -259,8 +259,7 @@ class CodeMap:
 
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
-        if node_id not in self.graph:
-            raise UnknownNodeError(node_id, self._suggestions(node_id))
+        self._require(node_id)
         return {"id": node_id, **self.graph.nodes[node_id]}
 
     def extract_of(self, path: str) -> FileExtract | None:
