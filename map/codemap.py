@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -29,6 +28,7 @@ from map.graph import MapGraph
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
 from map.model import EdgeKind, FileExtract, Symbol
+from map.stale import StaleFlags
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +99,7 @@ class CodeMap:
         self._go_modules: dict[str, str] = {}
         self._pending: snapshot.Header | None = None
         self._counts: dict[str, Any] = {}
-        self._stale: dict[str, int] = {}
-        # mark_stale runs on the event loop while a rebuild runs in a worker thread
-        self._stale_lock = threading.Lock()
+        self._stale = StaleFlags()
         self._last_duration = 0.0
         self._last_scan: Scan | None = None
         self._version = 0
@@ -174,7 +172,7 @@ class CodeMap:
         first rebuild) still lists the whole tree.
         """
         started = time.monotonic()
-        flagged_before = time.monotonic_ns()
+        flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
         options = ScanOptions(
             self.settings.max_file_bytes,
@@ -217,12 +215,7 @@ class CodeMap:
         self._stamps, self._skipped_files = found.stamps, found.skipped
         self._skipped, self._go_modules = found.skip_counts, found.go_modules
         self._last_scan = found
-        with self._stale_lock:
-            self._stale = {
-                p: t
-                for p, t in self._stale.items()
-                if t > flagged_before or (targets is not None and p not in targets)
-            }
+        self._stale.clear(started=flagged_before, checked=targets)
         self.built_at = scan_time
         self._last_duration = report.duration_s
         self.last_report = report
@@ -273,10 +266,7 @@ class CodeMap:
 
     def mark_stale(self, paths: Iterable[str]) -> None:
         """Flag files as changed on disk since the last build (until the next one)."""
-        now = time.monotonic_ns()
-        flagged = [r for path in paths if (r := self._relative(path)) is not None]
-        with self._stale_lock:
-            self._stale.update(dict.fromkeys(flagged, now))
+        self._stale.mark(r for path in paths if (r := self._relative(path)) is not None)
 
     def files(self) -> frozenset[str]:
         """The files the map holds as of the last build (without loading the graph).
@@ -288,8 +278,7 @@ class CodeMap:
 
     def stale_files(self) -> frozenset[str]:
         """Files changed on disk since `built_at`, as far as the map was told."""
-        with self._stale_lock:
-            return frozenset(self._stale)
+        return self._stale.paths()
 
     def changed_on_disk(self, path: str) -> bool:
         """Whether `path` differs now from what the map was built from: a file the
