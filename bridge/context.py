@@ -15,13 +15,13 @@ from typing import Any
 
 from bridge.config import Config, ConfigError, build_dataclass, load_config
 from bridge.envelope import check_budget
-from bridge.memory.service import MemoryService, store_path
 from lsp.catalog import Catalog
 from lsp.catalog_config import catalog_from_config
 from lsp.pool import LivePool
 from lsp.settings import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
 from map.live_map import LiveMap
+from memory.service import MemoryService, store_path
 
 log = logging.getLogger(__name__)
 

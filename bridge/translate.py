@@ -14,6 +14,12 @@ from lsp.errors import (
     UnsupportedQueryError,
 )
 from map.errors import MapError, UnknownNodeError
+from memory.errors import (
+    MemoryDomainError,
+    MemoryInputError,
+    MemoryNotFoundError,
+    UnknownMemoryError,
+)
 
 
 def as_tool_error(exc: Exception) -> ToolError | None:
@@ -30,7 +36,19 @@ def as_tool_error(exc: Exception) -> ToolError | None:
         )
     if isinstance(exc, MapError):
         return ToolError(str(exc), code="map_error")
+    if isinstance(exc, MemoryDomainError):
+        return _memory(exc)
     return None
+
+
+def _memory(exc: MemoryDomainError) -> ToolError:
+    if isinstance(exc, UnknownMemoryError):
+        return UnknownIdError(exc.message, suggestions=exc.suggestions)
+    if isinstance(exc, MemoryInputError):
+        return BadInputError(exc.message, hint=exc.hint, code=exc.code)
+    if isinstance(exc, MemoryNotFoundError):
+        return NotFoundError(exc.message, hint=exc.hint, code=exc.code)
+    return ToolError(exc.message, hint=exc.hint, code=exc.code)
 
 
 def _disk(exc: DiskError) -> ToolError:

@@ -41,10 +41,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bridge.memory.service import MemoryService, NewMemory  # noqa: E402
 from disk.stamps import content_hash  # noqa: E402
 from map.codemap import CodeMap  # noqa: E402
 from map.extract import extract_file  # noqa: E402
+from memory.service import MemoryService, NewMemory  # noqa: E402
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "bench",

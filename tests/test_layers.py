@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-OURS = {"bridge", "map", "lsp", "disk"}
+OURS = {"bridge", "memory", "map", "lsp", "disk"}
 ALLOWED = {
     "disk": set(),
     "map": {"disk"},
     "lsp": {"disk"},
-    "bridge": {"map", "lsp", "disk"},
+    "memory": {"map", "disk"},
+    "bridge": {"memory", "map", "lsp", "disk"},
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 from bridge.cli import common
-from bridge.errors import ToolError
+from bridge.translate import as_tool_error
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -50,9 +50,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
-    except ToolError as exc:
-        common.report_error(exc, as_json=args.json)
-        return exc.exit_code
+    except Exception as exc:
+        error = as_tool_error(exc)
+        if error is None:
+            raise
+        common.report_error(error, as_json=args.json)
+        return error.exit_code
     except KeyboardInterrupt:
         print("codeanchor: interrupted", file=sys.stderr)
         return 130

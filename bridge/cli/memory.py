@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from bridge.cli.common import print_json
-from bridge.memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
-from bridge.memory.recall import Hit
-from bridge.memory.review import review
-from bridge.memory.service import MemoryService, NewMemory, store_path
-from bridge.memory.transfer import export_lines, import_file
-from bridge.memory.views import memory_check, memory_view, recall_hit, ref_line, saved
 from map.codemap import CodeMap
+from memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
+from memory.recall import Hit
+from memory.review import review
+from memory.service import MemoryService, NewMemory, store_path
+from memory.transfer import export_lines, import_file
+from memory.views import memory_check, memory_view, recall_hit, ref_line, saved
 
 Run = Callable[[MemoryService, argparse.Namespace], int]
 

@@ -19,9 +19,11 @@ from typing import TypeVar
 
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
-from bridge.memory import views
-from bridge.memory.service import MemoryService, NewMemory
+from bridge.translate import as_tool_error
 from map.codemap import CodeMap
+from memory import views
+from memory.errors import MemoryDomainError
+from memory.service import MemoryService, NewMemory
 
 T = TypeVar("T")
 
@@ -36,7 +38,10 @@ async def _run(
         with MemoryService(app.root, code_map=code_map) as service:
             return work(service)
 
-    return await asyncio.to_thread(call)
+    try:
+        return await asyncio.to_thread(call)
+    except MemoryDomainError as exc:
+        raise as_tool_error(exc) or exc from exc
 
 
 async def memory_save(

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import difflib
 
-from bridge.errors import BadInputError, NotFoundError, UnknownIdError
-from bridge.memory.model import Anchor, RefSpec
-from bridge.memory.workspace import FileNow, Workspace, body_fingerprint, symbol_id, symbol_text
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
+from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
+from memory.model import Anchor, RefSpec
+from memory.workspace import FileNow, Workspace, body_fingerprint, symbol_id, symbol_text
 
 TEXT_CAP = 32_000
 """Characters of referenced text kept with a symbol or line-range anchor."""
@@ -27,26 +27,26 @@ FILE_TEXT_CAP = 4_000
 def capture(ws: Workspace, spec: RefSpec) -> Anchor:
     """Anchor `spec` to the code now.
 
-    Raises NotFoundError (no such file), UnknownIdError (no such symbol, with
-    the nearest names) or BadInputError (lines past the end, unreadable file).
+    Raises MemoryNotFoundError (no such file), UnknownMemoryError (no such symbol, with
+    the nearest names) or MemoryInputError (lines past the end, unreadable file).
     """
     try:
         file = ws.read(spec.path)
     except DiskError as exc:
-        raise BadInputError(f"{spec}: {exc}", hint="anchor to a text source file") from exc
+        raise MemoryInputError(f"{spec}: {exc}", hint="anchor to a text source file") from exc
     if file is None:
-        raise NotFoundError(f"{spec}: no such file under {ws.root}", code="file_not_found")
+        raise MemoryNotFoundError(f"{spec}: no such file under {ws.root}", code="file_not_found")
     body: str | None = None
     container: tuple[str, ...] = ()
     if spec.type == "symbol":
         if ws.extract(file) is None:
-            raise BadInputError(
+            raise MemoryInputError(
                 f"{spec}: symbols are not extracted from {spec.path} (unsupported file type)",
                 hint="reference the whole file or a line range (path:START-END) instead",
             )
         symbol = find_symbol(ws, file, spec.symbol or "")
         if symbol is None:
-            raise UnknownIdError(
+            raise UnknownMemoryError(
                 f"{spec}: no symbol {spec.symbol!r} in {spec.path}",
                 suggestions=_near_symbols(ws, file, spec),
             )
@@ -57,7 +57,7 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
     elif spec.type == "line_range":
         start, end = spec.start_line or 1, spec.end_line or 1
         if end > len(file.lines):
-            raise BadInputError(
+            raise MemoryInputError(
                 f"{spec}: {spec.path} has only {len(file.lines)} lines",
                 hint="pick lines that exist now",
             )

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from bridge.memory.model import Anchor, Memory, MemoryCheck, MemoryStatus, RefCheck, RefStatus
-from bridge.memory.recall import Hit
+from memory.model import Anchor, Memory, MemoryCheck, MemoryStatus, RefCheck, RefStatus
+from memory.recall import Hit
 
 
 class RefResultView(TypedDict):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge.errors import BadInputError, NotFoundError, UnknownIdError
-from bridge.memory.service import MemoryService, NewMemory
-from bridge.memory.transfer import import_file
-from tests.bridge.memory.conftest import Repo
+from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
+from memory.service import MemoryService, NewMemory
+from memory.transfer import import_file
+from tests.memory.conftest import Repo
 
 CODE = '''def parse(text):
     """Split on commas."""
@@ -108,7 +108,7 @@ def test_supersede_links_and_retire_hides(service: MemoryService) -> None:
 def test_verify_refuses_a_deleted_reference(service: MemoryService, repo: Repo) -> None:
     memory_id = _save(service, "render exists", "src/csv.py#render")
     repo.write("src/csv.py", CODE[: CODE.index("def render")])
-    with pytest.raises(BadInputError, match="deleted") as caught:
+    with pytest.raises(MemoryInputError, match="deleted") as caught:
         service.verify(memory_id)
     assert caught.value.hint is not None and "supersede" in caught.value.hint
     assert service.store.get(memory_id).last_verified_at is None
@@ -117,14 +117,14 @@ def test_verify_refuses_a_deleted_reference(service: MemoryService, repo: Repo) 
 @pytest.mark.parametrize(
     ("refs", "error"),
     [
-        (("src/csv.py#nope",), UnknownIdError),
-        (("src/csv.py#",), BadInputError),
-        (("src/csv.py:9-3",), BadInputError),
-        (("src/csv.py:1-99",), BadInputError),
-        (("../outside.py",), BadInputError),
-        (("src/missing.py",), NotFoundError),
-        (("notes.txt#Intro",), BadInputError),
-        ((), BadInputError),
+        (("src/csv.py#nope",), UnknownMemoryError),
+        (("src/csv.py#",), MemoryInputError),
+        (("src/csv.py:9-3",), MemoryInputError),
+        (("src/csv.py:1-99",), MemoryInputError),
+        (("../outside.py",), MemoryInputError),
+        (("src/missing.py",), MemoryNotFoundError),
+        (("notes.txt#Intro",), MemoryInputError),
+        ((), MemoryInputError),
     ],
 )
 def test_bad_refs_are_refused_and_nothing_is_written(
@@ -139,7 +139,7 @@ def test_unknown_ids_are_refused_with_suggestions(service: MemoryService) -> Non
     memory_id = _save(service, "a note", "src/csv.py")
     wrong = memory_id[:-1] + ("0" if memory_id[-1] != "0" else "1")
     for action in (service.show, service.verify, service.retire):
-        with pytest.raises(UnknownIdError) as caught:
+        with pytest.raises(UnknownMemoryError) as caught:
             action(wrong)
         assert caught.value.suggestions == (memory_id,)
     assert service.store.get(memory_id).status == "active"
@@ -151,11 +151,11 @@ def test_import_is_all_or_nothing_and_names_the_line(
     good = '{"text": "parse splits", "refs": ["src/csv.py#parse"], "kind": "fact"}\n'
     bad = tmp_path / "bad.jsonl"
     bad.write_text(good + "\n" + '{"text": "render", "refs": ["src/csv.py#rendr"]}\n')
-    with pytest.raises(BadInputError, match=r"bad\.jsonl:3"):
+    with pytest.raises(MemoryInputError, match=r"bad\.jsonl:3"):
         import_file(service, bad)
     broken = tmp_path / "broken.jsonl"
     broken.write_text(good + "{not json\n")
-    with pytest.raises(BadInputError, match=r"broken\.jsonl:2"):
+    with pytest.raises(MemoryInputError, match=r"broken\.jsonl:2"):
         import_file(service, broken)
     assert not service.store_path.exists()
     fine = tmp_path / "fine.jsonl"

@@ -15,7 +15,9 @@
     views      the JSON shapes of the CLI contract
     review     the interactive walk through stale memories
 
-Errors are the bridge's (bridge.errors): BadInputError for malformed input,
-UnknownIdError (with suggestions) for unknown memory IDs or symbols,
-NotFoundError for files that are not there. A refused request writes nothing.
+    errors     the domain's own error tree (translated by bridge.translate)
+
+Errors: MemoryInputError for malformed input, UnknownMemoryError (with
+suggestions) for unknown memory IDs or symbols, MemoryNotFoundError for files
+that are not there. A refused request writes nothing.
 """

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bridge.errors import BadInputError
-from bridge.memory.anchor import capture
-from bridge.memory.check import check_memories
-from bridge.memory.deps import CalleeProbe
-from bridge.memory.model import (
+from map.codemap import CodeMap
+from memory.anchor import capture
+from memory.check import check_memories
+from memory.deps import CalleeProbe
+from memory.errors import MemoryInputError
+from memory.model import (
     MEMORY_STATUSES,
     ORIGINS,
     Memory,
@@ -30,11 +31,10 @@ from bridge.memory.model import (
     RefCheck,
     RefSpec,
 )
-from bridge.memory.recall import Hit, recall
-from bridge.memory.refs import RefParser
-from bridge.memory.store import MemoryStore, default_store_path
-from bridge.memory.workspace import Workspace
-from map.codemap import CodeMap
+from memory.recall import Hit, recall
+from memory.refs import RefParser
+from memory.store import MemoryStore, default_store_path
+from memory.workspace import Workspace
 
 STORE_ENV = "CODEANCHOR_STORE"
 DEFAULT_KIND = "fact"
@@ -150,7 +150,7 @@ class MemoryService:
         for index, new in enumerate(news):
             try:
                 memories.append(self._build(ws, new, created, parser))
-            except BadInputError as exc:
+            except MemoryInputError as exc:
                 if where:
                     exc.message = f"{where[index]}: {exc.message}"
                     exc.args = (exc.message,)
@@ -163,19 +163,19 @@ class MemoryService:
     ) -> Memory:
         text = new.text.strip()
         if not text:
-            raise BadInputError("a memory needs non-empty text")
+            raise MemoryInputError("a memory needs non-empty text")
         if not _KIND.match(new.kind):
-            raise BadInputError(
+            raise MemoryInputError(
                 f"bad kind {new.kind!r}",
                 hint="a kind is one word: decision, convention, known_fix, fact, ...",
             )
         tags = tuple(t.strip() for t in new.tags)
         if any(not t for t in tags):
-            raise BadInputError("tags must be non-empty strings")
+            raise MemoryInputError("tags must be non-empty strings")
         if new.origin not in ORIGINS:
-            raise BadInputError(f"bad origin {new.origin!r}", hint="origin is agent or human")
+            raise MemoryInputError(f"bad origin {new.origin!r}", hint="origin is agent or human")
         if not new.refs:
-            raise BadInputError(
+            raise MemoryInputError(
                 "a memory needs at least one reference",
                 hint="pass --ref path, path#Qual.Name or path:START-END",
             )
@@ -213,7 +213,7 @@ class MemoryService:
     def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> list[Hit]:
         """Search, check and rank; records last_used_at for what it returns."""
         if limit < 1:
-            raise BadInputError(f"limit {limit}: ask for at least one memory")
+            raise MemoryInputError(f"limit {limit}: ask for at least one memory")
         ws = self.workspace()
         with self._probe(ws) as probe:
             hits = recall(
@@ -239,7 +239,7 @@ class MemoryService:
         """Memories filtered by status, kind and tag, oldest first (no check, no touch)."""
         bad = [s for s in statuses if s not in MEMORY_STATUSES]
         if bad:
-            raise BadInputError(
+            raise MemoryInputError(
                 f"unknown status {bad[0]!r}", hint=f"statuses: {', '.join(MEMORY_STATUSES)}"
             )
         chosen = [s for s in MEMORY_STATUSES if s in statuses] if statuses else None
@@ -318,7 +318,7 @@ def _proposed(result: RefCheck, memory_id: str) -> RefSpec:
     """The reference a check proposes: the same kind of ref, where it is now."""
     place = result.place
     if result.status in ("deleted", "unknown") or place is None:
-        raise BadInputError(
+        raise MemoryInputError(
             f"{memory_id}: {result.anchor.ref} is {result.status} ({result.reason}); "
             "it cannot be re-anchored",
             hint=f"`memory supersede {memory_id} --text ... --ref ...` with references "

@@ -24,8 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bridge.memory.anchor import find_symbol
-from bridge.memory.model import (
+from disk.errors import DiskError
+from disk.stamps import content_hash
+from map.model import Symbol
+from memory.anchor import find_symbol
+from memory.model import (
     Anchor,
     Memory,
     MemoryCheck,
@@ -34,10 +37,7 @@ from bridge.memory.model import (
     derive_status,
     effective_status,
 )
-from bridge.memory.workspace import FileNow, Workspace, body_probe, symbol_id
-from disk.errors import DiskError
-from disk.stamps import content_hash
-from map.model import Symbol
+from memory.workspace import FileNow, Workspace, body_probe, symbol_id
 
 DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 """Names the direct callees of a checked symbol that changed since its anchor commit."""

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from bridge.cli.main import main
-from tests.bridge.memory.conftest import Repo
+from tests.memory.conftest import Repo
 
 CODE = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
 REF_RESULT_KEYS = {

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bridge.memory.anchor import capture
-from bridge.memory.check import check_memories
-from bridge.memory.model import Memory, MemoryCheck, RefCheck
-from bridge.memory.refs import parse_ref
-from bridge.memory.workspace import Workspace
+from memory.anchor import capture
+from memory.check import check_memories
+from memory.model import Memory, MemoryCheck, RefCheck
+from memory.refs import parse_ref
+from memory.workspace import Workspace
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",

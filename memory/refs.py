@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bridge.errors import BadInputError
-from bridge.memory.model import RefSpec
 from disk.errors import OutsideRootError
 from disk.paths import relative_posix, resolve_in_root
+from memory.errors import MemoryInputError
+from memory.model import RefSpec
 
 _RANGE = re.compile(r"^(?P<path>.+):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 _QUALNAME = re.compile(r"^[^\s#]+$")
@@ -22,7 +22,7 @@ SYNTAX_HINT = "write a reference as `path`, `path#Qual.Name` or `path:START-END`
 
 
 def parse_ref(root: Path, text: str) -> RefSpec:
-    """Parse one reference; raises BadInputError when malformed or outside the root."""
+    """Parse one reference; raises MemoryInputError when malformed or outside the root."""
     return RefParser(root).parse(text)
 
 
@@ -34,21 +34,21 @@ class RefParser:
         self._paths: dict[str, str] = {}
 
     def parse(self, text: str) -> RefSpec:
-        """Parse one reference; raises BadInputError when malformed or outside the root."""
+        """Parse one reference; raises MemoryInputError when malformed or outside the root."""
         raw = text.strip()
         if not raw:
-            raise BadInputError("empty reference", hint=SYNTAX_HINT)
+            raise MemoryInputError("empty reference", hint=SYNTAX_HINT)
         if "#" in raw:
             path_part, _, symbol = raw.partition("#")
             if not symbol or not _QUALNAME.match(symbol) or ".." in symbol:
-                raise BadInputError(f"malformed symbol reference {text!r}", hint=SYNTAX_HINT)
+                raise MemoryInputError(f"malformed symbol reference {text!r}", hint=SYNTAX_HINT)
             return RefSpec("symbol", self._confine(path_part, text), symbol=symbol)
         match = _RANGE.match(raw)
         if match:
             start = int(match["start"])
             end = int(match["end"]) if match["end"] is not None else start
             if start < 1 or end < start:
-                raise BadInputError(
+                raise MemoryInputError(
                     f"bad line range in {text!r}: lines are 1-based and START <= END",
                     hint=SYNTAX_HINT,
                 )
@@ -64,11 +64,11 @@ class RefParser:
 
 def _confine(root: Path, path: str, ref: str) -> str:
     if not path:
-        raise BadInputError(f"reference {ref!r} names no file", hint=SYNTAX_HINT)
+        raise MemoryInputError(f"reference {ref!r} names no file", hint=SYNTAX_HINT)
     try:
         resolved = resolve_in_root(root, path, must_exist=False)
     except OutsideRootError as exc:
-        raise BadInputError(str(exc), hint="references must name files inside --root") from exc
+        raise MemoryInputError(str(exc), hint="references must name files inside --root") from exc
     if resolved == root:
-        raise BadInputError(f"reference {ref!r} names the root itself, not a file")
+        raise MemoryInputError(f"reference {ref!r} names the root itself, not a file")
     return relative_posix(root, resolved)

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from bridge.memory.git import Change, GitError, GitRepo, compose
-from bridge.memory.ranges import LineIndex
 from disk.errors import DiskError, MissingFileError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
@@ -26,6 +24,8 @@ from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
 from map.model import FileExtract, Symbol
 from map.walk import list_files
+from memory.git import Change, GitError, GitRepo, compose
+from memory.ranges import LineIndex
 
 
 @dataclass(slots=True)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bridge.memory.git import Change, ChangeKind, GitRepo, compose
-from bridge.memory.workspace import Workspace
-from tests.bridge.memory.conftest import Repo
+from memory.git import Change, ChangeKind, GitRepo, compose
+from memory.workspace import Workspace
+from tests.memory.conftest import Repo
 
 
 def test_compose_follows_renames_through_both_steps() -> None:

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bridge.memory.anchor import find_symbol
-from bridge.memory.git import BlobReader, Change
-from bridge.memory.model import Anchor, RefCheck
-from bridge.memory.workspace import Workspace, symbol_id
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.extract import extract_file
 from map.graph import MapGraph
 from map.languages import language_for
 from map.model import Fingerprint
+from memory.anchor import find_symbol
+from memory.git import BlobReader, Change
+from memory.model import Anchor, RefCheck
+from memory.workspace import Workspace, symbol_id
 
 CALLS = "calls"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bridge.memory.check import DependencyProbe, check_memories
-from bridge.memory.model import MemoryCheck, MemoryStatus
-from bridge.memory.store import MemoryStore
-from bridge.memory.workspace import Workspace
+from memory.check import DependencyProbe, check_memories
+from memory.model import MemoryCheck, MemoryStatus
+from memory.store import MemoryStore
+from memory.workspace import Workspace
 
 FRESH_DAYS = 30
 """A verification younger than this counts as fresh."""

@@ -15,10 +15,10 @@ from typing import Any, cast
 
 import orjson
 
-from bridge.errors import BadInputError, NotFoundError
-from bridge.memory.model import ORIGINS, Memory, MemoryCheck, Origin
-from bridge.memory.service import DEFAULT_KIND, MemoryService, NewMemory
-from bridge.memory.views import memory_check, memory_view
+from memory.errors import MemoryInputError, MemoryNotFoundError
+from memory.model import ORIGINS, Memory, MemoryCheck, Origin
+from memory.service import DEFAULT_KIND, MemoryService, NewMemory
+from memory.views import memory_check, memory_view
 
 IMPORT_KEYS = frozenset({"text", "refs", "kind", "tags", "origin"})
 EXPORT_ONLY_KEYS = frozenset(
@@ -37,7 +37,7 @@ def parse_lines(lines: Iterable[str], *, source: str) -> tuple[list[NewMemory], 
         news.append(_parse_line(line, name))
         where.append(name)
     if not news:
-        raise BadInputError(f"{source}: no memories in it", hint="one JSON object per line")
+        raise MemoryInputError(f"{source}: no memories in it", hint="one JSON object per line")
     return news, where
 
 
@@ -45,29 +45,29 @@ def _parse_line(line: str, name: str) -> NewMemory:
     try:
         item = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
-        raise BadInputError(f"{name}: not valid JSON ({exc})") from exc
+        raise MemoryInputError(f"{name}: not valid JSON ({exc})") from exc
     if not isinstance(item, dict):
-        raise BadInputError(f"{name}: expected a JSON object per line")
+        raise MemoryInputError(f"{name}: expected a JSON object per line")
     unknown = sorted(set(item) - IMPORT_KEYS - EXPORT_ONLY_KEYS)
     if unknown:
-        raise BadInputError(
+        raise MemoryInputError(
             f"{name}: unknown key(s) {', '.join(unknown)}",
             hint='a line holds "text", "refs", and optionally "kind", "tags", "origin"',
         )
     text, refs = item.get("text"), item.get("refs")
     if not isinstance(text, str):
-        raise BadInputError(f'{name}: "text" must be a string')
+        raise MemoryInputError(f'{name}: "text" must be a string')
     if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-        raise BadInputError(f'{name}: "refs" must be a list of reference strings')
+        raise MemoryInputError(f'{name}: "refs" must be a list of reference strings')
     kind = item.get("kind", DEFAULT_KIND)
     tags = item.get("tags", [])
     origin = item.get("origin", "human")
     if not isinstance(kind, str):
-        raise BadInputError(f'{name}: "kind" must be a string')
+        raise MemoryInputError(f'{name}: "kind" must be a string')
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise BadInputError(f'{name}: "tags" must be a list of strings')
+        raise MemoryInputError(f'{name}: "tags" must be a list of strings')
     if origin not in ORIGINS:
-        raise BadInputError(f'{name}: "origin" must be "agent" or "human"')
+        raise MemoryInputError(f'{name}: "origin" must be "agent" or "human"')
     return NewMemory(text, tuple(refs), kind, tuple(tags), cast(Origin, origin))
 
 
@@ -76,9 +76,9 @@ def import_file(service: MemoryService, path: Path) -> list[Memory]:
     try:
         content = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise NotFoundError(f"{path}: no such file", code="file_not_found") from exc
+        raise MemoryNotFoundError(f"{path}: no such file", code="file_not_found") from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"{path}: cannot be read as UTF-8 text ({exc})") from exc
+        raise MemoryInputError(f"{path}: cannot be read as UTF-8 text ({exc})") from exc
     news, where = parse_lines(content.splitlines(), source=str(path))
     return service.save_many(news, where=where)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bridge.memory.workspace import Workspace
 from map.extract import extract_file
-from tests.bridge.memory.conftest import Repo
+from memory.workspace import Workspace
+from tests.memory.conftest import Repo
 
 TOKENS = '''"""Token handling."""
 

@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from bridge.errors import BadInputError
-from bridge.memory.review import review
-from bridge.memory.service import MemoryService, NewMemory
-from tests.bridge.memory.conftest import Repo
+from memory.errors import MemoryInputError
+from memory.review import review
+from memory.service import MemoryService, NewMemory
+from tests.memory.conftest import Repo
 
 CODE = (
     "def fee(x):\n    return x * 0.1\n\n\n"
@@ -47,6 +47,6 @@ def test_review_walks_stale_memories(repo: Repo) -> None:
 
 
 def test_review_refuses_without_a_terminal(repo: Repo) -> None:
-    with MemoryService(repo.root) as service, pytest.raises(BadInputError) as caught:
+    with MemoryService(repo.root) as service, pytest.raises(MemoryInputError) as caught:
         review(service, io.StringIO(""), io.StringIO())
     assert caught.value.hint is not None and "memory verify" in caught.value.hint

@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 from typing import TextIO, TypedDict
 
-from bridge.errors import BadInputError, ToolError
-from bridge.memory.anchor import find_symbol
-from bridge.memory.model import RefCheck
-from bridge.memory.service import MemoryService
-from bridge.memory.views import ref_line
-from bridge.memory.workspace import Workspace, symbol_text
+from memory.anchor import find_symbol
+from memory.errors import MemoryDomainError, MemoryInputError
+from memory.model import RefCheck
+from memory.service import MemoryService
+from memory.views import ref_line
+from memory.workspace import Workspace, symbol_text
 
 DIFF_LINES = 20
 PROMPT = "[v]erify  [s]upersede  [r]etire  [i]gnore  [q]uit > "
@@ -34,9 +34,9 @@ class ReviewSummary(TypedDict):
 def review(
     service: MemoryService, stdin: TextIO, stdout: TextIO, *, require_tty: bool = True
 ) -> ReviewSummary:
-    """Walk the stale memories; raises BadInputError when `stdin` is not a terminal."""
+    """Walk the stale memories; raises MemoryInputError when `stdin` is not a terminal."""
     if require_tty and not stdin.isatty():
-        raise BadInputError(
+        raise MemoryInputError(
             "memory review is interactive and needs a terminal",
             hint="use `memory check --json` to list stale memories, then `memory verify ID`, "
             "`memory supersede ID --text ...` or `memory retire ID`",
@@ -75,7 +75,7 @@ def review(
                     summary["ignored"].append(memory_id)
                 else:
                     continue
-            except ToolError as exc:
+            except MemoryDomainError as exc:
                 stdout.write(f"  cannot: {exc.message}\n")
                 if exc.hint:
                     stdout.write(f"  hint: {exc.hint}\n")

@@ -6,7 +6,7 @@ takes the write lock up front (`BEGIN IMMEDIATE`) and waits for it
 leaves only whole transactions behind. The schema carries a version
 (`PRAGMA user_version`) and is migrated forward on open; a store written by
 a newer codeanchor is refused rather than guessed at (the schema and its
-migrations: `bridge.memory.schema`).
+migrations: `memory.schema`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import cast
 
 import orjson
 
-from bridge.errors import BadInputError, UnknownIdError
-from bridge.memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
-from bridge.memory.schema import SCHEMA_VERSION, stored_version, upgrade
+from memory.errors import MemoryInputError, UnknownMemoryError
+from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+from memory.schema import SCHEMA_VERSION, stored_version, upgrade
 
 BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -70,7 +70,7 @@ class MemoryStore:
     def _migrate(self) -> None:
         version = stored_version(self._conn)
         if version > SCHEMA_VERSION:
-            raise BadInputError(
+            raise MemoryInputError(
                 f"{self.path}: memory store schema {version} is newer than this "
                 f"codeanchor understands ({SCHEMA_VERSION})",
                 hint="upgrade codeanchor, or point --store elsewhere",
@@ -155,12 +155,12 @@ class MemoryStore:
     # -- reads ----------------------------------------------------------------
 
     def get(self, memory_id: str) -> Memory:
-        """One memory; raises UnknownIdError (with the nearest IDs) when absent."""
+        """One memory; raises UnknownMemoryError (with the nearest IDs) when absent."""
         found = self.get_many([memory_id])
         return found[0]
 
     def get_many(self, ids: Sequence[str]) -> list[Memory]:
-        """Memories in the order asked; raises UnknownIdError naming the first unknown ID."""
+        """Memories in the order asked; raises UnknownMemoryError naming the first unknown ID."""
         by_id = {
             m.id: m
             for m in self._load(
@@ -192,7 +192,7 @@ class MemoryStore:
         """Full-text matches with their BM25 relevance (higher is better)."""
         words = _WORD.findall(query)
         if not words:
-            raise BadInputError(f"query {query!r} has no words to search for")
+            raise MemoryInputError(f"query {query!r} has no words to search for")
         match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
         rows = self._conn.execute(
             "SELECT m.id, -bm25(memories_fts) FROM memories_fts JOIN memories m "
@@ -218,7 +218,7 @@ class MemoryStore:
 
     def _unknown(self, memory_id: str) -> None:
         near = difflib.get_close_matches(memory_id, self.ids(), n=3, cutoff=0.5)
-        raise UnknownIdError(f"no memory with ID {memory_id!r}", suggestions=near)
+        raise UnknownMemoryError(f"no memory with ID {memory_id!r}", suggestions=near)
 
     def _load(self, where: str, params: tuple[str, ...]) -> list[Memory]:
         rows = self._conn.execute(

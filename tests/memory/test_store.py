@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge.errors import BadInputError, UnknownIdError
-from bridge.memory.model import Anchor, Memory, RefSpec
-from bridge.memory.schema import SCHEMA_VERSION
-from bridge.memory.store import MemoryStore
+from memory.errors import MemoryInputError, UnknownMemoryError
+from memory.model import Anchor, Memory, RefSpec
+from memory.schema import SCHEMA_VERSION
+from memory.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[3]
 DEADLINE_S = 60
@@ -26,8 +26,8 @@ WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
-    from bridge.memory.model import Anchor, Memory, RefSpec
-    from bridge.memory.store import MemoryStore, insert
+    from memory.model import Anchor, Memory, RefSpec
+    from memory.store import MemoryStore, insert
 
     def memory(name):
         anchor = Anchor(RefSpec("file", "a.py"), None, None, False, "h", "f", "h", "x")
@@ -74,7 +74,7 @@ def test_store_from_a_newer_codeanchor_is_refused(tmp_path: Path) -> None:
     MemoryStore(tmp_path / "m.db").close()
     with closing(sqlite3.connect(tmp_path / "m.db")) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(BadInputError, match="newer"):
+    with pytest.raises(MemoryInputError, match="newer"):
         MemoryStore(tmp_path / "m.db")
 
 
@@ -87,7 +87,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
 def test_unknown_id_suggests_near_ones(tmp_path: Path) -> None:
     with MemoryStore(tmp_path / "m.db") as store:
         store.add([_memory("m-abcdef")])
-        with pytest.raises(UnknownIdError) as caught:
+        with pytest.raises(UnknownMemoryError) as caught:
             store.get("m-abcdeg")
         assert caught.value.suggestions == ("m-abcdef",)
 

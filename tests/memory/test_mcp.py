@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.bridge.mcp_session import call, call_error, serve
-from tests.bridge.memory.conftest import Repo
+from tests.memory.conftest import Repo
 
 TIMEOUT_S = 120.0
 CODE = "def greet(name):\n    return 'hi ' + name\n"

@@ -11,7 +11,7 @@ import pytest
 from bridge.context import AppContext
 from bridge.errors import UnknownIdError
 from bridge.tools import memory
-from tests.bridge.memory.conftest import Repo
+from tests.memory.conftest import Repo
 
 T = TypeVar("T")
 TIMEOUT_S = 60.0

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bridge.memory.service import MemoryService, NewMemory
 from map.codemap import CodeMap
-from tests.bridge.memory.conftest import Repo
+from memory.service import MemoryService, NewMemory
+from tests.memory.conftest import Repo
 
 HELPERS = "def rate():\n    return 0.2\n\n\ndef unused():\n    return 1\n"
 MAIN = "from helpers import rate\n\n\ndef price(amount):\n    return amount * (1 + rate())\n"
