@@ -40,8 +40,11 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
         ToolSpec(mapping.map_path, "Path between two nodes (map)"),
         ToolSpec(mapping.map_impact, "What depends on this (map)"),
-        ToolSpec(memory.memory_recall, "Recall memories (checked against the code)"),
-        ToolSpec(memory.memory_check, "Check memories against the code"),
+        # Recall and check record last-used times and check results: not read-only.
+        ToolSpec(
+            memory.memory_recall, "Recall memories (checked against the code)", read_only=False
+        ),
+        ToolSpec(memory.memory_check, "Check memories against the code", read_only=False),
         ToolSpec(
             memory.memory_save, "Save a memory anchored to code", read_only=False, idempotent=False
         ),
