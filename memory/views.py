@@ -1,4 +1,4 @@
-"""The JSON shapes of DESIGN.md's CLI contract, built from the model.
+"""The JSON shapes of the CLI contract (docs/contracts.md), built from the model.
 
 These TypedDicts are what `--json` prints and what the MCP tools return as
 data; outside scripts depend on the key names, so they change only with the

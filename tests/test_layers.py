@@ -1,4 +1,4 @@
-"""The layer rule of DESIGN.md: who may import whom."""
+"""The layer rule of docs/contracts.md#layers: who may import whom."""
 
 from __future__ import annotations
 

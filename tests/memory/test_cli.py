@@ -1,4 +1,4 @@
-"""`codeanchor memory ...`: the JSON shapes and exit codes of DESIGN.md's CLI contract."""
+"""`codeanchor memory ...`: the JSON shapes and exit codes of the CLI contract (docs/contracts.md#the-command-line)."""
 
 from __future__ import annotations
 
