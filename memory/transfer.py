@@ -1,4 +1,4 @@
-"""Import and export memories as JSON Lines, in the line format of docs/contracts.md#the-command-line.
+"""Import and export memories as JSON Lines (the format of docs/contracts.md, CLI).
 
 One memory per line: `{"text", "refs": [REF, ...], "kind"?, "tags"?}` (and
 `"origin"?`). Export writes the same format back with the memory's ID,

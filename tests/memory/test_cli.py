@@ -1,4 +1,4 @@
-"""`codeanchor memory ...`: the JSON shapes and exit codes of the CLI contract (docs/contracts.md#the-command-line)."""
+"""`codeanchor memory ...`: JSON shapes and exit codes of docs/contracts.md (CLI)."""
 
 from __future__ import annotations
 
