@@ -21,7 +21,8 @@ from lsp.pool import LivePool
 from lsp.settings import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
 from map.live_map import LiveMap
-from memory.service import MemoryService, store_path
+from memory.service import MemoryService
+from memory.stores import store_exists, store_location
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ class AppContext:
 
     def start_memory_check(self) -> None:
         """Check the stored memories in the background and log how many went stale."""
-        if not store_path(self.root).exists():
+        if not store_exists(store_location(self.root)):
             return
         task = asyncio.create_task(self._check_memories())
         self._background.add(task)

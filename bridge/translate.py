@@ -18,6 +18,7 @@ from memory.errors import (
     MemoryDomainError,
     MemoryInputError,
     MemoryNotFoundError,
+    MemoryStoreError,
     UnknownMemoryError,
 )
 
@@ -44,7 +45,7 @@ def as_tool_error(exc: Exception) -> ToolError | None:
 def _memory(exc: MemoryDomainError) -> ToolError:
     if isinstance(exc, UnknownMemoryError):
         return UnknownIdError(exc.message, suggestions=exc.suggestions)
-    if isinstance(exc, MemoryInputError):
+    if isinstance(exc, MemoryInputError | MemoryStoreError):
         return BadInputError(exc.message, hint=exc.hint, code=exc.code)
     if isinstance(exc, MemoryNotFoundError):
         return NotFoundError(exc.message, hint=exc.hint, code=exc.code)

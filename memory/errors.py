@@ -3,7 +3,8 @@
     MemoryDomainError          code, message, hint; the bridge translates it
     ├── MemoryInputError       the request is wrong (malformed ref, empty text, ...)
     │   └── UnknownMemoryError no such memory ID or symbol; `suggestions` holds the nearest
-    └── MemoryNotFoundError    the file a reference names is not there (now)
+    ├── MemoryNotFoundError    the file a reference names is not there (now)
+    └── MemoryStoreError       the store cannot be used (unreachable, refused, not ours)
 
 A refused request writes nothing. `bridge.translate.as_tool_error` turns these
 into the bridge's ToolErrors at the tool boundary, like map/ and lsp/ errors.
@@ -48,3 +49,9 @@ class MemoryNotFoundError(MemoryDomainError):
     """The file a reference or an import names does not exist."""
 
     code = "not_found"
+
+
+class MemoryStoreError(MemoryDomainError):
+    """The store cannot be opened or written; the message says what to fix."""
+
+    code = "bad_store"

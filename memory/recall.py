@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from memory.check import DependencyProbe, check_memories
 from memory.model import MemoryCheck, MemoryStatus
-from memory.store import MemoryStore
+from memory.stores import MemoryBackend
 from memory.workspace import Workspace
 
 FRESH_DAYS = 30
@@ -38,7 +38,7 @@ class Hit:
 
 
 def recall(
-    store: MemoryStore,
+    store: MemoryBackend,
     ws: Workspace,
     query: str,
     *,

@@ -8,7 +8,6 @@ refused request leaves the store as it was. Reading (show, recall) records
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 from collections.abc import Sequence
@@ -33,10 +32,9 @@ from memory.model import (
 )
 from memory.recall import Hit, recall
 from memory.refs import RefParser
-from memory.store import MemoryStore, default_store_path
+from memory.stores import MemoryBackend, StoreLocation, open_store, store_exists, store_location
 from memory.workspace import Workspace
 
-STORE_ENV = "CODEANCHOR_STORE"
 DEFAULT_KIND = "fact"
 _KIND = re.compile(r"^[A-Za-z][\w-]{0,39}$")
 
@@ -54,12 +52,6 @@ class NewMemory:
     """A draft is kept and checked but keeps its status until someone changes it."""
 
 
-def store_path(root: Path, explicit: str | Path | None = None) -> Path:
-    """`--store`, else $CODEANCHOR_STORE, else `<root>/.codeanchor/memory.db`."""
-    chosen = explicit or os.environ.get(STORE_ENV)
-    return Path(chosen).expanduser().resolve() if chosen else default_store_path(root)
-
-
 def now_stamp() -> str:
     """The current time, ISO 8601 UTC to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -71,34 +63,36 @@ class MemoryService:
     def __init__(
         self,
         root: Path,
-        store: Path | None = None,
+        store: StoreLocation | None = None,
         *,
         code_map: CodeMap | None = None,
     ) -> None:
         self.root = root.resolve()
-        self.store_path = store or store_path(self.root)
+        self.location = store or store_location(self.root)
         self.code_map = code_map
-        self._store: MemoryStore | None = None
+        self._store: MemoryBackend | None = None
+        self._store_is_real = False
 
     @property
-    def store(self) -> MemoryStore:
+    def store(self) -> MemoryBackend:
         """The store; an empty in-memory one until something is written, if none exists yet.
 
         Reads and refused requests therefore never create a store file.
         """
         if self._store is None:
-            exists = self.store_path.exists()
-            self._store = MemoryStore(self.store_path if exists else Path(":memory:"))
+            self._store_is_real = store_exists(self.location)
+            self._store = open_store(self.location, self.root, create=False)
         return self._store
 
     @property
-    def writable(self) -> MemoryStore:
-        """The store on disk, created when missing."""
-        if self._store is not None and self._store.path != self.store_path:
+    def writable(self) -> MemoryBackend:
+        """The real store, created when missing."""
+        if self._store is not None and not self._store_is_real:
             self._store.close()
             self._store = None
         if self._store is None:
-            self._store = MemoryStore(self.store_path)
+            self._store = open_store(self.location, self.root, create=True)
+            self._store_is_real = True
         return self._store
 
     def close(self) -> None:

@@ -20,7 +20,8 @@ from map.codemap import CodeMap
 from memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
 from memory.recall import Hit
 from memory.review import review
-from memory.service import MemoryService, NewMemory, store_path
+from memory.service import MemoryService, NewMemory
+from memory.stores import store_location
 from memory.transfer import export_lines, import_file
 from memory.views import memory_check, memory_view, recall_hit, ref_line, saved
 
@@ -110,7 +111,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
 def _with_service(args: argparse.Namespace, run: Run) -> int:
     root: Path = args.root
-    with MemoryService(root, store_path(root, args.store)) as service:
+    with MemoryService(root, store_location(root, args.store)) as service:
         return run(service, args)
 
 

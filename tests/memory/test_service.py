@@ -132,7 +132,7 @@ def test_bad_refs_are_refused_and_nothing_is_written(
 ) -> None:
     with pytest.raises(error):
         service.save(NewMemory("a note", ("src/csv.py#parse", *refs) if refs else ()))
-    assert not service.store_path.exists()
+    assert not service.location.exists()
 
 
 def test_unknown_ids_are_refused_with_suggestions(service: MemoryService) -> None:
@@ -157,7 +157,7 @@ def test_import_is_all_or_nothing_and_names_the_line(
     broken.write_text(good + "{not json\n")
     with pytest.raises(MemoryInputError, match=r"broken\.jsonl:2"):
         import_file(service, broken)
-    assert not service.store_path.exists()
+    assert not service.location.exists()
     fine = tmp_path / "fine.jsonl"
     fine.write_text(good + '{"text": "render joins", "refs": ["src/csv.py:6-7"], "tags": ["x"]}\n')
     ids = [m.id for m in import_file(service, fine)]
@@ -174,5 +174,5 @@ def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
 
 def test_the_default_store_stays_out_of_git(service: MemoryService, repo: Repo) -> None:
     _save(service, "a note", "src/csv.py")
-    assert service.store_path.parent.name == ".codeanchor"
+    assert service.location.parent.name == ".codeanchor"
     assert repo.git("status", "--porcelain") == ""

@@ -1,0 +1,98 @@
+"""The PostgreSQL store's schema and the migrations that bring a database up to it.
+
+The version lives in `codeanchor_schema`; migration N+1 takes a database from
+version N to N+1, under an advisory lock so that two processes opening a new
+database at once migrate it once. A database newer than this codeanchor is
+refused. Every row carries `repo_id` (`memory.identity`): one database serves
+many repositories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from memory.errors import MemoryStoreError
+
+_LOCK_KEY = 0x636F6465  # "code": the advisory lock that serializes migrations
+
+_SCHEMA_1 = (
+    """
+    CREATE TABLE memories (
+        seq BIGSERIAL UNIQUE,
+        repo_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        last_verified_at TEXT,
+        superseded_by TEXT,
+        search TSVECTOR GENERATED ALWAYS AS (
+            to_tsvector('simple', text || ' ' || tags || ' ' || kind)
+        ) STORED,
+        PRIMARY KEY (repo_id, id)
+    )""",
+    "CREATE INDEX memories_search ON memories USING GIN (search)",
+    """
+    CREATE TABLE refs (
+        repo_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        path TEXT NOT NULL,
+        symbol TEXT,
+        ref_start INTEGER,
+        ref_end INTEGER,
+        start_line INTEGER,
+        end_line INTEGER,
+        container TEXT NOT NULL,
+        commit_sha TEXT,
+        branch TEXT,
+        dirty BOOLEAN NOT NULL,
+        content_hash TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        body_fingerprint TEXT,
+        file_hash TEXT NOT NULL,
+        text TEXT NOT NULL,
+        truncated BOOLEAN NOT NULL,
+        PRIMARY KEY (repo_id, memory_id, position),
+        FOREIGN KEY (repo_id, memory_id) REFERENCES memories (repo_id, id) ON DELETE CASCADE
+    )""",
+    "CREATE INDEX refs_path ON refs (repo_id, path)",
+)
+
+
+def _migrate_1(cur: psycopg.Cursor[Any]) -> None:
+    for statement in _SCHEMA_1:
+        cur.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[psycopg.Cursor[Any]], None], ...] = (_migrate_1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def upgrade(cur: psycopg.Cursor[Any]) -> None:
+    """Bring the database to `SCHEMA_VERSION` inside the caller's transaction."""
+    cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+    cur.execute("CREATE TABLE IF NOT EXISTS codeanchor_schema (version INTEGER NOT NULL)")
+    cur.execute("SELECT version FROM codeanchor_schema")
+    row = cur.fetchone()
+    version = int(row[0]) if row else 0
+    if version > SCHEMA_VERSION:
+        raise MemoryStoreError(
+            f"memory store schema {version} is newer than this codeanchor understands "
+            f"({SCHEMA_VERSION})",
+            hint="upgrade codeanchor",
+        )
+    for number in range(version, SCHEMA_VERSION):
+        MIGRATIONS[number](cur)
+    if row is None:
+        cur.execute("INSERT INTO codeanchor_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+    elif version != SCHEMA_VERSION:
+        cur.execute("UPDATE codeanchor_schema SET version = %s", (SCHEMA_VERSION,))
