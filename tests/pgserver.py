@@ -61,6 +61,22 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _as_postgres() -> list[str]:
+    """PostgreSQL refuses to run as root: run its programs as `postgres` then."""
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def _pg_ctl(server: Postgres, *action: str) -> None:
+    programs = bin_dir()
+    if programs is None:
+        raise RuntimeError(f"PostgreSQL server programs not found; {INSTALL_HINT}")
+    base = server.data_dir.parent
+    options = f"-k {base} -c listen_addresses=127.0.0.1 -p {server.port} -F"
+    command = [str(programs / "pg_ctl"), "-D", str(server.data_dir), "-o", options]
+    command += ["-l", str(base / "log"), "-w", *action]
+    subprocess.run([*_as_postgres(), *command], check=True, capture_output=True, timeout=120)
+
+
 @contextmanager
 def running_postgres() -> Iterator[Postgres]:
     """Start a fresh server; stop it and delete its files when the block ends."""
@@ -68,52 +84,25 @@ def running_postgres() -> Iterator[Postgres]:
     if programs is None:
         raise RuntimeError(f"PostgreSQL server programs not found; {INSTALL_HINT}")
     base = Path(tempfile.mkdtemp(prefix="codeanchor-pg-"))
-    as_postgres = os.geteuid() == 0
-    prefix = ["runuser", "-u", "postgres", "--"] if as_postgres else []
-    data, password, port = base / "data", secrets.token_hex(12), _free_port()
-    (base / "pw").write_text(password)
-    if as_postgres:
+    server = Postgres("127.0.0.1", _free_port(), secrets.token_hex(12), base / "data")
+    (base / "pw").write_text(server.password)
+    if os.geteuid() == 0:
         shutil.chown(base, "postgres")
         shutil.chown(base / "pw", "postgres")
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
-
-    run(
-        str(programs / "initdb"), "-D", str(data), "-U", USER, "--pwfile", str(base / "pw"),
-        "-A", "scram-sha-256", "-E", "UTF8", "--no-sync",
-    )  # fmt: skip
-    options = f"-k {base} -c listen_addresses=127.0.0.1 -p {port} -F"
-    pg_ctl = str(programs / "pg_ctl")
-    run(pg_ctl, "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
+    initdb = [str(programs / "initdb"), "-D", str(server.data_dir), "-U", USER]
+    initdb += ["--pwfile", str(base / "pw"), "-A", "scram-sha-256", "-E", "UTF8", "--no-sync"]
+    subprocess.run([*_as_postgres(), *initdb], check=True, capture_output=True, timeout=120)
+    _pg_ctl(server, "start")
     try:
-        yield Postgres("127.0.0.1", port, password, data)
+        yield server
     finally:
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-        shutil.rmtree(base, ignore_errors=True)
+        try:
+            _pg_ctl(server, "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
 
 
 def restart(server: Postgres) -> None:
     """Stop the server at once (as a crash would) and start it again, same address."""
-    programs = bin_dir()
-    assert programs is not None
-    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    pg_ctl = str(programs / "pg_ctl")
-    base = server.data_dir.parent
-    subprocess.run(
-        [*prefix, pg_ctl, "-D", str(server.data_dir), "-m", "immediate", "-w", "stop"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-k {base} -c listen_addresses=127.0.0.1 -p {server.port} -F"
-    subprocess.run(
-        [*prefix, pg_ctl, "-D", str(server.data_dir), "-o", options, "-l", str(base / "log")]
-        + ["-w", "start"],
-        check=True,
-        capture_output=True,
-    )
+    _pg_ctl(server, "-m", "immediate", "stop")
+    _pg_ctl(server, "start")

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example"
 CALL_TIMEOUT_S = 60.0
@@ -41,8 +42,11 @@ def example_repo(dest: Path, *, watch: bool) -> Path:
 
 def server_params(root: Path) -> StdioServerParameters:
     """How to start `codeanchor serve` on `root` with this interpreter."""
+    ours = {k: v for k, v in os.environ.items() if k.startswith("CODEANCHOR_")}
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "bridge.cli", "serve", "--root", str(root)]
+        command=sys.executable,
+        args=["-m", "bridge.cli", "serve", "--root", str(root)],
+        env={**get_default_environment(), **ours},  # the store and config the test chose
     )
 
 

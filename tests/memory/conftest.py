@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from memory.anchor import capture
 from memory.check import check_memories
 from memory.model import Memory, MemoryCheck, RefCheck
 from memory.refs import parse_ref
+from memory.stores import STORE_ENV
 from memory.workspace import Workspace
+from tests.pgserver import Postgres, running_postgres
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -90,3 +94,50 @@ def plain_dir(tmp_path: Path) -> Repo:
     made = Repo(tmp_path / "plain")
     made.root.mkdir()
     return made
+
+
+# -- every memory test runs against both stores --------------------------------
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each memory test once per store; `sqlite_only` tests test the file itself."""
+    if "store_backend" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("sqlite_only")
+        metafunc.parametrize("store_backend", ["sqlite"] if only else list(BACKENDS))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A real PostgreSQL server for the whole session (stopped at its end)."""
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def shared_dsn(postgres: Postgres) -> str:
+    """The team database the postgresql runs share (emptied before each test)."""
+    return postgres.create_database("codeanchor_memories")
+
+
+@pytest.fixture(autouse=True)
+def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Point $CODEANCHOR_STORE at an empty PostgreSQL store for the postgresql runs."""
+    backend: str = request.param
+    if backend == "postgresql":
+        dsn: str = request.getfixturevalue("shared_dsn")
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(
+                "DO $$ BEGIN IF to_regclass('memories') IS NOT NULL THEN "
+                "TRUNCATE memories, refs; END IF; END $$"
+            )
+        monkeypatch.setenv(STORE_ENV, dsn)
+    else:
+        monkeypatch.delenv(STORE_ENV, raising=False)
+    return backend
+
+
+def nothing_stored(location: Path | str, count: int) -> bool:
+    """No store file was created (SQLite), or the shared store holds nothing (PostgreSQL)."""
+    return not location.exists() if isinstance(location, Path) else count == 0

@@ -10,7 +10,7 @@ import pytest
 from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
 from memory.service import MemoryService, NewMemory
 from memory.transfer import import_file
-from tests.memory.conftest import Repo
+from tests.memory.conftest import Repo, nothing_stored
 
 CODE = '''def parse(text):
     """Split on commas."""
@@ -132,7 +132,7 @@ def test_bad_refs_are_refused_and_nothing_is_written(
 ) -> None:
     with pytest.raises(error):
         service.save(NewMemory("a note", ("src/csv.py#parse", *refs) if refs else ()))
-    assert not service.location.exists()
+    assert nothing_stored(service.location, service.store.count())
 
 
 def test_unknown_ids_are_refused_with_suggestions(service: MemoryService) -> None:
@@ -157,7 +157,7 @@ def test_import_is_all_or_nothing_and_names_the_line(
     broken.write_text(good + "{not json\n")
     with pytest.raises(MemoryInputError, match=r"broken\.jsonl:2"):
         import_file(service, broken)
-    assert not service.location.exists()
+    assert nothing_stored(service.location, service.store.count())
     fine = tmp_path / "fine.jsonl"
     fine.write_text(good + '{"text": "render joins", "refs": ["src/csv.py:6-7"], "tags": ["x"]}\n')
     ids = [m.id for m in import_file(service, fine)]
@@ -172,6 +172,7 @@ def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
     assert service.store.get(memory.id).status == "draft"
 
 
+@pytest.mark.sqlite_only
 def test_the_default_store_stays_out_of_git(service: MemoryService, repo: Repo) -> None:
     _save(service, "a note", "src/csv.py")
     assert service.location.parent.name == ".codeanchor"
