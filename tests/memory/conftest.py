@@ -102,9 +102,9 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run each memory test once per store; `sqlite_only` tests test the file itself."""
+    """Run each memory test once per store; `store_specific` tests run once."""
     if "store_backend" in metafunc.fixturenames:
-        only = metafunc.definition.get_closest_marker("sqlite_only")
+        only = metafunc.definition.get_closest_marker("store_specific")
         metafunc.parametrize("store_backend", ["sqlite"] if only else list(BACKENDS))
 
 

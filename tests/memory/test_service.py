@@ -172,7 +172,7 @@ def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
     assert service.store.get(memory.id).status == "draft"
 
 
-@pytest.mark.sqlite_only
+@pytest.mark.store_specific
 def test_the_default_store_stays_out_of_git(service: MemoryService, repo: Repo) -> None:
     _save(service, "a note", "src/csv.py")
     assert service.location.parent.name == ".codeanchor"

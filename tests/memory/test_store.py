@@ -16,7 +16,7 @@ from memory.model import Anchor, Memory, RefSpec
 from memory.schema import SCHEMA_VERSION
 from memory.store import MemoryStore
 
-pytestmark = pytest.mark.sqlite_only  # the SQLite file itself; test_pg_store covers PostgreSQL
+pytestmark = pytest.mark.store_specific  # the SQLite file itself; test_pg_store covers PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[3]
 DEADLINE_S = 60
