@@ -7,27 +7,43 @@ without reading it. Everything else is read, hashed and (for symbols) extracted 
 per content. Staleness is reported, never corrected: each result carries the
 place the reference points to now, which `verify` may adopt.
 
+A symbol no longer under its node ID is followed (`memory.follow`), a
+line range whose text is gone is looked for as a similar block
+(`memory.blocks`); neither is ever matched on equal content alone, and two
+equally good candidates give `unknown` (reason `ambiguous`) with both listed.
+What each confidence level rests on: `memory.confidence`. With a
+`LiveConfirm` (from the bridge), every symbol found somewhere is confirmed by
+a language server (`memory.live`). A stored reference whose path is not a
+plain path inside the root (edited by hand: `../../etc/passwd`) is `unknown`
+(invalid_ref) and never read.
+
 Reasons, by status:
     valid       unchanged, whitespace_only
     relocated   lines_moved, git_rename, content_moved, container_changed,
                 moved_to_other_file
     renamed     same_body_new_name
     modified    file_changed_since_commit, file_changed, renamed_with_edits,
-                symbol_changed, lines_changed
+                symbol_changed, lines_changed, moved_with_edits,
+                container_changed_with_edits
     deleted     file_deleted, symbol_not_found, lines_gone
-    unknown     unreadable
+    unknown     unreadable, invalid_ref, ambiguous
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 from typing import Literal
 
-from disk.errors import DiskError
-from disk.stamps import content_hash
+from disk.errors import DiskError, OutsideRootError
+from disk.paths import resolve_in_root
 from map.model import Symbol
 from memory.anchor import find_symbol
+from memory.blocks import check_range
+from memory.confidence import Confidence
+from memory.follow import follow_symbol
+from memory.live import LiveConfirm, confirm_live
 from memory.model import (
     Anchor,
     Memory,
@@ -37,7 +53,8 @@ from memory.model import (
     derive_status,
     effective_status,
 )
-from memory.workspace import FileNow, Workspace, body_probe, symbol_id
+from memory.results import ambiguous, place_of, whitespace_note, whitespace_only
+from memory.workspace import FileNow, Workspace
 
 DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 """Names the direct callees of a checked symbol that changed since its anchor commit."""
@@ -47,39 +64,58 @@ DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 class _FileFate:
     """What became of the file a reference pointed into."""
 
-    how: Literal["unchanged", "moved", "changed", "gone", "unreadable"]
+    how: Literal["unchanged", "moved", "changed", "gone", "unreadable", "ambiguous"]
     path: str | None = None
     file: FileNow | None = None
     reason: str = "unchanged"
     confidence: float | None = None
+    candidates: tuple[str, ...] = ()
 
 
 def check_memories(
-    ws: Workspace, memories: Sequence[Memory], *, dependencies: DependencyProbe | None = None
+    ws: Workspace,
+    memories: Sequence[Memory],
+    *,
+    dependencies: DependencyProbe | None = None,
+    live: LiveConfirm | None = None,
 ) -> list[MemoryCheck]:
-    """Check every reference of every memory; statuses follow DESIGN.md."""
+    """Check every reference of every memory; statuses follow docs/contracts.md.
+
+    `live`, when given, confirms every symbol the check found somewhere.
+    """
     ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
     results = []
-    for memory in memories:
-        refs = tuple(check_anchor(ws, a) for a in memory.anchors)
-        if dependencies is not None:
-            refs = tuple(
-                _with_dependencies(a, r, dependencies)
-                for a, r in zip(memory.anchors, refs, strict=True)
+    try:
+        for memory in memories:
+            refs = tuple(check_anchor(ws, a) for a in memory.anchors)
+            if dependencies is not None:
+                refs = tuple(
+                    _with_dependencies(a, r, dependencies)
+                    for a, r in zip(memory.anchors, refs, strict=True)
+                )
+            if live is not None:
+                refs = tuple(confirm_live(r, live) for r in refs)
+            warnings = [w for r in refs for w in r.warnings] + _branch_warnings(ws, memory)
+            derived = derive_status(tuple(r.status for r in refs))
+            results.append(
+                MemoryCheck(memory, effective_status(memory.status, derived), refs, tuple(warnings))
             )
-        warnings = [w for r in refs for w in r.warnings] + _branch_warnings(ws, memory)
-        derived = derive_status(tuple(r.status for r in refs))
-        results.append(
-            MemoryCheck(memory, effective_status(memory.status, derived), refs, tuple(warnings))
-        )
+    finally:
+        ws.close()
     return results
 
 
 def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
     """Check one reference."""
+    problem = ref_problem(ws, anchor)
+    if problem is not None:
+        warning = f"{anchor.ref}: {problem}; it was not read (supersede or retire the memory)"
+        return RefCheck(anchor, "unknown", "invalid_ref", warnings=(warning,))
     fate = _file_fate(ws, anchor)
     if fate.how == "unreadable":
         return RefCheck(anchor, "unknown", "unreadable", warnings=(f"{anchor.ref}: {fate.reason}",))
+    if fate.how == "ambiguous":
+        return ambiguous(anchor, [Place(p) for p in fate.candidates], "its file's content is found")
     if fate.how in ("unchanged", "moved"):
         place = Place(
             fate.path or anchor.spec.path, anchor.spec.symbol, anchor.start_line, anchor.end_line
@@ -92,8 +128,35 @@ def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
     if anchor.spec.type == "symbol":
         return _check_symbol(ws, anchor, fate)
     if anchor.spec.type == "line_range":
-        return _check_range(ws, anchor, fate)
+        return check_range(ws, anchor, fate.file, fate.path, fate.reason)
     return _check_file(ws, anchor, fate)
+
+
+def ref_problem(ws: Workspace, anchor: Anchor) -> str | None:
+    """Why a stored reference cannot be checked safely, or None when it can.
+
+    Its path must be a plain repo-relative POSIX path (no `..`, `.`, empty
+    or absolute parts) that stays inside the root, symlinks resolved; line
+    ranges must be 1-based with START <= END. Stores can be edited by hand.
+    """
+    spec = anchor.spec
+    parts = spec.path.split("/")
+    if (
+        not spec.path
+        or "\0" in spec.path
+        or PurePosixPath(spec.path).is_absolute()
+        or any(part in ("", ".", "..") for part in parts)
+    ):
+        return f"invalid path {spec.path!r}: not a plain path inside the root"
+    try:
+        resolve_in_root(ws.root, spec.path, must_exist=False)
+    except OutsideRootError:
+        return f"invalid path {spec.path!r}: it leads outside the root"
+    if spec.type == "line_range":
+        start, end = anchor.start_line, anchor.end_line
+        if start is None or end is None or start < 1 or end < start:
+            return f"invalid lines {start}-{end}: lines are 1-based and START <= END"
+    return None
 
 
 def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
@@ -122,17 +185,27 @@ def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: str) -> _FileFa
     if file.hash == anchor.file_hash:
         if path == anchor.spec.path:
             return _FileFate("unchanged", path, file)
-        return _FileFate("moved", path, file, reason, 1.0)
+        return _FileFate("moved", path, file, reason, Confidence.IDENTITY)
     return _FileFate("changed", path, file, reason)
 
 
 def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
-    found = [p for p in ws.find_by_hash(anchor.file_hash, anchor.commit) if p != anchor.spec.path]
-    if not found:
+    """The file's exact content in one file that is new since the anchor commit.
+
+    Equal content alone is no evidence for an empty file; several new files
+    with that content are ambiguous.
+    """
+    commit = None if anchor.dirty else anchor.commit
+    found = [
+        p
+        for p in ws.find_by_hash(anchor.file_hash, anchor.commit)
+        if p != anchor.spec.path and ws.file_is_new(commit, p)
+    ]
+    if not found or not anchor.text.strip():
         return _FileFate("gone", reason="file_deleted")
-    return _FileFate(
-        "moved", found[0], ws.readable(found[0]), "content_moved", 1.0 if len(found) == 1 else 0.8
-    )
+    if len(found) > 1:
+        return _FileFate("ambiguous", candidates=tuple(found))
+    return _FileFate("moved", found[0], ws.readable(found[0]), "content_moved", Confidence.IDENTITY)
 
 
 def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
@@ -141,55 +214,9 @@ def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     same_path = fate.path == anchor.spec.path
     place = Place(fate.path)
     if ws.file_fingerprint(fate.file) == anchor.fingerprint:
-        return _whitespace_only(anchor, fate, place)
+        return whitespace_only(anchor, fate.reason, place)
     reason = fate.reason if same_path else "renamed_with_edits"
     return RefCheck(anchor, "modified", reason, place)
-
-
-def _whitespace_only(anchor: Anchor, fate: _FileFate, place: Place) -> RefCheck:
-    """Same normalized content: valid in place, relocated (0.9) in another file."""
-    note = (_whitespace_note(anchor),)
-    if place.path == anchor.spec.path:
-        return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
-    return RefCheck(anchor, "relocated", fate.reason, place, 0.9, warnings=note)
-
-
-def _whitespace_note(anchor: Anchor) -> str:
-    return f"{anchor.ref}: only whitespace or comments changed"
-
-
-def _check_range(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
-    if fate.how == "gone" or fate.file is None or fate.path is None:
-        return RefCheck(anchor, "deleted", "file_deleted")
-    file, path = fate.file, fate.path
-    start, end = anchor.start_line or 1, anchor.end_line or 1
-    span = end - start
-    same_path = path == anchor.spec.path
-    here = file.span(start, end) if end <= len(file.lines) else None
-    if here is not None and content_hash(here.encode()) == anchor.content_hash:
-        place = Place(path, start_line=start, end_line=end)
-        if same_path:
-            return RefCheck(anchor, "valid", "unchanged", place)
-        return RefCheck(anchor, "relocated", fate.reason, place, 1.0)
-    if not anchor.truncated:
-        hit = ws.line_index(file, loose=False).find(anchor.text, near=start)
-        if hit is not None:
-            place = Place(path, start_line=hit.start, end_line=hit.start + hit.length - 1)
-            reason = "lines_moved" if same_path else fate.reason
-            return RefCheck(anchor, "relocated", reason, place, hit.confidence)
-    if here is not None and ws.range_fingerprint(file, start, end) == anchor.fingerprint:
-        return _whitespace_only(anchor, fate, Place(path, start_line=start, end_line=end))
-    if not anchor.truncated:
-        hit = ws.line_index(file, loose=True).find(anchor.text, near=start)
-        if hit is not None:
-            place = Place(path, start_line=hit.start, end_line=hit.start + hit.length - 1)
-            return RefCheck(anchor, "relocated", "lines_moved", place, hit.confidence * 0.9)
-    if here is not None:
-        return RefCheck(anchor, "modified", "lines_changed", Place(path, None, start, end))
-    if start <= len(file.lines):
-        last = min(len(file.lines), start + span)
-        return RefCheck(anchor, "modified", "lines_changed", Place(path, None, start, last))
-    return RefCheck(anchor, "deleted", "lines_gone")
 
 
 def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
@@ -198,7 +225,7 @@ def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
         symbol = find_symbol(ws, fate.file, name)
         if symbol is not None:
             return _compare_symbol(anchor, fate, symbol)
-    found = _search_symbol(ws, anchor, fate.file)
+    found = follow_symbol(ws, anchor, fate.file)
     if found is not None:
         return found
     reason = "file_deleted" if fate.how == "gone" else "symbol_not_found"
@@ -207,75 +234,22 @@ def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
 
 def _compare_symbol(anchor: Anchor, fate: _FileFate, symbol: Symbol) -> RefCheck:
     path = fate.path or anchor.spec.path
-    place = _place(path, symbol)
+    place = place_of(path, symbol)
     exact = symbol.fingerprint.exact == anchor.content_hash
     if not exact and symbol.fingerprint.normalized != anchor.fingerprint:
         return RefCheck(anchor, "modified", "symbol_changed", place)
-    note = () if exact else (_whitespace_note(anchor),)
+    note = () if exact else (whitespace_note(anchor),)
+    level = Confidence.IDENTITY if exact else Confidence.REFORMATTED
     moved_lines = (place.start_line, place.end_line) != (anchor.start_line, anchor.end_line)
     if path != anchor.spec.path:
-        return RefCheck(anchor, "relocated", fate.reason, place, 1.0, warnings=note)
+        return RefCheck(anchor, "relocated", fate.reason, place, level, warnings=note)
     if symbol.container != anchor.container:
-        return RefCheck(anchor, "relocated", "container_changed", place, 1.0, warnings=note)
+        return RefCheck(anchor, "relocated", "container_changed", place, level, warnings=note)
     if moved_lines:
-        return RefCheck(anchor, "relocated", "lines_moved", place, 1.0, warnings=note)
+        return RefCheck(anchor, "relocated", "lines_moved", place, level, warnings=note)
     return RefCheck(
         anchor, "valid", "unchanged" if exact else "whitespace_only", place, warnings=note
     )
-
-
-def _search_symbol(ws: Workspace, anchor: Anchor, first: FileNow | None) -> RefCheck | None:
-    """Look for the same content under another name or place: this file first, then elsewhere.
-
-    Same fingerprint anywhere beats same body under another name. Other
-    files are parsed only when they contain the words a match must contain.
-    """
-    simple = (anchor.spec.symbol or "").rpartition(".")[2].partition("~")[0]
-    if first is not None:
-        found = _by_fingerprint(ws, anchor, first)
-        if found is not None:
-            return _moved(anchor, first, found, simple, same_file=True)
-    files = ws.candidate_files(anchor.commit)
-    for file in files:
-        if file is not first and ws.mentions(file, simple):
-            found = _by_fingerprint(ws, anchor, file)
-            if found is not None:
-                return _moved(anchor, file, found, simple, same_file=False)
-    if anchor.body_fingerprint is None:
-        return None
-    if first is not None:
-        found = ws.index(first).by_body_renamed_from(anchor.body_fingerprint, simple)
-        if found is not None:
-            return RefCheck(anchor, "renamed", "same_body_new_name", _place(first.path, found), 0.9)
-    probe = body_probe(anchor.text, simple)
-    for file in files:
-        if file is not first and (probe is None or ws.mentions(file, probe)):
-            found = ws.index(file).by_body(anchor.body_fingerprint)
-            if found is not None:
-                place = _place(file.path, found)
-                return RefCheck(anchor, "renamed", "same_body_new_name", place, 0.75)
-    return None
-
-
-def _by_fingerprint(ws: Workspace, anchor: Anchor, file: FileNow) -> Symbol | None:
-    index = ws.index(file)
-    return index.by_fingerprint.get(anchor.content_hash) or index.by_fingerprint.get(
-        anchor.fingerprint
-    )
-
-
-def _moved(
-    anchor: Anchor, file: FileNow, symbol: Symbol, simple: str, *, same_file: bool
-) -> RefCheck:
-    place = _place(file.path, symbol)
-    if symbol.name != simple:
-        return RefCheck(anchor, "renamed", "same_body_new_name", place, 0.9 if same_file else 0.75)
-    reason = "container_changed" if same_file else "moved_to_other_file"
-    return RefCheck(anchor, "relocated", reason, place, 0.95 if same_file else 0.9)
-
-
-def _place(path: str, symbol: Symbol) -> Place:
-    return Place(path, symbol_id(symbol), symbol.range.first_line, symbol.range.last_line)
 
 
 def _with_dependencies(anchor: Anchor, result: RefCheck, probe: DependencyProbe) -> RefCheck:

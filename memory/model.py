@@ -15,6 +15,7 @@ RefType = Literal["file", "symbol", "line_range"]
 RefStatus = Literal["valid", "relocated", "renamed", "modified", "deleted", "unknown"]
 MemoryStatus = Literal["active", "stale", "historical", "superseded", "retired", "draft"]
 Origin = Literal["agent", "human"]
+LiveAnswer = Literal["confirmed", "refuted", "unavailable"]
 
 MEMORY_STATUSES: tuple[MemoryStatus, ...] = (
     "active",
@@ -121,7 +122,12 @@ class RefCheck:
     """One reference checked against the code as it is now.
 
     `place` is where it is now when found (the proposed new anchor), else
-    None. `confidence` is set for relocated and renamed results.
+    None. `confidence` (a `memory.confidence.Confidence` level) is set when
+    the place was inferred: relocated, renamed, modified elsewhere.
+    `candidates` lists the equally good places of an ambiguous result
+    (`unknown`, reason `ambiguous`). `live` says whether a language server
+    confirmed the symbol at `place`: confirmed, refuted, unavailable (no
+    server for the file, or no answer in time); None when not asked.
     """
 
     anchor: Anchor
@@ -130,6 +136,8 @@ class RefCheck:
     place: Place | None = None
     confidence: float | None = None
     warnings: tuple[str, ...] = field(default=())
+    candidates: tuple[Place, ...] = field(default=())
+    live: LiveAnswer | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from memory.anchor import capture
 from memory.check import check_memories
 from memory.deps import CalleeProbe
 from memory.errors import MemoryInputError
+from memory.live import LiveConfirm
 from memory.model import (
     MEMORY_STATUSES,
     ORIGINS,
@@ -121,10 +122,13 @@ class MemoryService:
             return nullcontext()
         return CalleeProbe(ws, self.code_map.graph)
 
-    def _check(self, ws: Workspace, memories: Sequence[Memory]) -> list[MemoryCheck]:
-        """Check with the map's call graph when there is one (dependencies_changed)."""
+    def _check(
+        self, ws: Workspace, memories: Sequence[Memory], live: LiveConfirm | None = None
+    ) -> list[MemoryCheck]:
+        """Check with the map's call graph when there is one (dependencies_changed), and
+        with `live` confirming found symbols when given."""
         with self._probe(ws) as probe:
-            return check_memories(ws, memories, dependencies=probe)
+            return check_memories(ws, memories, dependencies=probe, live=live)
 
     # -- saving ---------------------------------------------------------------
 
@@ -188,17 +192,20 @@ class MemoryService:
 
     # -- checking and reading -------------------------------------------------
 
-    def check(self, ids: Sequence[str] = ()) -> list[MemoryCheck]:
+    def check(
+        self, ids: Sequence[str] = (), *, live: LiveConfirm | None = None
+    ) -> list[MemoryCheck]:
         """Check the given memories (default: every active, stale or historical one).
 
         Stores the statuses the check derives (superseded, retired and draft
         stay as they are); never touches anchors or verification times.
+        `live` confirms the symbols the check found elsewhere (see memory.live).
         """
         if ids:
             memories = self.store.get_many(list(ids))
         else:
             memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
-        results = self._check(self.workspace(), memories)
+        results = self._check(self.workspace(), memories, live)
         changed = {r.memory.id: r.status for r in results if r.status != r.memory.status}
         if changed:
             self.writable.set_statuses(changed)

@@ -7,9 +7,17 @@ contract.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
-from memory.model import Anchor, Memory, MemoryCheck, MemoryStatus, RefCheck, RefStatus
+from memory.model import (
+    Anchor,
+    LiveAnswer,
+    Memory,
+    MemoryCheck,
+    MemoryStatus,
+    RefCheck,
+    RefStatus,
+)
 from memory.recall import Hit
 
 
@@ -24,6 +32,11 @@ class RefResultView(TypedDict):
     end_line: int | None
     confidence: float | None
     reason: str
+    candidates: NotRequired[list[str]]
+    """An ambiguous result's equally good places (`path#Qual.Name lines A-B`)."""
+    live: NotRequired[LiveAnswer]
+    """confirmed, refuted or unavailable: what a language server said of the symbol
+    found (present when one was asked: relocated, renamed, modified symbols)."""
 
 
 class MemoryCheckView(TypedDict):
@@ -92,7 +105,7 @@ class RecallHitView(TypedDict):
 def ref_result(result: RefCheck) -> RefResultView:
     """The contract shape of one reference check."""
     place = result.place
-    return RefResultView(
+    view = RefResultView(
         ref=result.anchor.ref,
         status=result.status,
         path=place.path if place else None,
@@ -102,6 +115,11 @@ def ref_result(result: RefCheck) -> RefResultView:
         confidence=result.confidence,
         reason=result.reason,
     )
+    if result.candidates:
+        view["candidates"] = [str(c) for c in result.candidates]
+    if result.live is not None:
+        view["live"] = result.live
+    return view
 
 
 def memory_check(result: MemoryCheck) -> MemoryCheckView:

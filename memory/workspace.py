@@ -24,7 +24,7 @@ from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
 from map.model import FileExtract, Symbol
 from map.walk import list_files
-from memory.git import Change, GitError, GitRepo, compose
+from memory.git import BlobReader, Change, GitError, GitRepo, compose
 from memory.ranges import LineIndex
 
 
@@ -70,7 +70,8 @@ class SymbolIndex:
     by_id: dict[str, Symbol]
     """By the symbol part of the node ID (`Qual.Name`, `Qual.Name~2`)."""
     by_fingerprint: dict[str, Symbol]
-    _by_body: dict[str, Symbol] | None = None
+    _by_body: dict[str, list[Symbol]] | None = None
+    _by_name: dict[str, list[Symbol]] | None = None
 
     @classmethod
     def of(cls, file: FileNow, symbols: tuple[Symbol, ...]) -> SymbolIndex:
@@ -82,26 +83,34 @@ class SymbolIndex:
         by_id = {symbol_id(s): s for s in symbols}
         return cls(file, symbols, by_id, by_fingerprint)
 
-    def by_body_renamed_from(self, body: str, old_name: str) -> Symbol | None:
-        """The first symbol whose body matches with both its own and `old_name` masked.
+    def by_body_renamed_from(self, body: str, old_name: str) -> list[Symbol]:
+        """The symbols whose body matches with both their own name and `old_name` masked.
 
         Finds a rename in place even when the old name still appears in the
         body (a docstring, a comment-free mention). Not cached: one file, once.
         """
-        for symbol in self.symbols:
-            if body_fingerprint(symbol_text(self.file, symbol), symbol.name, old_name) == body:
-                return symbol
-        return None
+        return [
+            symbol
+            for symbol in self.symbols
+            if body_fingerprint(symbol_text(self.file, symbol), symbol.name, old_name) == body
+        ]
 
-    def by_body(self, body: str) -> Symbol | None:
-        """The first symbol whose name-blind body fingerprint is `body`."""
+    def by_body(self, body: str) -> list[Symbol]:
+        """The symbols whose name-blind body fingerprint is `body`, in file order."""
         if self._by_body is None:
             self._by_body = {}
             for symbol in self.symbols:
-                self._by_body.setdefault(
-                    body_fingerprint(symbol_text(self.file, symbol), symbol.name), symbol
-                )
-        return self._by_body.get(body)
+                key = body_fingerprint(symbol_text(self.file, symbol), symbol.name)
+                self._by_body.setdefault(key, []).append(symbol)
+        return self._by_body.get(body, [])
+
+    def by_name(self, name: str) -> list[Symbol]:
+        """The symbols whose own (unqualified) name is `name`, in file order."""
+        if self._by_name is None:
+            self._by_name = {}
+            for symbol in self.symbols:
+                self._by_name.setdefault(symbol.name, []).append(symbol)
+        return self._by_name.get(name, [])
 
 
 class Workspace:
@@ -128,6 +137,10 @@ class Workspace:
         self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
         self._words: dict[tuple[str, str], frozenset[str]] = {}
         self._tokens: dict[tuple[str, str], tuple[list[int], TokenIndex]] = {}
+        self._blobs: BlobReader | None = None
+        self._ids_then: dict[tuple[str, str], frozenset[str]] = {}
+        self._renamed_from: dict[str, dict[str, str]] = {}
+        self._then: dict[tuple[str, str], FileNow | None] = {}
 
     @cached_property
     def head(self) -> str | None:
@@ -324,6 +337,73 @@ class Workspace:
     def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
         """Candidate files whose whole content hashes to `file_hash`."""
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
+
+    def path_then(self, commit: str | None, path: str) -> str | None:
+        """Where the file now at `path` was at `commit`: its old path, or None when it
+        is new since then (added, copied or untracked). Outside git, or for an unknown
+        commit, `path` itself (nothing is known to be new)."""
+        changes = self.changes(commit) if commit else None
+        if changes is None or commit is None:
+            return path
+        if commit not in self._renamed_from:
+            self._renamed_from[commit] = {
+                change.new_path: old
+                for old, change in changes.items()
+                if change.kind == "renamed" and change.new_path
+            }
+        if path in self._renamed_from[commit]:
+            return self._renamed_from[commit][path]
+        change = changes.get(path)
+        if change is not None and change.kind == "added":
+            return None
+        return None if path in self.untracked else path
+
+    def file_is_new(self, commit: str | None, path: str) -> bool:
+        """True unless git shows the file now at `path` existed at `commit` (under any
+        path). Unknown history counts as new."""
+        if commit is None or self.changes(commit) is None:
+            return True
+        return self.path_then(commit, path) is None
+
+    def symbol_is_new(self, commit: str | None, path: str, symbol: str) -> bool:
+        """True unless the file now at `path` already had a symbol `symbol` (`Qual.Name`)
+        at `commit`. Unknown history counts as new: it is no evidence either way."""
+        if commit is None or self.changes(commit) is None:
+            return True
+        if (commit, path) not in self._ids_then:
+            self._ids_then[(commit, path)] = self._read_ids_then(commit, path)
+        return symbol not in self._ids_then[(commit, path)]
+
+    def _read_ids_then(self, commit: str, path: str) -> frozenset[str]:
+        then = self.file_then(commit, path)
+        return frozenset(self.index(then).by_id) if then is not None else frozenset()
+
+    def file_then(self, commit: str | None, path: str) -> FileNow | None:
+        """The file now at `path` as it was at `commit` (following a git rename); None
+        when it is new since then, or git cannot tell (no commit, unknown commit)."""
+        old = self.path_then(commit, path)
+        if commit is None or old is None or self.changes(commit) is None:
+            return None
+        if (commit, old) not in self._then:
+            self._then[(commit, old)] = self._read_then(commit, old)
+        return self._then[(commit, old)]
+
+    def _read_then(self, commit: str, path: str) -> FileNow | None:
+        if self._blobs is None:
+            self._blobs = BlobReader(self.root)
+        data = self._blobs.read(commit, path)
+        if data is None:
+            return None
+        try:
+            return FileNow(path, data, decode_source(data, path=path), content_hash(data))
+        except DiskError:
+            return None
+
+    def close(self) -> None:
+        """End the git process that reads old versions (a later call starts it again)."""
+        if self._blobs is not None:
+            self._blobs.close()
+            self._blobs = None
 
 
 def symbol_id(symbol: Symbol) -> str:

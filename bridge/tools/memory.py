@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
+from bridge.liveconfirm import LiveConfirmer
 from bridge.translate import as_tool_error
 from map.codemap import CodeMap
 from memory import views
@@ -96,10 +97,15 @@ async def memory_check(
     `unknown`; per memory the worst case. Nothing is re-anchored: to adopt
     the new places, call memory_verify. A symbol whose own text is unchanged
     but whose direct callees changed gets a `dependencies_changed` warning
-    (this opens the code map). Stale memories come first.
+    (this opens the code map). A symbol found elsewhere (relocated, renamed,
+    modified at a new place) is confirmed by the file's language server:
+    `live` is confirmed, refuted or unavailable. An `unknown` reference with
+    reason `ambiguous` lists its equally good `candidates`. Stale memories
+    come first.
     """
     code_map = await app.code_map()
-    results = await _run(app, lambda s: s.check(ids or ()), code_map)
+    confirm = LiveConfirmer(app, asyncio.get_running_loop())
+    results = await _run(app, lambda s: s.check(ids or (), live=confirm), code_map)
     ordered = sorted(results, key=lambda r: r.status != "stale")
     data = {"memories": [views.memory_check(r) for r in ordered]}
     return respond(data, budget_tokens=app.budget(budget), items_key="memories")

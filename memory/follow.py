@@ -1,0 +1,142 @@
+"""Follow a symbol that is no longer under its node ID: moved, renamed, moved and edited.
+
+Searched: the symbol's own file (or its git rename) first, then the files
+git reports added, modified or renamed since the anchor commit (every file
+outside git), each read only when it mentions the name (or, for renames, a
+word the body must contain). A candidate is never accepted on equal content
+alone; it must be new since the anchor commit (git can tell: it did not
+exist in that file then) and have one more piece of evidence:
+
+    by name   the same name: equal text, or similar text (SIMILAR_LOW and up
+              in the same container, OTHER_CONTAINER_MIN under another one)
+              -> relocated (equal) or modified (edited), with the new place
+    by body   another name, the same name-blind body, in the same file
+              lineage and container, or elsewhere with a name close to the
+              old one -> renamed
+
+When two candidates are equally good the result is `unknown` (reason
+`ambiguous`) listing them all. Confidence levels: `memory.confidence`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from map.model import Symbol
+from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, Confidence, for_similarity
+from memory.model import Anchor, RefCheck
+from memory.results import ambiguous, place_of, whitespace_note
+from memory.similarity import name_affinity, similarity, tokens
+from memory.workspace import FileNow, Workspace, body_probe, symbol_id, symbol_text
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    file: FileNow
+    symbol: Symbol
+    exact: bool
+    equal: bool
+    """Same normalized text (exact included)."""
+    similarity: float
+    same_container: bool
+    same_file: bool
+
+    @property
+    def rank(self) -> tuple[bool, bool, bool, float]:
+        """Better evidence sorts higher; equal ranks are indistinguishable."""
+        return (self.equal, self.same_container, self.same_file, round(self.similarity, 2))
+
+
+def simple_name(anchor: Anchor) -> str:
+    """The anchored symbol's own name (`issue` for `TokenStore.issue~2`)."""
+    return (anchor.spec.symbol or "").rpartition(".")[2].partition("~")[0]
+
+
+def follow_symbol(ws: Workspace, anchor: Anchor, own: FileNow | None) -> RefCheck | None:
+    """Where the anchored symbol went, or None when nothing qualifies (deleted)."""
+    simple = simple_name(anchor)
+    named = _by_name(ws, anchor, own, simple)
+    if named:
+        return _decide_by_name(anchor, named)
+    return _by_body(ws, anchor, own, simple)
+
+
+def _files(ws: Workspace, anchor: Anchor, own: FileNow | None) -> Iterator[FileNow]:
+    """The own file first, then every other candidate file."""
+    if own is not None:
+        yield own
+    for file in ws.candidate_files(anchor.commit):
+        if own is None or file.path != own.path:
+            yield file
+
+
+def _by_name(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    wanted: list[str] | None = None
+    for file in _files(ws, anchor, own):
+        if not ws.mentions(file, simple):
+            continue
+        for symbol in ws.index(file).by_name(simple):
+            if not ws.symbol_is_new(anchor.commit, file.path, symbol_id(symbol)):
+                continue
+            exact = symbol.fingerprint.exact == anchor.content_hash
+            equal = exact or symbol.fingerprint.normalized == anchor.fingerprint
+            same_container = symbol.container == anchor.container
+            if equal:
+                score = 1.0
+            else:
+                wanted = tokens(anchor.text) if wanted is None else wanted
+                score = similarity(wanted, tokens(symbol_text(file, symbol)))
+                if score < (SIMILAR_LOW if same_container else OTHER_CONTAINER_MIN):
+                    continue
+            same_file = own is not None and file.path == own.path
+            found.append(_Candidate(file, symbol, exact, equal, score, same_container, same_file))
+    return found
+
+
+def _decide_by_name(anchor: Anchor, found: list[_Candidate]) -> RefCheck:
+    best = max(found, key=lambda c: c.rank)
+    ties = [c for c in found if c.rank == best.rank]
+    if len(ties) > 1:
+        places = [place_of(c.file.path, c.symbol) for c in ties]
+        return ambiguous(anchor, places, f"{simple_name(anchor)} is found")
+    place = place_of(best.file.path, best.symbol)
+    if not best.equal:
+        reason = "container_changed_with_edits" if best.same_file else "moved_with_edits"
+        return RefCheck(anchor, "modified", reason, place, for_similarity(best.similarity))
+    note = () if best.exact else (whitespace_note(anchor),)
+    reason = "container_changed" if best.same_file else "moved_to_other_file"
+    return RefCheck(anchor, "relocated", reason, place, Confidence.NAMED, warnings=note)
+
+
+def _by_body(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) -> RefCheck | None:
+    body = anchor.body_fingerprint
+    if body is None:
+        return None
+    lineage: list[tuple[FileNow, Symbol]] = []
+    elsewhere: list[tuple[FileNow, Symbol]] = []
+    if own is not None:
+        for symbol in ws.index(own).by_body_renamed_from(body, simple):
+            if symbol.container == anchor.container or name_affinity(simple, symbol.name):
+                lineage.append((own, symbol))
+    probe = body_probe(anchor.text, simple)
+    for file in _files(ws, anchor, None):
+        if file is own or (own is not None and file.path == own.path):
+            continue
+        if probe is None or ws.mentions(file, probe):
+            elsewhere.extend((file, s) for s in ws.index(file).by_body(body))
+
+    def usable(file: FileNow, symbol: Symbol) -> bool:
+        new = ws.symbol_is_new(anchor.commit, file.path, symbol_id(symbol))
+        return symbol.name != simple and new
+
+    found = [c for c in lineage if usable(*c)] or [
+        c for c in elsewhere if name_affinity(simple, c[1].name) and usable(*c)
+    ]
+    if not found:
+        return None
+    places = [place_of(file.path, symbol) for file, symbol in found]
+    if len(found) > 1:
+        return ambiguous(anchor, places, f"the body of {simple} is found under another name")
+    return RefCheck(anchor, "renamed", "same_body_new_name", places[0], Confidence.RENAMED)
