@@ -57,6 +57,7 @@ class PgMemoryStore:
     def __init__(self, dsn: str, repo_id: str) -> None:
         self.path = redact(dsn)
         self.repo_id = repo_id
+        self._dsn = dsn
         self._conn = _connect(dsn)
         with self.transaction() as cur:
             upgrade(cur)
@@ -73,7 +74,14 @@ class PgMemoryStore:
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Cursor[Any]]:
-        """One transaction: committed whole, or rolled back whole."""
+        """One transaction: committed whole, or rolled back whole.
+
+        A connection the server dropped (a restart) is replaced on the next
+        call; the write that was under way fails with a clear error instead of
+        being retried, since it may or may not have been committed.
+        """
+        if self._conn.closed or self._conn.broken:
+            self._conn = _connect(self._dsn)
         try:
             with self._conn.transaction(), self._conn.cursor() as cur:
                 yield cur

@@ -105,7 +105,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each memory test once per store; `store_specific` tests run once."""
     if "store_backend" in metafunc.fixturenames:
         only = metafunc.definition.get_closest_marker("store_specific")
-        metafunc.parametrize("store_backend", ["sqlite"] if only else list(BACKENDS))
+        metafunc.parametrize("store_backend", ["own"] if only else list(BACKENDS))
 
 
 @pytest.fixture(scope="session")
@@ -123,7 +123,8 @@ def shared_dsn(postgres: Postgres) -> str:
 
 @pytest.fixture(autouse=True)
 def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Point $CODEANCHOR_STORE at an empty PostgreSQL store for the postgresql runs."""
+    """Point $CODEANCHOR_STORE at an empty PostgreSQL store for the postgresql runs
+    (`own`: a store_specific test, which chooses its store itself)."""
     backend: str = request.param
     if backend == "postgresql":
         dsn: str = request.getfixturevalue("shared_dsn")

@@ -1,0 +1,185 @@
+"""The team store on a real PostgreSQL server: shared by clones, safe under load and faults."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from memory.model import Anchor, Memory, RefSpec
+from memory.pg_store import PgMemoryStore
+from memory.service import MemoryService
+from tests.memory.conftest import Repo
+from tests.pgserver import Postgres, restart
+
+pytestmark = pytest.mark.store_specific  # PostgreSQL's own behaviour, run once
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = "def limit(rate):\n    return min(rate, 100)\n"
+WRITERS, PER_WRITER = 20, 500
+
+# A child process adding memories one transaction each; it prints the IDs it
+# was told were committed, and "failed ID" for a write that raised.
+WRITER = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    from memory.errors import MemoryDomainError
+    from memory.model import Anchor, Memory, RefSpec
+    from memory.pg_store import PgMemoryStore
+
+    dsn, prefix, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+    anchor = Anchor(RefSpec("file", "a.py"), None, None, False, "h", "f", "h", "x")
+    store = PgMemoryStore(dsn, "repo")
+    print("ready", flush=True)
+    for i in range(count):
+        name = f"{prefix}-{i}"
+        try:
+            store.add([Memory(name, "text " + name, "fact", (), "agent", "active", "t", (anchor,))])
+            print(name, flush=True)
+        except MemoryDomainError as exc:
+            print("failed", name, str(exc).replace(chr(10), " "), flush=True)
+    """
+)
+
+
+def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bridge.cli", "memory", *args, "--root", str(root), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+@pytest.fixture
+def team_dsn(postgres: Postgres, request: pytest.FixtureRequest) -> str:
+    """A fresh database for one test."""
+    return postgres.create_database(f"t_{abs(hash(request.node.nodeid)):x}")
+
+
+def _clone(source: Repo, dest: Path) -> Repo:
+    subprocess.run(["git", "clone", "-q", str(source.root), str(dest)], check=True)
+    return Repo(dest)
+
+
+def test_two_clones_share_memories_and_other_repositories_do_not_see_them(
+    repo: Repo, tmp_path: Path, team_dsn: str
+) -> None:
+    repo.write("rate.py", CODE)
+    repo.commit("start")
+    repo.git("remote", "add", "origin", "git@example.org:team/shop.git")
+    clone = _clone(repo, tmp_path / "elsewhere" / "shop")
+    clone.git("remote", "set-url", "origin", "https://example.org/team/shop")
+    other = Repo(tmp_path / "other")
+    other.root.mkdir()
+    other.git("init", "-q", "-b", "main")
+    other.write("rate.py", CODE + "\n")
+    other.commit("unrelated")
+
+    added = _cli(repo.root, "add", "--text", "rate limit caps at 100", "--ref", "rate.py#limit",
+                 "--store", team_dsn)  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    seen = _cli(clone.root, "recall", "rate limit", "--store", team_dsn)
+    assert seen.returncode == 0, seen.stderr
+    assert "rate limit caps at 100" in seen.stdout
+    assert '"valid"' in seen.stdout  # checked against the clone's own files
+    unrelated = _cli(other.root, "list", "--store", team_dsn)
+    assert unrelated.returncode == 0 and "rate limit" not in unrelated.stdout
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda pg, db: pg.dsn(db, password="wrong"), "password"),
+        (lambda pg, db: pg.dsn("no_such_database"), "database does not exist"),
+        (lambda pg, db: pg.dsn(db).replace(f":{pg.port}/", ":1/"), "cannot connect"),
+    ],
+    ids=["wrong-password", "missing-database", "unreachable"],
+)
+def test_connection_problems_are_one_line_errors_without_the_password(
+    repo: Repo, postgres: Postgres, team_dsn: str, change: object, says: str
+) -> None:
+    repo.write("rate.py", CODE)
+    repo.commit("start")
+    dsn = change(postgres, team_dsn.rsplit("/", 1)[1])  # type: ignore[operator]
+    done = _cli(repo.root, "list", "--store", dsn)
+    assert done.returncode == 2
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
+    assert postgres.password not in done.stderr + done.stdout
+    assert "wrong" not in done.stderr
+
+
+def test_twenty_writers_lose_and_duplicate_nothing(team_dsn: str) -> None:
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(ROOT), team_dsn, f"w{n}", str(PER_WRITER)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(WRITERS)
+    ]
+    told = [line.strip() for w in writers for line in w.communicate(timeout=600)[0].splitlines()]
+    committed = {line for line in told if line != "ready"}
+    assert not [line for line in committed if line.startswith("failed")]
+    with psycopg.connect(team_dsn) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM memories")]
+        refs = conn.execute("SELECT count(*) FROM refs").fetchone()
+    assert len(ids) == len(set(ids)) == WRITERS * PER_WRITER
+    assert set(ids) == committed
+    assert refs == (WRITERS * PER_WRITER,)
+
+
+def test_a_server_restart_mid_run_fails_writes_clearly_and_never_half_writes(
+    postgres: Postgres, team_dsn: str
+) -> None:
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(ROOT), team_dsn, "r", "3000"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert writer.stdout is not None
+    assert writer.stdout.readline().strip() == "ready"
+    before = [writer.stdout.readline().strip() for _ in range(20)]  # some writes are in
+    restart(postgres)
+    told = before + writer.communicate(timeout=600)[0].splitlines()
+    failed = [line for line in told if line.startswith("failed")]
+    assert failed, "the restart should have broken at least one write"
+    assert all("nothing of this write was kept" in f or "cannot connect" in f for f in failed)
+    assert told[-1].split()[-1] == "r-2999" or "r-2999" in told[-1]  # it kept going
+    with psycopg.connect(team_dsn) as conn:
+        ids = {r[0] for r in conn.execute("SELECT id FROM memories")}
+        orphans = conn.execute(
+            "SELECT count(*) FROM memories m WHERE NOT EXISTS "
+            "(SELECT 1 FROM refs r WHERE r.repo_id = m.repo_id AND r.memory_id = m.id)"
+        ).fetchone()
+    assert orphans == (0,)  # every memory that exists has its reference: none half-written
+    assert {line for line in told if not line.startswith("failed")} <= ids
+
+
+def test_recall_ranks_with_full_text_search(team_dsn: str) -> None:
+    anchor = Anchor(RefSpec("file", "rate.py"), None, None, False, "h", "f", "h", "x")
+    notes = {"m-1": ("caching lives in the proxy", ()), "m-2": ("the limiter caps it", ("rate",))}
+    with PgMemoryStore(team_dsn, "r") as store:
+        store.add(
+            [
+                Memory(i, text, "fact", tags, "agent", "active", "t", (anchor,))
+                for i, (text, tags) in notes.items()
+            ]
+        )
+        ranked = [m.id for m, _ in store.search("rate limiting", 5)]
+    assert ranked == ["m-2"]  # found through its tag; the other shares no word
+
+
+def test_the_service_reads_the_team_store_without_creating_files(repo: Repo, team_dsn: str) -> None:
+    repo.write("rate.py", CODE)
+    repo.commit("start")
+    with MemoryService(repo.root, team_dsn) as service:
+        assert service.select() == []
+    assert not (repo.root / ".codeanchor").exists()
