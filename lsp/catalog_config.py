@@ -154,9 +154,9 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "env": _string_map,
     "watches_disk": _flag,
     "open_before_references": _flag,
-    "trusts_mtime": _flag,
     "blank_deleted_files": _flag,
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,
+    "compile_commands_arg": _string,
 }

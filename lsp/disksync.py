@@ -2,12 +2,18 @@
 
 - Files not open that came, changed or went reach a server that does not
   watch the disk as `workspace/didChangeWatchedFiles` (from `WorkspaceIndex`).
-- `open_before_references`: each such changed or created file is opened and
-  its outline asked, since the server only looks again at an open file (at
-  most as many files as may stay open, the most recently changed first);
-  `trusts_mtime`: the same, for the files changed with their mtime kept.
+- A file changed with its mtime kept (its ctime moved, its mtime did not:
+  `cp -p`, `rsync -t`, `touch -r`, or two same-size writes within one clock
+  tick) is opened, and its outline asked, whatever the server: a server that
+  reads unopened files itself decides by their mtime whether to read them
+  again (ty and gopls ignore such a Changed event), so only the content tells.
+- `open_before_references`: every changed or created file is opened that way,
+  since the server only looks again at an open file (at most as many files as
+  may stay open, the most recently changed first).
 - `blank_deleted_files`: a deleted file is sent as an empty document, its
   outline asked, then closed, since the server otherwise keeps its symbols.
+- `compile_commands_arg`: the compilation database generated for a tree that
+  has none follows the set of files (`lsp.compdb`).
 - Every open document is brought up to date (`Documents.refresh`).
 """
 
@@ -23,6 +29,7 @@ from disk.errors import DiskError
 from disk.stamps import FileStamp
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
+from lsp.compdb import GeneratedDatabase
 from lsp.documents import Documents
 from lsp.errors import ServerRequestError
 from lsp.uris import uri_of
@@ -37,23 +44,14 @@ class DiskSync:
         self._root = root
         self._documents = documents
         self._index: WorkspaceIndex | None = None
-
-    @property
-    def needs_index(self) -> bool:
-        """Whether this server must hear about files that are not open."""
-        spec = self._spec
-        return (
-            not spec.watches_disk
-            or spec.open_before_references
-            or spec.trusts_mtime
-            or spec.blank_deleted_files
-        )
+        self._database = GeneratedDatabase.for_server(spec, root)
 
     def reset(self) -> None:
         """Take the workspace as it is now (just before a server starts)."""
         self.close()
-        if self.needs_index:
-            self._index = WorkspaceIndex(self._root, self._spec.extensions)
+        self._index = WorkspaceIndex(self._root, self._spec.extensions)
+        if self._database is not None:
+            self._database.update(self._index.paths())
 
     def close(self) -> None:
         """Stop watching the disk."""
@@ -74,11 +72,14 @@ class DiskSync:
         if spec.blank_deleted_files:
             deleted = {c.path for c in changes if c.kind == types.FileChangeType.Deleted}
             await self._blank(conn, deleted | set(self._documents.vanished()))
+        came_or_went = any(c.kind != types.FileChangeType.Changed for c in changes)
+        if self._database is not None and self._index is not None and came_or_went:
+            await asyncio.to_thread(self._database.update, self._index.paths())
         reopen = [
             c.path
             for c in changes
             if c.kind != types.FileChangeType.Deleted
-            and (spec.open_before_references or (spec.trusts_mtime and c.mtime_kept))
+            and (spec.open_before_references or c.mtime_kept)
         ]
         if reopen:
             await self._reopen(conn, reopen)

@@ -19,6 +19,7 @@ from pygls.lsp.client import LanguageClient
 
 from disk.paths import resolve_in_root
 from lsp.catalog import Catalog, ServerSpec, locate
+from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
 from lsp.documents import OpenDocument
 from lsp.errors import NoServerError, PositionError, UnsupportedFileError
@@ -77,7 +78,9 @@ class LivePool:
         spec, executable = self._server_for(language)
         session = self._sessions.get(spec.name)
         if session is None:
-            session = ServerSession(spec, self.root, executable, self.settings, language)
+            database = GeneratedDatabase.for_server(spec, self.root)
+            launch = spec if database is None else database.launch(spec)
+            session = ServerSession(launch, self.root, executable, self.settings, language)
             self._sessions[spec.name] = session
         return session
 

@@ -116,6 +116,10 @@ class WorkspaceIndex:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def paths(self) -> list[str]:
+        """Every source file the index holds (absolute paths, as of the last look)."""
+        return list(self._entries)
+
     @property
     def watching(self) -> bool:
         """True while an inotify queue stands in for full scans."""

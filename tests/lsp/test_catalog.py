@@ -104,11 +104,11 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "env": ({"GOFLAGS": "-tags=integration"},) * 2,
     "watches_disk": (True, True),
     "open_before_references": (True, True),
-    "trusts_mtime": (True, True),
     "blank_deleted_files": (True, True),
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
     "indexing_progress_requires": (["go.work"], ("go.work",)),
     "ready_log": (["^Loaded"], ("^Loaded",)),
+    "compile_commands_arg": ("--compile-commands-dir=",) * 2,
 }
 
 

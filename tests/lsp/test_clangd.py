@@ -1,20 +1,22 @@
-"""clangd 22 behind the LivePool, on tests/fixtures/c_app.
+"""clangd 22 behind the LivePool, on tests/fixtures/c_app and c_nodb.
 
-The copy gets a compile_commands.json (clangd's background index, which finds
-references in files never opened, reads only that, and needs absolute paths).
+Neither tree has a compile_commands.json, which clangd's background index (what
+finds references in files never opened) reads: the pool generates one under
+`.codeanchor/`. c_app has a compile_flags.txt; c_nodb has nothing but sources,
+with headers in folders of their own, included by a path below such a folder.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from string import Template
 
 import pytest
 
-from tests.lsp.conftest import Live, line_of, position_of
-from tests.lsp.realserver import CallerFiles, Case, RealServerTests, Spot, places
+from disk.statedir import STATE_DIR
+from tests.lsp.conftest import Live, line_of, open_live, position_of
+from tests.lsp.realserver import PATIENT, CallerFiles, Case, RealServerTests, Spot, places
 
 GEOMETRY = "src/geometry.c"
 MAIN = "src/main.c"
@@ -46,19 +48,9 @@ C = Case(
 )
 
 
-def _write_compile_commands(root: Path) -> None:
-    flags = (root / "compile_flags.txt").read_text().split()
-    commands = [
-        {"directory": str(root), "file": source, "arguments": ["cc", *flags, "-c", source]}
-        for source in (GEOMETRY, MAIN)
-    ]
-    (root / "compile_commands.json").write_text(json.dumps(commands, indent=1))
-
-
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     with C.open(tmp_path_factory) as live:
-        _write_compile_commands(live.root)  # before the first query starts clangd
         yield live
 
 
@@ -92,6 +84,58 @@ def test_outgoing_calls_name_the_callee_and_both_calls(live: Live) -> None:
     assert [(s.name, s.location.path) for s in callees] == [("square", GEOMETRY)]
     call_line = position_of(live.root, GEOMETRY, "square", after="return square")[0]
     assert [span.start_line for span in callees[0].call_spans] == [call_line, call_line]
+
+
+NODB_HEADER = "lib/include/geo/geometry.h"
+NODB_SOURCE = "lib/src/geometry.c"
+NODB_LIMITS = "util/limits_util.h"
+
+
+@pytest.fixture(scope="module")
+def nodb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    dest = tmp_path_factory.mktemp("c_nodb")
+    with open_live("c_nodb", dest, language="c", server="clangd", settings=PATIENT) as live:
+        yield live
+
+
+def _tree(root: Path) -> set[str]:
+    """Every file under `root` outside codeanchor's own folder."""
+    return {
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file() and STATE_DIR not in path.relative_to(root).parts
+    }
+
+
+def test_without_a_database_references_reach_every_file_never_opened(nodb: Live) -> None:
+    # Only the header is queried: the three sources are found by the background
+    # index, which needs the header's folder (lib/include) to parse them.
+    before = _tree(nodb.root)
+    found = nodb.run(nodb.pool.references(*Spot(NODB_HEADER, "distance2").at(nodb.root)))
+    assert places(found) == {
+        Spot(NODB_HEADER, "distance2").place(nodb.root),
+        Spot(NODB_SOURCE, "distance2").place(nodb.root),
+        Spot("app/main.c", "distance2").place(nodb.root),
+        Spot("app/bounds.c", "distance2").place(nodb.root),
+    }
+    assert _tree(nodb.root) == before  # nothing written in the user's tree
+
+
+def test_a_header_declaration_leads_to_its_definition_and_back(nodb: Live) -> None:
+    declaration = Spot(NODB_HEADER, "distance2")
+    definition = Spot(NODB_SOURCE, "distance2")
+    found = nodb.run(nodb.pool.definition(*declaration.at(nodb.root)))
+    assert places(found) == {definition.place(nodb.root)}
+    back = nodb.run(nodb.pool.definition(*definition.at(nodb.root)))
+    assert places(back) == {declaration.place(nodb.root)}
+
+
+def test_callers_of_a_function_declared_in_a_nested_include_folder(nodb: Live) -> None:
+    callers = nodb.run(nodb.pool.incoming_calls(*Spot(NODB_LIMITS, "clamp").at(nodb.root)))
+    assert {(s.name, s.location.path) for s in callers} == {
+        ("distance2", NODB_SOURCE),
+        ("bounded", "app/bounds.c"),
+    }
 
 
 class TestClangd(RealServerTests):

@@ -1,0 +1,185 @@
+"""A compilation database for C and C++ trees that have none, so clangd sees them whole.
+
+clangd's background index, which answers references and callers in files
+never opened, covers only the files a `compile_commands.json` lists. A tree
+with no database of its own (in its root or `build/`) gets one generated
+under `.codeanchor/clangd/`, never in the user's tree; the server is started
+with `--compile-commands-dir` pointing there, and keeps its index there too.
+
+Every source file gets an entry, as does every header no source includes.
+The flags are the root's `compile_flags.txt`, if any, plus `-I` for each
+folder the tree's `#include` lines need: a header included as `"geo/point.h"`
+and found at `lib/include/geo/point.h` adds `lib/include` (an include found
+beside its includer needs none). The database is written again when the set of
+C and C++ files changes (keyed by a hash of their paths and of those flags);
+clangd notices a rewritten database by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+
+from disk.stamps import content_hash
+from disk.statedir import refuse_link, state_dir, state_file
+from lsp.catalog import ServerSpec
+
+DATABASE = "compile_commands.json"
+FOLDER = "clangd"
+OWN_DATABASES = (DATABASE, f"build/{DATABASE}")
+"""Where a tree keeps its own database (which then wins), relative to the root."""
+_KEY = "compile_commands.key"
+_SCHEMA = "1"
+_FLAGS_FILE = "compile_flags.txt"
+_SOURCES: Mapping[str, str] = {".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".c++": "c++"}
+_CPP_HEADERS = frozenset({".hpp", ".hh", ".hxx", ".h++"})
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
+# Folders clangd writes under the database's folder: links there would carry its index out.
+_CLANGD_WRITES = (
+    FOLDER,
+    f"{FOLDER}/.cache",
+    f"{FOLDER}/.cache/clangd",
+    f"{FOLDER}/.cache/clangd/index",
+)
+
+
+def has_own_database(root: Path) -> bool:
+    """True when the tree holds its own compile_commands.json (root or build/)."""
+    return any((root / name).is_file() for name in OWN_DATABASES)
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedDatabase:
+    """The database codeanchor keeps for one tree, in `folder`."""
+
+    root: Path
+    folder: Path
+
+    @classmethod
+    def for_server(cls, spec: ServerSpec, root: Path) -> GeneratedDatabase | None:
+        """The database to generate for `spec`'s server at `root`, or None when the
+        server takes none or the tree has its own.
+
+        Raises OutsideRootError when `.codeanchor/` (or a folder clangd writes in
+        it) is a symlink.
+        """
+        if not spec.compile_commands_arg or has_own_database(root):
+            return None
+        state = state_dir(root)
+        for name in _CLANGD_WRITES:
+            refuse_link(state / name)
+        folder = state / FOLDER
+        folder.mkdir(exist_ok=True)
+        return cls(root, folder)
+
+    def launch(self, spec: ServerSpec) -> ServerSpec:
+        """`spec` with the option that points the server at this database."""
+        return replace(spec, command=(*spec.command, f"{spec.compile_commands_arg}{self.folder}"))
+
+    def update(self, files: Iterable[str]) -> bool:
+        """Write the database for these C and C++ files (absolute paths) unless the
+        one on disk was made for the same set; True when it was written."""
+        relative = sorted(_relative(self.root, path) for path in files)
+        flags = _user_flags(self.root)
+        key = content_hash("\n".join([_SCHEMA, *flags, "", *relative]).encode())
+        key_file = state_file(self.root, f"{FOLDER}/{_KEY}")
+        database = state_file(self.root, f"{FOLDER}/{DATABASE}")
+        if database.is_file() and _read(key_file) == key.encode():
+            return False
+        entries = commands(self.root, relative, flags)
+        _replace(database, json.dumps(entries, indent=1).encode())
+        _replace(key_file, key.encode())
+        return True
+
+
+def commands(root: Path, files: list[str], flags: list[str]) -> list[dict[str, object]]:
+    """The database's entries for `files` (root-relative POSIX paths)."""
+    texts = {path: _read(root / path) for path in files}
+    folders, included = _resolve(texts)
+    include = [f"-I{root / folder}" for folder in sorted(folders)]
+    cpp = any(_SOURCES.get(_suffix(path)) == "c++" for path in files)
+    entries: list[dict[str, object]] = []
+    for path in files:
+        suffix = _suffix(path)
+        if suffix in _SOURCES:
+            language = ["-x", _SOURCES[suffix]]
+        elif path in included:
+            continue
+        else:
+            header = "c++" if cpp or suffix in _CPP_HEADERS else "c"
+            language = ["-x", f"{header}-header"]
+        driver = "c++" if "c++" in language[1] else "cc"
+        absolute = str(root / path)
+        arguments = [driver, *language, *flags, *include, "-c", absolute]
+        entries.append({"directory": str(root), "file": absolute, "arguments": arguments})
+    return entries
+
+
+def _resolve(texts: Mapping[str, bytes]) -> tuple[set[str], set[str]]:
+    """The folders `-I` must name for the includes in `texts` to find the tree's
+    headers, and the headers some file includes."""
+    by_name = _headers_by_name(texts)
+    folders: set[str] = set()
+    included: set[str] = set()
+    for includer, text in texts.items():
+        beside = PurePosixPath(includer).parent
+        for spelled in _includes(text):
+            local = (beside / spelled).as_posix()
+            if local in texts:
+                included.add(local)
+                continue
+            for header in by_name.get(PurePosixPath(spelled).name, ()):
+                if header == spelled or header.endswith("/" + spelled):
+                    folders.add(header[: -len(spelled)].rstrip("/"))
+                    included.add(header)
+    return folders, included
+
+
+def _headers_by_name(texts: Mapping[str, bytes]) -> dict[str, list[str]]:
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in texts:
+        if _suffix(path) not in _SOURCES:
+            by_name[PurePosixPath(path).name].append(path)
+    return by_name
+
+
+def _includes(text: bytes) -> list[str]:
+    return [m.group(1).decode("utf-8", "replace").strip() for m in _INCLUDE.finditer(text)]
+
+
+def _user_flags(root: Path) -> list[str]:
+    """The flags of the root's compile_flags.txt (one per line), or none."""
+    text = _read(root / _FLAGS_FILE).decode("utf-8", "replace")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _relative(root: Path, path: str) -> str:
+    return Path(path).relative_to(root).as_posix()
+
+
+def _suffix(path: str) -> str:
+    return PurePosixPath(path).suffix.lower()
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of `path`, or none when it is unreadable or a symlink (never followed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return b""
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write `path` whole, at once (a reader never sees half of it; a link there is
+    replaced, never followed)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.unlink(missing_ok=True)
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

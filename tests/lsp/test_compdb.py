@@ -1,0 +1,97 @@
+"""The compilation database generated for C trees that have none (lsp.compdb)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from disk.errors import OutsideRootError
+from lsp.catalog import Catalog
+from lsp.compdb import GeneratedDatabase
+from lsp.watch import WorkspaceIndex
+from tests.lsp.conftest import copy_fixture
+
+CLANGD = Catalog.builtin().servers["clangd"]
+
+
+def _generate(root: Path) -> tuple[GeneratedDatabase, bool]:
+    database = GeneratedDatabase.for_server(CLANGD, root)
+    assert database is not None
+    index = WorkspaceIndex(root, CLANGD.extensions, use_inotify=False)
+    return database, database.update(index.paths())
+
+
+def _entries(database: GeneratedDatabase) -> dict[str, list[str]]:
+    """Each entry's file (root-relative) and its arguments."""
+    data = json.loads((database.folder / "compile_commands.json").read_text())
+    root = str(database.root) + "/"
+    return {entry["file"].removeprefix(root): entry["arguments"] for entry in data}
+
+
+def test_every_source_gets_the_include_folders_the_tree_needs(tmp_path: Path) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    (root / "util/orphan.h").write_text("int orphan(void);\n")
+    database, written = _generate(root)
+    assert written
+    entries = _entries(database)
+    # Included headers come with their includers; a header nobody includes is its own entry.
+    assert set(entries) == {
+        "app/main.c",
+        "app/bounds.c",
+        "lib/src/geometry.c",
+        "util/limits_util.c",
+        "util/orphan.h",
+    }
+    include = [arg for arg in entries["app/main.c"] if arg.startswith("-I")]
+    # "geo/geometry.h" is found below lib/include; "limits_util.h" (from that header) in util.
+    assert include == [f"-I{root / 'lib/include'}", f"-I{root / 'util'}"]
+    assert entries["util/orphan.h"][:3] == ["cc", "-x", "c-header"]
+    assert database.folder == root / ".codeanchor/clangd"
+    assert not (root / "compile_commands.json").exists()
+
+
+def test_the_database_is_written_again_only_when_the_set_of_files_changes(
+    tmp_path: Path,
+) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    database, _ = _generate(root)
+    assert not _generate(root)[1]
+    (root / "app/extra.c").write_text("int extra(void) { return 1; }\n")
+    assert _generate(root)[1]
+    assert "app/extra.c" in _entries(database)
+
+
+def test_the_flags_of_compile_flags_txt_come_first(tmp_path: Path) -> None:
+    root = copy_fixture("c_app", tmp_path)
+    database, _ = _generate(root)
+    arguments = _entries(database)["src/main.c"]
+    assert arguments[3:5] == ["-std=c11", "-Iinclude"]
+
+
+@pytest.mark.parametrize("where", ["compile_commands.json", "build/compile_commands.json"])
+def test_a_database_of_the_tree_s_own_wins(tmp_path: Path, where: str) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    (root / where).parent.mkdir(exist_ok=True)
+    (root / where).write_text("[]")
+    assert GeneratedDatabase.for_server(CLANGD, root) is None
+    assert not (root / ".codeanchor").exists()
+
+
+def test_servers_that_take_no_database_get_none(tmp_path: Path) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    assert GeneratedDatabase.for_server(Catalog.builtin().servers["gopls"], root) is None
+
+
+@pytest.mark.parametrize("link", ["clangd", "clangd/.cache"])
+def test_a_symlink_where_clangd_writes_is_refused(tmp_path: Path, link: str) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = root / ".codeanchor" / link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(OutsideRootError, match="symlink"):
+        GeneratedDatabase.for_server(CLANGD, root)
+    assert list(outside.iterdir()) == []
