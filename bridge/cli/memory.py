@@ -17,7 +17,9 @@ from typing import Any
 
 from bridge.cli.common import print_json
 from map.codemap import CodeMap
+from memory.migrate import migrate
 from memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
+from memory.pg_store import redact
 from memory.recall import Hit
 from memory.review import review
 from memory.service import MemoryService, NewMemory
@@ -108,6 +110,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
     add("review", _review, "walk through stale memories interactively (needs a terminal)")
 
+    p = commands.add_parser(
+        "migrate", parents=[common], help="copy every memory to another store (all or nothing)"
+    )
+    p.add_argument("--to", required=True, metavar="LOCATION", help="a SQLite file or DSN")
+    p.set_defaults(handler=_migrate)
+
 
 def _with_service(args: argparse.Namespace, run: Run) -> int:
     root: Path = args.root
@@ -194,6 +202,15 @@ def _supersede(service: MemoryService, args: argparse.Namespace) -> int:
 def _retire(service: MemoryService, args: argparse.Namespace) -> int:
     memory = service.retire(args.id)
     _out(args, {"id": memory.id, "status": memory.status}, lambda: print(f"retired {memory.id}"))
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    root: Path = args.root
+    source, target = store_location(root, args.store), store_location(root, args.to)
+    copied = migrate(root, source, target)
+    shown = redact(str(target))
+    _out(args, {"copied": copied, "to": shown}, lambda: print(f"copied {copied} to {shown}"))
     return 0
 
 

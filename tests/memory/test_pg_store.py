@@ -7,6 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import orjson
 import psycopg
 import pytest
 
@@ -183,3 +184,26 @@ def test_the_service_reads_the_team_store_without_creating_files(repo: Repo, tea
     with MemoryService(repo.root, team_dsn) as service:
         assert service.select() == []
     assert not (repo.root / ".codeanchor").exists()
+
+
+def test_migrate_copies_sqlite_to_postgresql_and_back_all_or_nothing(
+    repo: Repo, tmp_path: Path, team_dsn: str
+) -> None:
+    repo.write("rate.py", CODE)
+    repo.commit("start")
+    for text in ("rate limit caps at 100", "limit is pure"):
+        assert _cli(repo.root, "add", "--text", text, "--ref", "rate.py#limit").returncode == 0
+    local = orjson.loads(_cli(repo.root, "list").stdout)["memories"]
+
+    moved = _cli(repo.root, "migrate", "--to", team_dsn)
+    assert moved.returncode == 0, moved.stderr
+    assert orjson.loads(moved.stdout)["copied"] == 2
+    assert orjson.loads(_cli(repo.root, "list", "--store", team_dsn).stdout)["memories"] == local
+
+    again = _cli(repo.root, "migrate", "--to", team_dsn)
+    assert again.returncode == 2 and "nothing was copied" in again.stderr
+    assert len(orjson.loads(_cli(repo.root, "list", "--store", team_dsn).stdout)["memories"]) == 2
+
+    back = tmp_path / "back.db"
+    assert _cli(repo.root, "migrate", "--store", team_dsn, "--to", str(back)).returncode == 0
+    assert orjson.loads(_cli(repo.root, "list", "--store", str(back)).stdout)["memories"] == local
