@@ -77,22 +77,39 @@ MIGRATIONS: tuple[Callable[[psycopg.Cursor[Any]], None], ...] = (_migrate_1,)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def stored_version(cur: psycopg.Cursor[Any]) -> int:
+    """The schema version of the database (0 when codeanchor never wrote to it)."""
+    cur.execute("SELECT to_regclass('codeanchor_schema') IS NOT NULL")
+    row = cur.fetchone()
+    if row is None or not row[0]:
+        return 0
+    cur.execute("SELECT max(version) FROM codeanchor_schema")
+    found = cur.fetchone()
+    return int(found[0]) if found and found[0] is not None else 0
+
+
 def upgrade(cur: psycopg.Cursor[Any]) -> None:
-    """Bring the database to `SCHEMA_VERSION` inside the caller's transaction."""
+    """Bring the database to `SCHEMA_VERSION` inside the caller's transaction.
+
+    A database already at the version is only read (no lock, no DDL), so a
+    role with no more than SELECT, INSERT, UPDATE and DELETE can use it.
+    """
+    if _checked(stored_version(cur)) == SCHEMA_VERSION:
+        return
     cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
     cur.execute("CREATE TABLE IF NOT EXISTS codeanchor_schema (version INTEGER NOT NULL)")
-    cur.execute("SELECT version FROM codeanchor_schema")
-    row = cur.fetchone()
-    version = int(row[0]) if row else 0
+    version = _checked(stored_version(cur))  # again, under the lock
+    for number in range(version, SCHEMA_VERSION):
+        MIGRATIONS[number](cur)
+    cur.execute("DELETE FROM codeanchor_schema")
+    cur.execute("INSERT INTO codeanchor_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+
+
+def _checked(version: int) -> int:
     if version > SCHEMA_VERSION:
         raise MemoryStoreError(
             f"memory store schema {version} is newer than this codeanchor understands "
             f"({SCHEMA_VERSION})",
             hint="upgrade codeanchor",
         )
-    for number in range(version, SCHEMA_VERSION):
-        MIGRATIONS[number](cur)
-    if row is None:
-        cur.execute("INSERT INTO codeanchor_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
-    elif version != SCHEMA_VERSION:
-        cur.execute("UPDATE codeanchor_schema SET version = %s", (SCHEMA_VERSION,))
+    return version

@@ -15,7 +15,7 @@ from memory.model import Anchor, Memory, RefSpec
 from memory.pg_store import PgMemoryStore
 from memory.service import MemoryService
 from tests.memory.conftest import Repo
-from tests.pgserver import Postgres, restart
+from tests.pgserver import USER, Postgres, restart
 
 pytestmark = pytest.mark.store_specific  # PostgreSQL's own behaviour, run once
 
@@ -207,3 +207,27 @@ def test_migrate_copies_sqlite_to_postgresql_and_back_all_or_nothing(
     back = tmp_path / "back.db"
     assert _cli(repo.root, "migrate", "--store", team_dsn, "--to", str(back)).returncode == 0
     assert orjson.loads(_cli(repo.root, "list", "--store", str(back)).stdout)["memories"] == local
+
+
+LEAST_PRIVILEGE = (  # the README's grants for an agent's role
+    "CREATE ROLE agent LOGIN PASSWORD 'agent-secret'",
+    "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+    "GRANT SELECT, INSERT, UPDATE, DELETE ON memories, refs TO agent",
+    "GRANT SELECT ON codeanchor_schema TO agent",
+    "GRANT USAGE ON SEQUENCE memories_seq_seq TO agent",
+)
+
+
+def test_a_least_privilege_role_saves_and_recalls(
+    repo: Repo, postgres: Postgres, team_dsn: str
+) -> None:
+    repo.write("rate.py", CODE)
+    repo.commit("start")
+    assert _cli(repo.root, "list", "--store", team_dsn).returncode == 0  # the owner sets up
+    with psycopg.connect(team_dsn, autocommit=True) as conn:
+        for statement in LEAST_PRIVILEGE:
+            conn.execute(statement.encode())
+    agent = team_dsn.replace(f"{USER}:{postgres.password}@", "agent:agent-secret@")
+    saved = _cli(repo.root, "add", "--text", "caps at 100", "--ref", "rate.py", "--store", agent)
+    assert saved.returncode == 0, saved.stderr
+    assert "caps at 100" in _cli(repo.root, "recall", "caps", "--store", agent).stdout
