@@ -4,27 +4,36 @@ Each bridge tool is an async function `(app, **arguments) -> Envelope`; this
 module binds the AppContext, publishes the rest of the signature as the
 tool's input schema and the docstring as its description, and turns
 ToolErrors into MCP tool errors whose text is the JSON error envelope.
-Unknown arguments are refused (the SDK would drop them silently). When the
-client disconnects, the lifespan shuts every language server down.
+
+Every failed call answers with that envelope, whatever went wrong: an
+unknown tool, arguments that are not an object, unknown arguments (the SDK
+would drop them silently), arguments of the wrong type or value, text that
+is not valid Unicode (see `bridge.mcp_stdio`), and bugs (`internal_error`,
+with the traceback in the server's log). When the client disconnects, the
+lifespan shuts every language server down.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from bridge.context import AppContext
 from bridge.envelope import error_envelope
 from bridge.errors import BadInputError, ToolError
+from bridge.inputs import check_arguments, shown
+from bridge.mcp_stdio import INVALID_TEXT
 from bridge.registry import ToolSpec, all_tools
-from bridge.translate import as_tool_error
+from bridge.translate import as_tool_error, internal_error
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +65,13 @@ def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolRes
 
     async def handler(**arguments: Any) -> CallToolResult:
         try:
+            check_arguments(arguments)
             envelope = await spec.fn(app, **arguments)
         except Exception as exc:
             error = as_tool_error(exc)
             if error is None:
-                raise
+                log.exception("%s failed on a bug", spec.fn.__name__)
+                error = internal_error(exc)
             log.info("%s failed: %s", spec.fn.__name__, error.message)
             return error_result(error)
         text = orjson.dumps(envelope).decode()
@@ -77,25 +88,115 @@ def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolRes
     return handler
 
 
-class RejectUnknownArguments:
-    """Middleware: a tools/call with arguments the tool does not take is a tool error."""
+@dataclass(frozen=True)
+class ToolShape:
+    """What a tool takes: its parameter names, and a model to explain bad values."""
 
-    def __init__(self, known: dict[str, set[str]]) -> None:
-        self.known = known
+    parameters: frozenset[str]
+    model: type[pydantic.BaseModel]
+
+    @classmethod
+    def of(cls, spec: ToolSpec) -> ToolShape:
+        """The shape of `spec`'s function, `app` left out."""
+        parameters = list(inspect.signature(spec.fn, eval_str=True).parameters.values())[1:]
+        fields: dict[str, Any] = {
+            p.name: (p.annotation, ... if p.default is inspect.Parameter.empty else p.default)
+            for p in parameters
+        }
+        model = pydantic.create_model(f"{spec.fn.__name__}_arguments", **fields)
+        return cls(frozenset(fields), model)
+
+    def explain(self, name: str, arguments: Mapping[str, Any]) -> BadInputError:
+        """Why `arguments` do not fit, as one line naming each argument at fault."""
+        try:
+            self.model.model_validate(arguments)
+        except pydantic.ValidationError as exc:
+            faults = [
+                f"`{'.'.join(str(part) for part in e['loc'])}`: {e['msg']}"
+                for e in exc.errors(include_url=False)
+            ]
+            return BadInputError(
+                f"{name}: bad argument(s): {'; '.join(faults)}",
+                hint=f"{name} takes: {self.describe()}",
+            )
+        return BadInputError(
+            f"{name}: the arguments do not match its input schema",
+            hint=f"{name} takes: {self.describe()}",
+        )
+
+    def describe(self) -> str:
+        """`name: type` of every parameter, required ones first."""
+        fields = self.model.model_fields
+        ordered = sorted(fields, key=lambda f: not fields[f].is_required())
+        return ", ".join(
+            f"{f}: {_type_name(fields[f].annotation)}"
+            + ("" if fields[f].is_required() else " (optional)")
+            for f in ordered
+        )
+
+
+def _type_name(annotation: Any) -> str:
+    if isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "")
+
+
+class GuardToolCalls:
+    """Middleware: every tools/call that cannot run is answered with the error envelope."""
+
+    def __init__(self, shapes: dict[str, ToolShape]) -> None:
+        self.shapes = shapes
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
-        params = ctx.params or {}
-        if ctx.method == "tools/call" and params.get("name") in self.known:
+        params = ctx.params if isinstance(ctx.params, Mapping) else {}
+        if ctx.method != "tools/call" or "name" not in params:
+            return await call_next(ctx)
+        refused = self._refusal(params)
+        if refused is not None:
+            log.info("tools/call refused: %s", refused.message)
+            return error_result(refused)
+        result = await call_next(ctx)  # the answer as it goes on the wire
+        if isinstance(result, Mapping) and result.get("isError") and not _is_envelope(result):
+            # the SDK refused the arguments in its own words: say it our way
             name = params["name"]
-            unknown = sorted(set(params.get("arguments") or {}) - self.known[name])
-            if unknown:
-                return error_result(
-                    BadInputError(
-                        f"{name} does not take argument(s) {', '.join(unknown)}",
-                        hint=f"its arguments are: {', '.join(sorted(self.known[name]))}",
-                    )
-                )
-        return await call_next(ctx)
+            return error_result(self.shapes[name].explain(name, params.get("arguments") or {}))
+        return result
+
+    def _refusal(self, params: Mapping[str, Any]) -> BadInputError | None:
+        name, arguments = params["name"], params.get("arguments")
+        if not isinstance(name, str) or name not in self.shapes:
+            return BadInputError(
+                f"unknown tool {shown(str(name))}",
+                code="unknown_tool",
+                hint=f"the tools are: {', '.join(sorted(self.shapes))}",
+            )
+        meta = params.get("_meta")
+        invalid = meta.get(INVALID_TEXT) if isinstance(meta, Mapping) else None
+        if invalid:
+            where = ", ".join(str(w).removeprefix(".params.arguments.") for w in invalid)
+            return BadInputError(
+                f"{name}: {where}: not valid Unicode text (a lone UTF-16 surrogate)",
+                hint="send UTF-8 text; a \\uD800-\\uDFFF escape must be one half of a pair",
+            )
+        if arguments is not None and not isinstance(arguments, Mapping):
+            return BadInputError(
+                f"{name}: arguments must be an object of named values",
+                hint=f"{name} takes: {self.shapes[name].describe()}",
+            )
+        unknown = sorted(set(arguments or {}) - self.shapes[name].parameters)
+        if unknown:
+            return BadInputError(
+                f"{name} does not take argument(s) {', '.join(shown(u) for u in unknown)}",
+                hint=f"its arguments are: {', '.join(sorted(self.shapes[name].parameters))}",
+            )
+        return None
+
+
+def _is_envelope(result: Mapping[str, Any]) -> bool:
+    """Whether a wire-form tool result already carries the error envelope."""
+    content = result.get("content") or [{}]
+    text = content[0].get("text", "") if isinstance(content[0], Mapping) else ""
+    return isinstance(text, str) and text.startswith('{"ok":false')
 
 
 def build_server(app: AppContext) -> MCPServer[AppContext]:
@@ -110,14 +211,12 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
         finally:
             await app.aclose()
 
-    known = {
-        spec.fn.__name__: set(list(inspect.signature(spec.fn).parameters)[1:]) for spec in specs
-    }
+    shapes = {spec.fn.__name__: ToolShape.of(spec) for spec in specs}
     server: MCPServer[AppContext] = MCPServer(
         name="codeanchor",
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
-        middleware=[RejectUnknownArguments(known)],
+        middleware=[GuardToolCalls(shapes)],
     )
     for spec in specs:
         server.add_tool(

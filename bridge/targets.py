@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bridge.errors import BadInputError
+from bridge.inputs import check_path_length, check_text, shown
 from disk.columns import to_utf16
 from disk.paths import relative_posix, resolve_in_root
 from disk.text import read_source
@@ -67,11 +68,12 @@ class LspPosition:
 
 def parse_node_id(text: str) -> NodeTarget:
     """Parse `path` or `path#Qual.Name[~N]`; raises BadInputError on a malformed ID."""
-    text = text.strip()
+    text = check_text("node ID", text).strip()
     path, hash_mark, rest = text.partition("#")
     example = "expected `path` or `path#Qual.Name` (e.g. src/app.py#Store.get)"
     if not path or "#" in rest or (hash_mark and not rest):
-        raise BadInputError(f"malformed node ID {text!r}", hint=example)
+        raise BadInputError(f"malformed node ID {shown(text)}", hint=example)
+    check_path_length(path)
     if not hash_mark:
         return NodeTarget(path=path)
     ordinal = 1
@@ -79,27 +81,34 @@ def parse_node_id(text: str) -> NodeTarget:
     if match:
         rest, ordinal = match["qualname"], int(match["n"])
         if ordinal < 2:
-            raise BadInputError(f"malformed node ID {text!r}: repeats start at ~2", hint=example)
+            raise BadInputError(
+                f"malformed node ID {shown(text)}: repeats start at ~2", hint=example
+            )
     if any(not part for part in rest.split(".")):
-        raise BadInputError(f"malformed node ID {text!r}: empty name part", hint=example)
+        raise BadInputError(f"malformed node ID {shown(text)}: empty name part", hint=example)
     return NodeTarget(path=path, qualname=rest, ordinal=ordinal)
 
 
 def parse_target(text: str, *, name: str | None = None) -> NodeTarget | PositionTarget:
     """Parse a TARGET: a position (`path:LINE[:COL]`) or else a node ID."""
-    if not text.strip():
+    if not check_text("target", text).strip():
         raise BadInputError("empty target", hint="pass a node ID or path:LINE[:COL]")
+    if name is not None and not check_text("name", name).strip():
+        raise BadInputError(
+            "empty name", hint="pass the name to find on the line, or leave name out"
+        )
     match = _POSITION.match(text.strip())
     if match:
         column = int(match["col"]) if match["col"] else None
         line = int(match["line"])
         if line < 1 or (column is not None and column < 1):
-            raise BadInputError(f"{text!r}: lines and columns are 1-based")
+            raise BadInputError(f"{shown(text)}: lines and columns are 1-based")
         if column is not None and name is not None:
-            raise BadInputError(f"{text!r}: give a column or a name, not both")
-        return PositionTarget(path=match["path"], line=line, column=column, name=name)
+            raise BadInputError(f"{shown(text)}: give a column or a name, not both")
+        path = check_path_length(match["path"])
+        return PositionTarget(path=path, line=line, column=column, name=name)
     if name is not None:
-        raise BadInputError(f"--name needs a path:LINE target, not {text!r}")
+        raise BadInputError(f"--name needs a path:LINE target, not {shown(text)}")
     return parse_node_id(text)
 
 
@@ -117,7 +126,7 @@ def to_lsp_position(root: Path, target: PositionTarget) -> LspPosition:
         raise BadInputError(f"{path}:{target.line}: past the end of the file ({len(lines)} lines)")
     text = lines[target.line - 1]
     if target.name is not None:
-        found = re.search(rf"(?<![\w$]){re.escape(target.name)}(?![\w$])", text)
+        found = re.search(rf"(?<![\w$]){re.escape(target.name.strip())}(?![\w$])", text)
         if found is None:
             raise BadInputError(
                 f"{path}:{target.line}: {target.name!r} does not appear on that line",

@@ -1,8 +1,16 @@
-"""Turn the lower layers' exceptions into the bridge's ToolErrors, in one place."""
+"""Turn the lower layers' exceptions into the bridge's ToolErrors, in one place.
+
+Operating-system failures are translated too: a path the system refuses
+(a symlink loop, a name too long) is bad input, any other OSError a failure
+with its errno's name; anything else unknown is a bug (`internal_error`).
+"""
 
 from __future__ import annotations
 
+import errno
+
 from bridge.errors import BadInputError, NotFoundError, ToolError, UnavailableError, UnknownIdError
+from bridge.inputs import shown
 from disk.errors import DiskError, MissingFileError, OutsideRootError, UnreadableFileError
 from lsp.errors import (
     LspError,
@@ -10,10 +18,12 @@ from lsp.errors import (
     PositionError,
     RequestTimeoutError,
     ServerCrashedError,
+    UnknownLanguageError,
     UnsupportedFileError,
     UnsupportedQueryError,
 )
 from map.errors import MapError, UnknownNodeError
+from map.query import BadPatternError
 from memory.errors import (
     MemoryDomainError,
     MemoryInputError,
@@ -33,13 +43,49 @@ def as_tool_error(exc: Exception) -> ToolError | None:
         return _live(exc)
     if isinstance(exc, UnknownNodeError):
         return UnknownIdError(
-            f"{exc.node_id}: no such node in the map", suggestions=exc.suggestions
+            f"{shown(exc.node_id)}: no such node in the map", suggestions=exc.suggestions
         )
+    if isinstance(exc, BadPatternError):
+        return BadInputError(str(exc), code="bad_pattern", hint=exc.hint)
     if isinstance(exc, MapError):
         return ToolError(str(exc), code="map_error")
     if isinstance(exc, MemoryDomainError):
         return _memory(exc)
+    if isinstance(exc, OSError):
+        return _os(exc)
+    loop = exc.__context__
+    if isinstance(exc, RuntimeError) and isinstance(loop, OSError) and loop.errno == errno.ELOOP:
+        return _os(loop)  # how pathlib before 3.13 reports a symlink loop
     return None
+
+
+def internal_error(exc: BaseException) -> ToolError:
+    """The error reported for a bug: what broke, one line, and where to find more."""
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return ToolError(
+        f"internal error: {type(exc).__name__}: {first[:200]}",
+        code="internal_error",
+        hint="this is a bug in codeanchor; the server log (stderr) has the traceback",
+    )
+
+
+_PATH_ERRORS = {
+    errno.ELOOP: ("symlink_loop", "a symlink loop (too many levels of symbolic links)"),
+    errno.ENAMETOOLONG: ("path_too_long", "a path longer than the system allows"),
+    errno.ENOTDIR: ("not_a_directory", "a part of the path is not a directory"),
+    errno.EACCES: ("permission_denied", "permission denied"),
+    errno.EPERM: ("permission_denied", "operation not permitted"),
+}
+
+
+def _os(exc: OSError) -> ToolError:
+    where = shown(str(exc.filename)) + ": " if exc.filename is not None else ""
+    known = _PATH_ERRORS.get(exc.errno or 0)
+    if known is not None:
+        code, what = known
+        return BadInputError(f"{where}{what}", code=code, hint="pass another path")
+    name = errno.errorcode.get(exc.errno or 0, "error")
+    return ToolError(f"{where}{exc.strerror or exc}", code=f"os_{name.lower()}")
 
 
 def _memory(exc: MemoryDomainError) -> ToolError:
@@ -64,6 +110,8 @@ def _disk(exc: DiskError) -> ToolError:
 
 
 def _live(exc: LspError) -> ToolError:
+    if isinstance(exc, UnknownLanguageError):
+        return BadInputError(str(exc), code="unknown_language", hint=exc.hint)
     if isinstance(exc, NoServerError):
         return UnavailableError(str(exc), code="no_server", hint=exc.install)
     if isinstance(exc, UnsupportedFileError):

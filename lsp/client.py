@@ -5,6 +5,10 @@ client (`workspace/configuration`, `client/registerCapability`,
 `window/workDoneProgress/create`), drains its stderr, puts a timeout on every
 request and turns every failure into an `lsp.errors` exception. It knows
 nothing of documents or retries: that is `lsp.session`'s job.
+
+On Linux a server is started through `_DIE_WITH_PARENT`, which asks the
+kernel to kill it when the process that started it dies, then becomes the
+server (exec): no server outlives codeanchor, even one killed with SIGKILL.
 """
 
 from __future__ import annotations
@@ -39,6 +43,16 @@ _CLIENT_NAME = "codeanchor"
 _CLIENT_VERSION = "0.1.0"
 _STDERR_LINES_KEPT = 40
 _CLOSE_GRACE_S = 2.0
+
+# argv: parent pid, executable, its arguments. PR_SET_PDEATHSIG (1) survives exec;
+# a parent that died before the call is caught by the pid check.
+_DIE_WITH_PARENT = """\
+import ctypes, os, signal, sys
+ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(1)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
 
 # Which InitializeResult capability announces each request we send.
 _PROVIDERS: Mapping[str, str] = {
@@ -100,6 +114,14 @@ def client_capabilities() -> types.ClientCapabilities:
     )
 
 
+def launch_command(executable: str, *arguments: str) -> tuple[str, ...]:
+    """The command that runs `executable` so that it dies with this process (Linux)."""
+    if sys.platform != "linux":
+        return (executable, *arguments)
+    guard = (sys.executable, "-I", "-S", "-c", _DIE_WITH_PARENT, str(os.getpid()))
+    return (*guard, executable, *arguments)
+
+
 def _accept_quietly(ls: LanguageClient, params: object) -> None:
     """Acknowledge a server request or notification that needs nothing from us.
 
@@ -148,8 +170,7 @@ class Connection:
     async def start(self, within: float) -> None:
         """Launch the process and run the initialize handshake (within `within` s)."""
         await self._client.start_io(
-            str(self._executable),
-            *self.spec.command[1:],
+            *launch_command(str(self._executable), *self.spec.command[1:]),
             cwd=str(self.root),
             env={**os.environ, **self.spec.env},
             start_new_session=True,

@@ -2,6 +2,7 @@
 
     LspError
     ├── NoServerError           the language's server is not installed (or broken)
+    ├── UnknownLanguageError    no server in the catalog serves that language
     ├── UnsupportedFileError    no language server knows the file's extension
     ├── PositionError           a line past the end of the file
     ├── UnsupportedQueryError   the server does not offer that request
@@ -36,6 +37,17 @@ class NoServerError(LspError):
         self.server = server
         self.install = install
         self.problem = problem
+
+
+class UnknownLanguageError(LspError):
+    """A language no server in the catalog declares."""
+
+    def __init__(self, language: str, known: list[str]) -> None:
+        shown = language if len(language) <= 40 else language[:39] + "…"
+        super().__init__(f"unknown language {shown!r}")
+        self.language = language
+        self.known = known
+        self.hint = f"pass one of: {', '.join(known)}"
 
 
 class UnsupportedFileError(LspError):
@@ -84,12 +96,13 @@ class ServerRequestError(LspError):
 
 
 class RequestTimeoutError(LspError):
-    """The server did not answer in time; it is restarted on the next query."""
+    """The server did not answer in time (slow, or hung: see `lsp.session`)."""
 
     def __init__(self, server: str, method: str, seconds: float) -> None:
         super().__init__(
-            f"{server} did not answer {method} within {seconds:g} s; the server is "
-            "restarted on the next query (raise request_timeout if it is just slow)"
+            f"{server} did not answer {method} within {seconds:g} s (raise "
+            "request_timeout if it is just slow; a server that keeps not answering "
+            "is restarted)"
         )
         self.server = server
         self.method = method

@@ -22,7 +22,7 @@ from lsp.catalog import Catalog, ServerSpec, locate
 from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
 from lsp.documents import OpenDocument
-from lsp.errors import NoServerError, PositionError, UnsupportedFileError
+from lsp.errors import NoServerError, PositionError, UnknownLanguageError, UnsupportedFileError
 from lsp.model import (
     CallSite,
     DocumentSymbolNode,
@@ -62,6 +62,9 @@ class LivePool:
     def _server_for(self, language: str) -> tuple[ServerSpec, Path]:
         spec = self.catalog.server_for_language(language)
         if spec is None:
+            known = sorted({lang for s in self.catalog.servers.values() for lang in s.languages})
+            if language not in known:
+                raise UnknownLanguageError(language, known)
             raise NoServerError(language, "(none chosen)", "choose one in [tool.codeanchor]")
         executable = self._executables.get(spec.name) or locate(spec.command[0])
         if executable is None:
@@ -245,6 +248,11 @@ class LivePool:
             )
             for name, session in sorted(self._sessions.items())
         ]
+
+    def kill_all(self) -> None:
+        """Kill every server at once, hung or not, without waiting (the process exits)."""
+        for session in self._sessions.values():
+            session.kill()
 
     async def aclose(self) -> None:
         """Shut every server down; no process is left behind."""

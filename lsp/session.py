@@ -4,8 +4,12 @@ A `ServerSession` owns at most one running `Connection`. Before every query
 it pushes what changed on disk (watched files, open documents, the queried
 file). A server that died is restarted on the next query, with a growing
 delay, and its open documents are replayed; after `restart_limit` crashes
-within `restart_window` it is given up until that window has passed. A
-request that times out kills the server (it is presumed hung). Until the
+within `restart_window` it is given up until that window has passed.
+
+A slow answer is not a crash: a request that times out fails alone, and the
+server keeps running. Only `HANG_AFTER_TIMEOUTS` requests in a row left
+unanswered mean it hangs: then it is killed and that counts as a crash (as
+does a server that does not answer `initialize` in time). Until the
 server's first non-empty answer, empty answers are retried until
 `cold_start_deadline`: a cold start looks slow, never wrong. A server whose
 catalog entry names its workspace-loading progress (`indexing_progress`)
@@ -48,6 +52,8 @@ _BACKOFF_FIRST_S = 0.25
 _BACKOFF_MAX_S = 4.0
 _COLD_POLL_FIRST_S = 0.1
 _COLD_POLL_MAX_S = 0.5
+HANG_AFTER_TIMEOUTS = 2
+"""Requests in a row without an answer after which a server is presumed hung."""
 
 
 def is_empty(result: object) -> bool:
@@ -77,6 +83,7 @@ class ServerSession:
         self._connection: Connection | None = None
         self._lock = asyncio.Lock()
         self._crashes: deque[float] = deque()
+        self._unanswered = 0
         self._starts = 0
         self._warm = False
 
@@ -171,10 +178,21 @@ class ServerSession:
             raise ServerCrashedError(self.spec.name, detail)
         conn.require(method)
         try:
-            return await conn.call(method, make(conn.lsp))
-        except (ServerCrashedError, RequestTimeoutError):
+            result = await conn.call(method, make(conn.lsp))
+        except RequestTimeoutError:
+            await self._unanswered_by(conn)
+            raise
+        except ServerCrashedError:
             await self._fail(conn)
             raise
+        self._unanswered = 0
+        return result
+
+    def kill(self) -> None:
+        """Kill the server at once, without a shutdown handshake or waiting: for a
+        process about to exit (a hung server would not answer the handshake)."""
+        if self._connection is not None:
+            self._connection.kill()
 
     async def close(self) -> None:
         """Stop the server, leaving no process behind."""
@@ -232,11 +250,20 @@ class ServerSession:
             raise
         return conn
 
+    async def _unanswered_by(self, conn: Connection) -> None:
+        """Count a request `conn` left unanswered; enough in a row mean it hangs."""
+        if self._connection is not conn:
+            return
+        self._unanswered += 1
+        if self._unanswered >= HANG_AFTER_TIMEOUTS:
+            await self._fail(conn)
+
     async def _fail(self, conn: Connection) -> None:
         """Record a crash or hang of `conn` (once) and make sure its process is gone."""
         if self._connection is not conn:
             return
         self._connection = None
+        self._unanswered = 0
         now = time.monotonic()
         self._crashes.append(now)
         await conn.close(polite=False)

@@ -4,6 +4,11 @@
 moved; of those, only the ones whose content hash moved are extracted (in
 a process pool when many). The stat stamp is taken before the read, so an
 edit racing the read shows up as a moved stamp on the next scan.
+
+Pool workers die with the process that started the pool, however it ends
+(even `kill -9`): each watches it from a thread (`_watch_parent`). Their own
+parent is multiprocessing's forkserver, which a killed build leaves behind
+alive as long as any worker lives, so nothing else would ever end them.
 """
 
 from __future__ import annotations
@@ -11,6 +16,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +40,8 @@ from map.walk import (
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
 CHUNK_FILES = 16
+PARENT_POLL_S = 0.5
+"""How often a worker checks on its parent where pidfds are missing (not Linux)."""
 SKIP_EXTRACT_FAILED = "extract_failed"
 
 log = logging.getLogger(__name__)
@@ -197,6 +207,36 @@ def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Lo
     return Loaded(path, stamp, digest, extract)
 
 
+def _watch_parent(parent: int) -> None:
+    """Pool worker initializer: exit the moment process `parent` is gone."""
+    try:
+        handle = os.pidfd_open(parent)
+    except ProcessLookupError:
+        os._exit(1)
+    except (AttributeError, OSError):  # no pidfds here: poll instead
+        handle = -1
+
+    def watch() -> None:
+        if handle >= 0:
+            select.select([handle], [], [])  # a pidfd turns readable when its process ends
+        else:
+            while _alive(parent):
+                time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> list[Loaded]:
     return [load_one(root, path, known, max_bytes) for path, known in items]
 
@@ -221,7 +261,9 @@ def load_many(
     chunks = [items[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
     context = multiprocessing.get_context("forkserver")
     done = 0
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=count, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),)
+    ) as pool:
         for batch in pool.map(
             _load_chunk, [str(root)] * len(chunks), chunks, [max_bytes] * len(chunks)
         ):

@@ -11,10 +11,11 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from map.errors import MapError
 from map.graph import FILE_KIND, MapGraph
 from map.model import EdgeKind
 
@@ -32,7 +33,24 @@ RANK_TOLERANCE = 1e-8
 CHARS_PER_TOKEN = 4
 REGEX_CHARS = frozenset("^$()[]{}+\\|")
 GLOB_CHARS = frozenset("*?")
+REGEX_PREFIX = "re:"
 _CONTAINS = frozenset({"contains"})
+
+Scorer = Callable[[str, dict[str, Any]], int | None]
+"""(node ID, attributes) -> score, lower is better; None: no match."""
+
+
+class BadPatternError(MapError):
+    """A search pattern that is not a valid regular expression."""
+
+    def __init__(self, pattern: str, reason: str) -> None:
+        shown = pattern if len(pattern) <= 80 else pattern[:79] + "…"
+        super().__init__(f"{shown!r} is not a valid regular expression: {reason}")
+        self.pattern = pattern
+        self.hint = (
+            "fix the regex (Python syntax), or search for plain text without `re:` "
+            "(a substring) or with * and ? (a glob)"
+        )
 
 
 @dataclass(frozen=True)
@@ -86,10 +104,11 @@ def search(
 ) -> list[Hit]:
     """Nodes whose name matches `pattern`.
 
-    A pattern with regex characters is a regex searched in node IDs; one
-    with `*`/`?` is a glob matched against names, qualified names and IDs;
-    anything else matches names case-insensitively: exact first, then
-    prefix, then substring.
+    `re:REGEX` (or a pattern with regex characters) is a regex searched in
+    names, then qualified names, then node IDs, so `re:^get_` finds names
+    that start with `get_`; one with `*`/`?` is a glob matched against the
+    same three; anything else matches names case-insensitively: exact first,
+    then prefix, then substring. Raises BadPatternError for a broken regex.
     """
     wanted = frozenset(kinds) if kinds is not None else None
     scored: list[tuple[int, str]] = []
@@ -287,21 +306,30 @@ def _entry_line(data: dict[str, Any]) -> str:
     return f"  {data['kind']} {data['qualname']}  L{first}-{last}"
 
 
-def _matcher(pattern: str) -> Any:
-    """A function (node ID, attrs) -> score (lower is better) or None."""
-    if REGEX_CHARS & set(pattern):
-        compiled = re.compile(pattern)
-        return lambda node_id, data: 0 if compiled.search(node_id) else None
+def _tiered(matches: Callable[[str], bool]) -> Scorer:
+    """A scorer: 0 when the name matches, 1 the qualified name, 2 the node ID."""
+
+    def score(node_id: str, data: dict[str, Any]) -> int | None:
+        name = data.get("name", data["path"])
+        for tier, text in enumerate((name, data.get("qualname", name), node_id)):
+            if matches(text):
+                return tier
+        return None
+
+    return score
+
+
+def _matcher(pattern: str) -> Scorer:
+    """The scorer of `pattern` (regex, glob or plain name)."""
+    if pattern.startswith(REGEX_PREFIX) or REGEX_CHARS & set(pattern):
+        expression = pattern.removeprefix(REGEX_PREFIX)
+        try:
+            compiled = re.compile(expression)
+        except (re.error, RecursionError, OverflowError) as exc:
+            raise BadPatternError(expression, str(exc)) from None
+        return _tiered(lambda text: compiled.search(text) is not None)
     if GLOB_CHARS & set(pattern):
-
-        def glob(node_id: str, data: dict[str, Any]) -> int | None:
-            name = data.get("name", data["path"])
-            for score, text in enumerate((name, data.get("qualname", name), node_id)):
-                if fnmatch.fnmatchcase(text, pattern):
-                    return score
-            return None
-
-        return glob
+        return _tiered(lambda text: fnmatch.fnmatchcase(text, pattern))
     wanted = pattern.lower()
 
     def plain(node_id: str, data: dict[str, Any]) -> int | None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 from typing import Any
 
 from bridge.context import AppContext
 from bridge.mcp_server import build_server
+from bridge.mcp_stdio import start_stdin_relay
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
@@ -23,5 +26,23 @@ def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects; language servers stop with it."""
     logging.basicConfig(level=logging.WARNING, format="codeanchor: %(levelname)s %(message)s")
     app = AppContext(args.root, serving=True)
-    asyncio.run(build_server(app).run_stdio_async())
+    start_stdin_relay()
+    asyncio.run(_serve(app))
     return 0
+
+
+async def _serve(app: AppContext) -> None:
+    """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
+    takes too long) kills every language server at once, then shuts down."""
+    main = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        app.live.kill_all()
+        if main is not None:
+            main.cancel()
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(signum, stop)
+    with contextlib.suppress(asyncio.CancelledError):
+        await build_server(app).run_stdio_async()
