@@ -28,6 +28,7 @@ from map.extract_matches import Collected, Ref, Scope, collect, plain_name, text
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
+    Assignment,
     FileExtract,
     Fingerprint,
     Import,
@@ -81,6 +82,7 @@ def extract_file(path: str, data: bytes) -> FileExtract:
         symbols=symbols,
         imports=_imports(language, positions, found.imports),
         references=_references(path, positions, found, symbols),
+        assignments=_assignments(path, found, symbols),
     )
 
 
@@ -93,7 +95,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
         if kept is None or (_span(scope), -scope.pattern) > (_span(kept), -kept.pattern):
             widest[key] = scope
     scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.end.end_byte))
-    refs = sorted(found.refs, key=lambda r: r.name_node.start_byte)
+    refs = sorted([*found.refs, *found.assigns], key=lambda r: r.name_node.start_byte)
     found.comments.sort()
     tokens = TokenIndex(
         data,
@@ -125,7 +127,8 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
             namespaces.add(scope.parts)
         symbols.append(_symbol(data, positions, scope, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
-    found.refs = refs
+    found.refs = [r for r in refs if not r.kind.startswith("assign.")]
+    found.assigns = [r for r in refs if r.kind.startswith("assign.")]
     return tuple(symbols)
 
 
@@ -227,6 +230,24 @@ def _references(
             )
         )
     return tuple(references)
+
+
+def _assignments(
+    path: str, found: Collected, symbols: tuple[Symbol, ...]
+) -> tuple[Assignment, ...]:
+    """The local names given a value, each with its scope (not the defined constants)."""
+    defined = {scope.name_node.start_byte for scope in found.scopes}
+    by_qualname = {s.qualname: s.node_id for s in reversed(symbols)}
+    return tuple(
+        Assignment(
+            name=text_of(ref.name_node),
+            scope=_scope_id(path, ref.scope, by_qualname),
+            value=ref.qualifier or "",
+            called=ref.kind == "assign.call",
+        )
+        for ref in found.assigns
+        if ref.name_node.start_byte not in defined and ref.qualifier
+    )
 
 
 def _scope_id(path: str, scope: Scope | None, by_qualname: dict[str, str]) -> str:

@@ -12,6 +12,9 @@ what each match is:
     @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
     @ref.types                        a type expression whose names are
                                       references (Python annotations)
+    @assign.call / @assign.alias + @name + @value
+                                      a local name given a call's result or
+                                      another (dotted) name's value
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it
@@ -34,10 +37,12 @@ from map.model import SymbolKind
 
 COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
+SUPER_CALL = "super()"
+"""The one call kept as a qualifier: it names the enclosing class's bases."""
 _LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
 # Captures that are parts of a match; every pattern has exactly one other (its role).
-_PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix"})
+_PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value"})
 _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"~?[\w$]+|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
@@ -121,6 +126,8 @@ class Collected:
 
     scopes: list[Scope] = field(default_factory=list)
     refs: list[Ref] = field(default_factory=list)
+    assigns: list[Ref] = field(default_factory=list)
+    """Assignments, as refs: the assigned name, `assign.call`/`assign.alias`, the value."""
     imports: list[Node] = field(default_factory=list)
     comments: list[tuple[int, int]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
@@ -161,6 +168,10 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
                     found.qualify(qualifier[0]) if qualifier else None,
                 )
             )
+        elif role.startswith("assign."):
+            value = _qualifier(captures["value"][0])
+            if value != COMPLEX_QUALIFIER:
+                found.assigns.append(Ref(captures["name"][0], role, value))
         elif role.startswith("def."):
             kind: SymbolKind = role[4:]  # type: ignore[assignment]
             _add_scope(found, kind, node, captures, shape, pattern)
@@ -302,6 +313,6 @@ def _qualifier(node: Node) -> str:
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
-    if _PLAIN_QUALIFIER.fullmatch(text):
+    if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
         return text
     return COMPLEX_QUALIFIER

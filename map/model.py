@@ -119,6 +119,20 @@ class Reference:
 
 
 @dataclass(frozen=True, slots=True)
+class Assignment:
+    """A local name given a (dotted) name's value in a scope: `f = mod.func`
+    (an alias), or its call's result when `called` (`app = Flask()`: an instance).
+
+    `scope` is the node ID of the enclosing symbol (the path at module level).
+    """
+
+    name: str
+    scope: str
+    value: str
+    called: bool
+
+
+@dataclass(frozen=True, slots=True)
 class FileExtract:
     """Everything extraction learned about one file."""
 
@@ -128,3 +142,4 @@ class FileExtract:
     symbols: tuple[Symbol, ...]
     imports: tuple[Import, ...]
     references: tuple[Reference, ...]
+    assignments: tuple[Assignment, ...] = ()

@@ -1,8 +1,13 @@
 """Where an imported module lives in the repo, per language.
 
-Python, Java and Rust modules are found by their dotted path (any suffix of
-a file's path counts, so `src/` layouts resolve; the candidate nearest the
-importer wins; a Java package is its directory's files); TypeScript and
+Python modules are found by their dotted path from a source root: the repo
+root, a directory named `src`, and the directory above each top-level
+package (a folder with `__init__.py` whose parent has none), so `src/` and
+`examples/app/` layouts resolve while a package's own module `json.py`
+never stands for the standard library's `json`; a script's own folder is
+searched first when it is not a package (`import conftest`). Java and Rust
+modules are found by any suffix of their dotted path (the candidate nearest
+the importer wins; a Java package is its directory's files); TypeScript and
 JavaScript relative imports by path with the usual extensions and index
 files; Go packages through the module path in go.mod; C/C++ includes next
 to the includer, from the root, or by file name. An
@@ -43,10 +48,14 @@ class ModuleIndex:
         self._basenames: defaultdict[str, list[str]] = defaultdict(list)
         self._dirs: defaultdict[str, list[str]] = defaultdict(list)
         self._go_modules: dict[str, str] = {}
+        self._python_table: dict[str, list[str]] | None = None
+        self._python_packages: set[str] = set()
 
     def add(self, path: str, language: str) -> None:
         """Index a source file."""
         self._files[path] = language
+        if language == "python":
+            self._python_table = None
         for key in self._keys(path, language):
             bucket = self._bucket(key)
             bucket.append(path)
@@ -57,6 +66,8 @@ class ModuleIndex:
         language = self._files.pop(path, None)
         if language is None:
             return
+        if language == "python":
+            self._python_table = None
         for key in self._keys(path, language):
             self._bucket(key).remove(path)
 
@@ -101,7 +112,7 @@ class ModuleIndex:
 
     def _keys(self, path: str, language: str) -> list[tuple[str, str]]:
         keys: list[tuple[str, str]] = []
-        if language in DOTTED_LANGUAGES:
+        if language in DOTTED_LANGUAGES and language != "python":
             parts = dotted_name(path).split(".")
             keys += [("dotted", ".".join(parts[i:])) for i in range(len(parts)) if parts[i]]
         if language in C_LANGUAGES:
@@ -115,13 +126,24 @@ class ModuleIndex:
         return table[key[1]]
 
     def _python(self, importer: str, module: str) -> tuple[str, ...]:
-        if not module.startswith("."):
-            return self._dotted_lookup(importer, module)
-        level = len(module) - len(module.lstrip("."))
+        table = self._python_modules()
         base = importer.split("/")[:-1]
+        if not module.startswith("."):
+            if "/".join(base) not in self._python_packages:  # a script sees its own folder
+                found = self._python_file([*base, *module.split(".")])
+                if found:
+                    return found
+            candidates = table.get(module)
+            return (_nearest(importer, candidates),) if candidates else ()
+        level = len(module) - len(module.lstrip("."))
         if level - 1 > len(base):
             return ()
-        parts = [*base[: len(base) - (level - 1)], *filter(None, module[level:].split("."))]
+        return self._python_file(
+            [*base[: len(base) - (level - 1)], *filter(None, module[level:].split("."))]
+        )
+
+    def _python_file(self, parts: list[str]) -> tuple[str, ...]:
+        """The module file or package file at the path `parts` (no extension)."""
         stem = "/".join(parts)
         for candidate in (
             f"{stem}.py",
@@ -131,6 +153,31 @@ class ModuleIndex:
             if candidate.lstrip("/") in self._files:
                 return (candidate.lstrip("/"),)
         return ()
+
+    def _python_modules(self) -> dict[str, list[str]]:
+        """Dotted module name -> the Python files it names from some source root."""
+        if self._python_table is not None:
+            return self._python_table
+        files = [p for p, language in self._files.items() if language == "python"]
+        packages = {
+            posixpath.dirname(p) for p in files if posixpath.basename(p) in PACKAGE_FILES["python"]
+        }
+        roots = {""} | {
+            posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages
+        }
+        table: defaultdict[str, list[str]] = defaultdict(list)
+        for path in sorted(files):
+            parts = dotted_name(path).split(".")
+            folders = path.split("/")[:-1]
+            for depth in range(len(folders) + 1):
+                folder = "/".join(folders[:depth])
+                if folder in roots or (folders[depth - 1] == "src" if depth else False):
+                    dotted = ".".join(parts[depth:])
+                    if dotted:
+                        table[dotted].append(path)
+        self._python_packages = packages
+        self._python_table = dict(table)
+        return self._python_table
 
     def _dotted_lookup(self, importer: str, dotted: str) -> tuple[str, ...]:
         candidates = self._dotted.get(dotted)

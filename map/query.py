@@ -146,7 +146,12 @@ def neighbors(
     if direction not in {"in", "out"}:
         raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
     allowed = frozenset(kinds) if kinds is not None else USE_KINDS
-    return _walk(graph, [node_id], direction == "in", allowed, depth)
+    loops = [  # a recursive function is its own caller and callee
+        Neighbor(node_id, graph.nodes[node_id]["kind"], 1, kind, node_id, data["confidence"])
+        for _, other, kind, data in graph.out_edges(node_id, keys=True, data=True)
+        if kind in allowed and other == node_id
+    ][:1]
+    return loops + _walk(graph, [node_id], direction == "in", allowed, depth)
 
 
 def path(

@@ -16,9 +16,10 @@ file defines (or defined) one of the names it consulted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from map.model import Reference
+from map.extract_matches import SUPER_CALL
+from map.model import Assignment, Range, Reference
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
 
 CONFIDENCE_EXACT = 1.0
@@ -27,8 +28,15 @@ CONFIDENCE_BY_NAME = 0.5
 MAX_CANDIDATES = 5
 MAX_HOPS = 6
 SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
-SUPER_WORDS = frozenset({"super", "super()"})
+SUPER_WORDS = frozenset({"super", SUPER_CALL})
 BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
+BUILTIN_MEMBERS: frozenset[str] = frozenset(
+    name
+    for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
+    for name in dir(kind)
+) | frozenset({"send", "throw", "close", "read", "write", "readline", "flush", "seek"})
+"""Python methods of builtin types, generators and files: a call of one of these on
+a receiver of unknown type is never guessed to be a project method of that name."""
 LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
 """Languages whose code calls each other's definitions; a name never matches across families."""
 
@@ -67,8 +75,11 @@ class _Lookup:
     file: str
     consulted: set[str]
     cyclic: bool = False
+    following: set[Assignment] = field(default_factory=set)
+    """Assignments whose value is being resolved (`x = x.parent` ends there)."""
 
 
+_NOWHERE = Range(0, 0, 0, 0)
 _UNDER_WAY: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
 
@@ -117,6 +128,12 @@ class Resolver:
         self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
         ids = self._local(ctx, scope, scope_id, name)
+        assigned = scope.assignments(scope_id, name) if not ids else ()
+        if assigned:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
+            target = self._assigned(ctx, scope, assigned, 0)
+            if isinstance(target, _Class) and not assigned[0].called:
+                return _exact((target.node_id,))
+            return target if isinstance(target, Resolution) else None
         if not ids:
             self._see(ctx, scope, name)
             binding = scope.bindings.get(name)
@@ -194,20 +211,28 @@ class Resolver:
     ) -> Resolution | None:
         qualifier = (ref.qualifier or "").replace("::", ".").replace("->", ".")
         head, *rest = qualifier.split(".")
-        target = self._head(ctx, scope, ref.scope, head)
+        target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, _Module):
             return _exact(self._exported(ctx, target.files, ref.name)) if target.files else None
         if isinstance(target, _Class):
             return self._member(ctx, target, ref.name, depth)
+        if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
+            return None  # a use (not a call), or a builtin type's method, on an unknown receiver
         return self._by_name(ctx, scope, ref.name, members=True)
 
-    def _head(self, ctx: _Lookup, scope: FileScope, scope_id: str, head: str) -> _Target:
+    def _head(
+        self, ctx: _Lookup, scope: FileScope, scope_id: str, head: str, depth: int
+    ) -> _Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id)
             return _Class(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
         ids = self._local(ctx, scope, scope_id, head)
+        assigned = scope.assignments(scope_id, head) if not ids else ()
+        if assigned:
+            target = self._assigned(ctx, scope, assigned, depth)
+            return target if not isinstance(target, Resolution) else self._class_of(target.targets)
         if not ids:
             self._see(ctx, scope, head)
             binding = scope.bindings.get(head)
@@ -218,6 +243,41 @@ class Resolver:
                 if not ids and not binding.files:
                     return _Module(())
         return self._class_of(ids)
+
+    def _assigned(
+        self, ctx: _Lookup, scope: FileScope, assigned: tuple[Assignment, ...], depth: int
+    ) -> _Target | Resolution:
+        """What a local name stands for, from its one assignment in scope: an alias's
+        target (a module, a class, or the symbols of a name), or the instance of
+        the class a call constructs. Several differing assignments: nothing."""
+        if len(assigned) != 1 or assigned[0] in ctx.following or depth >= MAX_HOPS:
+            return None
+        assignment = assigned[0]
+        qualifier, _, name = assignment.value.rpartition(".")
+        ctx.following.add(assignment)
+        try:
+            if not assignment.called and qualifier:
+                head, *rest = qualifier.split(".")
+                target = self._head(ctx, scope, assignment.scope, head, depth + 1)
+                for segment in rest:
+                    target = self._step(ctx, target, segment, depth)
+                if isinstance(target, _Module):  # `j = flask.json`: a module or a name in one
+                    found = self._exported(ctx, target.files, name) if target.files else ()
+                    return (
+                        self._class_of(found)
+                        or _exact(found)
+                        or self._step(ctx, target, name, depth)
+                    )
+            value = Reference(name, "calls", _NOWHERE, assignment.scope, qualifier or None)
+            resolution = self._resolve(ctx, scope, value, depth + 1)
+        finally:
+            ctx.following.discard(assignment)
+        if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
+            return None
+        target = self._class_of(resolution.targets)
+        if assignment.called:
+            return target  # an instance of the class; a function's result is unknown
+        return target or resolution
 
     def _step(self, ctx: _Lookup, target: _Target, segment: str, depth: int) -> _Target:
         if isinstance(target, _Module):
@@ -300,4 +360,9 @@ class Resolver:
 
 
 def _exact(ids: tuple[str, ...]) -> Resolution | None:
-    return Resolution(ids, CONFIDENCE_EXACT / len(ids)) if ids else None
+    """Certain targets: several definitions of one qualified name in one file
+    (overloads, a property's setter) each hold it fully; others share it."""
+    if not ids:
+        return None
+    one_name = len({node_id.rsplit("~", 1)[0] for node_id in ids}) == 1
+    return Resolution(ids, CONFIDENCE_EXACT if one_name else CONFIDENCE_EXACT / len(ids))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from map.model import FileExtract, Reference, Symbol
+from map.model import Assignment, FileExtract, Reference, Symbol
 from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
@@ -53,6 +53,8 @@ class FileScope:
     imported_files: dict[str, tuple[int, ...]] = field(default_factory=dict)
     direct_includes: tuple[str, ...] = ()
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
+    assigned: dict[tuple[str, str], tuple[Assignment, ...]] = field(default_factory=dict)
+    """(scope ID, name) -> the distinct values the name is given in that scope."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
 
     @property
@@ -92,6 +94,13 @@ class FileScope:
             self._enclosing[scope_id] = known
         return known
 
+    def assignments(self, scope_id: str, name: str) -> tuple[Assignment, ...]:
+        """What `name`, used in `scope_id`, was given there, or else at module level."""
+        found = self.assigned.get((scope_id, name))
+        if found is None and scope_id != self.path:
+            found = self.assigned.get((self.path, name))
+        return found or ()
+
     def is_class(self, node_id: str) -> bool:
         """True when the symbol is class-like (members can be looked up in it)."""
         symbol = self.symbols.get(node_id)
@@ -108,12 +117,16 @@ def new_scope(extract: FileExtract) -> FileScope:
     for ref in extract.references:
         if ref.kind == "inherits":
             bases[ref.scope].append(ref)
+    assigned: defaultdict[tuple[str, str], dict[Assignment, None]] = defaultdict(dict)
+    for assignment in extract.assignments:
+        assigned[assignment.scope, assignment.name][assignment] = None
     return FileScope(
         path=extract.path,
         language=extract.language,
         symbols=symbols,
         by_qual={q: tuple(ids) for q, ids in by_qual.items()},
         bases={c: tuple(refs) for c, refs in bases.items()},
+        assigned={key: tuple(values) for key, values in assigned.items()},
     )
 
 

@@ -29,9 +29,17 @@ import orjson
 from disk.stamps import FileStamp
 from map.errors import SnapshotError
 from map.gcpause import paused_gc
-from map.model import FileExtract, Fingerprint, Import, Range, Reference, Symbol
+from map.model import (
+    Assignment,
+    FileExtract,
+    Fingerprint,
+    Import,
+    Range,
+    Reference,
+    Symbol,
+)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SNAPSHOT_NAME = "map.json"
 _REF_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "calls",
@@ -196,11 +204,15 @@ def _extract(e: FileExtract) -> list[Any]:
             ]
             for r in e.references
         ],
+        [
+            [a.name, a.scope[cut:] if a.scope != e.path else None, a.value, a.called]
+            for a in e.assignments
+        ],
     ]
 
 
 def _read_extract(path: str, raw: list[Any]) -> FileExtract:
-    language, digest, symbols, imports, references = raw
+    language, digest, symbols, imports, references, assignments = raw
     prefix = path + "#"
     ids: dict[str | None, str] = {None: path}  # one string per scope, shared by its references
     built: list[Symbol] = []
@@ -239,5 +251,9 @@ def _read_extract(path: str, raw: list[Any]) -> FileExtract:
                 qualifier=intern(qualifier) if qualifier is not None else None,
             )
             for name, kind, rng, scope, qualifier in references
+        ),
+        assignments=tuple(
+            Assignment(name, ids[scope] if scope in ids else prefix + scope, value, called)
+            for name, scope, value, called in assignments
         ),
     )

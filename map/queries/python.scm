@@ -10,6 +10,12 @@
     (assignment left: (identifier) @name) @def.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
+; local names given a class instance or another name: `app = Flask()`, `f = mod.func`
+(assignment
+  left: (identifier) @name
+  right: (call function: [(identifier) (attribute)] @value)) @assign.call
+(assignment left: (identifier) @name right: [(identifier) (attribute)] @value) @assign.alias
+
 (import_statement) @import
 (import_from_statement) @import
 
@@ -35,7 +41,25 @@
 (except_clause value: [(identifier) (attribute) (tuple)] @ref.types)
 (except_clause value: (as_pattern . (_) @ref.types))
 
-(decorator (identifier) @name @ref.references)
-(decorator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+; a decorator is called with the function it decorates
+(decorator (identifier) @name @ref.calls)
+(decorator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.calls)
+
+; functions passed as values: arguments, keyword values, right-hand sides, returns,
+; collection items (a local variable resolves to nothing and costs only its lookup)
+([(argument_list (identifier) @name)
+  (keyword_argument value: (identifier) @name)
+  (assignment right: (identifier) @name)
+  (return_statement (identifier) @name)
+  (list (identifier) @name)
+  (tuple (identifier) @name)
+  (pair value: (identifier) @name)]) @ref.references
+([(argument_list (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (keyword_argument value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (assignment right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (return_statement (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (list (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (tuple (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (pair value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)])
 
 (comment) @comment

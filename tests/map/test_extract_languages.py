@@ -11,8 +11,8 @@ from map.extract import extract_file
 from map.languages import LANGUAGES, extraction_query, language_for, query_source
 from map.model import SymbolKind
 
-PARTS = {"name", "qualifier", "prefix"}
-ROLES = {"container", "import", "comment", "skip", "ref.types"}
+PARTS = {"name", "qualifier", "prefix", "value"}
+ROLES = {"container", "import", "comment", "skip", "ref.types", "assign.call", "assign.alias"}
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
 
 
