@@ -155,6 +155,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "watches_disk": _flag,
     "open_before_references": _flag,
     "blank_deleted_files": _flag,
+    "prime_before_search": _flag,
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,

@@ -10,6 +10,7 @@ column); results are `lsp.model` types with repo-relative paths.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -17,12 +18,19 @@ from typing import TypeVar
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from lsp.catalog import Catalog, ServerSpec, locate
 from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
 from lsp.documents import OpenDocument
-from lsp.errors import NoServerError, PositionError, UnknownLanguageError, UnsupportedFileError
+from lsp.errors import (
+    NoServerError,
+    PositionError,
+    ServerRequestError,
+    UnknownLanguageError,
+    UnsupportedFileError,
+)
 from lsp.model import (
     CallSite,
     DocumentSymbolNode,
@@ -204,6 +212,22 @@ class LivePool:
         )
         return Converter(self.root).workspace_symbols(result)
 
+    async def prime(self, paths: Sequence[str]) -> list[str]:
+        """Open those of `paths` their server does not have open, and ask each one's
+        outline (servers build what they know of a file then), so servers that
+        search only open files see them. Returns the paths it opened; unreadable
+        files are skipped, and an outline the server refuses is left unasked.
+        """
+        opened: list[tuple[ServerSession, OpenDocument, str]] = []
+        for path in paths:
+            with contextlib.suppress(DiskError):
+                absolute = resolve_in_root(self.root, path)
+                session = self.session(self.language_of(str(absolute)))
+                if absolute not in session.open_documents():
+                    opened.append((session, await session.sync(absolute), path))
+        await asyncio.gather(*(_outline(session, doc) for session, doc, _ in opened))
+        return [path for _, _, path in opened]
+
     async def incoming_calls(self, path: str, line: int, character: int) -> list[CallSite]:
         """Who calls the function at the position, and where."""
         session, items = await self._call_items(path, line, character)
@@ -257,6 +281,15 @@ class LivePool:
     async def aclose(self) -> None:
         """Shut every server down; no process is left behind."""
         await asyncio.gather(*(s.close() for s in self._sessions.values()))
+
+
+async def _outline(session: ServerSession, doc: OpenDocument) -> None:
+    params = types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
+    with contextlib.suppress(ServerRequestError):
+        await session.request(
+            types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+            lambda c: c.text_document_document_symbol_async(params),
+        )
 
 
 def _incoming(

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from bridge.callers import callers_from_callees
+from bridge.completeness import Question
 from bridge.context import AppContext
+from bridge.crosscheck import cross_checked
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError, NotFoundError
 from bridge.render import call_site, location, outline, workspace_symbol
@@ -25,7 +28,7 @@ from bridge.targets import (
 )
 from bridge.tools.resolve import resolve_live
 from lsp.errors import ServerCrashedError, ServerGaveUpError
-from lsp.model import Location
+from lsp.model import CallSite, Location
 
 T = TypeVar("T")
 
@@ -67,26 +70,58 @@ def loading_warnings(app: AppContext, path: str) -> list[str]:
     ]
 
 
+def _location_places(found: list[Location]) -> set[tuple[str, int]]:
+    return {(loc.path, loc.line) for loc in found}
+
+
+def _call_places(found: list[CallSite]) -> set[tuple[str, int]]:
+    return {(s.location.path, span.start_line + 1) for s in found for span in s.call_spans}
+
+
 async def _locations(
     app: AppContext,
     target: str,
     name: str | None,
     budget: int | None,
     query: Callable[[LspPosition], Awaitable[list[Location]]],
+    question: Question | None = None,
+    *,
+    leave_out_declaration: bool = False,
 ) -> Envelope:
     budget_tokens = app.budget(budget)
     position = await position_of(app, target, name)
-    found = await retry_once(lambda: query(position))
+    warnings = loading_warnings(app, position.path)
+    checked: dict[str, Any] = {}
+    if question is None:
+        found = await retry_once(lambda: query(position))
+    else:
+        excluded: set[tuple[str, int]] = set()
+        if leave_out_declaration:
+            declared = await retry_once(
+                lambda: app.live.definition(position.path, position.line, position.character)
+            )
+            excluded = _location_places(declared)
+        found, verdict = await cross_checked(
+            app,
+            position,
+            question,
+            lambda: retry_once(lambda: query(position)),
+            _location_places,
+            excluded=excluded,
+        )
+        checked = verdict.fields()
+        warnings = loading_warnings(app, position.path) + verdict.warnings()
     ordered = sorted(found, key=lambda loc: (loc.path != position.path, loc.path, loc.line))
     return respond(
         {
             "target": {"path": position.path, "line": position.line + 1},
             "count": len(ordered),
             "locations": [location(loc) for loc in ordered],
+            **checked,
         },
         budget_tokens=budget_tokens,
         items_key="locations",
-        warnings=loading_warnings(app, position.path),
+        warnings=warnings,
     )
 
 
@@ -94,9 +129,16 @@ async def nav_definition(
     app: AppContext, target: str, name: str | None = None, budget: int | None = None
 ) -> Envelope:
     """Where the symbol at TARGET is defined (live). Returns `locations`, each with
-    path, 1-based line and column, and the text of that line."""
+    path, 1-based line and column, and the text of that line, and `completeness`
+    (see nav_references): when the server finds no definition, the same-name
+    definitions the map sees are listed in `unconfirmed`."""
     return await _locations(
-        app, target, name, budget, lambda p: app.live.definition(p.path, p.line, p.character)
+        app,
+        target,
+        name,
+        budget,
+        lambda p: app.live.definition(p.path, p.line, p.character),
+        "definition",
     )
 
 
@@ -114,9 +156,16 @@ async def nav_implementations(
     app: AppContext, target: str, name: str | None = None, budget: int | None = None
 ) -> Envelope:
     """Implementations of the interface, abstract method or type at TARGET (live).
-    Returns `locations` like nav_definition."""
+    Returns `locations` like nav_definition, and `completeness` (see nav_references):
+    same-name definitions and classes inheriting the name that the server did not
+    return are listed in `unconfirmed`."""
     return await _locations(
-        app, target, name, budget, lambda p: app.live.implementations(p.path, p.line, p.character)
+        app,
+        target,
+        name,
+        budget,
+        lambda p: app.live.implementations(p.path, p.line, p.character),
+        "implementations",
     )
 
 
@@ -129,7 +178,15 @@ async def nav_references(
 ) -> Envelope:
     """Every use of the symbol at TARGET across the workspace (live, after re-syncing
     disk, so files edited a moment ago count). Returns `count` and `locations` (the
-    target's own file first); the budget may drop the tail, and says so."""
+    target's own file first); the budget may drop the tail, and says so.
+
+    Checked against every line of the workspace naming the symbol: `completeness`
+    is "complete", or "partial" with `completenessReasons` ({code, message}), and
+    the lines the server did not confirm are in `unconfirmed` ({path, line, column,
+    text, source: "map" (code the map sees) or "text" (a comment or string),
+    seenAs}), never in `locations`. For servers that search only their open or
+    indexed files, the files naming the symbol are opened first (`priming`:
+    filesOpened, ms, cap, capHit)."""
     return await _locations(
         app,
         target,
@@ -138,6 +195,8 @@ async def nav_references(
         lambda p: app.live.references(
             p.path, p.line, p.character, include_declaration=include_declaration
         ),
+        "references",
+        leave_out_declaration=not include_declaration,
     )
 
 
@@ -200,26 +259,38 @@ async def _calls(
     budget_tokens = app.budget(budget)
     position = await position_of(app, target, name)
     query = app.live.incoming_calls if incoming else app.live.outgoing_calls
-    sites = await retry_once(lambda: query(position.path, position.line, position.character))
+    warnings = loading_warnings(app, position.path)
+    checked: dict[str, Any] = {}
+    if incoming:
+        sites, verdict = await cross_checked(
+            app,
+            position,
+            "callers",
+            lambda: retry_once(lambda: query(position.path, position.line, position.character)),
+            _call_places,
+            recover=lambda sites: callers_from_callees(app, position, sites),
+        )
+        checked = verdict.fields()
+        warnings += verdict.warnings()
+    else:
+        sites = await retry_once(lambda: query(position.path, position.line, position.character))
     key = "callers" if incoming else "callees"
     data: dict[str, Any] = {
         "target": {"path": position.path, "line": position.line + 1},
         "count": len(sites),
         key: [call_site(s) for s in sites],
+        **checked,
     }
-    return respond(
-        data,
-        budget_tokens=budget_tokens,
-        items_key=key,
-        warnings=loading_warnings(app, position.path),
-    )
+    return respond(data, budget_tokens=budget_tokens, items_key=key, warnings=warnings)
 
 
 async def nav_callers(
     app: AppContext, target: str, name: str | None = None, budget: int | None = None
 ) -> Envelope:
     """Functions that call the function at TARGET (live call hierarchy), each with
-    where it is defined and `callLines`, the lines of the calls."""
+    where it is defined and `callLines`, the lines of the calls; checked against
+    the calls the map and a text scan see, with `completeness` and `unconfirmed`
+    as in nav_references."""
     return await _calls(app, target, name, budget, incoming=True)
 
 

@@ -1,0 +1,112 @@
+"""Callers the call hierarchy missed, confirmed from the calling side.
+
+tsserver answers incoming calls from the queried file's own project only: a
+test outside every tsconfig `include` that calls the function is never among
+its callers, even once opened, yet asked for ITS outgoing calls it names the
+function. So for each unconfirmed call site, the function around it (live
+outline) is asked for its outgoing calls; when one lands on the queried
+symbol's definition, that function is a caller, with those call lines. At
+most `MAX_FUNCTIONS` functions are asked per question; a server error leaves
+the site unconfirmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bridge.candidates import Site
+from bridge.context import AppContext
+from bridge.targets import LspPosition
+from disk.errors import DiskError
+from lsp.errors import LspError
+from lsp.model import CallSite, DocumentSymbolNode, Location
+
+MAX_FUNCTIONS = 16
+_FUNCTIONS = frozenset({"function", "method", "constructor"})
+# An arrow function held by a variable or constant is a caller too (tsserver says so).
+_HOLDERS = frozenset({"variable", "constant"})
+
+
+async def callers_from_callees(
+    app: AppContext, position: LspPosition, sites: Sequence[Site]
+) -> list[CallSite]:
+    """The functions around `sites` whose outgoing calls reach the symbol at `position`."""
+    live = app.live
+    wanted = [s for s in sites if s.role == "call" or s.call_like]
+    if not wanted:
+        return []
+    try:
+        declared = await live.definition(position.path, position.line, position.character)
+    except (LspError, DiskError):
+        return []
+    targets = {(loc.path, loc.line) for loc in declared} | {(position.path, position.line + 1)}
+    found: list[CallSite] = []
+    asked = 0
+    for path in sorted({s.path for s in wanted}):
+        lines = {s.line - 1 for s in wanted if s.path == path}
+        try:
+            outline = await live.document_symbols(path)
+        except (LspError, DiskError):
+            continue
+        for node in _enclosing(outline, lines):
+            if asked >= MAX_FUNCTIONS:
+                return found
+            asked += 1
+            site = await _calling(app, path, node, targets)
+            if site is not None:
+                found.append(site)
+    return found
+
+
+async def _calling(
+    app: AppContext, path: str, node: DocumentSymbolNode, targets: set[tuple[str, int]]
+) -> CallSite | None:
+    """`node` as a caller of `targets`, or None when none of its calls reach them."""
+    start = node.selection
+    try:
+        callees = await app.live.outgoing_calls(path, start.start_line, start.start_char)
+    except (LspError, DiskError):
+        return None
+    spans = tuple(
+        span
+        for callee in callees
+        if (callee.location.path, callee.location.line) in targets
+        for span in callee.call_spans
+    )
+    if not spans:
+        return None
+    text = _line_text(app, path, start.start_line)
+    where = Location(path=path, span=start, line=start.start_line + 1, text=text)
+    return CallSite(node.name, node.kind, node.detail, where, spans)
+
+
+def _enclosing(outline: Sequence[DocumentSymbolNode], lines: set[int]) -> list[DocumentSymbolNode]:
+    """The caller around each of `lines` (0-based), once each: the innermost
+    function, method or constructor, else the innermost variable or constant
+    (an arrow function held at module level)."""
+    found: dict[tuple[int, int], DocumentSymbolNode] = {}
+    for line in lines:
+        chain = _chain(outline, line)
+        functions = [n for n in chain if n.kind in _FUNCTIONS]
+        holders = [n for n in chain if n.kind in _HOLDERS]
+        candidates = functions or holders
+        if candidates:
+            node = candidates[-1]
+            found[(node.selection.start_line, node.selection.start_char)] = node
+    return [found[key] for key in sorted(found)]
+
+
+def _chain(nodes: Sequence[DocumentSymbolNode], line: int) -> list[DocumentSymbolNode]:
+    """The symbols around `line`, outermost first."""
+    for node in nodes:
+        if node.span.start_line <= line <= node.span.end_line:
+            return [node, *_chain(node.children, line)]
+    return []
+
+
+def _line_text(app: AppContext, path: str, line: int) -> str:
+    try:
+        lines = (app.root / path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[line] if line < len(lines) else ""

@@ -1,0 +1,197 @@
+"""Candidate sites of a symbol: where a fast textual scan, and the map, see its name.
+
+The live servers are the authority on what refers to a symbol; this scan is
+what they are checked against. Every file of the server's languages under the
+root (as the map lists them: git's files, vendored folders and `exclude`
+patterns left out) is searched for the name as a whole word. The files that
+hold it are then read by the map's extraction (tree-sitter, on the file as it
+is now), which says what each line holds:
+
+| role         | the map sees there                              | source |
+|--------------|-------------------------------------------------|--------|
+| `definition` | a symbol of that name is defined                | map    |
+| `call`       | a call of that name                             | map    |
+| `inherits`   | a class or type extending or implementing it    | map    |
+| `use`        | another use (a type, a value)                   | map    |
+| `import`     | an import binding that name                     | map    |
+| `mention`    | nothing: a comment, a string, or a file the map cannot parse | text |
+
+Both are bounded: at most `MAX_SCANNED_FILES` files are searched and
+`MAX_PARSED_FILES` parsed (the rest keep source `text`); `capped` says so.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from disk.errors import DiskError
+from disk.text import decode_source, read_source_bytes
+from map.extract import extract_file
+from map.model import FileExtract
+from map.walk import list_files
+
+MAX_SCANNED_FILES = 20_000
+MAX_PARSED_FILES = 200
+_NAME = re.compile(r"[#$\w]+")
+_CALL_AFTER = re.compile(r"\s*(?:<[^<>()]*>\s*)?\(")
+
+Role = Literal["definition", "call", "inherits", "use", "import", "mention"]
+Source = Literal["map", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One line where the name appears."""
+
+    path: str
+    line: int
+    """1-based."""
+    column: int
+    """1-based, in characters: the first occurrence on the line."""
+    text: str
+    role: Role
+    call_like: bool
+    """The name is followed by `(` (or a type-argument list and `(`)."""
+
+    @property
+    def source(self) -> Source:
+        """`map` when the map's extraction sees the name there, else `text`."""
+        return "text" if self.role == "mention" else "map"
+
+    @property
+    def place(self) -> tuple[str, int]:
+        """(path, 1-based line)."""
+        return self.path, self.line
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What the scan found, and what it cost."""
+
+    name: str
+    sites: tuple[Site, ...]
+    files_scanned: int
+    ms: float
+    capped: bool
+    """True when files were left unsearched or unparsed (`MAX_*`)."""
+
+    @property
+    def files(self) -> list[str]:
+        """The files holding at least one site, in path order."""
+        return sorted({site.path for site in self.sites})
+
+
+def name_at(line_text: str, column: int) -> str | None:
+    """The identifier covering (or just before) 0-based character `column`, if any."""
+    for match in _NAME.finditer(line_text):
+        if match.start() <= column <= match.end() and not match.group().isdigit():
+            return match.group()
+    return None
+
+
+def scan(
+    root: Path,
+    name: str,
+    extensions: Iterable[str],
+    *,
+    exclude: Iterable[str] = (),
+    snapshot_dir: str = ".codeanchor",
+    max_file_bytes: int = 1_000_000,
+) -> Scan:
+    """Every line of the files with `extensions` under `root` that names `name`."""
+    started = time.perf_counter()
+    suffixes = tuple(ext.lower() for ext in extensions)
+    listing = list_files(
+        root,
+        accept=lambda rel: rel.lower().endswith(suffixes),
+        exclude=exclude,
+        snapshot_dir=snapshot_dir,
+    )
+    files = listing.files[:MAX_SCANNED_FILES]
+    word = re.compile(r"(?<![#$\w])" + re.escape(name) + r"(?![$\w])")
+    needle = name.encode()
+    sites: list[Site] = []
+    parsed = 0
+    for rel in files:
+        try:
+            data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
+        except (DiskError, OSError):
+            continue
+        if needle not in data:
+            continue
+        try:
+            text = decode_source(data, path=rel)
+        except DiskError:
+            continue
+        lines = _matching_lines(text, word)
+        if not lines:
+            continue
+        extract = _extract(rel, data) if parsed < MAX_PARSED_FILES else None
+        parsed += 1
+        roles = _roles(extract, name) if extract is not None else {}
+        sites.extend(
+            Site(rel, number, column + 1, line.strip(), roles.get(number, "mention"), call_like)
+            for number, column, line, call_like in lines
+        )
+    return Scan(
+        name=name,
+        sites=tuple(sites),
+        files_scanned=len(files),
+        ms=(time.perf_counter() - started) * 1000,
+        capped=len(listing.files) > len(files) or parsed > MAX_PARSED_FILES,
+    )
+
+
+def _matching_lines(text: str, word: re.Pattern[str]) -> list[tuple[int, int, str, bool]]:
+    """(1-based line, 0-based column, line text, call-like) for each line naming the word."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        matches = list(word.finditer(line))
+        if matches:
+            call_like = any(_CALL_AFTER.match(line, m.end()) for m in matches)
+            found.append((number, matches[0].start(), line, call_like))
+    return found
+
+
+def _extract(rel: str, data: bytes) -> FileExtract | None:
+    try:
+        return extract_file(rel, data)
+    except (ValueError, DiskError):
+        return None
+
+
+def _roles(extract: FileExtract, name: str) -> dict[int, Role]:
+    """1-based line -> what the map sees of `name` there (the strongest role wins)."""
+    roles: dict[int, Role] = {}
+
+    def put(line: int, role: Role) -> None:
+        if _RANK[role] < _RANK[roles.get(line, "mention")]:
+            roles[line] = role
+
+    for symbol in extract.symbols:
+        if symbol.name == name:
+            put(symbol.selection.first_line, "definition")
+    for ref in extract.references:
+        if ref.name == name:
+            put(ref.range.first_line, _REF_ROLES.get(ref.kind, "use"))
+    for imp in extract.imports:
+        if any(name in pair for pair in imp.names) or imp.module.rsplit(".", 1)[-1] == name:
+            for line in range(imp.range.first_line, imp.range.last_line + 1):
+                put(line, "import")
+    return roles
+
+
+_RANK: dict[Role, int] = {
+    "definition": 0,
+    "call": 1,
+    "inherits": 2,
+    "use": 3,
+    "import": 4,
+    "mention": 5,
+}
+_REF_ROLES: dict[str, Role] = {"calls": "call", "inherits": "inherits"}

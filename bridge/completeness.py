@@ -1,0 +1,170 @@
+"""How complete a nav answer is: the live answer checked against the candidate sites.
+
+A candidate site (see `bridge.candidates`) is confirmed when the answer holds
+a place on its line. Which sites are candidates depends on the question:
+
+| question          | candidate sites                                             |
+|-------------------|-------------------------------------------------------------|
+| references        | every line naming the symbol                                |
+| callers           | calls (the map's, or a mention followed by `(`)             |
+| implementations   | same-name definitions and classes inheriting the name       |
+| definition        | same-name definitions, only when the server found none      |
+
+The answer is `complete` when nothing stands against it, else `partial`
+with one reason per cause (`server_loading`, `scan_capped`, `priming_capped`,
+`unconfirmed_candidates`). Unconfirmed sites are listed apart from the
+answer, with where they come from (`map` or `text`); a comment, a string or
+another symbol of the same name is such a site: the server was right to leave
+it out, and the agent sees it was weighed, not missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bridge.candidates import Scan, Site
+from bridge.priming import Priming
+
+Question = Literal["references", "callers", "implementations", "definition"]
+MAX_LISTED = 15
+"""Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The cross-check of one answer."""
+
+    complete: bool
+    reasons: tuple[dict[str, str], ...]
+    unconfirmed: tuple[Site, ...]
+    candidates: int
+    scan: Scan | None
+    priming: Priming | None
+
+    def fields(self) -> dict[str, Any]:
+        """The keys this adds to an answer's `data`."""
+        listed = sorted(self.unconfirmed, key=lambda s: (s.source != "map", s.path, s.line))
+        scan = self.scan
+        return {
+            "completeness": "complete" if self.complete else "partial",
+            "completenessReasons": list(self.reasons),
+            "unconfirmed": [_site(site) for site in listed[:MAX_LISTED]],
+            "unconfirmedCount": len(self.unconfirmed),
+            "crossCheck": None
+            if scan is None
+            else {
+                "name": scan.name,
+                "candidateSites": self.candidates,
+                "confirmedSites": self.candidates - len(self.unconfirmed),
+                "filesScanned": scan.files_scanned,
+                "scanMs": round(scan.ms, 1),
+            },
+            "priming": None if self.priming is None else self.priming.as_dict(),
+        }
+
+    def warnings(self) -> list[str]:
+        """One line for the envelope when the answer is partial for a reason other
+        than loading (which has its own warning)."""
+        codes = [r["code"] for r in self.reasons if r["code"] != "server_loading"]
+        if not codes:
+            return []
+        return [f"partial answer ({', '.join(codes)}): see data.completenessReasons"]
+
+
+def candidates_for(question: Question, scan: Scan, target: tuple[str, int]) -> list[Site]:
+    """The sites of `scan` an answer to `question` about the symbol at `target`
+    ((path, 1-based line) of the queried position) should account for."""
+    if question == "references":
+        return list(scan.sites)
+    if question == "callers":
+        return [s for s in scan.sites if s.role == "call" or (s.role == "mention" and s.call_like)]
+    wanted = ("definition", "inherits") if question == "implementations" else ("definition",)
+    return [s for s in scan.sites if s.role in wanted and s.place != target]
+
+
+def judge(
+    question: Question,
+    *,
+    answer: Collection[tuple[str, int]],
+    scan: Scan | None,
+    target: tuple[str, int],
+    excluded: Collection[tuple[str, int]] = (),
+    loading: bool = False,
+    priming: Priming | None = None,
+) -> Verdict:
+    """Check the places of an answer ((path, 1-based line)) against the candidates.
+
+    `excluded` are places the question leaves out on purpose (the declaration
+    when it was not asked for). A definition found by the server stands alone.
+    """
+    sites: list[Site] = []
+    if scan is not None and not (question == "definition" and answer):
+        sites = [s for s in candidates_for(question, scan, target) if s.place not in excluded]
+    found = set(answer)
+    unconfirmed = [site for site in sites if site.place not in found]
+    reasons: list[dict[str, str]] = []
+    if loading:
+        reasons.append(
+            _reason("server_loading", "the language server was still loading the workspace")
+        )
+    if scan is not None and scan.capped:
+        reasons.append(
+            _reason(
+                "scan_capped",
+                f"the scan for {scan.name!r} stopped at its file limit: candidates may be missing",
+            )
+        )
+    if priming is not None and priming.not_opened:
+        reasons.append(
+            _reason(
+                "priming_capped",
+                f"{len(priming.not_opened)} candidate files were not opened (cap "
+                f"{priming.cap}): the server may not have searched them",
+            )
+        )
+    if unconfirmed:
+        reasons.append(_unconfirmed_reason(unconfirmed, {path for path, _ in found}))
+    return Verdict(
+        complete=not reasons,
+        reasons=tuple(reasons),
+        unconfirmed=tuple(unconfirmed),
+        candidates=len(sites),
+        scan=scan,
+        priming=priming,
+    )
+
+
+def _unconfirmed_reason(unconfirmed: Sequence[Site], answered: Collection[str]) -> dict[str, str]:
+    text_only = sum(1 for s in unconfirmed if s.source == "text")
+    parts = [f"{len(unconfirmed)} candidate sites the server did not confirm (in `unconfirmed`)"]
+    if len(unconfirmed) > text_only:
+        parts.append(
+            f"{len(unconfirmed) - text_only} in code the map sees (another symbol of the "
+            "same name, or a use the server missed)"
+        )
+    if text_only:
+        parts.append(f"{text_only} seen by the text scan alone (comments, strings)")
+    elsewhere = {s.path for s in unconfirmed if s.path not in answered}
+    if elsewhere:
+        parts.append(
+            f"{len(elsewhere)} in files where the server found nothing (outside its "
+            "project, or no use of this symbol there)"
+        )
+    return _reason("unconfirmed_candidates", "; ".join(parts))
+
+
+def _reason(code: str, message: str) -> dict[str, str]:
+    return {"code": code, "message": message}
+
+
+def _site(site: Site) -> dict[str, Any]:
+    return {
+        "path": site.path,
+        "line": site.line,
+        "column": site.column,
+        "text": site.text,
+        "source": site.source,
+        "seenAs": site.role,
+    }

@@ -1,0 +1,162 @@
+"""The candidate scan, the verdict and the priming order, on small trees (no servers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bridge.candidates import Scan, Site, name_at, scan
+from bridge.completeness import MAX_LISTED, judge
+from bridge.priming import PRIME_CAP, Priming, files_to_prime, prime_cap
+
+TS = (".ts", ".js")
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return root
+
+
+def _site(path: str, line: int, role: str = "call", call_like: bool = True) -> Site:
+    return Site(path, line, 1, "", role, call_like)  # type: ignore[arg-type]
+
+
+def _scan(*sites: Site, capped: bool = False) -> Scan:
+    return Scan(name="f", sites=sites, files_scanned=3, ms=1.0, capped=capped)
+
+
+def test_the_scan_says_what_the_map_sees_on_each_line(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "src/a.ts": "export function fetchAll(): number {\n  return 1;\n}\n",
+            "test/b.ts": (
+                'import { fetchAll } from "../src/a";\n'
+                "// fetchAll( is mentioned here\n"
+                "export const n = fetchAll();\n"
+                'const s = "fetchAllX";\n'
+            ),
+            "notes.md": "fetchAll\n",
+        },
+    )
+    found = scan(root, "fetchAll", TS)
+    seen = {(s.path, s.line): (s.role, s.source, s.call_like) for s in found.sites}
+    assert seen == {
+        ("src/a.ts", 1): ("definition", "map", True),
+        ("test/b.ts", 1): ("import", "map", False),
+        ("test/b.ts", 2): ("mention", "text", True),
+        ("test/b.ts", 3): ("call", "map", True),
+    }
+    assert found.files == ["src/a.ts", "test/b.ts"]
+    assert found.files_scanned == 2
+    assert not found.capped
+
+
+def test_a_private_name_is_not_the_public_one(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"a.ts": "class K {\n  #send() {}\n  send() { this.#send(); }\n}\n"})
+    assert {s.line for s in scan(root, "send", TS).sites} == {3}
+    assert {s.line for s in scan(root, "#send", TS).sites} == {2, 3}
+
+
+def test_the_name_at_a_column_is_the_identifier_there() -> None:
+    line = "  return mergeHeaders(this.#headers, 42);"
+    assert name_at(line, line.index("mergeHeaders") + 3) == "mergeHeaders"
+    assert name_at(line, line.index("#headers")) == "#headers"
+    assert name_at(line, line.index("42")) is None
+
+
+def test_an_answer_holding_every_candidate_is_complete() -> None:
+    verdict = judge(
+        "callers",
+        answer={("a.ts", 3), ("b.ts", 7)},
+        scan=_scan(_site("a.ts", 3), _site("b.ts", 7), _site("a.ts", 1, "definition")),
+        target=("a.ts", 1),
+    )
+    fields = verdict.fields()
+    assert fields["completeness"] == "complete"
+    assert fields["completenessReasons"] == []
+    assert fields["unconfirmed"] == []
+    assert fields["crossCheck"]["candidateSites"] == 2
+
+
+def test_unconfirmed_candidates_are_listed_apart_with_their_source() -> None:
+    verdict = judge(
+        "references",
+        answer={("a.ts", 3)},
+        scan=_scan(_site("a.ts", 3), _site("c.ts", 2, "mention", False)),
+        target=("a.ts", 1),
+    )
+    fields = verdict.fields()
+    assert fields["completeness"] == "partial"
+    assert [r["code"] for r in fields["completenessReasons"]] == ["unconfirmed_candidates"]
+    assert [(u["path"], u["line"], u["source"]) for u in fields["unconfirmed"]] == [
+        ("c.ts", 2, "text")
+    ]
+    assert verdict.warnings() == [
+        "partial answer (unconfirmed_candidates): see data.completenessReasons"
+    ]
+
+
+def test_a_declaration_left_out_on_purpose_is_no_candidate() -> None:
+    verdict = judge(
+        "references",
+        answer={("a.ts", 3)},
+        scan=_scan(_site("a.ts", 1, "definition"), _site("a.ts", 3)),
+        target=("a.ts", 1),
+        excluded={("a.ts", 1)},
+    )
+    assert verdict.complete
+
+
+def test_loading_and_a_capped_priming_make_an_answer_partial() -> None:
+    priming = Priming(opened=("b.ts",), not_opened=("c.ts", "d.ts"), cap=1, ms=5.0)
+    verdict = judge(
+        "references",
+        answer={("a.ts", 3)},
+        scan=_scan(_site("a.ts", 3)),
+        target=("a.ts", 1),
+        loading=True,
+        priming=priming,
+    )
+    codes = [r["code"] for r in verdict.reasons]
+    assert codes == ["server_loading", "priming_capped"]
+    assert verdict.fields()["priming"] == {
+        "filesOpened": 1,
+        "ms": 5.0,
+        "cap": 1,
+        "capHit": True,
+        "filesNotOpened": ["c.ts", "d.ts"],
+    }
+    assert verdict.warnings() == ["partial answer (priming_capped): see data.completenessReasons"]
+
+
+def test_a_definition_found_stands_alone_and_none_found_lists_the_map_definitions() -> None:
+    found = _scan(_site("a.ts", 1, "definition"), _site("h.ts", 2, "definition"))
+    assert judge("definition", answer={("a.ts", 1)}, scan=found, target=("x.ts", 5)).complete
+    missing = judge("definition", answer=set(), scan=found, target=("x.ts", 5))
+    assert {u.place for u in missing.unconfirmed} == {("a.ts", 1), ("h.ts", 2)}
+
+
+def test_a_long_unconfirmed_list_is_cut_and_counted() -> None:
+    sites = [_site("z.ts", n, "mention", False) for n in range(1, 40)] + [_site("m.ts", 9)]
+    fields = judge("references", answer=set(), scan=_scan(*sites), target=("a.ts", 1)).fields()
+    assert fields["unconfirmedCount"] == 40
+    assert len(fields["unconfirmed"]) == MAX_LISTED
+    assert fields["unconfirmed"][0]["path"] == "m.ts"
+
+
+def test_priming_opens_files_with_code_uses_first_and_never_covered_ones() -> None:
+    sites = [
+        _site("b.ts", 1, "mention", False),
+        _site("c.ts", 4),
+        _site("a.ts", 2),
+        _site("d.ts", 1, "mention", False),
+    ]
+    assert files_to_prime(sites, covered={"a.ts"}) == ["c.ts", "b.ts", "d.ts"]
+
+
+def test_the_priming_cap_leaves_room_for_the_queried_file() -> None:
+    assert prime_cap(64) == PRIME_CAP
+    assert prime_cap(10) == 8
+    assert prime_cap(1) == 0
