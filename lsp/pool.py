@@ -31,6 +31,7 @@ from lsp.errors import (
     UnknownLanguageError,
     UnsupportedFileError,
 )
+from lsp.gomod import WorkspaceProblem
 from lsp.model import (
     CallSite,
     DocumentSymbolNode,
@@ -39,6 +40,7 @@ from lsp.model import (
     ServerStatus,
     WorkspaceSymbol,
 )
+from lsp.problems import WorkspaceChecks
 from lsp.session import ServerSession
 from lsp.settings import LiveSettings
 
@@ -56,6 +58,7 @@ class LivePool:
         self.settings = settings or LiveSettings()
         self._sessions: dict[str, ServerSession] = {}
         self._executables: dict[str, Path] = {}
+        self._checks = WorkspaceChecks(self.root)
 
     # -- routing --------------------------------------------------------------
 
@@ -103,10 +106,19 @@ class LivePool:
         session = None if spec is None else self._sessions.get(spec.name)
         return session is not None and session.loading
 
+    def workspace_problems(self, path: str) -> list[WorkspaceProblem]:
+        """What keeps the server for `path` from answering in full (e.g. Go modules
+        missing from the module cache), as found before its last query."""
+        language = self.catalog.language_of(path)
+        return [] if language is None else self._checks.found(language)
+
     async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
         absolute = resolve_in_root(self.root, path)
         session = self.session(self.language_of(str(absolute)))
-        return session, await session.sync(absolute)
+        doc, _ = await asyncio.gather(
+            session.sync(absolute), self._checks.check(session.spec, session.language, absolute)
+        )
+        return session, doc
 
     async def _at(
         self, path: str, line: int, character: int

@@ -15,7 +15,7 @@ from bridge.completeness import Question
 from bridge.context import AppContext
 from bridge.crosscheck import cross_checked
 from bridge.envelope import Envelope, respond
-from bridge.errors import BadInputError, NotFoundError
+from bridge.errors import BadInputError, NotFoundError, UnavailableError
 from bridge.render import call_site, location, outline, workspace_symbol
 from bridge.symbols import flatten
 from bridge.targets import (
@@ -27,20 +27,33 @@ from bridge.targets import (
     to_lsp_position,
 )
 from bridge.tools.resolve import resolve_live
-from lsp.errors import ServerCrashedError, ServerGaveUpError
+from lsp.errors import ServerCrashedError, ServerGaveUpError, ServerRequestError
 from lsp.model import CallSite, Location
 
 T = TypeVar("T")
 
 
-async def retry_once(call: Callable[[], Awaitable[T]]) -> T:
-    """Run a live query; when its server crashed, run it once more on the restarted one."""
+async def retry_once(
+    call: Callable[[], Awaitable[T]], app: AppContext | None = None, path: str = ""
+) -> T:
+    """Run a live query; when its server crashed, run it once more on the restarted one.
+
+    Given `app` and the queried `path`: a server error that the workspace explains
+    (e.g. Go modules missing from the module cache) says so, its fix as the hint.
+    """
     try:
-        return await call()
-    except ServerGaveUpError:
-        raise
-    except ServerCrashedError:
-        return await call()
+        try:
+            return await call()
+        except ServerGaveUpError:
+            raise
+        except ServerCrashedError:
+            return await call()
+    except ServerRequestError as exc:
+        problems = [] if app is None else app.live.workspace_problems(path)
+        if not problems:
+            raise
+        cause = f"{problems[0].cause} ({exc.server} failed {exc.method})"
+        raise UnavailableError(cause, code="workspace_incomplete", hint=problems[0].fix) from exc
 
 
 async def position_of(app: AppContext, target: str, name: str | None) -> LspPosition:
@@ -58,6 +71,11 @@ async def position_of(app: AppContext, target: str, name: str | None) -> LspPosi
             raise NotFoundError(f"{parsed.node_id}: no live server could locate it")
         return LspPosition(res.path, selection.start_line, selection.start_char, "")
     return to_lsp_position(app.root, parsed)
+
+
+def workspace_warnings(app: AppContext, path: str) -> list[str]:
+    """What keeps the server for `path` from answering in full, found by its last query."""
+    return [problem.warning for problem in app.live.workspace_problems(path)]
 
 
 def loading_warnings(app: AppContext, path: str) -> list[str]:
@@ -93,7 +111,7 @@ async def _locations(
     warnings = loading_warnings(app, position.path)
     checked: dict[str, Any] = {}
     if question is None:
-        found = await retry_once(lambda: query(position))
+        found = await retry_once(lambda: query(position), app, position.path)
     else:
         excluded: set[tuple[str, int]] = set()
         if leave_out_declaration:
@@ -105,7 +123,7 @@ async def _locations(
             app,
             position,
             question,
-            lambda: retry_once(lambda: query(position)),
+            lambda: retry_once(lambda: query(position), app, position.path),
             _location_places,
             excluded=excluded,
         )
@@ -121,7 +139,7 @@ async def _locations(
         },
         budget_tokens=budget_tokens,
         items_key="locations",
-        warnings=warnings,
+        warnings=warnings + workspace_warnings(app, position.path),
     )
 
 
@@ -208,7 +226,9 @@ async def nav_hover(
     budget_tokens = app.budget(budget)
     position = await position_of(app, target, name)
     info = await retry_once(
-        lambda: app.live.hover(position.path, position.line, position.character)
+        lambda: app.live.hover(position.path, position.line, position.character),
+        app,
+        position.path,
     )
     return respond(
         {
@@ -266,14 +286,18 @@ async def _calls(
             app,
             position,
             "callers",
-            lambda: retry_once(lambda: query(position.path, position.line, position.character)),
+            lambda: retry_once(
+                lambda: query(position.path, position.line, position.character), app, position.path
+            ),
             _call_places,
             recover=lambda sites: callers_from_callees(app, position, sites),
         )
         checked = verdict.fields()
         warnings += verdict.warnings()
     else:
-        sites = await retry_once(lambda: query(position.path, position.line, position.character))
+        sites = await retry_once(
+            lambda: query(position.path, position.line, position.character), app, position.path
+        )
     key = "callers" if incoming else "callees"
     data: dict[str, Any] = {
         "target": {"path": position.path, "line": position.line + 1},
@@ -281,6 +305,7 @@ async def _calls(
         key: [call_site(s) for s in sites],
         **checked,
     }
+    warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key=key, warnings=warnings)
 
 

@@ -11,8 +11,9 @@ from string import Template
 
 import pytest
 
-from tests.lsp.conftest import Live, line_of, position_of
-from tests.lsp.realserver import CallerFiles, Case, RealServerTests, Spot, places
+from lsp.errors import ServerRequestError
+from tests.lsp.conftest import Live, line_of, open_live, position_of
+from tests.lsp.realserver import PATIENT, CallerFiles, Case, RealServerTests, Spot, places
 
 SHAPES = "shapes/shapes.go"
 MAIN = "main.go"
@@ -84,6 +85,44 @@ def test_outgoing_calls_name_the_interface_method_called(live: Live) -> None:
     assert callees[0].location.line == line_of(live.root, SHAPES, "Area() float64")
     call_line = position_of(live.root, SHAPES, "Area", after="shape.")[0]
     assert {span.start_line for span in callees[0].call_spans} == {call_line}
+
+
+def test_a_complete_module_has_no_workspace_problem(live: Live) -> None:
+    assert live.run(live.pool.definition(*GO.call.at(live.root)))
+    assert live.pool.workspace_problems(MAIN) == []
+
+
+AREA = Spot("shapes/shapes.go", "Area", after="func ")
+
+
+@pytest.fixture(scope="module")
+def missing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """go_missing: a module requiring example.invalid/greeter, in no module cache."""
+    dest = tmp_path_factory.mktemp("go_missing")
+    with open_live("go_missing", dest, language="go", server="gopls", settings=PATIENT) as live:
+        yield live
+
+
+def test_a_missing_dependency_is_named_with_its_fix_and_the_rest_still_answers(
+    missing: Live,
+) -> None:
+    found = missing.run(missing.pool.definition(*Spot(MAIN, "Area").at(missing.root)))
+    assert places(found) == {AREA.place(missing.root)}
+    [problem] = missing.pool.workspace_problems(MAIN)
+    assert "example.invalid/greeter@v1.0.0 (module lookup disabled by GOPROXY=off)" in (
+        problem.cause
+    )
+    assert problem.fix.startswith("run `go mod download` in the root")
+
+
+def test_references_fail_while_a_dependency_is_missing_and_the_problem_says_why(
+    missing: Live,
+) -> None:
+    # gopls refuses references in a module with errors; the pool's finding is
+    # what the bridge turns into the error's hint.
+    with pytest.raises(ServerRequestError, match="modules have errors"):
+        missing.run(missing.pool.references(*AREA.at(missing.root)))
+    assert "go mod download" in missing.pool.workspace_problems("shapes/shapes.go")[0].fix
 
 
 class TestGopls(RealServerTests):
