@@ -3,12 +3,19 @@
 The version lives in `PRAGMA user_version`; migration N+1 takes a store from
 version N to N+1. `MemoryStore` refuses a store newer than `SCHEMA_VERSION`
 and runs `upgrade` inside its write transaction.
+
+A store says it is ours with `PRAGMA application_id = APPLICATION_ID`. A
+SQLite file with another application id, or with tables that are not ours,
+is someone else's and is never touched (`ownership`). Stores written before
+the id existed have id 0 and exactly the objects our migrations create for
+their version: those are adopted (`upgrade` stamps the id).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from enum import Enum
 
 _SCHEMA_1 = (
     """
@@ -83,13 +90,67 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1,)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+APPLICATION_ID = 0x4364416E
+"""`PRAGMA application_id` of our stores ("CdAn")."""
+
+
+class Ownership(Enum):
+    """Whose a SQLite database is, as far as the memory store is concerned."""
+
+    EMPTY = "empty"
+    """No objects, no id: a new database, ours to create."""
+    OURS = "ours"
+    """Carries our application id."""
+    ADOPTABLE = "adoptable"
+    """Ours from before the application id: our objects for its version, id 0."""
+    FOREIGN = "foreign"
+
+
+def ownership(conn: sqlite3.Connection) -> tuple[Ownership, str]:
+    """Whose the database behind `conn` is, and why (for messages). Reads only."""
+    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    if app_id == APPLICATION_ID:
+        return Ownership.OURS, "our application id"
+    if app_id != 0:
+        return Ownership.FOREIGN, f"application id {app_id:#010x} is another program's"
+    version = stored_version(conn)
+    objects = _objects(conn)
+    if not objects and version == 0:
+        return Ownership.EMPTY, "empty"
+    if 0 < version <= SCHEMA_VERSION and objects == objects_at(version):
+        return Ownership.ADOPTABLE, f"our schema {version}"
+    strangers = sorted(name for _, name in objects - objects_at(SCHEMA_VERSION))
+    shown = ", ".join(strangers[:3]) or f"schema version {version}"
+    return Ownership.FOREIGN, f"it holds tables that are not a memory store's ({shown})"
+
+
+def objects_at(version: int) -> frozenset[tuple[str, str]]:
+    """(type, name) of every schema object our migrations create up to `version`."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for migrate in MIGRATIONS[:version]:
+            migrate(conn)
+        return _objects(conn)
+    finally:
+        conn.close()
+
+
+def _objects(conn: sqlite3.Connection) -> frozenset[tuple[str, str]]:
+    """(type, name) of the schema objects, leaving out SQLite's own (`sqlite_*`)."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    )
+    return frozenset((str(kind), str(name)) for kind, name in rows)
+
+
 def stored_version(conn: sqlite3.Connection) -> int:
     """The schema version a store is at (0 for a new file)."""
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Migrate to `SCHEMA_VERSION` inside the caller's write transaction.
+    """Migrate to `SCHEMA_VERSION` and stamp our application id, inside the
+    caller's write transaction.
 
     Reads the version under the lock, so a store another process migrated
     meanwhile is left alone.
@@ -97,3 +158,4 @@ def upgrade(conn: sqlite3.Connection) -> None:
     for number in range(stored_version(conn), SCHEMA_VERSION):
         MIGRATIONS[number](conn)
         conn.execute(f"PRAGMA user_version = {number + 1}")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

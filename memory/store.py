@@ -7,6 +7,12 @@ leaves only whole transactions behind. The schema carries a version
 (`PRAGMA user_version`) and is migrated forward on open; a store written by
 a newer codeanchor is refused rather than guessed at (the schema and its
 migrations: `memory.schema`).
+
+A store path may name anything (`--store` is input): a file that is not a
+SQLite database, a truncated one, a database of another program, a
+directory, a kernel file under /proc. Each is refused with a
+MemoryStoreError before anything is written, and a store opened for reading
+(`readonly`) changes nothing on disk, ours or not.
 """
 
 from __future__ import annotations
@@ -14,48 +20,94 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
+import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import cast
 
 import orjson
 
-from memory.errors import MemoryInputError, UnknownMemoryError
+from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
 from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
-from memory.schema import SCHEMA_VERSION, stored_version, upgrade
+from memory.schema import SCHEMA_VERSION, Ownership, ownership, stored_version, upgrade
 
 BUSY_TIMEOUT_MS = 30_000
+STORE_NAME = "memory.db"
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _make_dir(directory: Path) -> None:
-    """Create the store's directory; a new `.codeanchor/` keeps itself out of git."""
-    if directory.exists():
-        return
-    directory.mkdir(parents=True, exist_ok=True)
-    if directory.name == ".codeanchor":
-        (directory / ".gitignore").write_text("# codeanchor's own files\n*\n")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+_PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"))
+_NEW_FILE_HINT = "point --store (or CODEANCHOR_STORE) at a new file"
 
 
 def default_store_path(root: Path) -> Path:
-    """`<root>/.codeanchor/memory.db`."""
-    return root / ".codeanchor" / "memory.db"
+    """`<root>/.codeanchor/memory.db` (where links are refused: see `disk.statedir`)."""
+    return root / ".codeanchor" / STORE_NAME
 
 
 class MemoryStore:
-    """The memories of one workspace, in one SQLite file."""
+    """The memories of one workspace, in one SQLite file.
 
-    def __init__(self, path: Path) -> None:
-        if str(path) != ":memory:":
-            _make_dir(path.parent)
+    `readonly` opens it for reading: nothing on disk changes (a missing or
+    empty file reads as an empty store) until the first write, which opens
+    it for writing.
+    """
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
         self.path = path
-        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = NORMAL")
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
+        self.readonly = readonly
+        with self._failing():
+            self._conn = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        if str(self.path) == ":memory:":
+            self.readonly = False
+            return _new_in_memory()
+        found = _inspect(self.path)
+        if found is not None:
+            self._check_owner(found)
+        if self.readonly and (found is None or found == (Ownership.EMPTY, 0)):
+            return _new_in_memory()
+        if self.readonly and found is not None and found[1] == SCHEMA_VERSION:
+            conn = _connect(self.path.absolute().as_uri() + "?mode=ro", uri=True)
+            conn.execute("PRAGMA query_only = ON")
+            return conn
+        self.readonly = False  # an older store of ours is migrated even to be read
+        return self._open_for_writing(found)
+
+    def _check_owner(self, found: tuple[Ownership, int]) -> None:
+        kind, version = found
+        if kind is Ownership.OURS and version > SCHEMA_VERSION:
+            raise MemoryInputError(
+                f"{self.path}: memory store schema {version} is newer than this "
+                f"codeanchor understands ({SCHEMA_VERSION})",
+                hint="upgrade codeanchor, or point --store elsewhere",
+            )
+
+    def _open_for_writing(self, found: tuple[Ownership, int] | None) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MemoryStoreError(
+                f"{self.path}: cannot create the memory store's folder ({exc.strerror})",
+                hint=_NEW_FILE_HINT,
+            ) from exc
+        self._conn = conn = _connect(self.path)
+        try:
+            if found != (Ownership.OURS, SCHEMA_VERSION):
+                with self.transaction():
+                    # again under the write lock: another process may have made it meanwhile
+                    kind, why = ownership(conn)
+                    if kind is Ownership.FOREIGN:
+                        raise _foreign(self.path, why)
+                    self._check_owner((kind, stored_version(conn)))
+                    upgrade(conn)
+            conn.execute("PRAGMA journal_mode = WAL")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def close(self) -> None:
         """Close the connection."""
@@ -67,29 +119,33 @@ class MemoryStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _migrate(self) -> None:
-        version = stored_version(self._conn)
-        if version > SCHEMA_VERSION:
-            raise MemoryInputError(
-                f"{self.path}: memory store schema {version} is newer than this "
-                f"codeanchor understands ({SCHEMA_VERSION})",
-                hint="upgrade codeanchor, or point --store elsewhere",
-            )
-        if version == SCHEMA_VERSION:
-            return
-        with self.transaction() as conn:
-            upgrade(conn)
-
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction holding the write lock from the start."""
-        self._conn.execute("BEGIN IMMEDIATE")
+        with self._failing():
+            if self.readonly:
+                self._conn.close()
+                self.readonly = False
+                self._conn = self._open()
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                with suppress(sqlite3.Error):  # a broken file may have ended it already
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """Turn SQLite's errors (a corrupt or unwritable file) into a MemoryStoreError."""
         try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+            yield
+        except sqlite3.Error as exc:
+            raise MemoryStoreError(
+                f"{self.path}: cannot use the memory store ({exc})",
+                hint="make it writable, restore it from a backup, or " + _NEW_FILE_HINT,
+            ) from exc
 
     # -- writes ---------------------------------------------------------------
 
@@ -194,23 +250,27 @@ class MemoryStore:
         if not words:
             raise MemoryInputError(f"query {query!r} has no words to search for")
         match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
-        rows = self._conn.execute(
-            "SELECT m.id, -bm25(memories_fts) FROM memories_fts JOIN memories m "
-            "ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? "
-            "ORDER BY bm25(memories_fts) LIMIT ?",
-            (match, limit),
-        ).fetchall()
+        with self._failing():
+            rows = self._conn.execute(
+                "SELECT m.id, -bm25(memories_fts) FROM memories_fts JOIN memories m "
+                "ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? "
+                "ORDER BY bm25(memories_fts) LIMIT ?",
+                (match, limit),
+            ).fetchall()
         scores = {str(r[0]): float(r[1]) for r in rows}
         memories = self.get_many(list(scores))
         return [(m, scores[m.id]) for m in memories]
 
     def count(self) -> int:
         """How many memories there are."""
-        return int(self._conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        with self._failing():
+            return int(self._conn.execute("SELECT count(*) FROM memories").fetchone()[0])
 
     def ids(self) -> list[str]:
         """Every memory ID."""
-        return [str(r[0]) for r in self._conn.execute("SELECT id FROM memories ORDER BY seq")]
+        with self._failing():
+            rows = self._conn.execute("SELECT id FROM memories ORDER BY seq").fetchall()
+        return [str(r[0]) for r in rows]
 
     def _require(self, conn: sqlite3.Connection, memory_id: str) -> None:
         if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory_id,)).fetchone() is None:
@@ -221,6 +281,10 @@ class MemoryStore:
         raise UnknownMemoryError(f"no memory with ID {memory_id!r}", suggestions=near)
 
     def _load(self, where: str, params: tuple[str, ...]) -> list[Memory]:
+        with self._failing():
+            return self._load_rows(where, params)
+
+    def _load_rows(self, where: str, params: tuple[str, ...]) -> list[Memory]:
         rows = self._conn.execute(
             "SELECT m.id, m.text, m.kind, m.tags, m.origin, m.status, m.created_at, "
             f"m.last_used_at, m.last_verified_at, m.superseded_by FROM memories m {where} "
@@ -254,6 +318,101 @@ class MemoryStore:
             )
             for r in rows
         ]
+
+
+def _inspect(path: Path) -> tuple[Ownership, int] | None:
+    """Whose the file at `path` is and its schema version, None when there is none yet.
+
+    Reads the file without writing anything (not even SQLite's side files);
+    raises MemoryStoreError for anything that is not a usable store.
+    """
+    header = _read_header(path)
+    if header is None:
+        return None
+    if not header:
+        return Ownership.EMPTY, 0
+    conn = _connect(path.absolute().as_uri() + "?mode=ro&immutable=1", uri=True)
+    try:
+        kind, why = ownership(conn)
+        version = stored_version(conn)
+    except sqlite3.DatabaseError as exc:
+        raise MemoryStoreError(
+            f"{path}: not a usable SQLite database ({exc})", hint=_NEW_FILE_HINT
+        ) from exc
+    finally:
+        conn.close()
+    if kind is Ownership.FOREIGN:
+        raise _foreign(path, why)
+    return kind, version
+
+
+def _read_header(path: Path) -> bytes | None:
+    """The first bytes of a plausible SQLite file at `path` (b"" when empty), None when
+    there is no file; raises MemoryStoreError for anything that cannot be a store."""
+    try:
+        if any(path.resolve().is_relative_to(fs) for fs in _PSEUDO_FILESYSTEMS):
+            raise MemoryStoreError(
+                f"{path}: is on a kernel pseudo-filesystem, not a place for a memory store",
+                hint=_NEW_FILE_HINT,
+            )
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise MemoryStoreError(
+                f"{path}: is a directory; the memory store is a file",
+                hint=f"pass a file path, e.g. {path / STORE_NAME}",
+            )
+        if not stat.S_ISREG(info.st_mode):
+            raise MemoryStoreError(f"{path}: is not a regular file", hint=_NEW_FILE_HINT)
+        with path.open("rb") as stream:
+            header = stream.read(_HEADER_BYTES)
+    except FileNotFoundError:
+        return None
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        raise MemoryStoreError(
+            f"{path}: cannot read the memory store ({exc})", hint=_NEW_FILE_HINT
+        ) from exc
+    problem = _header_problem(path, header, info.st_size) if header else None
+    if problem is not None:
+        raise MemoryStoreError(f"{path}: {problem}", hint=_NEW_FILE_HINT)
+    return header
+
+
+def _header_problem(path: Path, header: bytes, size: int) -> str | None:
+    """What the first bytes say is wrong with a would-be SQLite file, or None."""
+    if len(header) < _HEADER_BYTES or not header.startswith(_SQLITE_MAGIC):
+        return "not a SQLite database (a memory store is one)"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    pages_valid = header[24:28] == header[92:96]
+    wal = Path(f"{path}-wal")
+    # with a write-ahead log beside it, the file may lag its header until recovery
+    if pages_valid and size < pages * page_size and not (wal.exists() and wal.stat().st_size):
+        return f"truncated SQLite database ({size} bytes, its header says {pages * page_size})"
+    return None
+
+
+def _foreign(path: Path, why: str) -> MemoryStoreError:
+    return MemoryStoreError(
+        f"{path}: a SQLite database that is not a codeanchor memory store ({why}); "
+        "it is left untouched",
+        hint=_NEW_FILE_HINT,
+    )
+
+
+def _connect(target: str | Path, *, uri: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, uri=uri)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _new_in_memory() -> sqlite3.Connection:
+    """An empty store that lives only as long as its connection."""
+    conn = _connect(":memory:")
+    upgrade(conn)
+    return conn
 
 
 def insert(conn: sqlite3.Connection, memories: Iterable[Memory]) -> None:

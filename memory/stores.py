@@ -13,10 +13,11 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from disk.statedir import state_file
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus
 from memory.pg_store import PgMemoryStore, is_postgres_dsn
-from memory.store import MemoryStore, default_store_path
+from memory.store import STORE_NAME, MemoryStore, default_store_path
 
 STORE_ENV = "CODEANCHOR_STORE"
 StoreLocation = Path | str
@@ -66,11 +67,13 @@ def store_exists(location: StoreLocation) -> bool:
 def open_store(location: StoreLocation, root: Path, *, create: bool) -> MemoryBackend:
     """The store at `location` for the repository at `root`.
 
-    Without `create`, a SQLite file that does not exist yet is not made: an
-    empty in-memory store stands in, so reads never create files.
+    Without `create`, a SQLite file is opened for reading: nothing on disk is
+    made or changed (a missing file reads as an empty store). The default
+    file inside the root is refused (OutsideRootError) when it or
+    `.codeanchor` is a symlink: writes never follow links out of the root.
     """
     if isinstance(location, str):
         return PgMemoryStore(location, repository_identity(root))
-    if not create and not location.exists():
-        return MemoryStore(Path(":memory:"))
-    return MemoryStore(location)
+    if location == default_store_path(root):
+        location = state_file(root, STORE_NAME, create_dir=create)
+    return MemoryStore(location, readonly=not create)

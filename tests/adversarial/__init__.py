@@ -1,0 +1,1 @@
+"""Adversarial tests: hostile repositories, inputs and faults, per surface."""
