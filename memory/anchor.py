@@ -15,8 +15,9 @@ from disk.errors import DiskError
 from disk.stamps import content_hash
 from map.model import Symbol
 from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
+from memory.files import FileNow
 from memory.model import Anchor, RefSpec
-from memory.workspace import FileNow, Workspace, body_fingerprint, symbol_id, symbol_text
+from memory.workspace import Workspace, body_fingerprint, symbol_id, symbol_text
 
 TEXT_CAP = 32_000
 """Characters of referenced text kept with a symbol or line-range anchor."""

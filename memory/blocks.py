@@ -24,10 +24,11 @@ from collections.abc import Iterator
 
 from disk.stamps import content_hash
 from memory.confidence import BLOCK_MIN, Confidence
+from memory.files import FileNow
 from memory.model import Anchor, Place, RefCheck, RefStatus
 from memory.ranges import BlockHit
 from memory.results import ambiguous, whitespace_only
-from memory.workspace import FileNow, Workspace
+from memory.workspace import Workspace
 
 PROBE_LINES = 3
 """Another file is searched only when it holds one of the anchored text's longest lines."""
@@ -51,12 +52,16 @@ def check_range(
     if file is not None:
         hit = _similar(ws, anchor, file, anchor.start_line or 1)
         if hit is not None:
+            if _reformatted(ws, anchor, file, hit):
+                return whitespace_only(anchor, "lines_moved", _at(file, hit))
             return RefCheck(anchor, "modified", "lines_changed", _at(file, hit), hit.confidence)
     similar = [
         (f, hit)
         for f in _others(ws, anchor, file)
         if any(p in f.text for p in probes) and (hit := _similar(ws, anchor, f, 1)) is not None
     ]
+    if len(similar) == 1 and _reformatted(ws, anchor, *similar[0]):
+        return whitespace_only(anchor, "moved_to_other_file", _at(*similar[0]))
     if similar:
         return _moved(anchor, similar, "modified", "moved_with_edits", "a similar block is found")
     return _gone(anchor, file)
@@ -127,10 +132,16 @@ def _similar(ws: Workspace, anchor: Anchor, file: FileNow, near: int) -> BlockHi
     return None if hit is None or _existed(ws, anchor, file, hit) else hit
 
 
+def _reformatted(ws: Workspace, anchor: Anchor, file: FileNow, hit: BlockHit) -> bool:
+    """True when the block differs from the anchored text in whitespace or comments only."""
+    last = hit.start + hit.length - 1
+    return ws.range_fingerprint(file, hit.start, last) == anchor.fingerprint
+
+
 def _existed(ws: Workspace, anchor: Anchor, file: FileNow, hit: BlockHit) -> bool:
     """True when the block found was already in that file at the anchor commit
     (anywhere but the anchored lines themselves): it is not where they went."""
-    then = ws.file_then(None if anchor.dirty else anchor.commit, file.path)
+    then = ws.history.file_then(None if anchor.dirty else anchor.commit, file.path)
     if then is None:
         return False
     block = file.span(hit.start, hit.start + hit.length - 1)

@@ -33,15 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
 from typing import Literal
 
-from disk.errors import DiskError, OutsideRootError
-from disk.paths import resolve_in_root
+from disk.errors import DiskError
 from map.model import Symbol
 from memory.anchor import find_symbol
 from memory.blocks import check_range
 from memory.confidence import Confidence
+from memory.files import FileNow
 from memory.follow import follow_symbol
 from memory.live import LiveConfirm, confirm_live
 from memory.model import (
@@ -54,7 +53,7 @@ from memory.model import (
     effective_status,
 )
 from memory.results import ambiguous, place_of, whitespace_note, whitespace_only
-from memory.workspace import FileNow, Workspace
+from memory.workspace import Workspace
 
 DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 """Names the direct callees of a checked symbol that changed since its anchor commit."""
@@ -101,7 +100,7 @@ def check_memories(
                 MemoryCheck(memory, effective_status(memory.status, derived), refs, tuple(warnings))
             )
     finally:
-        ws.close()
+        ws.history.close()
     return results
 
 
@@ -140,18 +139,9 @@ def ref_problem(ws: Workspace, anchor: Anchor) -> str | None:
     ranges must be 1-based with START <= END. Stores can be edited by hand.
     """
     spec = anchor.spec
-    parts = spec.path.split("/")
-    if (
-        not spec.path
-        or "\0" in spec.path
-        or PurePosixPath(spec.path).is_absolute()
-        or any(part in ("", ".", "..") for part in parts)
-    ):
-        return f"invalid path {spec.path!r}: not a plain path inside the root"
-    try:
-        resolve_in_root(ws.root, spec.path, must_exist=False)
-    except OutsideRootError:
-        return f"invalid path {spec.path!r}: it leads outside the root"
+    problem = ws.path_problem(spec.path)
+    if problem is not None:
+        return problem
     if spec.type == "line_range":
         start, end = anchor.start_line, anchor.end_line
         if start is None or end is None or start < 1 or end < start:
@@ -199,7 +189,7 @@ def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
     found = [
         p
         for p in ws.find_by_hash(anchor.file_hash, anchor.commit)
-        if p != anchor.spec.path and ws.file_is_new(commit, p)
+        if p != anchor.spec.path and ws.history.file_is_new(commit, p)
     ]
     if not found or not anchor.text.strip():
         return _FileFate("gone", reason="file_deleted")

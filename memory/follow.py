@@ -25,10 +25,11 @@ from dataclasses import dataclass
 
 from map.model import Symbol
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, Confidence, for_similarity
+from memory.files import FileNow
 from memory.model import Anchor, RefCheck
 from memory.results import ambiguous, place_of, whitespace_note
 from memory.similarity import name_affinity, similarity, tokens
-from memory.workspace import FileNow, Workspace, body_probe, symbol_id, symbol_text
+from memory.workspace import Workspace, body_probe, symbol_id, symbol_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,11 @@ class _Candidate:
 def simple_name(anchor: Anchor) -> str:
     """The anchored symbol's own name (`issue` for `TokenStore.issue~2`)."""
     return (anchor.spec.symbol or "").rpartition(".")[2].partition("~")[0]
+
+
+def _since(anchor: Anchor) -> str | None:
+    """The commit the anchor's content is known at (None for a dirty anchor)."""
+    return None if anchor.dirty else anchor.commit
 
 
 def follow_symbol(ws: Workspace, anchor: Anchor, own: FileNow | None) -> RefCheck | None:
@@ -78,7 +84,7 @@ def _by_name(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
         if not ws.mentions(file, simple):
             continue
         for symbol in ws.index(file).by_name(simple):
-            if not ws.symbol_is_new(anchor.commit, file.path, symbol_id(symbol)):
+            if not ws.history.symbol_is_new(_since(anchor), file.path, symbol_id(symbol)):
                 continue
             exact = symbol.fingerprint.exact == anchor.content_hash
             equal = exact or symbol.fingerprint.normalized == anchor.fingerprint
@@ -128,7 +134,7 @@ def _by_body(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
             elsewhere.extend((file, s) for s in ws.index(file).by_body(body))
 
     def usable(file: FileNow, symbol: Symbol) -> bool:
-        new = ws.symbol_is_new(anchor.commit, file.path, symbol_id(symbol))
+        new = ws.history.symbol_is_new(_since(anchor), file.path, symbol_id(symbol))
         return symbol.name != simple and new
 
     found = [c for c in lineage if usable(*c)] or [

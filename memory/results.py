@@ -17,9 +17,9 @@ def place_of(path: str, symbol: Symbol) -> Place:
 
 
 def whitespace_only(anchor: Anchor, reason: str, place: Place) -> RefCheck:
-    """Same normalized content: valid in place, relocated (REFORMATTED) in another file."""
+    """Same normalized content: valid in place, relocated (REFORMATTED) elsewhere."""
     note = (whitespace_note(anchor),)
-    if place.path == anchor.spec.path:
+    if place.path == anchor.spec.path and place.start_line in (None, anchor.start_line):
         return RefCheck(anchor, "valid", "whitespace_only", place, warnings=note)
     return RefCheck(anchor, "relocated", reason, place, Confidence.REFORMATTED, warnings=note)
 

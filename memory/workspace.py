@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from disk.errors import DiskError, MissingFileError
+from disk.errors import DiskError, MissingFileError, OutsideRootError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
@@ -24,35 +24,10 @@ from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
 from map.model import FileExtract, Symbol
 from map.walk import list_files
-from memory.git import BlobReader, Change, GitError, GitRepo, compose
+from memory.files import FileNow
+from memory.git import Change, GitError, GitRepo, compose
+from memory.history import History
 from memory.ranges import LineIndex
-
-
-@dataclass(slots=True)
-class FileNow:
-    """One file's current content."""
-
-    path: str
-    data: bytes
-    text: str
-    hash: str
-    _lines: list[str] | None = field(default=None, repr=False)
-
-    @property
-    def lines(self) -> list[str]:
-        """The lines, newlines kept; split at "\\n" only, as git and tree-sitter count them."""
-        if self._lines is None:
-            self._lines = self.text.split("\n")
-            last = self._lines.pop()
-            self._lines = [line + "\n" for line in self._lines]
-            if last:
-                self._lines.append(last)
-        return self._lines
-
-    def span(self, start: int, end: int) -> str:
-        """Lines `start`..`end` (1-based, inclusive), newlines kept."""
-        return "".join(self.lines[start - 1 : end])
-
 
 OWN_DIR = ".codeanchor/"
 """codeanchor's own files (store, map snapshot): never where moved code went."""
@@ -137,10 +112,9 @@ class Workspace:
         self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
         self._words: dict[tuple[str, str], frozenset[str]] = {}
         self._tokens: dict[tuple[str, str], tuple[list[int], TokenIndex]] = {}
-        self._blobs: BlobReader | None = None
-        self._ids_then: dict[tuple[str, str], frozenset[str]] = {}
-        self._renamed_from: dict[str, dict[str, str]] = {}
-        self._then: dict[tuple[str, str], FileNow | None] = {}
+        self.history = History(self)
+        """What the code was at anchor commits (old versions from git)."""
+        self._problems: dict[str, str | None] = {}
 
     @cached_property
     def head(self) -> str | None:
@@ -213,6 +187,14 @@ class Workspace:
             head = self.head
             self._bases[commit] = self.git.merge_base(commit, head) if self.git and head else None
         return self._bases[commit]
+
+    def path_problem(self, path: str) -> str | None:
+        """Why a stored path must not be read, or None when it is a plain repo-relative
+        POSIX path (no `..`, `.`, empty or absolute parts) that stays inside the root
+        with symlinks resolved. Asked once per path per run."""
+        if path not in self._problems:
+            self._problems[path] = _path_problem(self.root, path)
+        return self._problems[path]
 
     def read(self, path: str) -> FileNow | None:
         """The file's content now; None when there is no such file.
@@ -338,72 +320,20 @@ class Workspace:
         """Candidate files whose whole content hashes to `file_hash`."""
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
 
-    def path_then(self, commit: str | None, path: str) -> str | None:
-        """Where the file now at `path` was at `commit`: its old path, or None when it
-        is new since then (added, copied or untracked). Outside git, or for an unknown
-        commit, `path` itself (nothing is known to be new)."""
-        changes = self.changes(commit) if commit else None
-        if changes is None or commit is None:
-            return path
-        if commit not in self._renamed_from:
-            self._renamed_from[commit] = {
-                change.new_path: old
-                for old, change in changes.items()
-                if change.kind == "renamed" and change.new_path
-            }
-        if path in self._renamed_from[commit]:
-            return self._renamed_from[commit][path]
-        change = changes.get(path)
-        if change is not None and change.kind == "added":
-            return None
-        return None if path in self.untracked else path
 
-    def file_is_new(self, commit: str | None, path: str) -> bool:
-        """True unless git shows the file now at `path` existed at `commit` (under any
-        path). Unknown history counts as new."""
-        if commit is None or self.changes(commit) is None:
-            return True
-        return self.path_then(commit, path) is None
-
-    def symbol_is_new(self, commit: str | None, path: str, symbol: str) -> bool:
-        """True unless the file now at `path` already had a symbol `symbol` (`Qual.Name`)
-        at `commit`. Unknown history counts as new: it is no evidence either way."""
-        if commit is None or self.changes(commit) is None:
-            return True
-        if (commit, path) not in self._ids_then:
-            self._ids_then[(commit, path)] = self._read_ids_then(commit, path)
-        return symbol not in self._ids_then[(commit, path)]
-
-    def _read_ids_then(self, commit: str, path: str) -> frozenset[str]:
-        then = self.file_then(commit, path)
-        return frozenset(self.index(then).by_id) if then is not None else frozenset()
-
-    def file_then(self, commit: str | None, path: str) -> FileNow | None:
-        """The file now at `path` as it was at `commit` (following a git rename); None
-        when it is new since then, or git cannot tell (no commit, unknown commit)."""
-        old = self.path_then(commit, path)
-        if commit is None or old is None or self.changes(commit) is None:
-            return None
-        if (commit, old) not in self._then:
-            self._then[(commit, old)] = self._read_then(commit, old)
-        return self._then[(commit, old)]
-
-    def _read_then(self, commit: str, path: str) -> FileNow | None:
-        if self._blobs is None:
-            self._blobs = BlobReader(self.root)
-        data = self._blobs.read(commit, path)
-        if data is None:
-            return None
-        try:
-            return FileNow(path, data, decode_source(data, path=path), content_hash(data))
-        except DiskError:
-            return None
-
-    def close(self) -> None:
-        """End the git process that reads old versions (a later call starts it again)."""
-        if self._blobs is not None:
-            self._blobs.close()
-            self._blobs = None
+def _path_problem(root: Path, path: str) -> str | None:
+    if (
+        not path
+        or "\0" in path
+        or PurePosixPath(path).is_absolute()
+        or any(part in ("", ".", "..") for part in path.split("/"))
+    ):
+        return f"invalid path {path!r}: not a plain path inside the root"
+    try:
+        resolve_in_root(root, path, must_exist=False)
+    except OutsideRootError:
+        return f"invalid path {path!r}: it leads outside the root"
+    return None
 
 
 def symbol_id(symbol: Symbol) -> str:

@@ -1,0 +1,101 @@
+"""What the code was at an anchor commit: the evidence that something is new since then.
+
+A candidate for where moved code went must be new since the anchor commit:
+a file git reports added (or untracked), a symbol its file did not have
+then, a block of lines that was not there. Old versions come from one
+`git cat-file --batch` process, started on first use and ended by `close`;
+each old version is parsed once per content. Outside git, for an unknown
+commit or a dirty anchor (no commit to compare with), nothing is known to
+be new: every candidate counts as new, and the other evidence decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from disk.errors import DiskError
+from disk.stamps import content_hash
+from disk.text import decode_source
+from memory.files import FileNow
+from memory.git import BlobReader
+
+if TYPE_CHECKING:
+    from memory.workspace import Workspace
+
+
+class History:
+    """Old versions of files, per anchor commit, for one run of a `Workspace`."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._blobs: BlobReader | None = None
+        self._ids_then: dict[tuple[str, str], frozenset[str]] = {}
+        self._renamed_from: dict[str, dict[str, str]] = {}
+        self._then: dict[tuple[str, str], FileNow | None] = {}
+
+    def path_then(self, commit: str | None, path: str) -> str | None:
+        """Where the file now at `path` was at `commit`: its old path, or None when it
+        is new since then (added, copied or untracked). Outside git, or for an unknown
+        commit, `path` itself (nothing is known to be new)."""
+        changes = self.ws.changes(commit) if commit else None
+        if changes is None or commit is None:
+            return path
+        if commit not in self._renamed_from:
+            self._renamed_from[commit] = {
+                change.new_path: old
+                for old, change in changes.items()
+                if change.kind == "renamed" and change.new_path
+            }
+        if path in self._renamed_from[commit]:
+            return self._renamed_from[commit][path]
+        change = changes.get(path)
+        if change is not None and change.kind == "added":
+            return None
+        return None if path in self.ws.untracked else path
+
+    def file_is_new(self, commit: str | None, path: str) -> bool:
+        """True unless git shows the file now at `path` existed at `commit` (under any
+        path). Unknown history counts as new."""
+        if commit is None or self.ws.changes(commit) is None:
+            return True
+        return self.path_then(commit, path) is None
+
+    def symbol_is_new(self, commit: str | None, path: str, symbol: str) -> bool:
+        """True unless the file now at `path` already had a symbol `symbol` (`Qual.Name`)
+        at `commit`. Unknown history counts as new: it is no evidence either way."""
+        if commit is None or self.ws.changes(commit) is None:
+            return True
+        if (commit, path) not in self._ids_then:
+            self._ids_then[(commit, path)] = self._read_ids_then(commit, path)
+        return symbol not in self._ids_then[(commit, path)]
+
+    def _read_ids_then(self, commit: str, path: str) -> frozenset[str]:
+        then = self.file_then(commit, path)
+        return frozenset(self.ws.index(then).by_id) if then is not None else frozenset()
+
+    def file_then(self, commit: str | None, path: str) -> FileNow | None:
+        """The file now at `path` as it was at `commit` (following a git rename); None
+        when it is new since then, or git cannot tell (no commit, unknown commit)."""
+        old = self.path_then(commit, path)
+        if commit is None or old is None or self.ws.changes(commit) is None:
+            return None
+        if (commit, old) not in self._then:
+            self._then[(commit, old)] = self._read_then(commit, old)
+        return self._then[(commit, old)]
+
+    def _read_then(self, commit: str, path: str) -> FileNow | None:
+        if self._blobs is None:
+            self._blobs = BlobReader(self.ws.root)
+        data = self._blobs.read(commit, path)
+        if data is None:
+            return None
+        try:
+            return FileNow(path, data, decode_source(data, path=path), content_hash(data))
+        except DiskError:
+            return None
+
+    def close(self) -> None:
+        """End the git process that reads old versions (a later call starts it again)."""
+        if self._blobs is not None:
+            self._blobs.close()
+            self._blobs = None
