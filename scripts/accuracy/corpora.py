@@ -1,0 +1,214 @@
+"""The pinned real projects the accuracy benchmark reads, fetched from the registries.
+
+Each project comes from a package registry through its ordinary client (PyPI
+with `pip download --no-deps`, npm with `npm pack`, Debian with `apt-get
+install`), is unpacked once into a cache folder (never into this repository),
+trimmed to its sources and tests, and committed to a git repository of its own
+so the map and the servers see an ordinary checkout. A later run reuses it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "accuracy"
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+}
+
+# zod's tests import the package by its own name: map it onto the sources, as
+# zod's own repository does, so the type checker sees one project.
+ZOD_TSCONFIG = {
+    "compilerOptions": {
+        "target": "es2022",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+        "strict": True,
+        "noEmit": True,
+        "skipLibCheck": True,
+        "paths": {"zod/v3": ["./src/v3/index.ts"]},
+    },
+    "include": ["src"],
+}
+
+
+class CorpusError(Exception):
+    """A project could not be fetched or unpacked; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """A pinned project: where it comes from and which of its files are kept."""
+
+    key: str
+    """Folder name in the cache, version included."""
+    language: str
+    """The map's language name of the files measured."""
+    source: str
+    """Human label of the registry artefact, for the report."""
+    fetch: Callable[[Path], Path]
+    """Put the unpacked artefact under the given scratch folder; return its top folder."""
+    keep: tuple[str, ...]
+    """Folders (relative to the top folder) copied into the corpus."""
+    suffixes: tuple[str, ...]
+    """File suffixes kept from those folders."""
+    extra: Callable[[Path, Path], None] | None = None
+    """Project files to add (a tsconfig, the pyproject.toml), given the unpacked top
+    folder and the corpus root."""
+
+
+def _run(command: list[str], cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise CorpusError(f"{' '.join(command)} failed: {done.stderr.strip()[-400:]}")
+
+
+def _untar(archive: Path, dest: Path) -> Path:
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest, filter="data")
+    tops = [p for p in dest.iterdir() if p.is_dir()]
+    if len(tops) != 1:
+        raise CorpusError(f"{archive.name}: expected one top folder, found {len(tops)}")
+    return tops[0]
+
+
+def pypi_sdist(requirement: str) -> Callable[[Path], Path]:
+    """Fetch a pinned sdist (`name==version`) from PyPI and unpack it."""
+
+    def fetch(scratch: Path) -> Path:
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(scratch),
+                requirement,
+            ],
+            scratch,
+        )
+        (archive,) = scratch.glob("*.tar.gz")
+        return _untar(archive, scratch / "unpacked")
+
+    return fetch
+
+
+def npm_tarball(spec: str) -> Callable[[Path], Path]:
+    """Fetch a pinned npm package tarball (`name@version`) and unpack it."""
+
+    def fetch(scratch: Path) -> Path:
+        _run(["npm", "pack", "--silent", spec], scratch)
+        (archive,) = scratch.glob("*.tgz")
+        return _untar(archive, scratch / "unpacked")
+
+    return fetch
+
+
+def debian_gocode(package: str, version: str, import_path: str) -> Callable[[Path], Path]:
+    """Install a Debian `golang-*-dev` package (pinned) and return its Go sources."""
+
+    def fetch(scratch: Path) -> Path:
+        source = Path("/usr/share/gocode/src") / import_path
+        if not source.is_dir():
+            _run(["apt-get", "install", "-y", "-q", f"{package}={version}"], scratch)
+        if not source.is_dir():
+            raise CorpusError(f"{package} installed no sources at {source}")
+        return source
+
+    return fetch
+
+
+def _pyproject(top: Path, root: Path) -> None:
+    shutil.copyfile(top / "pyproject.toml", root / "pyproject.toml")
+
+
+def _zod_files(top: Path, root: Path) -> None:
+    (root / "tsconfig.json").write_text(json.dumps(ZOD_TSCONFIG, indent=2) + "\n")
+    (root / "package.json").write_text('{"name": "zod-v3-bench", "private": true}\n')
+
+
+PROJECTS: dict[str, Project] = {
+    p.key: p
+    for p in (
+        Project(
+            "flask-3.1.2",
+            "python",
+            "PyPI sdist flask==3.1.2",
+            pypi_sdist("flask==3.1.2"),
+            keep=("src", "tests"),
+            suffixes=(".py",),
+            extra=_pyproject,
+        ),
+        Project(
+            "zod-4.6.7-v3",
+            "typescript",
+            "npm zod@4.6.7, src/v3 (sources and tests)",
+            npm_tarball("zod@4.6.7"),
+            keep=("src/v3",),
+            suffixes=(".ts",),
+            extra=_zod_files,
+        ),
+        Project(
+            "gorilla-mux-1.8.0",
+            "go",
+            "Debian golang-github-gorilla-mux-dev 1.8.0-1",
+            debian_gocode("golang-github-gorilla-mux-dev", "1.8.0-1", "github.com/gorilla/mux"),
+            keep=(".",),
+            suffixes=(".go", ".mod"),
+        ),
+        Project(
+            "ujson-5.11.0-c",
+            "c",
+            "PyPI sdist ujson==5.11.0, its C sources (lib/, python/)",
+            pypi_sdist("ujson==5.11.0"),
+            keep=("src/ujson/lib", "src/ujson/python"),
+            suffixes=(".c", ".h"),
+        ),
+    )
+}
+
+
+def corpus(project: Project, cache: Path) -> Path:
+    """The project's corpus repository in the cache, made on first use."""
+    root = cache / project.key
+    if (root / ".git").is_dir():
+        return root
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        scratch = Path(tmp)
+        top = project.fetch(scratch)
+        repo = scratch / "repo"
+        for folder in project.keep:
+            for path in sorted((top / folder).rglob("*")):
+                if path.is_file() and path.suffix in project.suffixes:
+                    dest = repo / folder / path.relative_to(top / folder)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, dest)
+        if project.extra is not None:
+            project.extra(top, repo)
+        env = {**os.environ, **GIT_ENV}
+        for command in (
+            ["git", "init", "-q", "-b", "main"],
+            ["git", "add", "-A"],
+            ["git", "commit", "-qm", f"corpus {project.source}"],
+        ):
+            subprocess.run(command, cwd=repo, env=env, check=True, capture_output=True)
+        repo.rename(root)
+    return root

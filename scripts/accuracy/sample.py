@@ -1,0 +1,261 @@
+"""Which symbols to ask about: a seeded sample of the map's symbols whose name
+the parse-based ground truth can judge.
+
+A symbol qualifies when its name is defined once in the project (so every
+occurrence the truth keeps can mean it), is not a name that builtin types,
+JavaScript's globals, Go's standard library or a few much-used Python standard
+library classes also carry (`get`, `send`, `parse`, `group` on a value of
+unknown type are beyond what a parse can tell), is not a name the truth calls
+ambiguous (a project module; something the map has no symbol for, see
+Truth.ambiguous), and occurs somewhere beyond its definition. Callers are
+sampled among functions and methods that are called.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import io
+import logging
+import re
+import threading
+import types
+from collections import Counter
+from dataclasses import dataclass
+
+from accuracy.truth import Occurrence, Truth, Wanted
+from map.codemap import CodeMap
+
+REFERENCE_KINDS = frozenset({"class", "interface", "struct", "type", "function", "method"})
+CALLABLE_KINDS = frozenset({"function", "method"})
+MIN_NAME = 3
+PYTHON_AMBIGUOUS = frozenset(
+    name
+    for holder in (
+        builtins,
+        object,
+        dict,
+        list,
+        str,
+        bytes,
+        set,
+        BaseException,
+        types.GeneratorType,
+        types.ModuleType,
+        re.Match,
+        re.Pattern,
+        threading.Thread,
+        logging.Logger,
+        io.IOBase,
+    )
+    for name in dir(holder)
+)
+JS_AMBIGUOUS = frozenset(
+    [
+        "toString",
+        "valueOf",
+        "toJSON",
+        "map",
+        "filter",
+        "reduce",
+        "forEach",
+        "push",
+        "pop",
+        "shift",
+        "unshift",
+        "get",
+        "set",
+        "has",
+        "delete",
+        "keys",
+        "values",
+        "entries",
+        "then",
+        "catch",
+        "finally",
+        "parse",
+        "stringify",
+        "slice",
+        "splice",
+        "join",
+        "split",
+        "test",
+        "exec",
+        "call",
+        "apply",
+        "bind",
+        "length",
+        "size",
+        "add",
+        "clear",
+        "trim",
+        "trimStart",
+        "trimEnd",
+        "startsWith",
+        "endsWith",
+        "includes",
+        "indexOf",
+        "lastIndexOf",
+        "toLowerCase",
+        "toUpperCase",
+        "padStart",
+        "padEnd",
+        "concat",
+        "replace",
+        "replaceAll",
+        "match",
+        "matchAll",
+        "search",
+        "at",
+        "every",
+        "some",
+        "find",
+        "findIndex",
+        "sort",
+        "reverse",
+        "flat",
+        "flatMap",
+        "fill",
+        "charAt",
+        "charCodeAt",
+        "normalize",
+        "repeat",
+        "substring",
+        "assign",
+        "freeze",
+        "create",
+        "isArray",
+        "isInteger",
+        "isFinite",
+        "isNaN",
+        "from",
+        "of",
+        "resolve",
+        "reject",
+        "all",
+        "race",
+        "any",
+        "next",
+        "return",
+        "throw",
+        "getTime",
+        "toISOString",
+        "name",
+        "message",
+        "stack",
+        "cause",
+        "description",
+    ]
+)
+GO_AMBIGUOUS = frozenset(
+    [
+        "Get",
+        "Set",
+        "Add",
+        "Del",
+        "Has",
+        "String",
+        "Error",
+        "Write",
+        "Read",
+        "Close",
+        "Len",
+        "Less",
+        "Swap",
+        "ServeHTTP",
+        "Header",
+        "WriteHeader",
+        "Value",
+        "Err",
+        "Done",
+        "Deadline",
+        "Context",
+        "WithContext",
+        "Clone",
+        "Run",
+        "Query",
+        "Encode",
+        "URL",
+    ]
+)
+AMBIGUOUS = {"python": PYTHON_AMBIGUOUS, "typescript": JS_AMBIGUOUS, "go": GO_AMBIGUOUS}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A sampled symbol: its node ID, where its name is, and its ground truth."""
+
+    node_id: str
+    kind: str
+    name: str
+    path: str
+    line: int
+    """1-based line of its name (the map's selection)."""
+    truth: tuple[Occurrence, ...]
+
+    @property
+    def target(self) -> str:
+        """The `path:LINE` TARGET (with `name`, the column is found for it)."""
+        return f"{self.path}:{self.line}"
+
+    @property
+    def calls(self) -> tuple[Occurrence, ...]:
+        """The occurrences that are calls of it."""
+        return tuple(o for o in self.truth if o.is_call)
+
+
+def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
+    """Every symbol of the truth's language the ground truth can judge, by node ID."""
+    graph = code_map.graph
+    mine = [
+        (node, attrs)
+        for node, attrs in graph.nodes(data=True)
+        if attrs.get("kind") != "file" and _language_of(code_map, attrs["path"]) == truth.language
+    ]
+    names = Counter(attrs["name"] for _, attrs in mine)
+    ambiguous = AMBIGUOUS.get(truth.language, frozenset())
+    found = []
+    for node, attrs in sorted(mine, key=lambda item: item[0]):
+        name = attrs["name"]
+        if (
+            attrs["kind"] not in REFERENCE_KINDS
+            or names[name] != 1
+            or len(name) < MIN_NAME
+            or name.startswith("__")
+            or name in ambiguous
+            or truth.ambiguous(name)
+        ):
+            continue
+        container = attrs["container"]
+        wanted = Wanted(
+            name,
+            attrs["kind"] == "method",
+            container[-1] if container else "",
+            attrs["path"],
+            attrs["lines"],
+        )
+        occurrences = tuple(truth.occurrences(wanted))
+        if len(occurrences) < 2:
+            continue
+        line = attrs["selection"].start_line + 1
+        found.append(Symbol(node, attrs["kind"], name, attrs["path"], line, occurrences))
+    return found
+
+
+def pick(found: list[Symbol], count: int, seed: int, *, callable_only: bool) -> list[Symbol]:
+    """A seeded sample of `count` (all of them when fewer qualify).
+
+    Ranked by a hash of the seed and the node ID, so a symbol's place does not
+    depend on the others: code that adds or drops a few symbols (as a change to
+    the map's extraction may) leaves the rest of the sample as it was, and a
+    before/after comparison asks about the same symbols.
+    """
+    pool = [s for s in found if not callable_only or (s.kind in CALLABLE_KINDS and s.calls)]
+    return sorted(pool, key=lambda s: hashlib.sha256(f"{seed}:{s.node_id}".encode()).digest())[
+        :count
+    ]
+
+
+def _language_of(code_map: CodeMap, path: str) -> str | None:
+    language = code_map.graph.nodes[path].get("language") if path in code_map.graph else None
+    return str(language) if language is not None else None
