@@ -1,11 +1,11 @@
 """Candidate sites of a symbol: where a fast textual scan, and the map, see its name.
 
 The live servers are the authority on what refers to a symbol; this scan is
-what they are checked against. Every file of the server's languages under the
-root (as the map lists them: git's files, vendored folders and `exclude`
-patterns left out) is searched for the name as a whole word. The files that
-hold it are then read by the map's extraction (tree-sitter, on the file as it
-is now), which says what each line holds:
+what they are checked against. `scan` searches every file of the server's
+languages under the root (as the map lists them: git's files, vendored
+folders and `exclude` patterns left out) for the name as a whole word.
+`label` then has the map's extraction (tree-sitter, on the file as it is now)
+say what the lines an answer did not confirm hold:
 
 | role         | the map sees there                              | source |
 |--------------|-------------------------------------------------|--------|
@@ -14,10 +14,11 @@ is now), which says what each line holds:
 | `inherits`   | a class or type extending or implementing it    | map    |
 | `use`        | another use (a type, a value)                   | map    |
 | `import`     | an import binding that name                     | map    |
-| `mention`    | nothing: a comment, a string, or a file the map cannot parse | text |
+| `mention`    | nothing: a comment or a string                  | text   |
+| None         | not parsed (past `MAX_LABELLED_FILES`)          | text   |
 
-Both are bounded: at most `MAX_SCANNED_FILES` files are searched and
-`MAX_PARSED_FILES` parsed (the rest keep source `text`); `capped` says so.
+Both are bounded: at most `MAX_SCANNED_FILES` files are searched (`capped`
+says when more were there) and `MAX_LABELLED_FILES` parsed per question.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -36,7 +37,7 @@ from map.model import FileExtract
 from map.walk import list_files
 
 MAX_SCANNED_FILES = 20_000
-MAX_PARSED_FILES = 200
+MAX_LABELLED_FILES = 40
 _NAME = re.compile(r"[#$\w]+")
 _CALL_AFTER = re.compile(r"\s*(?:<[^<>()]*>\s*)?\(")
 
@@ -54,14 +55,15 @@ class Site:
     column: int
     """1-based, in characters: the first occurrence on the line."""
     text: str
-    role: Role
+    role: Role | None
+    """What the map sees there; None until `label` parsed the file."""
     call_like: bool
     """The name is followed by `(` (or a type-argument list and `(`)."""
 
     @property
     def source(self) -> Source:
         """`map` when the map's extraction sees the name there, else `text`."""
-        return "text" if self.role == "mention" else "map"
+        return "text" if self.role in (None, "mention") else "map"
 
     @property
     def place(self) -> tuple[str, int]:
@@ -78,7 +80,7 @@ class Scan:
     files_scanned: int
     ms: float
     capped: bool
-    """True when files were left unsearched or unparsed (`MAX_*`)."""
+    """True when files were left unsearched (`MAX_SCANNED_FILES`)."""
 
     @property
     def files(self) -> list[str]:
@@ -116,41 +118,74 @@ def scan(
     word = re.compile(r"(?<![#$\w])" + re.escape(name) + r"(?![$\w])")
     needle = name.encode()
     sites: list[Site] = []
-    parsed = 0
     for rel in files:
         try:
             data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
+            if needle not in data:
+                continue
+            text = decode_source(data, path=rel)
         except (DiskError, OSError):
             continue
-        if needle not in data:
-            continue
-        try:
-            text = decode_source(data, path=rel)
-        except DiskError:
-            continue
-        lines = _matching_lines(text, word)
-        if not lines:
-            continue
-        extract = _extract(rel, data) if parsed < MAX_PARSED_FILES else None
-        parsed += 1
-        roles = _roles(extract, name) if extract is not None else {}
         sites.extend(
-            Site(rel, number, column + 1, line.strip(), roles.get(number, "mention"), call_like)
-            for number, column, line, call_like in lines
+            Site(rel, number, column + 1, line.strip(), None, call_like)
+            for number, column, line, call_like in _matching_lines(text, name, word)
         )
     return Scan(
         name=name,
         sites=tuple(sites),
         files_scanned=len(files),
         ms=(time.perf_counter() - started) * 1000,
-        capped=len(listing.files) > len(files) or parsed > MAX_PARSED_FILES,
+        capped=len(listing.files) > len(files),
     )
 
 
-def _matching_lines(text: str, word: re.Pattern[str]) -> list[tuple[int, int, str, bool]]:
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """Sites with what the map sees on them, and the files left unparsed."""
+
+    sites: tuple[Site, ...]
+    unparsed_files: int
+    ms: float
+
+
+def label(
+    root: Path,
+    name: str,
+    sites: Iterable[Site],
+    *,
+    max_files: int = MAX_LABELLED_FILES,
+    max_file_bytes: int = 1_000_000,
+) -> Labelled:
+    """`sites` with their roles, from the map's extraction of at most `max_files`
+    of their files (in path order); the others keep role None."""
+    started = time.perf_counter()
+    pending = list(sites)
+    files = sorted({site.path for site in pending})
+    roles: dict[str, dict[int, Role]] = {}
+    for rel in files[:max_files]:
+        extract = _extract(root, rel, max_file_bytes)
+        roles[rel] = {} if extract is None else _roles(extract, name)
+    done = [
+        site
+        if site.path not in roles
+        else replace(site, role=roles[site.path].get(site.line, "mention"))
+        for site in pending
+    ]
+    return Labelled(
+        tuple(done),
+        unparsed_files=max(0, len(files) - max_files),
+        ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def _matching_lines(
+    text: str, name: str, word: re.Pattern[str]
+) -> list[tuple[int, int, str, bool]]:
     """(1-based line, 0-based column, line text, call-like) for each line naming the word."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
+        if name not in line:
+            continue
         matches = list(word.finditer(line))
         if matches:
             call_like = any(_CALL_AFTER.match(line, m.end()) for m in matches)
@@ -158,10 +193,11 @@ def _matching_lines(text: str, word: re.Pattern[str]) -> list[tuple[int, int, st
     return found
 
 
-def _extract(rel: str, data: bytes) -> FileExtract | None:
+def _extract(root: Path, rel: str, max_file_bytes: int) -> FileExtract | None:
+    """The map's extraction of the file as it is now, or None when it has none."""
     try:
-        return extract_file(rel, data)
-    except (ValueError, DiskError):
+        return extract_file(rel, read_source_bytes(root / rel, max_bytes=max_file_bytes))
+    except (ValueError, DiskError, OSError):
         return None
 
 

@@ -73,15 +73,21 @@ class Verdict:
         return [f"partial answer ({', '.join(codes)}): see data.completenessReasons"]
 
 
-def candidates_for(question: Question, scan: Scan, target: tuple[str, int]) -> list[Site]:
-    """The sites of `scan` an answer to `question` about the symbol at `target`
-    ((path, 1-based line) of the queried position) should account for."""
+def candidates_for(
+    question: Question,
+    sites: Sequence[Site],
+    target: tuple[str, int],
+    confirmed: Collection[tuple[str, int]] = (),
+) -> list[Site]:
+    """The sites an answer to `question` about the symbol at `target` ((path,
+    1-based line) of the queried position) should account for; `confirmed` are
+    the answer's places (sites there need no role to count)."""
     if question == "references":
-        return list(scan.sites)
+        return list(sites)
     if question == "callers":
-        return [s for s in scan.sites if s.role == "call" or (s.role == "mention" and s.call_like)]
+        return [s for s in sites if (s.call_like or s.role == "call") and s.role != "definition"]
     wanted = ("definition", "inherits") if question == "implementations" else ("definition",)
-    return [s for s in scan.sites if s.role in wanted and s.place != target]
+    return [s for s in sites if s.place != target and (s.role in wanted or s.place in confirmed)]
 
 
 def judge(
@@ -91,29 +97,37 @@ def judge(
     scan: Scan | None,
     target: tuple[str, int],
     excluded: Collection[tuple[str, int]] = (),
+    unparsed_files: int = 0,
     loading: bool = False,
     priming: Priming | None = None,
 ) -> Verdict:
-    """Check the places of an answer ((path, 1-based line)) against the candidates.
+    """Check the places of an answer ((path, 1-based line)) against the sites of
+    `scan` (labelled where the answer did not confirm them).
 
     `excluded` are places the question leaves out on purpose (the declaration
-    when it was not asked for). A definition found by the server stands alone.
+    when it was not asked for); `unparsed_files` counts files whose sites could
+    not be labelled. A definition found by the server stands alone.
     """
-    sites: list[Site] = []
-    if scan is not None and not (question == "definition" and answer):
-        sites = [s for s in candidates_for(question, scan, target) if s.place not in excluded]
     found = set(answer)
+    sites: list[Site] = []
+    if scan is not None and not (question == "definition" and found):
+        sites = [
+            s
+            for s in candidates_for(question, scan.sites, target, found)
+            if s.place not in excluded
+        ]
     unconfirmed = [site for site in sites if site.place not in found]
     reasons: list[dict[str, str]] = []
     if loading:
         reasons.append(
             _reason("server_loading", "the language server was still loading the workspace")
         )
-    if scan is not None and scan.capped:
+    if scan is not None and (scan.capped or unparsed_files):
         reasons.append(
             _reason(
                 "scan_capped",
-                f"the scan for {scan.name!r} stopped at its file limit: candidates may be missing",
+                f"the scan for {scan.name!r} stopped at its limits ({scan.files_scanned} files "
+                f"searched, {unparsed_files} not parsed): candidates may be missing",
             )
         )
     if priming is not None and priming.not_opened:
@@ -166,5 +180,5 @@ def _site(site: Site) -> dict[str, Any]:
         "column": site.column,
         "text": site.text,
         "source": site.source,
-        "seenAs": site.role,
+        "seenAs": site.role or "unparsed",
     }

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Collection
+from dataclasses import replace
 from typing import TypeVar
 
-from bridge.candidates import Scan, Site, name_at, scan
-from bridge.completeness import Question, Verdict, candidates_for, judge
+from bridge.candidates import Scan, Site, label, name_at, scan
+from bridge.completeness import Question, Verdict, judge
 from bridge.context import AppContext
 from bridge.priming import Priming, files_to_prime, prime, prime_cap
 from bridge.targets import LspPosition
@@ -52,32 +53,56 @@ async def cross_checked(
     primes = spec is not None and spec.prime_before_search and question != "definition"
     if primes and found_scan is not None:
         covered = {path for path, _ in places(found)} | {position.path}
-        sites = candidates_for(question, found_scan, target)
-        files = files_to_prime(sites, covered)
+        files = files_to_prime(_to_prime(question, found_scan), covered)
         if files:
             cap = prime_cap(app.live_settings.max_open_documents)
             priming = await prime(live, language, files, cap)
             if priming.opened:
                 found = await ask()
 
-    def verdict_on(answer: list[R]) -> Verdict:
+    async def verdict_on(answer: list[R]) -> Verdict:
+        confirmed = places(answer)
+        checked, unparsed = found_scan, 0
+        if found_scan is not None and not (question == "definition" and confirmed):
+            checked, unparsed = await _labelled(app, found_scan, confirmed)
         return judge(
             question,
-            answer=places(answer),
-            scan=found_scan,
+            answer=confirmed,
+            scan=checked,
             target=target,
             excluded=excluded,
+            unparsed_files=unparsed,
             loading=live.still_loading(position.path),
             priming=priming,
         )
 
-    verdict = verdict_on(found)
+    verdict = await verdict_on(found)
     if recover is not None and verdict.unconfirmed:
         extra = await recover(list(verdict.unconfirmed))
         if extra:
             found = [*found, *extra]
-            verdict = verdict_on(found)
+            verdict = await verdict_on(found)
     return found, verdict
+
+
+def _to_prime(question: Question, found: Scan) -> list[Site]:
+    """The sites whose files may hold what the server missed."""
+    if question == "callers":
+        return [site for site in found.sites if site.call_like]
+    return list(found.sites)
+
+
+async def _labelled(
+    app: AppContext, found: Scan, confirmed: Collection[tuple[str, int]]
+) -> tuple[Scan, int]:
+    """`found` with the sites the answer did not confirm labelled by the map, and
+    how many of their files were left unparsed."""
+    pending = [site for site in found.sites if site.place not in confirmed]
+    done = await asyncio.to_thread(
+        label, app.root, found.name, pending, max_file_bytes=app.map_settings.max_file_bytes
+    )
+    kept = [site for site in found.sites if site.place in confirmed]
+    return replace(found, sites=(*kept, *done.sites)), done.unparsed_files
 
 
 async def _scan(app: AppContext, position: LspPosition, extensions: Collection[str]) -> Scan | None:

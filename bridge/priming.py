@@ -52,11 +52,11 @@ def prime_cap(max_open_documents: int) -> int:
 
 
 def files_to_prime(sites: Sequence[Site], covered: Collection[str]) -> list[str]:
-    """The files of `sites` the server's answer did not cover: files where the map
-    sees the name in code first, then those with mere mentions, each by path."""
-    code = {site.path for site in sites if site.source == "map"}
+    """The files of `sites` the server's answer did not cover: those where the name
+    is called first (likelier uses than a mere mention), each group by path."""
+    calls = {site.path for site in sites if site.call_like or site.role == "call"}
     files = {site.path for site in sites} - set(covered)
-    return sorted(files, key=lambda path: (path not in code, path))
+    return sorted(files, key=lambda path: (path not in calls, path))
 
 
 async def prime(live: LivePool, language: str, files: Sequence[str], cap: int) -> Priming:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.candidates import Scan, Site, name_at, scan
+from bridge.candidates import Scan, Site, label, name_at, scan
 from bridge.completeness import MAX_LISTED, judge
 from bridge.priming import PRIME_CAP, Priming, files_to_prime, prime_cap
 
@@ -26,7 +26,7 @@ def _scan(*sites: Site, capped: bool = False) -> Scan:
     return Scan(name="f", sites=sites, files_scanned=3, ms=1.0, capped=capped)
 
 
-def test_the_scan_says_what_the_map_sees_on_each_line(tmp_path: Path) -> None:
+def test_the_scan_finds_the_word_and_the_map_says_what_each_line_holds(tmp_path: Path) -> None:
     root = _tree(
         tmp_path,
         {
@@ -41,16 +41,35 @@ def test_the_scan_says_what_the_map_sees_on_each_line(tmp_path: Path) -> None:
         },
     )
     found = scan(root, "fetchAll", TS)
-    seen = {(s.path, s.line): (s.role, s.source, s.call_like) for s in found.sites}
+    assert found.files == ["src/a.ts", "test/b.ts"]
+    assert found.files_scanned == 2
+    assert not found.capped
+    assert {s.source for s in found.sites} == {"text"}  # nothing parsed yet
+    labelled = label(root, "fetchAll", found.sites)
+    seen = {(s.path, s.line): (s.role, s.source, s.call_like) for s in labelled.sites}
     assert seen == {
         ("src/a.ts", 1): ("definition", "map", True),
         ("test/b.ts", 1): ("import", "map", False),
         ("test/b.ts", 2): ("mention", "text", True),
         ("test/b.ts", 3): ("call", "map", True),
     }
-    assert found.files == ["src/a.ts", "test/b.ts"]
-    assert found.files_scanned == 2
-    assert not found.capped
+    assert labelled.unparsed_files == 0
+
+
+def test_labelling_stops_at_its_file_limit(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {f"m{n}.ts": "go();\n" for n in range(3)})
+    labelled = label(root, "go", scan(root, "go", TS).sites, max_files=2)
+    assert [s.role for s in labelled.sites] == ["call", "call", None]
+    assert labelled.unparsed_files == 1
+    verdict = judge(
+        "references",
+        answer=set(),
+        scan=Scan("go", labelled.sites, 3, 1.0, capped=False),
+        target=("m0.ts", 1),
+        unparsed_files=1,
+    )
+    assert "scan_capped" in [r["code"] for r in verdict.reasons]
+    assert verdict.fields()["unconfirmed"][-1]["seenAs"] == "unparsed"
 
 
 def test_a_private_name_is_not_the_public_one(tmp_path: Path) -> None:
@@ -146,10 +165,10 @@ def test_a_long_unconfirmed_list_is_cut_and_counted() -> None:
     assert fields["unconfirmed"][0]["path"] == "m.ts"
 
 
-def test_priming_opens_files_with_code_uses_first_and_never_covered_ones() -> None:
+def test_priming_opens_files_with_calls_first_and_never_covered_ones() -> None:
     sites = [
         _site("b.ts", 1, "mention", False),
-        _site("c.ts", 4),
+        _site("c.ts", 4, "use", True),
         _site("a.ts", 2),
         _site("d.ts", 1, "mention", False),
     ]
