@@ -1,4 +1,5 @@
-"""What the bridge reads from the cached map: a node's recorded place, and freshness.
+"""What the bridge reads from the cached map: a node's recorded place, an edge's
+use sites, and freshness.
 
 A file counts as stale for an answer when the watcher flagged it, or when
 its content on disk no longer hashes to what the map recorded.
@@ -15,6 +16,7 @@ from map.codemap import CodeMap
 from map.model import Range
 
 MAX_SUGGESTIONS = 5
+USE_KINDS = frozenset({"calls", "references", "inherits"})
 
 # The map's symbol kinds in the LSP SymbolKind names servers report.
 _LSP_KIND = {
@@ -81,6 +83,61 @@ def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
     selection: Range = attrs["selection"]
     return MapEntry(
         node_id, attrs["path"], attrs["kind"], first, last, selection.start_line + 1, attrs["range"]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class UseSite:
+    """Where a map edge's use is written (LSP position), and its target's lines."""
+
+    path: str
+    line: int
+    character: int
+    target_path: str
+    target_lines: tuple[int, int]
+    """1-based, inclusive: the used symbol's range as the map has it."""
+
+
+def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> dict[str, Any]:
+    """An edge's `confidence` and the 1-based `lines` of its uses ({} for none)."""
+    graph = code_map.graph
+    if not graph.has_edge(user, used, key=kind):
+        return {}
+    data = graph.edges[user, used, kind]
+    return {"confidence": round(data.get("confidence", 1.0), 2), "at": list(data.get("lines", ()))}
+
+
+def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | None:
+    """The first use behind the edge `user -> used` (calls, references, inherits):
+    the name itself when written there, else another use of that kind on its lines
+    (an alias); None for other edges, or when the map has no such use."""
+    graph = code_map.graph
+    target = map_entry(code_map, used)
+    path = user.partition("#")[0]
+    extract = code_map.extract_of(path)
+    if (
+        kind not in USE_KINDS
+        or not graph.has_edge(user, used, key=kind)
+        or target is None
+        or extract is None
+    ):
+        return None
+    lines = set(graph.edges[user, used, kind].get("lines", ()))
+    uses = [
+        ref
+        for ref in extract.references
+        if ref.scope == user and ref.kind == kind and ref.range.first_line in lines
+    ]
+    named = [ref for ref in uses if ref.name == graph.nodes[used].get("name")]
+    first = next(iter(named or uses), None)
+    if first is None:
+        return None
+    return UseSite(
+        path,
+        first.range.start_line,
+        first.range.start_char,
+        target.path,
+        (target.start_line, target.end_line),
     )
 
 

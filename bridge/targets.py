@@ -71,7 +71,8 @@ def parse_node_id(text: str) -> NodeTarget:
     text = check_text("node ID", text).strip()
     path, hash_mark, rest = text.partition("#")
     example = "expected `path` or `path#Qual.Name` (e.g. src/app.py#Store.get)"
-    if not path or "#" in rest or (hash_mark and not rest):
+    # `#` starts a private member's name (TypeScript `Q.#bump`), nowhere else
+    if not path or "#" in rest.replace(".#", ".").removeprefix("#") or (hash_mark and not rest):
         raise BadInputError(f"malformed node ID {shown(text)}", hint=example)
     check_path_length(path)
     if not hash_mark:

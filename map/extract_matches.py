@@ -44,7 +44,7 @@ _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_id
 # Captures that are parts of a match; every pattern has exactly one other (its role).
 _PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value"})
 _LONGEST_NAME = 300
-_NAME_PART = re.compile(r"~?[\w$]+|operator\S{1,40}")
+_NAME_PART = re.compile(r"[~#]?[\w$]+|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
 

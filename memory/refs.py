@@ -16,7 +16,7 @@ from memory.errors import MemoryInputError
 from memory.model import RefSpec
 
 _RANGE = re.compile(r"^(?P<path>.+):(?P<start>\d+)(?:-(?P<end>\d+))?$")
-_QUALNAME = re.compile(r"^[^\s#]+$")
+_QUALNAME = re.compile(r"^#?(?:[^\s#]|\.#)+$")  # `#` only starts a name (`Q.#bump`)
 
 SYNTAX_HINT = "write a reference as `path`, `path#Qual.Name` or `path:START-END` (1-based lines)"
 

@@ -55,15 +55,17 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         walk.add_argument("node_id", metavar="ID")
         walk.add_argument("--depth", type=int, default=1)
         _budget(walk)
+        _verify(walk)
         walk.set_defaults(handler=_walker(direction))
 
     impact = sub.add_parser("impact", parents=[parent], help="what depends on a node, transitively")
     impact.add_argument("node_id", metavar="ID")
     impact.add_argument("--depth", type=int)
     _budget(impact)
+    _verify(impact)
     impact.set_defaults(
         handler=lambda a: run_tool(
-            a, lambda app: mapping.map_impact(app, a.node_id, a.depth, a.budget)
+            a, lambda app: mapping.map_impact(app, a.node_id, a.depth, a.budget, a.verify)
         )
     )
 
@@ -71,9 +73,10 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     path.add_argument("source", metavar="FROM")
     path.add_argument("target", metavar="TO")
     _budget(path)
+    _verify(path)
     path.set_defaults(
         handler=lambda a: run_tool(
-            a, lambda app: mapping.map_path(app, a.source, a.target, a.budget)
+            a, lambda app: mapping.map_path(app, a.source, a.target, a.budget, a.verify)
         )
     )
 
@@ -84,6 +87,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
 def _budget(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=int, help="answer size cap in tokens")
+
+
+def _verify(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--verify", action="store_true", help="confirm each edge with the live server"
+    )
 
 
 def _walker(direction: Literal["in", "out"]) -> Any:
@@ -97,6 +106,7 @@ def _walker(direction: Literal["in", "out"]) -> Any:
                 None,
                 args.depth,
                 args.budget,
+                args.verify,
             ),
         )
 

@@ -4,18 +4,26 @@ Every answer carries `mapBuiltAt`; an answer that mentions a file changed on
 disk since the map was built says `stale: true` and names the files; when
 several are stale it suggests `map_rebuild`. For where code is NOW, use the
 nav_* tools or `resolve`.
+
+Graph answers (`map_neighbors`, `map_impact`, `map_path`) say they are static
+(`source: "map"`, a `note`) and give each edge its `confidence` and use lines
+(`at`); with `verify=true` the live server confirms the listed edges
+(`verified` per edge: true, false, or null when it could not be checked) and
+`verification` sums it up.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError
-from bridge.mapview import changed_files, map_stamp
+from bridge.mapverify import Edge, verify_edges
+from bridge.mapview import changed_files, edge_facts, map_stamp
 from bridge.targets import parse_node_id
 from map.codemap import CodeMap
 from map.model import EdgeKind
@@ -23,6 +31,12 @@ from map.query import Neighbor
 
 USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
 MAX_DEPTH = 10
+SOURCE = "map"
+STATIC_NOTE = (
+    "static edges from the cached map, resolved by name through the imports: confidence 1.0 "
+    "resolved, 0.9 through a base class, 0.5 or less a guess by name (unknown receiver); "
+    "pass verify=true to confirm the listed edges with the live server"
+)
 
 
 def _answer(
@@ -33,6 +47,7 @@ def _answer(
     paths: Iterable[str],
     budget: int | None,
     items_key: str | None = None,
+    notes: Iterable[str] = (),
 ) -> Envelope:
     """Wrap a map answer: budget, `mapBuiltAt`, stale files and the rebuild hint.
 
@@ -41,7 +56,7 @@ def _answer(
     """
     budget_tokens = app.budget(budget)
     stamp = map_stamp(code_map, set(paths))
-    warnings = []
+    warnings = list(notes)
     if stamp.stale:
         shown = ", ".join(stamp.stale_paths[:5])
         more = len(stamp.stale_paths) - 5
@@ -65,9 +80,18 @@ def _path_of(node_id: str) -> str:
     return node_id.partition("#")[0]
 
 
-def _neighbor(found: Neighbor, code_map: CodeMap) -> dict[str, Any]:
+def _edge_of(found: Neighbor, incoming: bool) -> Edge:
+    """The edge `found` was reached over, as user -> used."""
+    if incoming:
+        return Edge(found.node_id, found.source, found.via)
+    return Edge(found.source, found.node_id, found.via)
+
+
+def _neighbor(found: Neighbor, code_map: CodeMap, incoming: bool) -> dict[str, Any]:
     attrs = code_map.graph.nodes[found.node_id]
     lines = attrs.get("lines")
+    edge = _edge_of(found, incoming)
+    facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
     return {
         "nodeId": found.node_id,
         "kind": found.kind,
@@ -75,8 +99,33 @@ def _neighbor(found: Neighbor, code_map: CodeMap) -> dict[str, Any]:
         "via": found.via,
         "from": found.source,
         "confidence": round(found.confidence, 2),
+        "edgeConfidence": facts.get("confidence", 1.0),
+        "at": facts.get("at", []),
         **({"lines": list(lines)} if lines else {}),
     }
+
+
+async def _verified(
+    app: AppContext,
+    code_map: CodeMap,
+    data: dict[str, Any],
+    items: list[dict[str, Any]],
+    edges: list[Edge],
+) -> list[str]:
+    """Mark each item `verified` from the live server; the warnings to show."""
+    built = code_map.built_at
+    verification = await verify_edges(app, code_map, edges)
+    for item, edge in zip(items, edges, strict=True):
+        item["verified"] = verification.verdicts.get(edge)
+    data["verification"] = verification.summary()
+    if code_map.built_at != built:
+        return ["the map was rebuilt while its edges were being verified: ask again"]
+    return []
+
+
+def _static(data: dict[str, Any]) -> dict[str, Any]:
+    """Say that an answer's edges come from the map."""
+    return {**data, "source": SOURCE, "note": STATIC_NOTE}
 
 
 async def map_status(app: AppContext) -> Envelope:
@@ -161,55 +210,97 @@ async def map_neighbors(
     kinds: list[EdgeKind] | None = None,
     depth: int = 1,
     budget: int | None = None,
+    verify: bool = False,
 ) -> Envelope:
     """Graph neighbours of a node: direction "in" gives callers/users, "out" gives
     callees/uses; `kinds` picks edge kinds (calls, references, inherits, imports,
-    contains; default calls+references+inherits); `depth` up to 10."""
+    contains; default calls+references+inherits); `depth` up to 10. Static edges,
+    each with its `confidence`; `verify=true` confirms them with the live server."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map()
     found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
-    data = {
-        "nodeId": target,
-        "direction": direction,
-        "neighbors": [_neighbor(n, code_map) for n in found],
-    }
+    incoming = direction == "in"
+    items = [_neighbor(n, code_map, incoming) for n in found]
+    data = _static({"nodeId": target, "direction": direction, "neighbors": items})
+    notes = (
+        await _verified(app, code_map, data, items, [_edge_of(n, incoming) for n in found])
+        if verify
+        else []
+    )
     paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
-    return _answer(app, code_map, data, paths=paths, budget=budget, items_key="neighbors")
-
-
-async def map_path(
-    app: AppContext, source: str, target: str, budget: int | None = None
-) -> Envelope:
-    """The shortest chain of edges from one node to another (e.g. how a handler
-    reaches a database call); empty when there is none."""
-    start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
-    code_map = await app.code_map()
-    chain = code_map.path(start, end)
-    data = {"from": start, "to": end, "path": chain, "found": bool(chain)}
     return _answer(
-        app, code_map, data, paths={_path_of(n) for n in chain}, budget=budget, items_key="path"
+        app, code_map, data, paths=paths, budget=budget, items_key="neighbors", notes=notes
     )
 
 
+async def map_path(
+    app: AppContext, source: str, target: str, budget: int | None = None, verify: bool = False
+) -> Envelope:
+    """The shortest chain of edges from one node to another (e.g. how a handler
+    reaches a database call); empty when there is none. `steps` gives each edge
+    with its kind and `confidence`; `verify=true` confirms them with the live server."""
+    start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
+    code_map = await app.code_map()
+    chain = code_map.path(start, end)
+    edges = [
+        Edge(user, used, _kind_between(code_map, user, used))
+        for user, used in itertools.pairwise(chain)
+    ]
+    steps = [
+        {"from": e.user, "to": e.used, "via": e.kind, **_step_facts(code_map, e)} for e in edges
+    ]
+    data = _static({"from": start, "to": end, "path": chain, "found": bool(chain), "steps": steps})
+    notes = await _verified(app, code_map, data, steps, edges) if verify else []
+    return _answer(
+        app,
+        code_map,
+        data,
+        paths={_path_of(n) for n in chain},
+        budget=budget,
+        items_key="path",
+        notes=notes,
+    )
+
+
+def _kind_between(code_map: CodeMap, user: str, used: str) -> str:
+    """The use kind of the edge `map_path` followed from `user` to `used`."""
+    kinds = (k for _, v, k in code_map.graph.out_edges(user, keys=True) if v == used)
+    return min((str(k) for k in kinds if k != "contains"), default="contains")
+
+
+def _step_facts(code_map: CodeMap, edge: Edge) -> dict[str, Any]:
+    facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
+    return {"confidence": facts.get("confidence", 1.0), "at": facts.get("at", [])}
+
+
 async def map_impact(
-    app: AppContext, node_id: str, depth: int | None = None, budget: int | None = None
+    app: AppContext,
+    node_id: str,
+    depth: int | None = None,
+    budget: int | None = None,
+    verify: bool = False,
 ) -> Envelope:
     """What depends on a node, transitively: everything that calls, references or
-    inherits it (or its members), nearest first. Use before changing it."""
+    inherits it (or its members), nearest first. Use before changing it. Static
+    edges; `verify=true` confirms the listed ones with the live server."""
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map()
     found = code_map.impact(target, depth)
-    data = {
-        "nodeId": target,
-        "count": len(found),
-        "dependents": [_neighbor(n, code_map) for n in found],
-    }
+    items = [_neighbor(n, code_map, True) for n in found]
+    data = _static({"nodeId": target, "count": len(found), "dependents": items})
+    notes = (
+        await _verified(app, code_map, data, items, [_edge_of(n, True) for n in found])
+        if verify
+        else []
+    )
     paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
-    return _answer(app, code_map, data, paths=paths, budget=budget, items_key="dependents")
+    return _answer(
+        app, code_map, data, paths=paths, budget=budget, items_key="dependents", notes=notes
+    )
 
 
 async def map_overview(app: AppContext, budget: int | None = None) -> Envelope:

@@ -44,7 +44,7 @@
 (call_expression
   function: (member_expression
     object: (_) @qualifier
-    property: (property_identifier) @name)) @ref.calls
+    property: [(property_identifier) (private_property_identifier)] @name)) @ref.calls
 (new_expression constructor: (identifier) @name) @ref.calls
 (new_expression
   constructor: (member_expression

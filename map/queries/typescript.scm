@@ -15,7 +15,7 @@
 (method_signature name: [(property_identifier) (private_property_identifier)] @name) @def.method
 ; class fields holding functions (`handle = () => {...}`) act as methods
 (public_field_definition
-  name: (property_identifier) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @def.method
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @def.method

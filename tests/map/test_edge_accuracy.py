@@ -29,8 +29,7 @@ FLASK_LIKE = {
         "    def run(self):\n        return self.route('/')\n"
     ),
     "src/flask/json/__init__.py": (
-        "import json as _json\n\n"
-        "def dumps(obj):\n    return _json.dumps(obj)\n"
+        "import json as _json\n\ndef dumps(obj):\n    return _json.dumps(obj)\n"
     ),
     # a module named like the package, deeper in the tests' own tree: never `import flask`
     "tests/apps/inner/__init__.py": "",
@@ -170,4 +169,27 @@ def test_overloads_of_one_name_each_hold_the_call() -> None:
         ("m.py#use", "m.py#load", "calls", 1.0),
         ("m.py#use", "m.py#load~2", "calls", 1.0),
         ("m.py#use", "m.py#load~3", "calls", 1.0),
+    }
+
+
+def test_typescript_private_members_are_symbols_with_edges() -> None:
+    sources = {
+        "web/queue.ts": (
+            "export class Queue {\n"
+            "  #bump(): number { return this.#next(); }\n"
+            "  #next() { return 1; }\n"
+            "  #onTick = () => this.#bump();\n"
+            "}\n"
+        )
+    }
+    graph = _graph(sources)
+    members = sorted(n for n in graph if str(n).startswith("web/queue.ts#Queue."))
+    assert members == [
+        "web/queue.ts#Queue.#bump",
+        "web/queue.ts#Queue.#next",
+        "web/queue.ts#Queue.#onTick",
+    ]
+    assert _edges(sources) == {
+        ("web/queue.ts#Queue.#bump", "web/queue.ts#Queue.#next", "calls", 1.0),
+        ("web/queue.ts#Queue.#onTick", "web/queue.ts#Queue.#bump", "calls", 1.0),
     }
