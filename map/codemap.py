@@ -21,7 +21,9 @@ from typing import Any
 
 import networkx as nx
 
+from disk.errors import OutsideRootError
 from disk.stamps import FileStamp, content_hash
+from disk.statedir import STATE_DIR
 from map import query, snapshot
 from map.errors import MapError, SnapshotError, UnknownNodeError
 from map.graph import MapGraph
@@ -45,7 +47,7 @@ class MapSettings:
     """Extra gitignore-style patterns to leave out."""
     workers: int = 0
     """Extraction processes when many files changed; 0 picks from the CPU count."""
-    snapshot_dir: str = ".codeanchor"
+    snapshot_dir: str = STATE_DIR
     """Where the snapshot lives (relative to the root, or absolute)."""
 
 
@@ -125,8 +127,10 @@ class CodeMap:
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
         codemap = cls(root, settings or MapSettings())
         try:
-            header = snapshot.load_header(codemap.snapshot_path, str(codemap.root))
-        except SnapshotError as exc:
+            path = snapshot.snapshot_file(codemap.root, codemap.settings.snapshot_dir)
+            snapshot.remove_leftovers(path)
+            header = snapshot.load_header(path, str(codemap.root))
+        except (SnapshotError, OutsideRootError) as exc:
             log.info("building the map of %s from scratch: %s", codemap.root, exc)
         else:
             codemap._pending = header
@@ -142,7 +146,7 @@ class CodeMap:
         if report.full or report.files_changed or report.files_removed or report.restamped:
             try:
                 codemap.save()
-            except MapError as exc:  # the map works without a snapshot; the next open rebuilds
+            except (MapError, OutsideRootError) as exc:  # the map works without a snapshot
                 log.warning("%s", exc)
         return codemap
 
@@ -222,7 +226,8 @@ class CodeMap:
         return report
 
     def save(self) -> None:
-        """Write the snapshot (atomically)."""
+        """Write the snapshot (atomically); raises OutsideRootError rather than write
+        through a symlink under the root (see `snapshot.snapshot_file`)."""
         header = snapshot.Header(
             root=str(self.root),
             built_at=self.built_at,
@@ -241,7 +246,8 @@ class CodeMap:
         else:
             payload = dict(self._linker.extracts)
         try:
-            snapshot.save(self.snapshot_path, header, payload)
+            path = snapshot.snapshot_file(self.root, self.settings.snapshot_dir, create=True)
+            snapshot.save(path, header, payload)
         except OSError as exc:
             raise MapError(
                 f"cannot write the map snapshot {self.snapshot_path}: {exc}; "

@@ -11,13 +11,20 @@ A snapshot that is not valid JSON, has another `schema`, was taken of another
 root, or whose payload does not match its header raises SnapshotError: the
 caller rebuilds and never trusts it. Writing goes to a temporary file in the
 same directory, then `os.replace`: a crash mid-save leaves the old snapshot.
+The temporary file's name carries the writer's process ID; a save removes
+the ones a killed writer left (its process is gone, or the file is old).
+
+Under the root the snapshot never passes through a symlink (`snapshot_file`):
+a repository's `.codeanchor -> /elsewhere` must not carry our writes out.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +33,9 @@ from typing import Any, Literal
 
 import orjson
 
+from disk.paths import resolve_in_root
 from disk.stamps import FileStamp
+from disk.statedir import STATE_DIR, state_file
 from map.errors import SnapshotError
 from map.gcpause import paused_gc
 from map.model import (
@@ -41,6 +50,9 @@ from map.model import (
 
 SCHEMA_VERSION = 3
 SNAPSHOT_NAME = "map.json"
+STALE_TEMP_S = 3600.0
+"""A temporary snapshot this old is a leftover whatever its process."""
+_TEMP = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp")
 _REF_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "calls",
     "references",
@@ -65,6 +77,21 @@ class Header:
     token: str = ""
 
 
+def snapshot_file(root: Path, snapshot_dir: str, *, create: bool = False) -> Path:
+    """The snapshot's path for `root` with `snapshot_dir` (relative to the root, or
+    absolute); `create` makes `.codeanchor` (ignored by git) when that is the folder.
+
+    Raises OutsideRootError when a symlink would take a path under the root elsewhere:
+    `.codeanchor` or the snapshot as a link, or a link on a relative `snapshot_dir`.
+    """
+    directory = Path(snapshot_dir)
+    if directory.is_absolute():
+        return directory / SNAPSHOT_NAME
+    if directory == Path(STATE_DIR):
+        return state_file(root, SNAPSHOT_NAME, create_dir=create)
+    return resolve_in_root(root, directory, must_exist=False) / SNAPSHOT_NAME
+
+
 def save(path: Path, header: Header, payload: dict[str, FileExtract] | bytes) -> None:
     """Write a snapshot atomically; `payload` is the extracts, or a raw payload line
     read with `read_raw_payload` (saved again unchanged, without decoding it)."""
@@ -87,7 +114,10 @@ def save(path: Path, header: Header, payload: dict[str, FileExtract] | bytes) ->
             files = orjson.dumps({p: _extract(e) for p, e in payload.items()})
     data = b"".join((orjson.dumps(head), b"\n", orjson.dumps(token), b"\n", files, b"\n"))
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_leftovers(path)
+    fd, temp = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -98,6 +128,42 @@ def save(path: Path, header: Header, payload: dict[str, FileExtract] | bytes) ->
         Path(temp).unlink(missing_ok=True)
         raise
     header.token = token
+
+
+def remove_leftovers(path: Path) -> list[str]:
+    """Remove the temporary files of saves of `path` that were killed: their process is
+    gone, or they are older than STALE_TEMP_S. Best effort; returns their names."""
+    removed: list[str] = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:  # no folder yet, or not ours to list
+        return removed
+    for entry in entries:
+        found = _TEMP.fullmatch(entry.name)
+        if found is None or found["name"] != path.name:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S
+            if old or (found["pid"] is not None and not _running(int(found["pid"]))):
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:  # its writer finished, another process removed it, or not ours
+            continue
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
 
 
 def load_header(path: Path, root: str) -> Header:

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 import pathspec
 
 from disk.errors import UndecodableFileError
+from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
 
 VENDORED_DIRS = frozenset(
@@ -69,7 +70,7 @@ def list_files(
     *,
     accept: Callable[[str], bool],
     exclude: Iterable[str] = (),
-    snapshot_dir: str = ".codeanchor",
+    snapshot_dir: str = STATE_DIR,
 ) -> Listing:
     """The files under `root` the map should read.
 

@@ -1,0 +1,154 @@
+"""Symlinks in an untrusted repository never carry a write or a read out of the root.
+
+Writes: `.codeanchor` as a link, or a state file in it as a link, is refused
+by `memory add` and `map build` (which still answers from a map in memory),
+and the place it points at stays as it was. A build killed mid-save leaves a
+temporary snapshot that the next build removes. Reads: a language server's
+answer in a file reached through a symlinked directory is named by its real
+path and marked external, never shown as an in-root path with its text.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.adversarial.cli import REPO, cli, tree
+from tests.memory.conftest import GIT_ENV, Repo
+
+CODE = "def area(w, h):\n    return w * h\n"
+KILL_DEADLINE_S = 60.0
+
+
+@pytest.fixture
+def shapes(tmp_path: Path) -> Repo:
+    """A git repository with one committed Python file."""
+    repo = Repo(tmp_path / "repo")
+    repo.root.mkdir()
+    repo.git("init", "-q", "-b", "main")
+    repo.write("shapes.py", CODE)
+    repo.commit("start")
+    return repo
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path) -> Path:
+    """A folder outside the root, holding one file of its own."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "theirs.txt").write_text("not codeanchor's\n")
+    return folder
+
+
+# --------------------------------------------------------------- writes
+
+
+def test_memory_add_refuses_a_state_folder_that_links_out(shapes: Repo, elsewhere: Path) -> None:
+    (shapes.root / ".codeanchor").symlink_to(elsewhere, target_is_directory=True)
+    before = tree(elsewhere)
+    done = cli(shapes.root, "memory", "add", "--text", "x", "--ref", "shapes.py#area", env=GIT_ENV)
+    assert "symlink" in done.refused()
+    assert tree(elsewhere) == before
+
+
+def test_memory_add_refuses_a_store_file_that_links_out(shapes: Repo, elsewhere: Path) -> None:
+    victim = elsewhere / "victim"
+    victim.write_bytes(b"")  # empty: SQLite would happily make it a database
+    (shapes.root / ".codeanchor").mkdir()
+    (shapes.root / ".codeanchor" / "memory.db").symlink_to(victim)
+    before = tree(elsewhere)
+    for command in (["add", "--text", "x", "--ref", "shapes.py#area"], ["list"]):
+        done = cli(shapes.root, "memory", *command, env=GIT_ENV)
+        assert "symlink" in done.refused()
+    assert tree(elsewhere) == before
+
+
+def test_map_build_writes_no_snapshot_through_a_linked_state_folder(
+    shapes: Repo, elsewhere: Path
+) -> None:
+    (shapes.root / ".codeanchor").symlink_to(elsewhere, target_is_directory=True)
+    before = tree(elsewhere)
+    done = cli(shapes.root, "map", "build", "--json")
+    assert done.code == 0, done.err
+    assert done.json()["symbols"] == 1  # the map itself works, from memory
+    assert "symlink" in done.err
+    assert tree(elsewhere) == before
+
+
+SAVER = """
+import sys
+from pathlib import Path
+from map.codemap import CodeMap
+codemap = CodeMap.open(Path(sys.argv[1]))
+print("ready", flush=True)
+while True:
+    codemap.save()
+"""
+
+
+def _temps(folder: Path) -> set[str]:
+    return {p.name for p in folder.glob(".map.json.*.tmp")}
+
+
+def _killed_mid_save(root: Path) -> set[str]:
+    """Kill -9 a process that saves the map over and over, until it leaves a temp file."""
+    folder = root / ".codeanchor"
+    deadline = time.monotonic() + KILL_DEADLINE_S
+    while time.monotonic() < deadline:
+        saver = subprocess.Popen(
+            [sys.executable, "-c", SAVER, str(root)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        try:
+            assert saver.stdout is not None
+            assert saver.stdout.readline().strip() == b"ready"
+            while not _temps(folder) and time.monotonic() < deadline:
+                pass
+            saver.send_signal(signal.SIGKILL)
+        finally:
+            saver.kill()
+            saver.wait(timeout=KILL_DEADLINE_S)
+            if saver.stdout is not None:
+                saver.stdout.close()
+        if _temps(folder):
+            return _temps(folder)
+    raise AssertionError("no save was caught mid-write")
+
+
+@pytest.fixture
+def bigger(shapes: Repo) -> Iterator[Repo]:
+    """The repository with enough code that a save takes a moment."""
+    for n in range(40):
+        body = "".join(f"def f{n}_{i}(x):\n    return x + {i}\n\n" for i in range(50))
+        shapes.write(f"pkg/m{n}.py", body)
+    yield shapes
+
+
+def test_map_build_removes_temp_files_a_killed_save_left(bigger: Repo) -> None:
+    root = bigger.root
+    assert cli(root, "map", "build").code == 0
+    leftovers = _killed_mid_save(root)
+    folder = root / ".codeanchor"
+    live = folder / f".map.json.{os.getpid()}.abcd1234.tmp"  # a save still running
+    live.write_bytes(b"{")
+    notes = folder / ".map.json.notes"  # not one of ours
+    notes.write_bytes(b"keep")
+    done = cli(root, "map", "build", "--json")
+    assert done.code == 0, done.err
+    assert leftovers and not (leftovers & _temps(folder))
+    assert live.exists() and notes.exists()
+    old = time.time() - 2 * 3600
+    os.utime(live, (old, old))  # ... or one so old that its writer is long gone
+    bigger.write("pkg/extra.py", "def g():\n    return 1\n")
+    assert cli(root, "map", "build").code == 0
+    assert not live.exists() and notes.exists()
+    assert _temps(folder) == set()
