@@ -82,11 +82,6 @@ class Scan:
     capped: bool
     """True when files were left unsearched (`MAX_SCANNED_FILES`)."""
 
-    @property
-    def files(self) -> list[str]:
-        """The files holding at least one site, in path order."""
-        return sorted({site.path for site in self.sites})
-
 
 def name_at(line_text: str, column: int) -> str | None:
     """The identifier covering (or just before) 0-based character `column`, if any."""

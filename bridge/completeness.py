@@ -12,7 +12,8 @@ a place on its line. Which sites are candidates depends on the question:
 
 The answer is `complete` when nothing stands against it, else `partial`
 with one reason per cause (`server_loading`, `scan_capped`, `priming_capped`,
-`unconfirmed_candidates`). Unconfirmed sites are listed apart from the
+`unconfirmed_candidates`, and `outside_project` when the map sees the name
+used in files where the server found nothing). Unconfirmed sites are listed apart from the
 answer, with where they come from (`map` or `text`); a comment, a string or
 another symbol of the same name is such a site: the server was right to leave
 it out, and the agent sees it was weighed, not missed.
@@ -28,6 +29,8 @@ from bridge.candidates import Scan, Site
 from bridge.priming import Priming
 
 Question = Literal["references", "callers", "implementations", "definition"]
+_USES = frozenset({"call", "inherits", "use", "import"})
+"""What the map sees in code that uses a name (a definition is another symbol's)."""
 MAX_LISTED = 15
 """Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
 
@@ -139,7 +142,13 @@ def judge(
             )
         )
     if unconfirmed:
-        reasons.append(_unconfirmed_reason(unconfirmed, {path for path, _ in found}))
+        answered = {path for path, _ in found}
+        reasons.append(_unconfirmed_reason(unconfirmed))
+        unsearched = sorted(
+            {s.path for s in unconfirmed if s.path not in answered and s.role in _USES}
+        )
+        if unsearched:
+            reasons.append(_outside_reason(unsearched))
     return Verdict(
         complete=not reasons,
         reasons=tuple(reasons),
@@ -150,7 +159,7 @@ def judge(
     )
 
 
-def _unconfirmed_reason(unconfirmed: Sequence[Site], answered: Collection[str]) -> dict[str, str]:
+def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> dict[str, str]:
     text_only = sum(1 for s in unconfirmed if s.source == "text")
     parts = [f"{len(unconfirmed)} candidate sites the server did not confirm (in `unconfirmed`)"]
     if len(unconfirmed) > text_only:
@@ -160,13 +169,16 @@ def _unconfirmed_reason(unconfirmed: Sequence[Site], answered: Collection[str]) 
         )
     if text_only:
         parts.append(f"{text_only} seen by the text scan alone (comments, strings)")
-    elsewhere = {s.path for s in unconfirmed if s.path not in answered}
-    if elsewhere:
-        parts.append(
-            f"{len(elsewhere)} in files where the server found nothing (outside its "
-            "project, or no use of this symbol there)"
-        )
     return _reason("unconfirmed_candidates", "; ".join(parts))
+
+
+def _outside_reason(files: Sequence[str]) -> dict[str, str]:
+    shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
+    return _reason(
+        "outside_project",
+        f"{len(files)} files where the map sees the name used but the server found nothing "
+        f"({shown}): outside its project (tsconfig include, compilation database) or not searched",
+    )
 
 
 def _reason(code: str, message: str) -> dict[str, str]:

@@ -41,7 +41,7 @@ def test_the_scan_finds_the_word_and_the_map_says_what_each_line_holds(tmp_path:
         },
     )
     found = scan(root, "fetchAll", TS)
-    assert found.files == ["src/a.ts", "test/b.ts"]
+    assert sorted({s.path for s in found.sites}) == ["src/a.ts", "test/b.ts"]
     assert found.files_scanned == 2
     assert not found.capped
     assert {s.source for s in found.sites} == {"text"}  # nothing parsed yet
@@ -179,3 +179,16 @@ def test_the_priming_cap_leaves_room_for_the_queried_file() -> None:
     assert prime_cap(64) == PRIME_CAP
     assert prime_cap(10) == 8
     assert prime_cap(1) == 0
+
+
+def test_uses_in_a_file_the_server_found_nothing_in_point_outside_its_project() -> None:
+    found = _scan(
+        _site("src/a.ts", 3),
+        _site("test/t.ts", 4, "call"),
+        _site("test/helpers.ts", 2, "definition"),
+    )
+    verdict = judge("references", answer={("src/a.ts", 3)}, scan=found, target=("src/a.ts", 1))
+    codes = [r["code"] for r in verdict.reasons]
+    assert codes == ["unconfirmed_candidates", "outside_project"]
+    assert "test/t.ts" in verdict.reasons[1]["message"]
+    assert "helpers" not in verdict.reasons[1]["message"]
