@@ -12,6 +12,9 @@ file and the key, never silently ignored.
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
     [tool.codeanchor.server.NAME] # override or add a language server (see lsp.catalog)
+
+What in a repository's configuration could run a program applies only once the
+user trusts it: see `bridge.trust`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bridge.errors import BadInputError
+from lsp.catalog import Catalog
+from lsp.catalog_config import catalog_from_config
 
 T = TypeVar("T")
 
@@ -54,6 +59,14 @@ class Config:
     live: Mapping[str, Any] = field(default_factory=dict)
     map: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = None
+
+
+def catalog_of(config: Config) -> Catalog:
+    """The server catalog with the configured choices and server tables applied."""
+    try:
+        return catalog_from_config({"servers": config.servers, "server": config.server})
+    except ValueError as exc:
+        raise ConfigError(f"{config.source}: {exc}") from exc
 
 
 def load_config(root: Path) -> Config:

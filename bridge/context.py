@@ -13,10 +13,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from bridge.config import Config, ConfigError, build_dataclass, load_config
-from bridge.envelope import check_budget
-from lsp.catalog import Catalog
-from lsp.catalog_config import catalog_from_config
+from bridge.config import Config, build_dataclass, catalog_of
+from bridge.envelope import Envelope, check_budget
+from bridge.trust import given, load_trusted
 from lsp.pool import LivePool
 from lsp.settings import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
@@ -34,8 +33,16 @@ class AppContext:
         self.root = root.resolve()
         self.serving = serving
         """A long-lived server: once the map is open, watch the disk and rebuild it."""
-        self.config = config if config is not None else load_config(self.root)
-        self.catalog = _catalog(self.config)
+        if config is None:
+            self.config, self.trust = load_trusted(self.root)
+        else:
+            self.config, self.trust = config, given(self.root, config)
+        notice = self.trust.notice()
+        self._notices = [] if notice is None else [notice]
+        """Said once, in the first answer (see `announce`)."""
+        if serving and notice is not None:
+            log.warning("%s", notice)
+        self.catalog = catalog_of(self.config)
         self.live_settings = build_dataclass(
             LiveSettings, self.config.live, "[tool.codeanchor.live]"
         )
@@ -52,6 +59,14 @@ class AppContext:
         (time to suggest map_rebuild). A fresh answer resets the count."""
         self._stale_answers = self._stale_answers + 1 if stale else 0
         return self._stale_answers >= self.config.bridge.stale_hint_after
+
+    def announce(self, envelope: Envelope) -> Envelope:
+        """Put what this process says once (an untrusted configuration) at the head of
+        the warnings of `envelope`, the first answer that goes out."""
+        if self._notices:
+            envelope["warnings"][:0] = self._notices
+            self._notices = []
+        return envelope
 
     def budget(self, requested: int | None) -> int:
         """The token budget of one answer: the request's, else the configured default."""
@@ -143,11 +158,3 @@ class AppContext:
         if self._live is not None:
             await self._live.aclose()
             self._live = None
-
-
-def _catalog(config: Config) -> Catalog:
-    """The server catalog with the configured choices and server tables applied."""
-    try:
-        return catalog_from_config({"servers": config.servers, "server": config.server})
-    except ValueError as exc:
-        raise ConfigError(f"{config.source}: {exc}") from exc

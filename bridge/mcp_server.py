@@ -66,7 +66,7 @@ def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolRes
     async def handler(**arguments: Any) -> CallToolResult:
         try:
             check_arguments(arguments)
-            envelope = await spec.fn(app, **arguments)
+            envelope = app.announce(await spec.fn(app, **arguments))
         except Exception as exc:
             error = as_tool_error(exc)
             if error is None:

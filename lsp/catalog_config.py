@@ -13,12 +13,19 @@
 The keys of a server table are the fields of `ServerSpec`, plus `extensions`
 (each gets the first language as its languageId). Invalid configuration raises
 ValueError naming the table, the key and what is expected.
+
+A server table can make codeanchor run any program (its command, version
+command, environment, and settings a server acts on), so a caller that does
+not trust the table's author applies `without_commands(table)` instead: the
+built-in servers, and choices among them. `configured_servers` says what a
+table would run, for a person deciding whether to trust it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from lsp.catalog import BUILTIN_SERVERS, Catalog, ServerSpec
@@ -51,6 +58,59 @@ def catalog_from_config(table: Mapping[str, Any], base: Catalog | None = None) -
                 f"[tool.codeanchor.server.{name}]"
             )
     return catalog
+
+
+@dataclass(frozen=True, slots=True)
+class ConfiguredServer:
+    """A server as a configuration table makes it: what it runs, and for what."""
+
+    name: str
+    command: tuple[str, ...]
+    env: Mapping[str, str]
+    chosen_for: tuple[str, ...]
+    """The languages it serves (chosen for) in the configured catalog."""
+    keys: tuple[str, ...]
+    """The keys the table sets (command, env, settings, ...)."""
+
+
+def configured_servers(table: Mapping[str, Any]) -> list[ConfiguredServer]:
+    """Each server that `table` adds or changes, as the configured catalog runs it."""
+    catalog = catalog_from_config(table)
+    tables: Mapping[str, Any] = table.get("server", {})
+    return [
+        ConfiguredServer(
+            name=spec.name,
+            command=spec.command,
+            env=dict(spec.env),
+            chosen_for=tuple(sorted(lang for lang, n in catalog.choice.items() if n == spec.name)),
+            keys=tuple(sorted(tables[spec.name])),
+        )
+        for spec in (catalog.servers[str(name)] for name in tables)
+    ]
+
+
+def without_commands(table: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`table` without anything that could run a program the built-in catalog does not,
+    and a description of each thing left out (empty: nothing was).
+
+    Every server table goes (it can set a command, its environment, or settings
+    that make a server run one); a choice stays when it names a built-in server,
+    which runs its built-in command found on PATH, just as the default does.
+    """
+    builtin = {spec.name for spec in BUILTIN_SERVERS}
+    choice = _string_map(table.get("servers", {}), f"{_SECTION} servers")
+    tables = _table(table.get("server", {}), f"{_SECTION} server")
+    left_out = [
+        f"[server.{name}] ({', '.join(sorted(map(str, fields)))})"
+        if isinstance(fields, Mapping)
+        else f"[server.{name}]"
+        for name, fields in tables.items()
+    ]
+    left_out += [
+        f"servers.{language} = {name!r}" for language, name in choice.items() if name not in builtin
+    ]
+    kept = {language: name for language, name in choice.items() if name in builtin}
+    return {**table, "servers": kept, "server": {}}, tuple(left_out)
 
 
 def _server(name: str, fields: object, known: ServerSpec | None) -> ServerSpec:

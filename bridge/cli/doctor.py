@@ -7,10 +7,12 @@ import dataclasses
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bridge.cli.common import print_json
 from bridge.context import AppContext
+from bridge.trust import TrustState
 from lsp.doctor import examine
 
 
@@ -23,11 +25,15 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List every server; exit 1 when a server chosen for a language is missing."""
-    reports = examine(AppContext(args.root).catalog)
+    """List every server, and whether the repository's configuration is trusted; exit 1
+    when a server chosen for a language is missing."""
+    app = AppContext(args.root)
+    reports = examine(app.catalog)
     missing_chosen = [r for r in reports if r.chosen_for and not r.found]
     if args.json:
-        print_json({"servers": [dataclasses.asdict(r) for r in reports]})
+        print_json(
+            {"servers": [dataclasses.asdict(r) for r in reports], "config": app.trust.as_dict()}
+        )
     else:
         table = Table(title="Language servers")
         for column in ("server", "languages", "default for", "status", "version / install"):
@@ -39,4 +45,20 @@ def run(args: argparse.Namespace) -> int:
                 status, detail = "[red]broken[/]", f"{r.problem}; install: {r.install}"
             table.add_row(r.name, ", ".join(r.languages), ", ".join(r.chosen_for), status, detail)
         Console().print(table)
+        Console(highlight=False).print(_trust_line(app.trust))
     return 1 if missing_chosen else 0
+
+
+def _trust_line(state: TrustState) -> str:
+    """One line on the repository's configuration: trusted, untrusted, or nothing to trust."""
+    source = escape(str(state.source))
+    if state.source is None:
+        return "configuration: none (defaults)"
+    if not state.needs_trust:
+        return f"configuration: {source} (runs no program of its own: no trust needed)"
+    if state.trusted:
+        return f"configuration: {source} [green]trusted[/] (its server commands run)"
+    return (
+        f"configuration: {source} [red]NOT trusted[/]: ignored {escape('; '.join(state.ignored))}"
+        f"; to use it, review it, then run: {escape(state.command)}"
+    )

@@ -27,9 +27,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 def _command_modules() -> list[ModuleType]:
     """The modules that each add a family of subcommands (`register(subparsers)`)."""
-    from bridge.cli import doctor, map, memory, nav, serve
+    from bridge.cli import doctor, map, memory, nav, serve, trust
 
-    return [nav, map, memory, serve, doctor]
+    return [nav, map, memory, serve, doctor, trust]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -34,7 +34,7 @@ def run_tool(
 async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
     app = AppContext(args.root)
     try:
-        return await call(app)
+        return app.announce(await call(app))
     except Exception as exc:
         error = as_tool_error(exc)
         if error is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bridge.trust import trust
 from tests.bridge.mcp_session import call, call_error, example_repo, processes_under, serve
 from tests.conftest import require_binary
 
@@ -195,13 +196,17 @@ while sys.stdin.buffer.read(1):
 """
 
 
-def test_a_server_that_never_answers_gives_the_maps_range_unverified(tmp_path: Path) -> None:
+def test_a_server_that_never_answers_gives_the_maps_range_unverified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = example_repo(tmp_path, watch=False)
     (tmp_path / "silent.py").write_text(SILENT_SERVER)
     (root / "codeanchor.toml").write_text(
         "watch = false\n[live]\nrequest_timeout = 1.0\n[server.ty]\n"
         f"command = [{str(sys.executable)!r}, {str(tmp_path / 'silent.py')!r}]\n"
     )
+    monkeypatch.setenv("CODEANCHOR_CONFIG_HOME", str(tmp_path / "user-config"))
+    trust(root)  # a server command from the repository runs only once trusted
 
     async def scenario() -> None:
         async with serve(root) as client:

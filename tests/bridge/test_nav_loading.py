@@ -7,6 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from bridge.config import load_config
 from bridge.context import AppContext
 from bridge.tools.nav import nav_definition
 
@@ -32,7 +33,7 @@ def _repo(tmp_path: Path, ready_log: str | None) -> Path:
 
 def _definition_warnings(root: Path) -> list[str]:
     async def ask() -> list[str]:
-        app = AppContext(root)
+        app = AppContext(root, load_config(root))  # given, so its scripted server runs
         try:
             line = next(
                 i
