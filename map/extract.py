@@ -49,6 +49,9 @@ _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"}
 # Kinds that never qualify a definition inside them (C `typedef struct S {...} S;`
 # defines S twice side by side, not S.S); references inside still belong to them.
 _LEAVES: frozenset[str] = frozenset({"type"})
+# A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
+_PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
+_PROTOTYPE = "declaration"
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 
 
@@ -75,6 +78,8 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     found = collect(matches, language)
     positions = Positions(source)
     symbols = _symbols(path, source, positions, found)
+    if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
+        symbols = _symbols(path, source, positions, found)
     return FileExtract(
         path=path,
         language=language,
@@ -130,6 +135,36 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
     found.refs = [r for r in refs if not r.kind.startswith("assign.")]
     found.assigns = [r for r in refs if r.kind.startswith("assign.")]
     return tuple(symbols)
+
+
+def _drop_defined_prototypes(found: Collected, symbols: tuple[Symbol, ...]) -> bool:
+    """Forget the prototypes of functions the file defines, so the definition is the
+    one symbol of its name (and its bare ID); True when any was dropped."""
+    defined = {s.qualname for s in symbols if s.kind in ("function", "method")}
+    prototypes = {  # free functions: a class's member declarations stay its outline
+        scope.name_node.start_byte
+        for scope in found.scopes
+        if scope.node.type == _PROTOTYPE
+        and scope.node_id
+        and (scope.parent is None or scope.parent.kind not in _CLASS_LIKE)
+    }
+    dropped = {
+        scope.name_node.start_byte
+        for scope in found.scopes
+        if scope.name_node.start_byte in prototypes
+        and ".".join(scope.parts) in defined
+        and any(
+            other.node.type != _PROTOTYPE and other.parts == scope.parts and other.kind
+            for other in found.scopes
+        )
+    }
+    if not dropped:
+        return False
+    found.scopes = [s for s in found.scopes if s.name_node.start_byte not in dropped]
+    found.skipped |= dropped
+    found.refs = [*found.refs, *found.assigns]
+    found.assigns = []
+    return True
 
 
 def _can_hold(outer: Scope, inner: Scope) -> bool:

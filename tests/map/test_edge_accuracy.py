@@ -193,3 +193,23 @@ def test_typescript_private_members_are_symbols_with_edges() -> None:
         ("web/queue.ts#Queue.#bump", "web/queue.ts#Queue.#next", "calls", 1.0),
         ("web/queue.ts#Queue.#onTick", "web/queue.ts#Queue.#bump", "calls", 1.0),
     }
+
+
+def test_a_c_prototype_and_its_definition_are_one_node_named_by_the_bare_id() -> None:
+    source = (
+        "static int twice(int);\n"
+        "int add(int a, int b);\n"
+        "int add(int a, int b) { return twice(a) + b; }\n"
+        "static int twice(int x) { return x * 2; }\n"
+        "int main(void) { return add(1, 2); }\n"
+    )
+    found = extract_file("m.c", source.encode())
+    assert [(s.node_id, s.range.first_line) for s in found.symbols] == [
+        ("m.c#add", 3),
+        ("m.c#twice", 4),
+        ("m.c#main", 5),
+    ]
+    assert _edges({"m.c": source}) == {
+        ("m.c#add", "m.c#twice", "calls", 1.0),
+        ("m.c#main", "m.c#add", "calls", 1.0),
+    }

@@ -40,8 +40,7 @@ from map.extract import extract_file
             "namespace a::b { void f(); }\nvoid a::b::f() {}\nvoid Widget::draw() const {}\n",
             [
                 ("a.b", "namespace"),
-                ("a.b.f", "function"),
-                ("a.b.f~2", "function"),
+                ("a.b.f", "function"),  # the prototype is the definition's node
                 ("Widget.draw", "method"),
             ],
             id="cpp-nested-namespace-and-out-of-line-definitions",
