@@ -9,11 +9,14 @@ once the user has trusted it (`codeanchor trust`):
 - trust lives outside the repository, in `trust.json` under the user's
   configuration directory (`config_home`), written atomically under a lock;
 - it is keyed by the root's real path and the SHA-256 of the part of the
-  configuration that can run programs (server tables and server choices), so
-  any edit of that part needs trust again; one trusted version per root;
-- untrusted, that part falls back to the built-in catalog (see
-  `lsp.catalog_config.without_commands`), while settings that run nothing
-  (budgets, timeouts, excludes) still apply, and the first answer says so.
+  configuration that needs it (server tables and server choices, and the map's
+  snapshot folder), so any edit of that part needs trust again; one trusted
+  version per root;
+- untrusted, the servers fall back to the built-in catalog (see
+  `lsp.catalog_config.without_commands`) and a snapshot folder outside the
+  root to the default, while settings that run nothing and write nothing
+  elsewhere (budgets, timeouts, excludes) still apply, and the first answer
+  says so.
 
 A Config a caller builds and passes in (tests, embedding code) is the
 caller's own and applies as given.
@@ -167,9 +170,14 @@ def _key(root: Path) -> str:
 
 
 def config_digest(config: Config) -> str:
-    """The SHA-256 of the part of `config` that can run programs."""
+    """The SHA-256 of the part of `config` that needs trust (servers, snapshot folder)."""
     runnable = orjson.dumps(
-        {"servers": config.servers, "server": config.server}, option=orjson.OPT_SORT_KEYS
+        {
+            "servers": config.servers,
+            "server": config.server,
+            "snapshot_dir": config.map.get("snapshot_dir"),
+        },
+        option=orjson.OPT_SORT_KEYS,
     )
     return "sha256:" + hashlib.sha256(runnable).hexdigest()
 
@@ -183,7 +191,8 @@ class TrustState:
     digest: str | None
     """None: nothing in the configuration needs trust."""
     ignored: tuple[str, ...]
-    """What applies only once trusted (server tables, choices of unknown servers)."""
+    """What applies only once trusted (server tables, choices of unknown servers, a
+    snapshot folder outside the root)."""
     trusted: bool
     problem: str | None = None
     """Why the trust file could not be read (then nothing counts as trusted)."""
@@ -209,9 +218,9 @@ class TrustState:
             return None
         why = f" ({self.problem})" if self.problem else ""
         return (
-            f"{self.source} is not trusted{why}, so what in it could run a program was "
-            f"ignored: {'; '.join(self.ignored)}; the built-in servers run instead. "
-            f"Review it, then run `{self.command}` to use it"
+            f"{self.source} is not trusted{why}, so what in it could run a program or write "
+            f"outside the root was ignored: {'; '.join(self.ignored)}; the built-in servers "
+            f"and defaults apply instead. Review it, then run `{self.command}` to use it"
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -222,7 +231,8 @@ class TrustState:
             "digest": self.digest,
             "needsTrust": self.needs_trust,
             "trusted": self.trusted,
-            "ignoredUntilTrusted": [] if self.applies else list(self.ignored),
+            "needsTrustFor": list(self.ignored),
+            "ignored": [] if self.applies else list(self.ignored),
             "problem": self.problem,
             "trustCommand": None if self.applies else self.command,
         }
@@ -235,7 +245,7 @@ def given(root: Path, config: Config) -> TrustState:
 
 def assess(root: Path, config: Config, store: TrustStore) -> TrustState:
     """Whether `config`, read from `root`, is trusted in `store`."""
-    _, ignored = _split(config)
+    _, ignored = _split(root, config)
     if not ignored:
         return TrustState(root, config.source, None, (), trusted=True)
     digest = config_digest(config)
@@ -251,8 +261,8 @@ def applicable(config: Config, state: TrustState) -> Config:
     """`config` as it may apply: whole when trusted, else without what could run a program."""
     if state.applies:
         return config
-    safe, _ = _split(config)
-    return dataclasses.replace(config, servers=safe["servers"], server=safe["server"])
+    safe, _ = _split(state.root, config)
+    return safe
 
 
 def load_trusted(root: Path, store: TrustStore | None = None) -> tuple[Config, TrustState]:
@@ -278,8 +288,23 @@ def trust(root: Path, store: TrustStore | None = None) -> tuple[Config, TrustSta
     return config, dataclasses.replace(state, trusted=True, problem=None)
 
 
-def _split(config: Config) -> tuple[dict[str, Any], tuple[str, ...]]:
+def _split(root: Path, config: Config) -> tuple[Config, tuple[str, ...]]:
+    """`config` without what needs trust, and a description of each thing left out:
+    server tables and choices of unknown servers (`without_commands`), and a snapshot
+    folder outside the root (the map would write there)."""
     try:
-        return without_commands({"servers": config.servers, "server": config.server})
+        table, ignored = without_commands({"servers": config.servers, "server": config.server})
     except ValueError as exc:
         raise ConfigError(f"{config.source}: {exc}") from exc
+    map_table = dict(config.map)
+    folder = map_table.get("snapshot_dir")
+    if isinstance(folder, str) and os.path.isabs(folder) and not _inside(root, folder):
+        del map_table["snapshot_dir"]
+        ignored += (f"map.snapshot_dir = {folder!r} (outside the root)",)
+    safe = dataclasses.replace(config, servers=table["servers"], server={}, map=map_table)
+    return safe, ignored
+
+
+def _inside(root: Path, path: str) -> bool:
+    real_root = os.path.realpath(root)
+    return os.path.commonpath([real_root, os.path.realpath(path)]) == real_root

@@ -105,15 +105,18 @@ def _show(action: str, state: TrustState, config: Config, servers: list[Configur
     source = escape(str(state.source))
     if not state.needs_trust:
         what = (
-            "no configuration" if state.source is None else f"{source} runs no program of its own"
+            "no configuration"
+            if state.source is None
+            else f"{source} runs no program and writes nothing outside the root"
         )
-        console.print(f"{what}: nothing to trust (the built-in servers run)")
+        console.print(f"{what}: nothing to trust")
         return
     said = {
         "granted": f"[green]trusted[/] {source}",
         "status": f"{source}: " + ("[green]trusted[/]" if state.trusted else "[red]NOT trusted[/]"),
     }[action]
     console.print(said)
+    console.print(f"  needs trust for: {escape('; '.join(state.ignored))}")
     if state.problem:
         console.print(f"[yellow]warning:[/] {escape(state.problem)}")
     verb = "runs" if state.trusted else "would run, once trusted"
@@ -124,7 +127,6 @@ def _show(action: str, state: TrustState, config: Config, servers: list[Configur
             f"  {escape(server.name)} ({chosen}) {verb}: {escape(shlex.join(server.command))}"
             + (f"  [dim]env[/] {escape(env)}" if env else "")
         )
-        console.print(f"    [dim]sets {escape(', '.join(server.keys))}[/]")
     for language, name in config.servers.items():
         console.print(f"  servers.{escape(language)} = {escape(name)}")
     if not state.trusted:

@@ -203,6 +203,17 @@ def test_settings_that_run_nothing_apply_untrusted(repo: Repo) -> None:
     assert repo.answer("map", "search", "RateLimiter")["data"]["hits"] == []  # excluded
 
 
+def test_a_snapshot_folder_outside_the_root_needs_trust(repo: Repo, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (repo.root / "codeanchor.toml").write_text(f"[map]\nsnapshot_dir = {str(elsewhere)!r}\n")
+    [warning] = _trust_warnings(repo.answer("map", "status"))
+    assert "map.snapshot_dir" in warning
+    assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.json").is_file()
+    repo.answer("trust")
+    assert _trust_warnings(repo.answer("map", "status")) == []
+    assert (elsewhere / "map.json").is_file()
+
+
 def test_choosing_a_builtin_server_needs_no_trust(repo: Repo) -> None:
     (repo.root / "codeanchor.toml").write_text('watch = false\nservers = { python = "pyright" }\n')
     status = repo.answer("trust", "--status")
