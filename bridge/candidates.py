@@ -30,9 +30,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from tree_sitter import Parser
+
 from disk.errors import DiskError
 from disk.text import decode_source, read_source_bytes
 from map.extract import extract_file
+from map.languages import grammar, language_for
 from map.model import FileExtract
 from map.walk import list_files
 
@@ -89,6 +92,26 @@ def name_at(line_text: str, column: int) -> str | None:
         if match.start() <= column <= match.end() and not match.group().isdigit():
             return match.group()
     return None
+
+
+def names_code(root: Path, rel: str, line: int, column: int) -> bool:
+    """Whether 0-based `line` and character `column` of the file fall on a name in
+    code (an identifier token of its grammar), not on a keyword, punctuation, a
+    comment or a string. True when the file has no grammar (nothing to tell)."""
+    language = language_for(rel)
+    try:
+        data = read_source_bytes(root / rel)
+        lines = decode_source(data, path=rel).splitlines()
+    except (DiskError, OSError):
+        return True
+    if language is None or line >= len(lines):
+        return True
+    byte = len(lines[line][:column].encode())
+    tree = Parser(grammar(language)).parse(data)
+    node = tree.root_node.descendant_for_point_range((line, byte), (line, byte))
+    if node is None:
+        return True
+    return node.is_named and not any(word in node.type for word in ("comment", "string"))
 
 
 def scan(

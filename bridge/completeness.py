@@ -11,7 +11,7 @@ a place on its line. Which sites are candidates depends on the question:
 | definition        | same-name definitions, only when the server found none      |
 
 The answer is `complete` when nothing stands against it, else `partial`
-with one reason per cause (`server_loading`, `scan_capped`, `priming_capped`,
+with one reason per cause (`not_checked`, `server_loading`, `scan_capped`, `priming_capped`,
 `unconfirmed_candidates`, and `outside_project` when the map sees the name
 used in files where the server found nothing). Unconfirmed sites are listed apart from the
 answer, with where they come from (`map` or `text`); a comment, a string or
@@ -101,6 +101,7 @@ def judge(
     target: tuple[str, int],
     excluded: Collection[tuple[str, int]] = (),
     unparsed_files: int = 0,
+    checked: bool = True,
     loading: bool = False,
     priming: Priming | None = None,
 ) -> Verdict:
@@ -109,7 +110,8 @@ def judge(
 
     `excluded` are places the question leaves out on purpose (the declaration
     when it was not asked for); `unparsed_files` counts files whose sites could
-    not be labelled. A definition found by the server stands alone.
+    not be labelled; `checked` False: the position held no name to scan for, so
+    nothing could vouch for the answer. A definition found by the server stands alone.
     """
     found = set(answer)
     sites: list[Site] = []
@@ -121,6 +123,15 @@ def judge(
         ]
     unconfirmed = [site for site in sites if site.place not in found]
     reasons: list[dict[str, str]] = []
+    if not checked:
+        reasons.append(
+            _reason(
+                "not_checked",
+                "no name in code at the target position (a keyword, punctuation or a "
+                "comment): the answer was not cross-checked; target the symbol's name "
+                "(a node ID, or `name` with path:LINE)",
+            )
+        )
     if loading:
         reasons.append(
             _reason("server_loading", "the language server was still loading the workspace")

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 from typing import TypeVar
 
-from bridge.candidates import Scan, Site, label, name_at, scan
+from bridge.candidates import Scan, Site, label, name_at, names_code, scan
 from bridge.completeness import Question, Verdict, judge
 from bridge.context import AppContext
 from bridge.priming import Priming, files_to_prime, prime, prime_cap
@@ -72,6 +72,7 @@ async def cross_checked(
             target=target,
             excluded=excluded,
             unparsed_files=unparsed,
+            checked=found_scan is not None,
             loading=live.still_loading(position.path),
             priming=priming,
         )
@@ -106,9 +107,20 @@ async def _labelled(
 
 
 async def _scan(app: AppContext, position: LspPosition, extensions: Collection[str]) -> Scan | None:
-    """The candidate sites of the name at `position` (None when no name is there)."""
-    name = _name_at(app, position)
+    """The candidate sites of the name at `position`; None when no name in code
+    is there (a keyword, punctuation, a comment)."""
+    text = position.line_text
+    if not text:
+        try:
+            lines = read_source(resolve_in_root(app.root, position.path)).splitlines()
+        except DiskError:
+            return None
+        text = lines[position.line] if position.line < len(lines) else ""
+    column = from_utf16(text, position.character)
+    name = name_at(text, column)
     if name is None or not extensions:
+        return None
+    if not await asyncio.to_thread(names_code, app.root, position.path, position.line, column):
         return None
     settings = app.map_settings
     return await asyncio.to_thread(
@@ -120,14 +132,3 @@ async def _scan(app: AppContext, position: LspPosition, extensions: Collection[s
         snapshot_dir=settings.snapshot_dir,
         max_file_bytes=settings.max_file_bytes,
     )
-
-
-def _name_at(app: AppContext, position: LspPosition) -> str | None:
-    text = position.line_text
-    if not text:
-        try:
-            lines = read_source(resolve_in_root(app.root, position.path)).splitlines()
-        except DiskError:
-            return None
-        text = lines[position.line] if position.line < len(lines) else ""
-    return name_at(text, from_utf16(text, position.character))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.candidates import Scan, Site, label, name_at, scan
+from bridge.candidates import Scan, Site, label, name_at, names_code, scan
 from bridge.completeness import MAX_LISTED, judge
 from bridge.priming import PRIME_CAP, Priming, files_to_prime, prime_cap
 
@@ -192,3 +192,17 @@ def test_uses_in_a_file_the_server_found_nothing_in_point_outside_its_project() 
     assert codes == ["unconfirmed_candidates", "outside_project"]
     assert "test/t.ts" in verdict.reasons[1]["message"]
     assert "helpers" not in verdict.reasons[1]["message"]
+
+
+def test_only_a_name_in_code_is_scanned_for(tmp_path: Path) -> None:
+    line = "export function retryDelay(n: number): number { return n; } // retryDelay"
+    root = _tree(tmp_path, {"a.ts": line + "\n"})
+    assert names_code(root, "a.ts", 0, line.index("retryDelay"))
+    assert not names_code(root, "a.ts", 0, line.index("function"))
+    assert not names_code(root, "a.ts", 0, line.rindex("retryDelay"))
+
+
+def test_an_answer_with_no_name_to_check_says_so() -> None:
+    verdict = judge("references", answer=set(), scan=None, target=("a.ts", 1), checked=False)
+    assert [r["code"] for r in verdict.reasons] == ["not_checked"]
+    assert verdict.fields()["crossCheck"] is None
