@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,9 +142,21 @@ class Tree:
         (self.root / self.path(stem)).write_text(self.text(*parts), encoding="utf-8")
 
     def pair(self, name: str) -> None:
-        """`<name>_def` defining `name`, `<name>_use` calling it."""
-        self.write(f"{name}_def", self.function(name))
+        """`<name>_def` defining `name` (then another function), `<name>_use` calling
+        it, and `<name>_far` calling it too (then another function): the queries of
+        `assert_fresh` open the first two, never the third."""
+        self.write(f"{name}_def", *self.defining(name))
         self.write(f"{name}_use", self.caller(f"{name}_caller", name, f"{name}_def"))
+        self.write(f"{name}_far", *self.far(name))
+
+    def defining(self, name: str) -> tuple[str, str]:
+        """The two functions of `<name>_def`, in order."""
+        return self.function(name), self.function(f"{name}_idle_a")
+
+    def far(self, name: str) -> tuple[str, str]:
+        """The two functions of `<name>_far`, in order."""
+        caller = self.caller(f"{name}_far_caller", name, f"{name}_def")
+        return caller, self.function(f"{name}_idle_b")
 
     def occurrences(self, name: str) -> set[tuple[str, int]]:
         """(path, line) of every occurrence of `name` in the tree's source files."""
@@ -184,13 +197,11 @@ class Tree:
 
 
 def _before_start(tree: Tree) -> None:
-    """The cases' files that exist (committed) before the server starts."""
-    for name in ("ins", "ren_old", "nv", "nf", "gone", "mk", "qw", "gc"):
+    """The cases' files that exist (committed, an hour old) before the server starts."""
+    for name in ("ins", "ren_old", "nv", "nf", "gone", "mk", "ms", "qw", "gc"):
         tree.pair(name)
     tree.write("nv_spare", tree.function("nv_idle"))
     tree.write("gone_extra", tree.caller("gone_extra_caller", "gone", "gone_def"))
-    tree.write("ms_def", tree.function("ms"), tree.function("ms_idle_a"))
-    tree.write("ms_use", tree.caller("ms_caller", "ms", "ms_def"), tree.function("ms_idle_b"))
     git(tree.root, "init", "-q", "-b", "main")
     git(tree.root, "add", "-A")
     git(tree.root, "commit", "-q", "-m", "base")
@@ -200,6 +211,11 @@ def _before_start(tree: Tree) -> None:
     git(tree.root, "add", "-A")
     git(tree.root, "commit", "-q", "-m", "feature")
     git(tree.root, "checkout", "-q", "main")
+    # As in a real checkout, the files are older than any clock tick or racy
+    # window: a server that trusts a file's mtime (ty, gopls) trusts these.
+    an_hour_ago = time.time_ns() - 3600 * 10**9
+    for path in tree.root.rglob(f"*{tree.lang.suffix}"):
+        os.utime(path, ns=(an_hour_ago, an_hour_ago))
 
 
 @pytest.fixture(scope="module", params=LANGS, ids=lambda lang: lang.server)
@@ -218,14 +234,15 @@ def tree(
 
 def test_lines_inserted_above(tree: Tree) -> None:
     tree.assert_fresh("ins")
-    for stem in ("ins_def", "ins_use"):
+    for stem in ("ins_def", "ins_use", "ins_far"):
         insert_lines_at_top(tree.root, tree.path(stem), 4, tree.lang.comment)
     tree.assert_fresh("ins")
 
 
 def test_a_function_renamed_with_sed(tree: Tree) -> None:
     tree.assert_fresh("ren_old")
-    files = [str(tree.root / tree.path(stem)) for stem in ("ren_old_def", "ren_old_use")]
+    stems = ("ren_old_def", "ren_old_use", "ren_old_far")
+    files = [str(tree.root / tree.path(stem)) for stem in stems]
     subprocess.run(["sed", "-i", r"s/\bren_old\b/ren_new/g", *files], check=True)
     assert tree.occurrences("ren_old") == set()
     tree.assert_fresh("ren_new", "ren_old")
@@ -245,6 +262,7 @@ def test_a_new_file(tree: Tree) -> None:
     callers = tree.live.run(tree.live.pool.incoming_calls(*tree.spot("nf_def", "nf")))
     assert {(s.name, s.location.path) for s in callers} == {
         ("nf_caller", tree.path("nf_use")),
+        ("nf_far_caller", tree.path("nf_far")),
         ("nf_new_caller", tree.path("nf_new")),
     }
 
@@ -257,7 +275,7 @@ def test_a_deleted_file(tree: Tree) -> None:
 
 def test_lines_inserted_keeping_the_mtime(tree: Tree) -> None:
     tree.assert_fresh("mk")
-    for stem in ("mk_def", "mk_use"):  # the first is open (queried), the second not
+    for stem in ("mk_def", "mk_use", "mk_far"):  # the last one never opened
         target = tree.root / tree.path(stem)
         before = target.stat()
         insert_lines_at_top(tree.root, tree.path(stem), 2, tree.lang.comment)
@@ -267,22 +285,23 @@ def test_lines_inserted_keeping_the_mtime(tree: Tree) -> None:
 
 def test_an_edit_that_keeps_the_mtime_and_the_size(tree: Tree) -> None:
     tree.assert_fresh("ms")
-    function, idle = tree.function("ms"), tree.function("ms_idle_a")
-    rewrite_keeping_mtime(tree.root, tree.path("ms_def"), tree.text(idle, function))
-    caller, idle = tree.caller("ms_caller", "ms", "ms_def"), tree.function("ms_idle_b")
-    rewrite_keeping_mtime(tree.root, tree.path("ms_use"), tree.text(idle, caller))
+    for stem, (first, second) in (("ms_def", tree.defining("ms")), ("ms_far", tree.far("ms"))):
+        rewrite_keeping_mtime(tree.root, tree.path(stem), tree.text(second, first))
     tree.assert_fresh("ms")
 
 
 def test_two_quick_writes(tree: Tree) -> None:
     tree.assert_fresh("qw")
-    caller, idle = tree.caller("qw_caller", "qw", "qw_def"), tree.function("qw_idle")
-    tree.write("qw_use", caller, idle)
+    files = {"qw_def": tree.defining("qw"), "qw_far": tree.far("qw")}
+    for stem, (first, second) in files.items():
+        tree.write(stem, second, first)
     tree.assert_fresh("qw")
-    tree.write("qw_use", idle, caller)  # the same size, at once after a query
+    for stem, (first, second) in files.items():
+        tree.write(stem, first, second)  # the same size, at once after a query
     tree.assert_fresh("qw")
-    tree.write("qw_use", caller, idle)
-    tree.write("qw_use", idle, caller)  # and twice in a row
+    for stem, (first, second) in files.items():
+        tree.write(stem, second, first)
+        tree.write(stem, first, second)  # and twice in a row
     tree.assert_fresh("qw")
 
 
