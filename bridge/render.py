@@ -6,6 +6,7 @@ Lines and columns are 1-based (columns in characters); `lsp` keeps the
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any
 
 from bridge.symbols import LiveSymbol
@@ -34,12 +35,16 @@ def lines_of(span: Span) -> dict[str, int]:
 
 
 def location(loc: Location) -> dict[str, Any]:
-    """One place in a file, with the text of its line."""
+    """One place in a file, with the text of its line; a place outside the root (an
+    absolute path, symlinks resolved) says `external`, and has no text when it was
+    reached through a link inside the root."""
+    column = from_utf16(loc.text, loc.span.start_char) if loc.text else loc.span.start_char
     return {
         "path": loc.path,
         "line": loc.line,
-        "column": from_utf16(loc.text, loc.span.start_char) + 1,
+        "column": column + 1,
         "text": loc.text.strip(),
+        **({"external": True} if PurePosixPath(loc.path).is_absolute() else {}),
     }
 
 

@@ -1,13 +1,18 @@
 """lsprotocol answers -> the plain results of `lsp.model`.
 
-Paths become repo-relative POSIX (absolute outside the root), lines get a
-1-based number and the text of that line as it is on disk now. One
-`Converter` serves one query: it reads each file at most once.
+Paths become repo-relative POSIX inside the root and absolute outside it,
+always after resolving symlinks: a file reached through a directory inside
+the root that links elsewhere is outside, and never shown under an in-root
+path. Lines get a 1-based number and the text of that line as it is on disk
+now, except in a file outside the root that the server reached through such
+a link (a library location the server names outside the root keeps its
+text). One `Converter` serves one query: it reads each file at most once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from lsprotocol import types
@@ -47,21 +52,45 @@ def _contains(outer: Span, inner: Span) -> bool:
     ) <= (outer.end_line, outer.end_char)
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a server's path really is."""
+
+    shown: str
+    """Repo-relative POSIX inside the root, the absolute real path outside it."""
+    real: Path
+    """The path with every symlink resolved."""
+    readable: bool
+    """Whether its text may be shown: inside the root, or outside it where the server
+    named it (a library), but never outside it through a link inside the root."""
+
+
 class Converter:
     """Turns one query's answer into model results, reading line texts from disk."""
 
     def __init__(self, root: Path) -> None:
-        self._root = root
+        self._root = root.resolve()
         self._lines: dict[Path, list[str]] = {}
+        self._places: dict[Path, Place] = {}
+
+    def place(self, path: Path) -> Place:
+        """Where `path` (absolute, as a server named it) really is."""
+        found = self._places.get(path)
+        if found is None:
+            try:
+                real = path.resolve()
+            except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+                real = path
+            if real.is_relative_to(self._root):
+                found = Place(relative_posix(self._root, real), real, readable=True)
+            else:
+                found = Place(str(real), real, readable=not path.is_relative_to(self._root))
+            self._places[path] = found
+        return found
 
     def shown_path(self, path: Path) -> str:
-        """Repo-relative POSIX inside the root, absolute outside it."""
-        if path.is_relative_to(self._root):
-            return path.relative_to(self._root).as_posix()
-        resolved = path.resolve()
-        if resolved.is_relative_to(self._root):
-            return relative_posix(self._root, resolved)
-        return str(path)
+        """Repo-relative POSIX inside the root, the absolute real path outside it."""
+        return self.place(path).shown
 
     def line_text(self, path: Path, line: int) -> str:
         """The text of 0-based `line` of `path` as on disk now ("" when unreadable)."""
@@ -80,12 +109,13 @@ class Converter:
         path = path_of(uri)
         if path is None:
             return None
+        place = self.place(path)
         span = span_of(range_)
         return Location(
-            path=self.shown_path(path),
+            path=place.shown,
             span=span,
             line=span.start_line + 1,
-            text=self.line_text(path, span.start_line),
+            text=self.line_text(place.real, span.start_line) if place.readable else "",
         )
 
     def locations(self, result: LocationResult) -> list[Location]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -12,8 +13,13 @@ def uri_of(path: Path) -> str:
 
 
 def path_of(uri: str) -> Path | None:
-    """The absolute path a file:// URI names, or None for any other scheme."""
+    """The absolute path a file:// URI names, `..` folded away (symlinks are left for
+    the caller to resolve), or None for any other scheme, another host, or a
+    path that is not absolute."""
     parsed = urlparse(uri)
-    if parsed.scheme != "file":
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
-    return Path(unquote(parsed.path))
+    path = unquote(parsed.path)
+    if not path.startswith("/") or "\0" in path:
+        return None
+    return Path(os.path.normpath(path))

@@ -17,10 +17,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from lsprotocol import types
 
-from tests.adversarial.cli import REPO, cli, tree
+from lsp.convert import Converter
+from tests.adversarial.cli import REPO, Done, cli, tree
+from tests.conftest import require_binary
 from tests.memory.conftest import GIT_ENV, Repo
 
 CODE = "def area(w, h):\n    return w * h\n"
@@ -152,3 +156,57 @@ def test_map_build_removes_temp_files_a_killed_save_left(bigger: Repo) -> None:
     assert cli(root, "map", "build").code == 0
     assert not live.exists() and notes.exists()
     assert _temps(folder) == set()
+
+
+# --------------------------------------------------------------- reads
+
+SECRET = 'TOKEN = "s3cr3t-0xC0FFEE"\n\n\ndef leak_0xc0ffee():\n    return TOKEN\n'
+MAIN = "from linked.secret import leak_0xc0ffee\n\nleak_0xc0ffee()\nprint(len([]))\n"
+
+
+def _locations(done: Done) -> list[dict[str, Any]]:
+    assert done.code == 0, done.err
+    found: list[dict[str, Any]] = done.json()["data"]["locations"]
+    return found
+
+
+def test_nav_never_shows_a_file_outside_the_root_under_an_in_root_path(
+    tmp_path: Path,
+) -> None:
+    require_binary("ty")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text(SECRET)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "main.py").write_text(MAIN)
+    done = cli(root, "nav", "def", "main.py:3", "--name", "leak_0xc0ffee", "--json")
+    assert _locations(done) == [
+        {
+            "path": str((outside / "secret.py").resolve()),
+            "line": 4,
+            "column": 5,
+            "text": "",
+            "external": True,
+        }
+    ]
+    assert "0xC0FFEE" not in done.out
+    # a library the server names outside the root: external too, with its line
+    (library,) = _locations(cli(root, "nav", "def", "main.py:4", "--name", "len", "--json"))
+    assert library["external"] is True and Path(library["path"]).is_absolute()
+    assert library["text"].startswith("def len(")
+
+
+def test_a_server_path_climbing_out_with_dot_dot_is_shown_where_it_really_is(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    (root / "pkg").mkdir(parents=True)
+    (tmp_path / "secret.py").write_text(SECRET)
+    climbing = f"{(root / 'pkg').as_uri()}/../../secret.py"
+    start = types.Position(line=3, character=4)
+    (found,) = Converter(root).locations(
+        types.Location(uri=climbing, range=types.Range(start=start, end=start))
+    )
+    assert found.path == str((tmp_path / "secret.py").resolve())
