@@ -317,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated, of {', '.join(LANGUAGES)} (default: all)",
     )
     parser.add_argument("--python-servers", default="ty,pyright", help="default: ty,pyright")
-    parser.add_argument("--refs", type=int, default=20, help="symbols asked for references")
-    parser.add_argument("--callers", type=int, default=15, help="functions asked for callers")
+    parser.add_argument("--refs", type=int, default=40, help="symbols asked for references")
+    parser.add_argument("--callers", type=int, default=30, help="functions asked for callers")
     parser.add_argument("--seed", type=int, default=8, help="the sample's seed (pinned: 8)")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where corpora are kept")
     parser.add_argument("--json", action="store_true", help="machine output on stdout")

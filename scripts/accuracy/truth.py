@@ -218,9 +218,7 @@ class Truth:
 
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
-        project, or something the map holds no symbol for (an attribute that code
-        assigns, `x.name = ...`; a TypeScript enum member, interface property, class
-        field or type parameter)."""
+        project, or something the map may hold no symbol for (see _declares_other)."""
         return name in self._modules or name in self._shadowing
 
     def occurrences(self, wanted: Wanted) -> list[Occurrence]:
@@ -289,10 +287,7 @@ class Truth:
             return False
         text = (receiver.text or b"").decode()
         root = _root_of(self.language, receiver)
-        if (
-            receiver.type == "identifier"
-            and text in parsed.foreign | FOREIGN_GLOBALS[self.language]
-        ):
+        if root in parsed.foreign | FOREIGN_GLOBALS[self.language]:
             return True
         if wanted.member:
             last = text.rpartition(".")[2]
@@ -381,6 +376,7 @@ def _root_of(language: str, receiver: ts.Node) -> str:
     return (receiver.text or b"").decode()
 
 
+GO_DECLARATIONS = frozenset({"field_declaration", "method_elem", "method_spec"})
 TS_DECLARATIONS = frozenset(
     {"enum_assignment", "enum_body", "property_signature", "public_field_definition"}
 )
@@ -388,14 +384,22 @@ TS_DECLARATIONS = frozenset(
 
 def _declares_other(language: str, node: ts.Node) -> bool:
     """`node` declares a name the map keeps no symbol for: the member assigned in
-    `x.NAME = ...`; in TypeScript also an enum member, an interface property, a
-    class field or a type parameter."""
+    `x.NAME = ...`; a Python class attribute; a TypeScript enum member, interface
+    property, class field or type parameter; a Go struct field or interface method."""
     parent = node.parent
     if language == "typescript" and parent is not None:
         if parent.type == "type_parameter":
             return parent.child_by_field_name("name") == node
         if parent.type in TS_DECLARATIONS:
             return parent.type == "enum_body" or parent.child_by_field_name("name") == node
+    if language == "go" and parent is not None and parent.type in GO_DECLARATIONS:
+        return parent.child_by_field_name("name") == node
+    if language == "python" and parent is not None and parent.type == "assignment":
+        statement = parent.parent
+        block = statement.parent if statement is not None else None
+        holder = block.parent if block is not None else None
+        if holder is not None and holder.type == "class_definition":
+            return parent.child_by_field_name("left") == node
     member = _member_of(language, node)
     holder = member.parent if member is not None else None
     if holder is None or holder.type not in {"assignment", "assignment_expression"}:

@@ -233,3 +233,47 @@ def test_a_method_through_its_imported_class_counts_through_a_namespace_not(
         lines=(2, 3),
     )
     assert found == {"app.py:2", "use.py:3()"}
+
+
+def test_a_namesake_reached_through_a_foreign_package_does_not_count(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "helpers.py": (
+                "import werkzeug.utils\n"
+                "def send_from_directory(d):\n"
+                "    return werkzeug.utils.send_from_directory(d)\n"
+            ),
+        },
+    )
+    found = _lines(
+        truth_module,
+        root,
+        "python",
+        name="send_from_directory",
+        member=False,
+        container="",
+        path="helpers.py",
+        lines=(2, 3),
+    )
+    assert found == {"helpers.py:2"}
+
+
+def test_go_struct_fields_and_interface_methods_are_ambiguous(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "m.go": (
+                "package m\n"
+                "type matcher interface { Match(x int) bool }\n"
+                "type case_ struct { matcher matcher }\n"
+            ),
+        },
+    )
+    truth = truth_module.Truth(root, "go")
+    assert truth.ambiguous("matcher")
+    assert truth.ambiguous("Match")
