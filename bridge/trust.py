@@ -199,7 +199,8 @@ class TrustState:
 
     @property
     def needs_trust(self) -> bool:
-        """The configuration names something that could run a program."""
+        """The configuration names something that could run a program or write
+        outside the root."""
         return self.digest is not None
 
     @property
@@ -258,7 +259,7 @@ def assess(root: Path, config: Config, store: TrustStore) -> TrustState:
 
 
 def applicable(config: Config, state: TrustState) -> Config:
-    """`config` as it may apply: whole when trusted, else without what could run a program."""
+    """`config` as it may apply: whole when trusted, else without what needs trust."""
     if state.applies:
         return config
     safe, _ = _split(state.root, config)
