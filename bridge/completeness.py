@@ -114,8 +114,9 @@ def judge(
     nothing could vouch for the answer. A definition found by the server stands alone.
     """
     found = set(answer)
+    alone = question == "definition" and bool(found)
     sites: list[Site] = []
-    if scan is not None and not (question == "definition" and found):
+    if scan is not None and not alone:
         sites = [
             s
             for s in candidates_for(question, scan.sites, target, found)
@@ -123,7 +124,7 @@ def judge(
         ]
     unconfirmed = [site for site in sites if site.place not in found]
     reasons: list[dict[str, str]] = []
-    if not checked:
+    if not checked and not alone:
         reasons.append(
             _reason(
                 "not_checked",

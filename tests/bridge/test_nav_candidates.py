@@ -206,3 +206,5 @@ def test_an_answer_with_no_name_to_check_says_so() -> None:
     verdict = judge("references", answer=set(), scan=None, target=("a.ts", 1), checked=False)
     assert [r["code"] for r in verdict.reasons] == ["not_checked"]
     assert verdict.fields()["crossCheck"] is None
+    found = judge("definition", answer={("b.ts", 4)}, scan=None, target=("a.ts", 1), checked=False)
+    assert found.complete
