@@ -63,10 +63,13 @@ class AppContext:
     def announce(self, envelope: Envelope) -> Envelope:
         """Put what this process says once (an untrusted configuration) at the head of
         the warnings of `envelope`, the first answer that goes out."""
-        if self._notices:
-            envelope["warnings"][:0] = self._notices
-            self._notices = []
+        envelope["warnings"][:0] = self.take_notices()
         return envelope
+
+    def take_notices(self) -> list[str]:
+        """What this process says once (an untrusted configuration), unless already said."""
+        notices, self._notices = self._notices, []
+        return notices
 
     def budget(self, requested: int | None) -> int:
         """The token budget of one answer: the request's, else the configured default."""

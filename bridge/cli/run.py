@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -39,6 +40,8 @@ async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
         error = as_tool_error(exc)
         if error is None:
             raise
+        for notice in app.take_notices():  # a failed answer has no warnings: say it here
+            print(f"codeanchor: warning: {notice}", file=sys.stderr)
         raise error from exc
     finally:
         await app.aclose()

@@ -138,6 +138,17 @@ def test_an_untrusted_command_does_not_run_from_nav(repo: Repo) -> None:
     assert len(_trust_warnings(answer)) == 1
 
 
+def test_a_failed_first_answer_still_says_the_configuration_was_ignored(repo: Repo) -> None:
+    (repo.root / "Main.java").write_text("class Main {}\n")
+    (repo.root / "codeanchor.toml").write_text(
+        f'[server.jdtls]\nlanguages = ["java"]\nextensions = [".java"]\n{repo.server()}'
+    )
+    done = repo.cli("nav", "def", "Main.java:1", "--name", "Main", "--json")
+    assert done.returncode == 2 and not repo.marker.exists()
+    assert "[server.jdtls]" in done.stderr and "codeanchor trust --root" in done.stderr
+    assert orjson.loads(done.stdout)["error"]["code"]
+
+
 def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> None:
     source = _own_toml(repo)
     status = repo.cli("trust", "--status", "--json")
