@@ -11,8 +11,10 @@ The flags are the root's `compile_flags.txt`, if any, plus `-I` for each
 folder the tree's `#include` lines need: a header included as `"geo/point.h"`
 and found at `lib/include/geo/point.h` adds `lib/include` (an include found
 beside its includer needs none). The database is written again when the set of
-C and C++ files changes (keyed by a hash of their paths and of those flags);
-clangd notices a rewritten database by itself.
+C and C++ files or their `#include` lines change (keyed by a hash of both and
+of those flags; a file is read again only when its stat key moved); clangd
+notices a rewritten database by itself. A tree that cannot hold `.codeanchor/`
+(read-only) runs clangd without a database, as before.
 """
 
 from __future__ import annotations
@@ -20,14 +22,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from disk.stamps import content_hash
+from disk.stamps import FileStamp, content_hash
 from disk.statedir import refuse_link, state_dir, state_file
 from lsp.catalog import ServerSpec
+from lsp.racy import settled
 
 DATABASE = "compile_commands.json"
 FOLDER = "clangd"
@@ -53,28 +57,34 @@ def has_own_database(root: Path) -> bool:
     return any((root / name).is_file() for name in OWN_DATABASES)
 
 
-@dataclass(frozen=True, slots=True)
 class GeneratedDatabase:
     """The database codeanchor keeps for one tree, in `folder`."""
 
-    root: Path
-    folder: Path
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root = root
+        self.folder = folder
+        self._seen: dict[str, tuple[FileStamp, tuple[str, ...]]] = {}
+        """Each file's stat key and `#include` lines, as last read (kept only once the
+        key is old enough to vouch for the content, see `lsp.racy`)."""
 
     @classmethod
     def for_server(cls, spec: ServerSpec, root: Path) -> GeneratedDatabase | None:
         """The database to generate for `spec`'s server at `root`, or None when the
-        server takes none or the tree has its own.
+        server takes none, the tree has its own, or `.codeanchor/` cannot be made.
 
         Raises OutsideRootError when `.codeanchor/` (or a folder clangd writes in
         it) is a symlink.
         """
         if not spec.compile_commands_arg or has_own_database(root):
             return None
-        state = state_dir(root)
-        for name in _CLANGD_WRITES:
-            refuse_link(state / name)
-        folder = state / FOLDER
-        folder.mkdir(exist_ok=True)
+        try:
+            state = state_dir(root)
+            for name in _CLANGD_WRITES:
+                refuse_link(state / name)
+            folder = state / FOLDER
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            return None
         return cls(root, folder)
 
     def launch(self, spec: ServerSpec) -> ServerSpec:
@@ -83,28 +93,52 @@ class GeneratedDatabase:
 
     def update(self, files: Iterable[str]) -> bool:
         """Write the database for these C and C++ files (absolute paths) unless the
-        one on disk was made for the same set; True when it was written."""
-        relative = sorted(_relative(self.root, path) for path in files)
+        one on disk was made for the same files and includes; True when written."""
+        includes = self._includes(sorted(_relative(self.root, path) for path in files))
         flags = _user_flags(self.root)
-        key = content_hash("\n".join([_SCHEMA, *flags, "", *relative]).encode())
-        key_file = state_file(self.root, f"{FOLDER}/{_KEY}")
-        database = state_file(self.root, f"{FOLDER}/{DATABASE}")
-        if database.is_file() and _read(key_file) == key.encode():
+        key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
+        try:
+            key_file = state_file(self.root, f"{FOLDER}/{_KEY}")
+            database = state_file(self.root, f"{FOLDER}/{DATABASE}")
+            if database.is_file() and _read(key_file) == key.encode():
+                return False
+            entries = commands(self.root, includes, flags)
+            _replace(database, json.dumps(entries, indent=1).encode())
+            _replace(key_file, key.encode())
+        except OSError:
             return False
-        entries = commands(self.root, relative, flags)
-        _replace(database, json.dumps(entries, indent=1).encode())
-        _replace(key_file, key.encode())
         return True
 
+    def _includes(self, files: list[str]) -> dict[str, tuple[str, ...]]:
+        """The `#include` lines of `files`, read again where the stat key moved."""
+        seen: dict[str, tuple[FileStamp, tuple[str, ...]]] = {}
+        found: dict[str, tuple[str, ...]] = {}
+        now = time.time_ns()
+        for path in files:
+            stamp = FileStamp.of(self.root / path)
+            if stamp is None:
+                continue
+            before = self._seen.get(path)
+            if before is not None and before[0] == stamp:
+                found[path] = before[1]
+            else:
+                found[path] = tuple(_includes(_read(self.root / path)))
+            if settled(stamp, now):
+                seen[path] = (stamp, found[path])
+        self._seen = seen
+        return found
 
-def commands(root: Path, files: list[str], flags: list[str]) -> list[dict[str, object]]:
-    """The database's entries for `files` (root-relative POSIX paths)."""
-    texts = {path: _read(root / path) for path in files}
-    folders, included = _resolve(texts)
+
+def commands(
+    root: Path, includes: Mapping[str, Sequence[str]], flags: list[str]
+) -> list[dict[str, object]]:
+    """The database's entries for the files of `includes` (root-relative POSIX paths,
+    each with the names its `#include` lines spell)."""
+    folders, included = _resolve(includes)
     include = [f"-I{root / folder}" for folder in sorted(folders)]
-    cpp = any(_SOURCES.get(_suffix(path)) == "c++" for path in files)
+    cpp = any(_SOURCES.get(_suffix(path)) == "c++" for path in includes)
     entries: list[dict[str, object]] = []
-    for path in files:
+    for path in includes:
         suffix = _suffix(path)
         if suffix in _SOURCES:
             language = ["-x", _SOURCES[suffix]]
@@ -120,17 +154,17 @@ def commands(root: Path, files: list[str], flags: list[str]) -> list[dict[str, o
     return entries
 
 
-def _resolve(texts: Mapping[str, bytes]) -> tuple[set[str], set[str]]:
-    """The folders `-I` must name for the includes in `texts` to find the tree's
-    headers, and the headers some file includes."""
-    by_name = _headers_by_name(texts)
+def _resolve(includes: Mapping[str, Sequence[str]]) -> tuple[set[str], set[str]]:
+    """The folders `-I` must name for `includes` to find the tree's headers, and the
+    headers some file includes."""
+    by_name = _headers_by_name(includes)
     folders: set[str] = set()
     included: set[str] = set()
-    for includer, text in texts.items():
+    for includer, spelled_names in includes.items():
         beside = PurePosixPath(includer).parent
-        for spelled in _includes(text):
+        for spelled in spelled_names:
             local = (beside / spelled).as_posix()
-            if local in texts:
+            if local in includes:
                 included.add(local)
                 continue
             for header in by_name.get(PurePosixPath(spelled).name, ()):
@@ -140,9 +174,9 @@ def _resolve(texts: Mapping[str, bytes]) -> tuple[set[str], set[str]]:
     return folders, included
 
 
-def _headers_by_name(texts: Mapping[str, bytes]) -> dict[str, list[str]]:
+def _headers_by_name(files: Iterable[str]) -> dict[str, list[str]]:
     by_name: dict[str, list[str]] = defaultdict(list)
-    for path in texts:
+    for path in files:
         if _suffix(path) not in _SOURCES:
             by_name[PurePosixPath(path).name].append(path)
     return by_name

@@ -13,7 +13,7 @@
 - `blank_deleted_files`: a deleted file is sent as an empty document, its
   outline asked, then closed, since the server otherwise keeps its symbols.
 - `compile_commands_arg`: the compilation database generated for a tree that
-  has none follows the set of files (`lsp.compdb`).
+  has none follows its files and their includes (`lsp.compdb`).
 - Every open document is brought up to date (`Documents.refresh`).
 """
 
@@ -72,8 +72,7 @@ class DiskSync:
         if spec.blank_deleted_files:
             deleted = {c.path for c in changes if c.kind == types.FileChangeType.Deleted}
             await self._blank(conn, deleted | set(self._documents.vanished()))
-        came_or_went = any(c.kind != types.FileChangeType.Changed for c in changes)
-        if self._database is not None and self._index is not None and came_or_went:
+        if self._database is not None and self._index is not None and changes:
             await asyncio.to_thread(self._database.update, self._index.paths())
         reopen = [
             c.path

@@ -52,12 +52,19 @@ def test_every_source_gets_the_include_folders_the_tree_needs(tmp_path: Path) ->
     assert not (root / "compile_commands.json").exists()
 
 
-def test_the_database_is_written_again_only_when_the_set_of_files_changes(
-    tmp_path: Path,
-) -> None:
+def test_the_database_is_written_again_when_files_or_includes_change(tmp_path: Path) -> None:
     root = copy_fixture("c_nodb", tmp_path)
+    (root / "vendor/pkg").mkdir(parents=True)
+    (root / "vendor/pkg/thing.h").write_text("int thing(void);\n")
     database, _ = _generate(root)
+    assert "vendor/pkg/thing.h" in _entries(database)
     assert not _generate(root)[1]
+    with (root / "app/bounds.c").open("a") as bounds:
+        bounds.write('#include "pkg/thing.h"\n')
+    assert _generate(root)[1]
+    entries = _entries(database)
+    assert "vendor/pkg/thing.h" not in entries  # included now: parsed with its includer
+    assert f"-I{root / 'vendor'}" in entries["app/bounds.c"]
     (root / "app/extra.c").write_text("int extra(void) { return 1; }\n")
     assert _generate(root)[1]
     assert "app/extra.c" in _entries(database)
