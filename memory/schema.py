@@ -121,7 +121,7 @@ def ownership(conn: sqlite3.Connection) -> tuple[Ownership, str]:
         return Ownership.ADOPTABLE, f"our schema {version}"
     strangers = sorted(name for _, name in objects - objects_at(SCHEMA_VERSION))
     shown = ", ".join(strangers[:3]) or f"schema version {version}"
-    return Ownership.FOREIGN, f"it holds tables that are not a memory store's ({shown})"
+    return Ownership.FOREIGN, f"it holds tables that are not a memory store's: {shown}"
 
 
 def objects_at(version: int) -> frozenset[tuple[str, str]]:

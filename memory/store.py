@@ -20,7 +20,6 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
-import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -28,22 +27,19 @@ from typing import cast
 
 import orjson
 
+from disk.statedir import STATE_DIR
 from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
 from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
 from memory.schema import SCHEMA_VERSION, Ownership, ownership, stored_version, upgrade
+from memory.storefile import NEW_FILE_HINT, STORE_NAME, foreign_store, inspect_store_file
 
 BUSY_TIMEOUT_MS = 30_000
-STORE_NAME = "memory.db"
 _WORD = re.compile(r"\w+", re.UNICODE)
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_HEADER_BYTES = 100
-_PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"))
-_NEW_FILE_HINT = "point --store (or CODEANCHOR_STORE) at a new file"
 
 
 def default_store_path(root: Path) -> Path:
     """`<root>/.codeanchor/memory.db` (where links are refused: see `disk.statedir`)."""
-    return root / ".codeanchor" / STORE_NAME
+    return root / STATE_DIR / STORE_NAME
 
 
 class MemoryStore:
@@ -61,10 +57,7 @@ class MemoryStore:
             self._conn = self._open()
 
     def _open(self) -> sqlite3.Connection:
-        if str(self.path) == ":memory:":
-            self.readonly = False
-            return _new_in_memory()
-        found = _inspect(self.path)
+        found = inspect_store_file(self.path)
         if found is not None:
             self._check_owner(found)
         if self.readonly and (found is None or found == (Ownership.EMPTY, 0)):
@@ -91,7 +84,7 @@ class MemoryStore:
         except OSError as exc:
             raise MemoryStoreError(
                 f"{self.path}: cannot create the memory store's folder ({exc.strerror})",
-                hint=_NEW_FILE_HINT,
+                hint=NEW_FILE_HINT,
             ) from exc
         self._conn = conn = _connect(self.path)
         try:
@@ -100,7 +93,7 @@ class MemoryStore:
                     # again under the write lock: another process may have made it meanwhile
                     kind, why = ownership(conn)
                     if kind is Ownership.FOREIGN:
-                        raise _foreign(self.path, why)
+                        raise foreign_store(self.path, why)
                     self._check_owner((kind, stored_version(conn)))
                     upgrade(conn)
             conn.execute("PRAGMA journal_mode = WAL")
@@ -144,7 +137,7 @@ class MemoryStore:
         except sqlite3.Error as exc:
             raise MemoryStoreError(
                 f"{self.path}: cannot use the memory store ({exc})",
-                hint="make it writable, restore it from a backup, or " + _NEW_FILE_HINT,
+                hint="make it writable, restore it from a backup, or " + NEW_FILE_HINT,
             ) from exc
 
     # -- writes ---------------------------------------------------------------
@@ -318,86 +311,6 @@ class MemoryStore:
             )
             for r in rows
         ]
-
-
-def _inspect(path: Path) -> tuple[Ownership, int] | None:
-    """Whose the file at `path` is and its schema version, None when there is none yet.
-
-    Reads the file without writing anything (not even SQLite's side files);
-    raises MemoryStoreError for anything that is not a usable store.
-    """
-    header = _read_header(path)
-    if header is None:
-        return None
-    if not header:
-        return Ownership.EMPTY, 0
-    conn = _connect(path.absolute().as_uri() + "?mode=ro&immutable=1", uri=True)
-    try:
-        kind, why = ownership(conn)
-        version = stored_version(conn)
-    except sqlite3.DatabaseError as exc:
-        raise MemoryStoreError(
-            f"{path}: not a usable SQLite database ({exc})", hint=_NEW_FILE_HINT
-        ) from exc
-    finally:
-        conn.close()
-    if kind is Ownership.FOREIGN:
-        raise _foreign(path, why)
-    return kind, version
-
-
-def _read_header(path: Path) -> bytes | None:
-    """The first bytes of a plausible SQLite file at `path` (b"" when empty), None when
-    there is no file; raises MemoryStoreError for anything that cannot be a store."""
-    try:
-        if any(path.resolve().is_relative_to(fs) for fs in _PSEUDO_FILESYSTEMS):
-            raise MemoryStoreError(
-                f"{path}: is on a kernel pseudo-filesystem, not a place for a memory store",
-                hint=_NEW_FILE_HINT,
-            )
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise MemoryStoreError(
-                f"{path}: is a directory; the memory store is a file",
-                hint=f"pass a file path, e.g. {path / STORE_NAME}",
-            )
-        if not stat.S_ISREG(info.st_mode):
-            raise MemoryStoreError(f"{path}: is not a regular file", hint=_NEW_FILE_HINT)
-        with path.open("rb") as stream:
-            header = stream.read(_HEADER_BYTES)
-    except FileNotFoundError:
-        return None
-    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
-        raise MemoryStoreError(
-            f"{path}: cannot read the memory store ({exc})", hint=_NEW_FILE_HINT
-        ) from exc
-    problem = _header_problem(path, header, info.st_size) if header else None
-    if problem is not None:
-        raise MemoryStoreError(f"{path}: {problem}", hint=_NEW_FILE_HINT)
-    return header
-
-
-def _header_problem(path: Path, header: bytes, size: int) -> str | None:
-    """What the first bytes say is wrong with a would-be SQLite file, or None."""
-    if len(header) < _HEADER_BYTES or not header.startswith(_SQLITE_MAGIC):
-        return "not a SQLite database (a memory store is one)"
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    pages_valid = header[24:28] == header[92:96]
-    wal = Path(f"{path}-wal")
-    # with a write-ahead log beside it, the file may lag its header until recovery
-    if pages_valid and size < pages * page_size and not (wal.exists() and wal.stat().st_size):
-        return f"truncated SQLite database ({size} bytes, its header says {pages * page_size})"
-    return None
-
-
-def _foreign(path: Path, why: str) -> MemoryStoreError:
-    return MemoryStoreError(
-        f"{path}: a SQLite database that is not a codeanchor memory store ({why}); "
-        "it is left untouched",
-        hint=_NEW_FILE_HINT,
-    )
 
 
 def _connect(target: str | Path, *, uri: bool = False) -> sqlite3.Connection:

@@ -17,7 +17,8 @@ from disk.statedir import state_file
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus
 from memory.pg_store import PgMemoryStore, is_postgres_dsn
-from memory.store import STORE_NAME, MemoryStore, default_store_path
+from memory.store import MemoryStore, default_store_path
+from memory.storefile import STORE_NAME
 
 STORE_ENV = "CODEANCHOR_STORE"
 StoreLocation = Path | str
