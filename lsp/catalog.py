@@ -64,6 +64,9 @@ class ServerSpec:
     ready_log: tuple[str, ...] = ()
     """Regular expressions for the `window/logMessage` that says the workspace is
     loaded; until one matches, the first query waits (within the cold-start deadline)."""
+    setup_files: tuple[str, ...] = ()
+    """Names of the files the server reads to set the workspace up (go.mod): a
+    change is sent as didChangeWatchedFiles, as for a source file, never opened."""
     compile_commands_arg: str = ""
     """The option (ending in `=`) that points the server at the folder of a
     compile_commands.json. Set: a tree without a database of its own gets one
@@ -213,8 +216,10 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # dozens of standard-library hits for any word; hover links point at pkg.go.dev.
         settings={"gopls": {"symbolMatcher": "caseInsensitive", "linksInHover": False}},
         # gopls 0.5 does not watch the disk: without didChangeWatchedFiles an edited
-        # unopened file keeps its old positions and a new file stays unknown.
+        # unopened file keeps its old positions and a new file stays unknown; an
+        # edited go.mod is not seen either (it keeps answering "modules have errors").
         watches_disk=False,
+        setup_files=("go.mod", "go.sum", "go.work", "go.work.sum"),
     ),
     ServerSpec(
         "rust-analyzer",

@@ -219,5 +219,6 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,
+    "setup_files": _strings,
     "compile_commands_arg": _string,
 }

@@ -49,7 +49,8 @@ class DiskSync:
     def reset(self) -> None:
         """Take the workspace as it is now (just before a server starts)."""
         self.close()
-        self._index = WorkspaceIndex(self._root, self._spec.extensions)
+        spec = self._spec
+        self._index = WorkspaceIndex(self._root, spec.extensions, names=spec.setup_files)
         if self._database is not None:
             self._database.update(self._index.paths())
 
@@ -78,6 +79,7 @@ class DiskSync:
             c.path
             for c in changes
             if c.kind != types.FileChangeType.Deleted
+            and c.path.name not in spec.setup_files
             and (spec.open_before_references or c.mtime_kept)
         ]
         if reopen:

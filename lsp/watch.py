@@ -2,7 +2,8 @@
 
 Servers that do not watch the disk themselves learn about files changed
 outside the editor (not open) through `workspace/didChangeWatchedFiles`. The
-index holds the stat key of every file with one of the server's extensions
+index holds the stat key of every file with one of the server's extensions,
+and of the files it reads for the workspace's setup (go.mod, go.sum)
 (a key too fresh to trust is backed by a content hash, see `lsp.racy`).
 
 Before each query the index must learn what changed. On Linux an inotify
@@ -50,8 +51,19 @@ class _Entry:
     """The content hash, kept only while the stamp is too fresh to trust."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """Which files the index holds: by extension (lower case), or by name."""
+
+    extensions: frozenset[str]
+    names: frozenset[str]
+
+    def __call__(self, name: str) -> bool:
+        return name in self.names or name[name.rfind(".") :].lower() in self.extensions
+
+
 def _scan(
-    root: Path, extensions: frozenset[str], watch: Callable[[str], object]
+    root: Path, wanted: _Wanted, watch: Callable[[str], object]
 ) -> Iterator[tuple[str, FileStamp]]:
     """Every source file under `root` with its stamp; `watch` sees each folder
     before it is listed. Paths stay plain strings: this can run before every
@@ -71,7 +83,7 @@ def _scan(
                     if not name.startswith(".") and name not in _SKIPPED_DIRS:
                         pending.append(entry.path)
                     continue
-                if name[name.rfind(".") :].lower() not in extensions:
+                if not wanted(name):
                     continue
                 st = entry.stat()
             except OSError:
@@ -79,10 +91,10 @@ def _scan(
             yield entry.path, FileStamp.from_stat(st)
 
 
-def _restat(paths: Iterable[str], extensions: frozenset[str]) -> Iterator[tuple[str, FileStamp]]:
-    """The stamps of those `paths` that are source files now."""
+def _restat(paths: Iterable[str], wanted: _Wanted) -> Iterator[tuple[str, FileStamp]]:
+    """The stamps of those `paths` that are wanted files now."""
     for path in paths:
-        if path[path.rfind(".") :].lower() not in extensions:
+        if not wanted(os.path.basename(path)):
             continue
         try:
             st = os.stat(path)
@@ -104,10 +116,15 @@ class WorkspaceIndex:
     """Stamps of the workspace's files for one server, diffed on demand."""
 
     def __init__(
-        self, root: Path, extensions: tuple[str, ...], *, use_inotify: bool = True
+        self,
+        root: Path,
+        extensions: tuple[str, ...],
+        *,
+        names: tuple[str, ...] = (),
+        use_inotify: bool = True,
     ) -> None:
         self._root = root
-        self._extensions = frozenset(ext.lower() for ext in extensions)
+        self._wanted = _Wanted(frozenset(ext.lower() for ext in extensions), frozenset(names))
         self._use_inotify = use_inotify
         self._watcher: Inotify | None = None
         self._entries: dict[str, _Entry] = {}
@@ -117,8 +134,10 @@ class WorkspaceIndex:
         return len(self._entries)
 
     def paths(self) -> list[str]:
-        """Every source file the index holds (absolute paths, as of the last look)."""
-        return list(self._entries)
+        """Every file the index holds with one of its extensions (absolute paths, as
+        of the last look)."""
+        extensions = self._wanted.extensions
+        return [path for path in self._entries if path[path.rfind(".") :].lower() in extensions]
 
     @property
     def watching(self) -> bool:
@@ -135,7 +154,7 @@ class WorkspaceIndex:
         seen_ns = time.time_ns()
         found: list[FileChange] = []
         present: set[str] = set()
-        for path, stamp in _restat(touched.files, self._extensions):
+        for path, stamp in _restat(touched.files, self._wanted):
             present.add(path)
             self._update(path, stamp, seen_ns, found)
         for path in touched.files - present:
@@ -163,7 +182,7 @@ class WorkspaceIndex:
         old = self._entries
         self._entries = {}
         found: list[FileChange] = []
-        for path, stamp in _scan(self._root, self._extensions, watch):
+        for path, stamp in _scan(self._root, self._wanted, watch):
             before = old.get(path)
             if before is not None:
                 self._entries[path] = before

@@ -125,5 +125,19 @@ def test_references_fail_while_a_dependency_is_missing_and_the_problem_says_why(
     assert "go mod download" in missing.pool.workspace_problems("shapes/shapes.go")[0].fix
 
 
+def test_a_go_mod_edited_outside_is_seen_at_once(missing: Live) -> None:
+    # The missing requirement goes (from go.mod, go.sum and its one use): gopls
+    # hears of go.mod as of a source file, and references answer again.
+    root = missing.root
+    (root / "go.mod").write_text("module example.com/gomissing\n\ngo 1.19\n")
+    (root / "go.sum").unlink()
+    main = (root / MAIN).read_text()
+    main = main.replace('\t"example.invalid/greeter"\n', "").replace("greeter.Hello() + ", "")
+    (root / MAIN).write_text(main)
+    found = missing.run(missing.pool.references(*AREA.at(root)))
+    assert places(found) == {AREA.place(root), Spot(MAIN, "Area").place(root)}
+    assert missing.pool.workspace_problems(MAIN) == []
+
+
 class TestGopls(RealServerTests):
     case = GO
