@@ -109,18 +109,29 @@ async def measure(
             if judged.error is None:
                 run.map_callers.append(await asker.map_callers(code_map, symbol, live))
         run.docs_open = len(asker.open_documents())
-        for judged in (*run.references, *run.callers):
-            if judged.recall < 1.0 or judged.error:
-                err.log(
-                    f"  {judged.node_id}: {judged.confirmed}/{judged.expected} "
-                    f"[{judged.completeness}] {judged.error or ''}"
-                )
-                for path, line in judged.missed if details else ():
-                    text = (root / path).read_text(errors="replace").splitlines()[line - 1]
-                    err.log(f"    missed {path}:{line}: {text.strip()}")
+        log_misses(run, root, details=details)
     finally:
         await app.aclose()
     return run
+
+
+def log_misses(run: Run, root: Path, *, details: bool) -> None:
+    """Log each answer short of the truth; with `details`, every missed site (with
+    its line, to judge the truth by) and every map caller disagreeing with the live one."""
+    for judged in (*run.references, *run.callers):
+        if judged.recall < 1.0 or judged.error:
+            err.log(
+                f"  {judged.node_id}: {judged.confirmed}/{judged.expected} "
+                f"[{judged.completeness}] {judged.error or ''}"
+            )
+            for path, line in judged.missed if details else ():
+                text = (root / path).read_text(errors="replace").splitlines()[line - 1]
+                err.log(f"    missed {path}:{line}: {text.strip()}")
+    for judged_map in run.map_callers if details else ():
+        for node in judged_map.map_only:
+            err.log(f"  map caller of {judged_map.node_id} not live: {node}")
+        for node in judged_map.live_only:
+            err.log(f"  live caller of {judged_map.node_id} not in the map: {node}")
 
 
 def _language_label(language: str) -> str:
@@ -152,10 +163,10 @@ def summarize(run: Run, project: Project) -> dict[str, Any]:
         "live_refs_direct_recall_pct": direct(run.references),
         "live_callers_direct_recall_pct": direct(run.callers),
         "map_callers_recall_pct": percent(
-            agreed, agreed + sum(m.live_only for m in run.map_callers)
+            agreed, agreed + sum(len(m.live_only) for m in run.map_callers)
         ),
         "map_callers_precision_pct": percent(
-            agreed, agreed + sum(m.map_only for m in run.map_callers)
+            agreed, agreed + sum(len(m.map_only) for m in run.map_callers)
         ),
         "silent_partial": sum(a.silent for a in answers),
         "said_partial": sum(a.completeness == "partial" for a in answers),

@@ -71,8 +71,10 @@ class MapJudged:
 
     node_id: str
     agreed: int
-    map_only: int
-    live_only: int
+    map_only: tuple[str, ...]
+    """Callers the map lists and the live server does not (node IDs)."""
+    live_only: tuple[str, ...]
+    """Callers the live server lists and the map does not (as map node IDs)."""
     wait_ms: float
 
 
@@ -176,8 +178,8 @@ class Asker:
         return MapJudged(
             symbol.node_id,
             len(listed & oracle),
-            len(listed - oracle),
-            len(oracle - listed),
+            tuple(sorted(listed - oracle)),
+            tuple(sorted(oracle - listed)),
             wait_ms,
         )
 
