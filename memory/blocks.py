@@ -43,7 +43,7 @@ def check_range(
         if found is not None:
             return found
     if anchor.truncated:
-        return _gone(anchor, file)
+        return _truncated(ws, anchor, file)
     probes = _probes(anchor.text)
     elsewhere = [f for f in _others(ws, anchor, file) if any(p in f.text for p in probes[:1])]
     exact = [(f, hit) for f in elsewhere if (hit := _exact(ws, anchor, f)) is not None]
@@ -90,6 +90,18 @@ def _same_text_here(
         if hit is not None:
             return _relocated_here(anchor, file, hit, "lines_moved")
     return None
+
+
+def _truncated(ws: Workspace, anchor: Anchor, file: FileNow | None) -> RefCheck:
+    """A range too long to keep whole: its kept beginning, looked for in its own file."""
+    start, end = anchor.start_line or 1, anchor.end_line or 1
+    hit = _similar(ws, anchor, file, start) if file is not None else None
+    if file is None or hit is None:
+        return _gone(anchor, file)
+    last = min(len(file.lines), hit.start + end - start)
+    note = f"{anchor.ref}: only its first {len(anchor.text)} characters were kept; compared by them"
+    place = Place(file.path, start_line=hit.start, end_line=last)
+    return RefCheck(anchor, "modified", "lines_changed", place, hit.confidence, warnings=(note,))
 
 
 def _relocated_here(anchor: Anchor, file: FileNow, hit: BlockHit, reason: str) -> RefCheck:

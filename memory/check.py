@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from disk.errors import DiskError
+from map.fingerprint import fingerprint_text
 from map.model import Symbol
 from memory.anchor import find_symbol
 from memory.blocks import check_range
@@ -54,6 +55,9 @@ from memory.model import (
 )
 from memory.results import ambiguous, place_of, whitespace_note, whitespace_only
 from memory.workspace import Workspace
+
+NO_CODE = fingerprint_text("", None).normalized
+"""The normalized fingerprint of a file without code (empty, blank or comments only)."""
 
 DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 """Names the direct callees of a checked symbol that changed since its anchor commit."""
@@ -157,8 +161,10 @@ def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
             change = changes.get(path)
             if change is None:
                 return _FileFate("unchanged", path)
-            if change.kind == "renamed" and change.new_path:
+            if change.kind == "renamed" and change.new_path and not _no_code(anchor):
                 return _read_fate(ws, anchor, change.new_path, "git_rename")
+            if change.kind == "renamed":
+                return _search_file(ws, anchor)
             if change.kind == "deleted":
                 return _search_file(ws, anchor)
             return _read_fate(ws, anchor, path, "file_changed_since_commit")
@@ -182,8 +188,9 @@ def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: str) -> _FileFa
 def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
     """The file's exact content in one file that is new since the anchor commit.
 
-    Equal content alone is no evidence for an empty file; several new files
-    with that content are ambiguous.
+    A file without code (empty, or comments only) is never followed: equal
+    content is no evidence there, and git pairs such files at random. Several
+    new files with the content are ambiguous.
     """
     commit = None if anchor.dirty else anchor.commit
     found = [
@@ -191,11 +198,16 @@ def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
         for p in ws.find_by_hash(anchor.file_hash, anchor.commit)
         if p != anchor.spec.path and ws.history.file_is_new(commit, p)
     ]
-    if not found or not anchor.text.strip():
+    if not found or _no_code(anchor):
         return _FileFate("gone", reason="file_deleted")
     if len(found) > 1:
         return _FileFate("ambiguous", candidates=tuple(found))
     return _FileFate("moved", found[0], ws.readable(found[0]), "content_moved", Confidence.IDENTITY)
+
+
+def _no_code(anchor: Anchor) -> bool:
+    """A whole-file reference to a file without code: empty or comments only."""
+    return anchor.spec.type == "file" and anchor.fingerprint == NO_CODE
 
 
 def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:

@@ -18,8 +18,9 @@ Each level names the evidence that produced it; nothing else produces it:
                        new since the anchor commit, in the same file lineage and
                        container, or elsewhere with a name close to the old one
     SIMILAR     0.7    same name, new since the anchor commit, text changed but
-                       token similarity >= SIMILAR_HIGH (same container), or a
-                       block of lines with similarity >= SIMILAR_HIGH
+                       token similarity >= SIMILAR_HIGH (the same container, or
+                       another one from OTHER_CONTAINER_MIN on), or a block of
+                       lines with similarity >= SIMILAR_HIGH
     RESEMBLES   0.5    as SIMILAR with similarity between SIMILAR_LOW and
                        SIMILAR_HIGH
 
@@ -27,8 +28,8 @@ Similarity is rapidfuzz's normalized Indel similarity (0-1) over the
 comment-free tokens (`memory.similarity`). No level is ever given on equal
 content alone: a candidate must also be new since the anchor commit (when
 git can tell) and have name affinity or lineage; two equally good
-candidates are reported as ambiguous (`unknown`, with the candidates), never
-picked between.
+candidates (the same evidence, similarities within TIE_MARGIN) are reported
+as ambiguous (`unknown`, with the candidates), never picked between.
 """
 
 from __future__ import annotations
@@ -52,8 +53,11 @@ SIMILAR_HIGH = 0.75
 """Token similarity from which changed code counts as SIMILAR."""
 SIMILAR_LOW = 0.5
 """Token similarity below which changed code is not the anchored code at all."""
-OTHER_CONTAINER_MIN = 0.8
-"""A method found by name under another container needs this similarity (or equal text)."""
+OTHER_CONTAINER_MIN = 0.6
+"""A symbol found by name under another container (a method moved to another class
+or out of one) needs this similarity, or equal text."""
+TIE_MARGIN = 0.05
+"""Two candidates with the same evidence whose similarities are closer than this are a tie."""
 BLOCK_MIN = 0.6
 """A changed block of lines is followed only from this similarity on (no name to go by)."""
 

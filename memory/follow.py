@@ -14,8 +14,9 @@ exist in that file then) and have one more piece of evidence:
               lineage and container, or elsewhere with a name close to the
               old one -> renamed
 
-When two candidates are equally good the result is `unknown` (reason
-`ambiguous`) listing them all. Confidence levels: `memory.confidence`.
+When two candidates are equally good (same evidence, similarities within
+TIE_MARGIN) the result is `unknown` (reason `ambiguous`) listing them all.
+Confidence levels: `memory.confidence`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from map.model import Symbol
-from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, Confidence, for_similarity
+from memory.confidence import (
+    OTHER_CONTAINER_MIN,
+    SIMILAR_LOW,
+    TIE_MARGIN,
+    Confidence,
+    for_similarity,
+)
 from memory.files import FileNow
 from memory.model import Anchor, RefCheck
 from memory.results import ambiguous, place_of, whitespace_note
@@ -44,9 +51,14 @@ class _Candidate:
     same_file: bool
 
     @property
-    def rank(self) -> tuple[bool, bool, bool, float]:
-        """Better evidence sorts higher; equal ranks are indistinguishable."""
-        return (self.equal, self.same_container, self.same_file, round(self.similarity, 2))
+    def evidence(self) -> tuple[bool, bool, bool]:
+        """Better evidence sorts higher: equal text, same container, same file."""
+        return (self.equal, self.same_container, self.same_file)
+
+    def ties(self, other: _Candidate) -> bool:
+        """True when `other` is as good as this: same evidence, similarity within TIE_MARGIN."""
+        close = abs(self.similarity - other.similarity) < TIE_MARGIN
+        return other.evidence == self.evidence and close
 
 
 def simple_name(anchor: Anchor) -> str:
@@ -102,8 +114,8 @@ def _by_name(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
 
 
 def _decide_by_name(anchor: Anchor, found: list[_Candidate]) -> RefCheck:
-    best = max(found, key=lambda c: c.rank)
-    ties = [c for c in found if c.rank == best.rank]
+    best = max(found, key=lambda c: (c.evidence, c.similarity))
+    ties = [c for c in found if best.ties(c)]
     if len(ties) > 1:
         places = [place_of(c.file.path, c.symbol) for c in ties]
         return ambiguous(anchor, places, f"{simple_name(anchor)} is found")

@@ -148,7 +148,9 @@ def run_pair(
     old_paths, new_paths = differing(clone, a, b)
     all_a = [p for p in git(clone, "ls-files", "*.py").split("\n") if p and wanted_file(p)]
     changed = [p for p in all_a if p in old_paths]
-    untouched = [p for p in all_a if p not in old_paths]
+    untouched = rng.sample(
+        [p for p in all_a if p not in old_paths], min(len(all_a) - len(changed), 3)
+    )
     before = Snapshot.of(clone, changed + untouched)
     refs: list[tuple[str, str]] = []
     for path in changed:
@@ -158,7 +160,7 @@ def run_pair(
             if rng.random() < 0.3:
                 refs.append(("line_range", f"{path}:{start}-{end}"))
     sample = rng.sample(refs, min(len(refs), max_anchors))
-    for path in rng.sample(untouched, min(len(untouched), 3)):
+    for path in untouched:
         sample.append(("file", path))
         sample.extend(("symbol", f"{path}#{q}") for q in list(before.anchorable(path))[:5])
     ws = Workspace(clone)
@@ -169,7 +171,7 @@ def run_pair(
         except MemoryDomainError:
             continue
     git(clone, "checkout", "-q", "--detach", b)
-    after = Snapshot.of(clone, sorted(new_paths | set(untouched)))
+    after = Snapshot.of(clone, sorted({p for p in new_paths if wanted_file(p)} | set(untouched)))
     memories = [_memory(i, anchor) for i, (_, anchor) in enumerate(anchors)]
     began = time.perf_counter()
     checked = check_memories(Workspace(clone), memories)

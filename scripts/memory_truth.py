@@ -7,7 +7,9 @@ person would give it in the newer one (docs/contracts.md's statuses):
 symbol `path#Q` (Q its qualified name; "new" = a (path, qualified name) that
 did not exist in the older version):
     file untouched                              valid
-    Q still in its file (once)                  compare
+    Q still in its file, or in the file's successor when it is gone (the
+    new file with the most similar lines, as for whole files), once
+                                                compare
     else Q new in exactly one place             compare (moved)
     else its name new under one other container with token similarity >= 0.6
                                                 compare (moved to another class)
@@ -24,7 +26,8 @@ or the same tokens -> valid at the same place, else relocated; otherwise (a
 renamed or edited symbol) -> modified at the symbol's new lines.
 
 whole file: untouched, same bytes or same tokens -> valid; changed ->
-modified; gone: one new file with the same tokens -> relocated (several:
+modified; gone: a file without code (empty, comments only) -> deleted (there
+is nothing to recognise it by); one new file with the same tokens -> relocated (several:
 ambiguous); else the new file with the most similar lines (difflib ratio
 >= 0.5) -> modified; else deleted.
 """
@@ -98,6 +101,8 @@ class Snapshot:
 
     def __init__(self, files: dict[str, FileInfo]) -> None:
         self.files = files
+        self.successors: dict[str, str | None] = {}
+        """Gone files of an older snapshot -> their successor here (see `successor`)."""
 
     @classmethod
     def of(cls, root: Path, paths: Iterable[str]) -> Snapshot:
@@ -136,7 +141,8 @@ def expect_symbol(
     mine = before.files[path].symbols[qualname][0]
     if path not in old:
         return Expected("valid", path, qualname, mine.start, mine.end)
-    here = after.files[path].symbols.get(qualname, []) if path in after.files else []
+    lineage = path if path in after.files else successor(path, before, after, new)
+    here = after.files[lineage].symbols.get(qualname, []) if lineage else []
     if len(here) == 1:
         return _compare(mine, here[0])
     if len(here) > 1:
@@ -194,22 +200,41 @@ def expect_file(
     if path in after.files:
         same = after.files[path].tokens == mine.tokens
         return Expected("valid" if same else "modified", path)
+    if not mine.tokens:
+        return Expected("deleted")
     fresh = [p for p in sorted(new) if p not in before.files and p in after.files]
     copies = [p for p in fresh if after.files[p].tokens == mine.tokens]
     if len(copies) == 1:
         return Expected("relocated", copies[0])
     if copies:
         return Expected("ambiguous")
-    scored = sorted(
-        (
-            (difflib.SequenceMatcher(None, mine.lines, after.files[p].lines).ratio(), p)
-            for p in fresh
-        ),
-        reverse=True,
-    )
-    if scored and scored[0][0] >= FILE_SIMILAR_MIN:
-        return Expected("modified", scored[0][1])
-    return Expected("deleted")
+    follower = successor(path, before, after, new)
+    return Expected("modified", follower) if follower else Expected("deleted")
+
+
+def successor(path: str, before: Snapshot, after: Snapshot, new: set[str]) -> str | None:
+    """The new file (absent before) whose lines are most like the gone file `path`'s
+    (difflib ratio >= FILE_SIMILAR_MIN), or None: the file's lineage by content."""
+    if path not in after.successors:
+        mine = before.files[path].lines
+        fresh = [p for p in sorted(new) if p not in before.files and p in after.files]
+        base = path.rpartition("/")[2]
+        namesakes = [p for p in fresh if p.rpartition("/")[2] == base]
+        after.successors[path] = _most_alike(mine, namesakes, after) or _most_alike(
+            mine, [p for p in fresh if p not in namesakes], after
+        )
+    return after.successors[path]
+
+
+def _most_alike(lines: list[str], paths: list[str], after: Snapshot) -> str | None:
+    best, found = FILE_SIMILAR_MIN, None
+    for path in paths:
+        matcher = difflib.SequenceMatcher(None, lines, after.files[path].lines)
+        if matcher.real_quick_ratio() >= best and matcher.quick_ratio() >= best:
+            score = matcher.ratio()
+            if score >= best:
+                best, found = score, path
+    return found
 
 
 def _compare(mine: Sym, now: Sym) -> Expected:
