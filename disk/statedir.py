@@ -35,8 +35,9 @@ def state_dir(root: Path, *, create: bool = True) -> Path:
     if not stat.S_ISDIR(info.st_mode):
         kind = "a symlink" if stat.S_ISLNK(info.st_mode) else "not a directory"
         raise OutsideRootError(
-            f"{path}: is {kind}; codeanchor keeps its state only in a real folder inside "
-            "the root (remove it, or pass --store elsewhere)",
+            f"{path}: is {kind}; codeanchor keeps its state (map, memory store) only in a "
+            "real folder inside the root: remove it (--store can put the memory store "
+            "elsewhere)",
             path=str(path),
         )
     ignore = path / ".gitignore"

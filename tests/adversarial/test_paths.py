@@ -10,6 +10,7 @@ path and marked external, never shown as an in-root path with its text.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -24,11 +25,13 @@ from lsprotocol import types
 
 from lsp.convert import Converter
 from tests.adversarial.cli import REPO, Done, cli, tree
+from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import require_binary
 from tests.memory.conftest import GIT_ENV, Repo
 
 CODE = "def area(w, h):\n    return w * h\n"
 KILL_DEADLINE_S = 60.0
+SCENARIO_TIMEOUT_S = 180.0
 
 
 @pytest.fixture
@@ -83,6 +86,26 @@ def test_map_build_writes_no_snapshot_through_a_linked_state_folder(
     assert done.code == 0, done.err
     assert done.json()["symbols"] == 1  # the map itself works, from memory
     assert "symlink" in done.err
+    assert tree(elsewhere) == before
+
+
+def test_serve_keeps_answering_and_writes_nothing_through_a_linked_state_folder(
+    shapes: Repo, elsewhere: Path
+) -> None:
+    (shapes.root / ".codeanchor").symlink_to(elsewhere, target_is_directory=True)
+    before = tree(elsewhere)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        async with serve(shapes.root) as client:
+            refused = await call_error(client, "memory_save", text="x", refs=["shapes.py#area"])
+            status = await call(client, "map_status")
+            unsaved = await call_error(client, "map_rebuild")
+            return refused, status, unsaved
+
+    refused, status, unsaved = asyncio.run(asyncio.wait_for(scenario(), SCENARIO_TIMEOUT_S))
+    assert refused["code"] == unsaved["code"] == "outside_root"
+    assert "symlink" in refused["message"] and "symlink" in unsaved["message"]
+    assert status["data"]["files"] == 1  # the map works, from memory
     assert tree(elsewhere) == before
 
 
