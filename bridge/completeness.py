@@ -11,12 +11,13 @@ a place on its line. Which sites are candidates depends on the question:
 | definition        | same-name definitions, only when the server found none      |
 
 The answer is `complete` when nothing stands against it, else `partial`
-with one reason per cause (`not_checked`, `server_loading`, `scan_capped`, `priming_capped`,
+with one reason per cause: `not_checked`, `server_loading`,
+`workspace_incomplete`, `scan_capped`, `priming_capped`,
 `unconfirmed_candidates`, and `outside_project` when the map sees the name
-used in files where the server found nothing). Unconfirmed sites are listed apart from the
-answer, with where they come from (`map` or `text`); a comment, a string or
-another symbol of the same name is such a site: the server was right to leave
-it out, and the agent sees it was weighed, not missed.
+used in files where the server found nothing. Unconfirmed sites are listed
+apart from the answer, with where they come from (`map` or `text`); a
+comment, a string or another symbol of the same name is such a site: the
+server was right to leave it out, and the agent sees it was weighed, not missed.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def judge(
     unparsed_files: int = 0,
     checked: bool = True,
     loading: bool = False,
+    workspace: Sequence[str] = (),
     priming: Priming | None = None,
 ) -> Verdict:
     """Check the places of an answer ((path, 1-based line)) against the sites of
@@ -111,7 +113,9 @@ def judge(
     `excluded` are places the question leaves out on purpose (the declaration
     when it was not asked for); `unparsed_files` counts files whose sites could
     not be labelled; `checked` False: the position held no name to scan for, so
-    nothing could vouch for the answer. A definition found by the server stands alone.
+    nothing could vouch for the answer; `workspace` says what keeps the server from
+    answering in full (Go modules missing from the cache). A definition found by the
+    server stands alone.
     """
     found = set(answer)
     alone = question == "definition" and bool(found)
@@ -137,6 +141,7 @@ def judge(
         reasons.append(
             _reason("server_loading", "the language server was still loading the workspace")
         )
+    reasons.extend(_reason("workspace_incomplete", problem) for problem in workspace)
     if scan is not None and (scan.capped or unparsed_files):
         reasons.append(
             _reason(

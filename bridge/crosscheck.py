@@ -74,6 +74,7 @@ async def cross_checked(
             unparsed_files=unparsed,
             checked=found_scan is not None,
             loading=live.still_loading(position.path),
+            workspace=[f"{p.cause}; {p.fix}" for p in live.workspace_problems(position.path)],
             priming=priming,
         )
 

@@ -116,7 +116,9 @@ async def _locations(
         excluded: set[tuple[str, int]] = set()
         if leave_out_declaration:
             declared = await retry_once(
-                lambda: app.live.definition(position.path, position.line, position.character)
+                lambda: app.live.definition(position.path, position.line, position.character),
+                app,
+                position.path,
             )
             excluded = _location_places(declared)
         found, verdict = await cross_checked(

@@ -208,3 +208,15 @@ def test_an_answer_with_no_name_to_check_says_so() -> None:
     assert verdict.fields()["crossCheck"] is None
     found = judge("definition", answer={("b.ts", 4)}, scan=None, target=("a.ts", 1), checked=False)
     assert found.complete
+
+
+def test_a_workspace_the_server_cannot_see_whole_makes_answers_partial() -> None:
+    verdict = judge(
+        "references",
+        answer={("a.go", 3)},
+        scan=_scan(_site("a.go", 3)),
+        target=("a.go", 1),
+        workspace=["go.mod needs modules missing from the module cache; run go mod download"],
+    )
+    assert [r["code"] for r in verdict.reasons] == ["workspace_incomplete"]
+    assert "go mod download" in verdict.reasons[0]["message"]
