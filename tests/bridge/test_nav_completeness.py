@@ -3,7 +3,8 @@
 TypeScript (through a real MCP client): tests outside every tsconfig `include`
 (tests/fixtures/ts_outside, laid out like ky). Python (ty and pyright) and C
 (clangd, with its generated compilation database and without any): a file
-never opened that calls the function, and a comment that names it.
+never opened that calls the function, and a comment that names it. Go (gopls):
+implementations, and a same-name method of a type that is no implementation.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from bridge.context import AppContext
-from bridge.tools.nav import nav_callers, nav_references
+from bridge.tools.nav import nav_callers, nav_implementations, nav_references
 from tests.bridge.mcp_session import call, serve
 from tests.conftest import FIXTURES, require_binary
 from tests.lsp.conftest import PYTHON_SERVERS, line_of
@@ -119,6 +120,7 @@ def _ask(
     tool: Callable[..., Awaitable[Any]],
     target: str,
     *,
+    name: str | None = None,
     patch: Callable[[AppContext], None] | None = None,
 ) -> dict[str, Any]:
     async def ask() -> dict[str, Any]:
@@ -127,7 +129,7 @@ def _ask(
             patch(app)
         try:
             async with asyncio.timeout(SCENARIO_TIMEOUT_S):
-                envelope = await tool(app, target)
+                envelope = await tool(app, target, name)
             data: dict[str, Any] = envelope["data"]
             return data
         finally:
@@ -199,3 +201,31 @@ def test_c_references_reach_a_file_never_opened(tmp_path: Path, database: str) -
     if database == "none":
         # Only the queried file was open: the others were opened for the question.
         assert data["priming"]["filesOpened"] >= 1
+
+
+def test_go_implementations_list_a_same_name_method_of_another_shape_apart(
+    tmp_path: Path,
+) -> None:
+    require_binary("gopls")
+    root = _copy("go_app", tmp_path)
+    shapes = "shapes/shapes.go"
+    interface_line = line_of(root, shapes, "Area() float64")
+    found = _ask(root, nav_implementations, f"{shapes}:{interface_line}", name="Area")
+    assert _places(found["locations"]) == {
+        (shapes, line_of(root, shapes, "func (c Circle) Area")),
+        (shapes, line_of(root, shapes, "func (s Square) Area")),
+    }
+    assert found["completeness"] == "complete", found["completenessReasons"]
+
+    (root / "shapes" / "label.go").write_text(
+        "package shapes\n\n// Label is no Shape: its Area is a name.\n"
+        "type Label struct{}\n\n"
+        'func (l Label) Area() string {\n\treturn "A1"\n}\n',
+        encoding="utf-8",
+    )
+    found = _ask(root, nav_implementations, f"{shapes}:{interface_line}", name="Area")
+    assert "shapes/label.go" not in {loc["path"] for loc in found["locations"]}
+    assert found["completeness"] == "partial"
+    assert [(u["path"], u["seenAs"]) for u in found["unconfirmed"]] == [
+        ("shapes/label.go", "definition")
+    ]
