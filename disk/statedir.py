@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from disk.errors import OutsideRootError
 
@@ -47,9 +47,14 @@ def state_dir(root: Path, *, create: bool = True) -> Path:
 
 
 def state_file(root: Path, name: str, *, create_dir: bool = True) -> Path:
-    """`root/.codeanchor/NAME`; raises OutsideRootError when that file is a symlink."""
-    path = state_dir(root, create=create_dir) / name
-    refuse_link(path)
+    """`root/.codeanchor/NAME` (NAME may hold folders: `clangd/x.json`); raises
+    OutsideRootError when that file, or a folder on the way to it, is a symlink."""
+    path = state_dir(root, create=create_dir)
+    for part in PurePosixPath(name).parts:
+        if part in ("/", ".", ".."):
+            raise ValueError(f"{name!r}: not a plain path inside {STATE_DIR}")
+        path = path / part
+        refuse_link(path)
     return path
 
 

@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
+from disk.errors import OutsideRootError
+from disk.statedir import state_file
 from lsp.convert import Converter
 from tests.adversarial.cli import REPO, Done, cli, tree
 from tests.bridge.mcp_session import call, call_error, serve
@@ -107,6 +109,17 @@ def test_serve_keeps_answering_and_writes_nothing_through_a_linked_state_folder(
     assert "symlink" in refused["message"] and "symlink" in unsaved["message"]
     assert status["data"]["files"] == 1  # the map works, from memory
     assert tree(elsewhere) == before
+
+
+def test_a_state_file_behind_a_linked_folder_inside_codeanchor_is_refused(
+    tmp_path: Path, elsewhere: Path
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    assert state_file(root, "clangd/compile_commands.json").parent.is_dir() is False
+    (root / ".codeanchor" / "clangd").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(OutsideRootError, match="symlink"):
+        state_file(root, "clangd/compile_commands.json")
 
 
 SAVER = """
