@@ -12,7 +12,7 @@ a place on its line. Which sites are candidates depends on the question:
 
 The answer is `complete` when nothing stands against it, else `partial`
 with one reason per cause: `not_checked`, `server_loading`,
-`workspace_incomplete`, `scan_capped`, `priming_capped`,
+`workspace_incomplete`, `scan_capped`, `priming_capped` (or `priming_failed`),
 `unconfirmed_candidates`, and `outside_project` when the map sees the name
 used in files where the server found nothing. Unconfirmed sites are listed
 apart from the answer, with where they come from (`map` or `text`); a
@@ -150,7 +150,15 @@ def judge(
                 f"searched, {unparsed_files} not parsed): candidates may be missing",
             )
         )
-    if priming is not None and priming.not_opened:
+    if priming is not None and priming.failed:
+        reasons.append(
+            _reason(
+                "priming_failed",
+                f"{len(priming.not_opened)} candidate files could not be opened "
+                f"({priming.failed}): the server may not have searched them",
+            )
+        )
+    elif priming is not None and priming.not_opened:
         reasons.append(
             _reason(
                 "priming_capped",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bridge.candidates import Site
 from disk.paths import relative_posix
+from lsp.errors import RequestTimeoutError, ServerCrashedError
 from lsp.pool import LivePool
 
 PRIME_CAP = 48
@@ -31,9 +32,11 @@ class Priming:
 
     opened: tuple[str, ...]
     not_opened: tuple[str, ...]
-    """Candidate files the cap left closed."""
+    """Candidate files the cap (or a failure) left closed."""
     cap: int
     ms: float
+    failed: str | None = None
+    """Why priming stopped early (the server crashed or hung), if it did."""
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape answers carry (`priming`)."""
@@ -43,6 +46,7 @@ class Priming:
             "cap": self.cap,
             "capHit": bool(self.not_opened),
             "filesNotOpened": list(self.not_opened),
+            "failed": self.failed,
         }
 
 
@@ -60,11 +64,18 @@ def files_to_prime(sites: Sequence[Site], covered: Collection[str]) -> list[str]
 
 
 async def prime(live: LivePool, language: str, files: Sequence[str], cap: int) -> Priming:
-    """Open up to `cap` of `files` that `language`'s server does not have open yet."""
+    """Open up to `cap` of `files` that `language`'s server does not have open yet.
+
+    A server that crashes or hangs meanwhile ends priming (the question that
+    follows restarts it): every file is then reported not opened, with the cause.
+    """
     started = time.perf_counter()
     already = {relative_posix(live.root, path) for path in live.session(language).open_documents()}
     closed = [path for path in files if path not in already]
-    opened = await live.prime(closed[:cap]) if cap else []
+    try:
+        opened = await live.prime(closed[:cap]) if cap else []
+    except (ServerCrashedError, RequestTimeoutError) as exc:
+        return Priming((), tuple(closed), cap, (time.perf_counter() - started) * 1000, str(exc))
     return Priming(
         opened=tuple(opened),
         not_opened=tuple(closed[cap:]),

@@ -146,6 +146,7 @@ def test_loading_and_a_capped_priming_make_an_answer_partial() -> None:
         "cap": 1,
         "capHit": True,
         "filesNotOpened": ["c.ts", "d.ts"],
+        "failed": None,
     }
     assert verdict.warnings() == ["partial answer (priming_capped): see data.completenessReasons"]
 
@@ -220,3 +221,12 @@ def test_a_workspace_the_server_cannot_see_whole_makes_answers_partial() -> None
     )
     assert [r["code"] for r in verdict.reasons] == ["workspace_incomplete"]
     assert "go mod download" in verdict.reasons[0]["message"]
+
+
+def test_priming_cut_short_by_a_crash_says_so() -> None:
+    priming = Priming((), ("b.ts",), cap=48, ms=3.0, failed="tsserver crashed")
+    verdict = judge(
+        "references", answer={("a.ts", 3)}, scan=_scan(), target=("a.ts", 1), priming=priming
+    )
+    assert [r["code"] for r in verdict.reasons] == ["priming_failed"]
+    assert "tsserver crashed" in verdict.reasons[0]["message"]
