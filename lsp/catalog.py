@@ -115,6 +115,8 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("ty", "server"),
         "pip install ty",
         _PY,
+        # Without a watched-files event for pyproject.toml it keeps its old search paths.
+        setup_files=("pyproject.toml", "ty.toml"),
     ),
     ServerSpec(
         "pyright",
@@ -129,6 +131,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         settings={"python": {}, "python.analysis": {"diagnosticMode": "openFilesOnly"}},
         # A query sent before it logs "Found N source files" sees the open files only.
         ready_log=(r"^Found \d+ source files?\b", r"^No source files found"),
+        # An edited config file is read again on its watched-files event (a config
+        # file created after the start is not: that needs a restart).
+        setup_files=("pyproject.toml", "pyrightconfig.json"),
     ),
     ServerSpec(
         "basedpyright",

@@ -71,6 +71,20 @@ def test_a_function_renamed_on_disk_is_found_by_its_new_name_only(live: Live) ->
     assert _places(definition) == {(SHAPES, line_of(live.root, SHAPES, "def sum_of_areas"))}
 
 
+def test_a_search_path_added_to_pyproject_is_seen_at_once(live: Live) -> None:
+    root = live.root
+    (root / "lib/libpkg").mkdir(parents=True)
+    (root / "lib/libpkg/__init__.py").write_text("def helper() -> int:\n    return 1\n")
+    (root / "app/uses_lib.py").write_text("from libpkg import helper\n\nprint(helper())\n")
+    line, col = position_of(root, "app/uses_lib.py", "helper", after="print")
+    helper = ("lib/libpkg/__init__.py", 1)
+    assert helper not in _places(live.run(live.pool.definition("app/uses_lib.py", line, col)))
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+        pyproject.write('\n[tool.ty.environment]\nextra-paths = ["lib"]\n')
+        pyproject.write('\n[tool.pyright]\nextraPaths = ["lib"]\n')
+    assert _places(live.run(live.pool.definition("app/uses_lib.py", line, col))) == {helper}
+
+
 def test_only_the_most_recent_documents_stay_open_and_answers_stay_right(tmp_path: Path) -> None:
     settings = LiveSettings(max_open_documents=2)
     with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
