@@ -10,10 +10,14 @@ AppContext, timed end to end) about a seeded sample of symbols and prints:
     live refs recall        nav_references' sites / the ground truth's, summed
                             over the sample (the truth: identifier occurrences
                             of the name that can mean the symbol, by tree-sitter;
-                            see scripts/accuracy/truth.py)
+                            see scripts/accuracy/truth.py); (direct): over the
+                            sites the parse ties to the symbol without types
     live callers recall     nav_callers' call lines / the truth's call lines
     map callers R / P       map_neighbors(direction="in", kinds=["calls"]) against
-                            the live callers (call hierarchy) as the oracle
+                            the live callers (call hierarchy) as the oracle; below
+                            the table, the precision when a map caller around a
+                            call site of the truth counts as right too (the oracle
+                            misses calls on receivers it cannot type)
     silent partial          answers with recall < 100% whose `completeness` is not
                             `partial` (a missing field counts as complete claimed)
     wait                    each answer's wall time, median / p95, ms; cold = the
@@ -168,6 +172,10 @@ def summarize(run: Run, project: Project) -> dict[str, Any]:
         "map_callers_precision_pct": percent(
             agreed, agreed + sum(len(m.map_only) for m in run.map_callers)
         ),
+        "map_callers_precision_live_or_parse_pct": percent(
+            agreed + sum(m.parse_only for m in run.map_callers),
+            agreed + sum(len(m.map_only) for m in run.map_callers),
+        ),
         "silent_partial": sum(a.silent for a in answers),
         "said_partial": sum(a.completeness == "partial" for a in answers),
         "errors": sum(a.error is not None for a in answers),
@@ -269,6 +277,8 @@ def print_table(report: dict[str, Any]) -> None:
         )
         out.print(
             f"{row['label']}: {row['project']}; {row['candidates']} judgeable symbols; "
+            f"map callers precision against live or parse "
+            f"{pct(row['map_callers_precision_live_or_parse_pct'])}; "
             f"map opened in {row['map_open_s']:.1f} s; map_neighbors wait "
             f"{wait(row['map_wait_ms'])} ms; {row['docs_open_at_end']} documents open at the end"
             + priming

@@ -67,7 +67,8 @@ class Judged:
 
 @dataclass(frozen=True)
 class MapJudged:
-    """The map's callers of one symbol against the live callers."""
+    """The map's callers of one symbol against the live callers (the oracle), and
+    against the live callers plus the ground truth's call sites."""
 
     node_id: str
     agreed: int
@@ -75,6 +76,9 @@ class MapJudged:
     """Callers the map lists and the live server does not (node IDs)."""
     live_only: tuple[str, ...]
     """Callers the live server lists and the map does not (as map node IDs)."""
+    parse_only: int
+    """Of `map_only`, those around a call site of the ground truth (a call the
+    server could not type, such as `app.run()` on an unannotated pytest fixture)."""
     wait_ms: float
 
 
@@ -175,11 +179,13 @@ class Asker:
         )
         listed = {n["nodeId"] for n in (answer["data"]["neighbors"] if answer else [])}
         oracle = {map_node_at(code_map, c["path"], c["line"], c["name"]) for c in live}
+        parsed = {map_node_at(code_map, o.path, o.line, "") for o in symbol.calls}
         return MapJudged(
             symbol.node_id,
             len(listed & oracle),
             tuple(sorted(listed - oracle)),
             tuple(sorted(oracle - listed)),
+            len((listed - oracle) & parsed),
             wait_ms,
         )
 
