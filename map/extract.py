@@ -52,6 +52,9 @@ _LEAVES: frozenset[str] = frozenset({"type"})
 # A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
+_ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
+    {"assign.type": 0, "assign.call": 1, "assign.alias": 1, "assign.other": 2}
+)
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 
 
@@ -273,15 +276,21 @@ def _assignments(
     """The local names given a value, each with its scope (not the defined constants)."""
     defined = {scope.name_node.start_byte for scope in found.scopes}
     by_qualname = {s.qualname: s.node_id for s in reversed(symbols)}
+    kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
+    for ref in found.assigns:
+        key = ref.name_node.start_byte
+        if key not in defined and (
+            key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]
+        ):
+            kept[key] = ref
     return tuple(
         Assignment(
             name=text_of(ref.name_node),
             scope=_scope_id(path, ref.scope, by_qualname),
-            value=ref.qualifier or "",
-            called=ref.kind == "assign.call",
+            value=ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
+            called=ref.kind != "assign.alias",
         )
-        for ref in found.assigns
-        if ref.name_node.start_byte not in defined and ref.qualifier
+        for _, ref in sorted(kept.items())
     )
 
 

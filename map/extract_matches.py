@@ -12,9 +12,12 @@ what each match is:
     @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
     @ref.types                        a type expression whose names are
                                       references (Python annotations)
-    @assign.call / @assign.alias + @name + @value
-                                      a local name given a call's result or
-                                      another (dotted) name's value
+    @assign.call / @assign.alias / @assign.type + @name + @value
+                                      a local name given a call's result,
+                                      another (dotted) name's value, or a
+                                      type annotation (an instance of it)
+    @assign.other + @name             a local name given something else
+                                      (a parameter, a loop variable): unknown
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it
@@ -169,9 +172,11 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
                 )
             )
         elif role.startswith("assign."):
-            value = _qualifier(captures["value"][0])
-            if value != COMPLEX_QUALIFIER:
-                found.assigns.append(Ref(captures["name"][0], role, value))
+            values = captures.get("value")
+            value = _qualifier(values[0]) if values else COMPLEX_QUALIFIER
+            found.assigns.append(
+                Ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
+            )
         elif role.startswith("def."):
             kind: SymbolKind = role[4:]  # type: ignore[assignment]
             _add_scope(found, kind, node, captures, shape, pattern)

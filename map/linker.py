@@ -124,7 +124,8 @@ class Linker:
         """What other files can see of `path`, name by name, and its star imports.
 
         A name's entry holds every symbol of that name (ID, kind, and a
-        class's bases as written) and what an import binds to it; when an
+        class's bases as written), what an import binds to it and what a
+        module-level assignment gives it; when an
         entry is unchanged, no lookup of that name in this file can answer
         differently.
         """
@@ -135,6 +136,9 @@ class Linker:
             table[symbol.name].append((symbol.node_id, symbol.kind, bases))
         for local, binding in scope.bindings.items():
             table[local].append(binding)
+        for (where, local), values in scope.assigned.items():
+            if where == path:  # a module variable other files may reach
+                table[local].append(values)
         return {name: tuple(entry) for name, entry in table.items()}, scope.stars
 
     def _exported_names(self, files: set[str]) -> set[str]:

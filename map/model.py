@@ -121,7 +121,10 @@ class Reference:
 @dataclass(frozen=True, slots=True)
 class Assignment:
     """A local name given a (dotted) name's value in a scope: `f = mod.func`
-    (an alias), or its call's result when `called` (`app = Flask()`: an instance).
+    (an alias), or, when `called`, what calling it gives: `app = Flask()`, and
+    likewise an annotated name or parameter `app: Flask` (an instance). An
+    empty `value` is a name given something unknown (a parameter, a loop
+    variable, another expression): it hides what it shadows, and names nothing.
 
     `scope` is the node ID of the enclosing symbol (the path at module level).
     """

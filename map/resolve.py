@@ -242,6 +242,9 @@ class Resolver:
                 ids = self._bound(ctx, binding, head)
                 if not ids and not binding.files:
                     return _Module(())
+                if not ids:  # `from .globals import request`: a module's variable
+                    name = binding.name if isinstance(binding, NameBinding) else head
+                    return self._module_variable(ctx, binding.files, name, depth)
         return self._class_of(ids)
 
     def _assigned(
@@ -249,10 +252,13 @@ class Resolver:
     ) -> _Target | Resolution:
         """What a local name stands for, from its one assignment in scope: an alias's
         target (a module, a class, or the symbols of a name), or the instance of
-        the class a call constructs. Several differing assignments: nothing."""
+        the class a call constructs. Several differing assignments, or an unknown
+        value (a parameter, a loop variable): nothing."""
         if len(assigned) != 1 or assigned[0] in ctx.following or depth >= MAX_HOPS:
             return None
         assignment = assigned[0]
+        if not assignment.value:
+            return None
         qualifier, _, name = assignment.value.rpartition(".")
         ctx.following.add(assignment)
         try:
@@ -279,6 +285,25 @@ class Resolver:
             return target  # an instance of the class; a function's result is unknown
         return target or resolution
 
+    def _module_variable(
+        self, ctx: _Lookup, files: tuple[str, ...], name: str, depth: int
+    ) -> _Target:
+        """What a module-level variable `name` of the module in `files` holds (`g:
+        _AppCtxGlobals = LocalProxy(...)`), following the imports that re-export it."""
+        for path in files:
+            scope = self._scopes.get(path)
+            if scope is None or depth >= MAX_HOPS:
+                continue
+            self._see(ctx, scope, name)
+            assigned = scope.assigned.get((path, name))
+            if assigned:
+                target = self._assigned(ctx, scope, assigned, depth + 1)
+                return None if isinstance(target, Resolution) else target
+            binding = scope.bindings.get(name)
+            if isinstance(binding, NameBinding) and binding.files:
+                return self._module_variable(ctx, binding.files, binding.name, depth + 1)
+        return None
+
     def _step(self, ctx: _Lookup, target: _Target, segment: str, depth: int) -> _Target:
         if isinstance(target, _Module):
             if not target.files:
@@ -286,7 +311,8 @@ class Resolver:
             ids = self._exported(ctx, target.files, segment)
             if ids:
                 return self._class_of(ids)
-            return self._submodule(ctx, target.files[0], segment)
+            submodule = self._submodule(ctx, target.files[0], segment)
+            return submodule or self._module_variable(ctx, target.files, segment, depth)
         if isinstance(target, _Class):
             owner = self._scopes[file_of(target.node_id)]
             qual = owner.symbols[target.node_id].qualname

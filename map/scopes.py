@@ -56,6 +56,7 @@ class FileScope:
     assigned: dict[tuple[str, str], tuple[Assignment, ...]] = field(default_factory=dict)
     """(scope ID, name) -> the distinct values the name is given in that scope."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
+    _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def signature(self) -> tuple[object, ...]:
@@ -95,11 +96,28 @@ class FileScope:
         return known
 
     def assignments(self, scope_id: str, name: str) -> tuple[Assignment, ...]:
-        """What `name`, used in `scope_id`, was given there, or else at module level."""
-        found = self.assigned.get((scope_id, name))
-        if found is None and scope_id != self.path:
-            found = self.assigned.get((self.path, name))
-        return found or ()
+        """What `name`, used in `scope_id`, was given in the innermost function
+        around it that gives it anything (Python skips class bodies), or at module level."""
+        for where in self._assigning_scopes(scope_id):
+            found = self.assigned.get((where, name))
+            if found:
+                return found
+        return ()
+
+    def _assigning_scopes(self, scope_id: str) -> tuple[str, ...]:
+        known = self._chains.get(scope_id)
+        if known is None:
+            symbol = self.symbols.get(scope_id)
+            chain = symbol.qualname.split(".") if symbol is not None else []
+            found = [scope_id] if symbol is not None else []
+            for i in range(len(chain) - 1, 0, -1):
+                found.extend(
+                    node_id
+                    for node_id in self.by_qual.get(".".join(chain[:i]), ())
+                    if not self.is_class(node_id)
+                )
+            known = self._chains[scope_id] = (*found, self.path)
+        return known
 
     def is_class(self, node_id: str) -> bool:
         """True when the symbol is class-like (members can be looked up in it)."""

@@ -11,10 +11,25 @@
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
 ; local names given a class instance or another name: `app = Flask()`, `f = mod.func`
+; (an annotation, below, wins over the value)
 (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @value)) @assign.call
 (assignment left: (identifier) @name right: [(identifier) (attribute)] @value) @assign.alias
+; any other local name (a parameter, a loop variable, another value) is unknown, and
+; hides the imports and module names it shadows
+(assignment left: (identifier) @name) @assign.other
+(parameters (identifier) @name) @assign.other
+(default_parameter name: (identifier) @name) @assign.other
+(parameters (list_splat_pattern (identifier) @name)) @assign.other
+(parameters (dictionary_splat_pattern (identifier) @name)) @assign.other
+(for_statement left: (identifier) @name) @assign.other
+(as_pattern alias: (as_pattern_target (identifier) @name)) @assign.other
+; an annotated name or parameter holds an instance of its (plain) type: `app: Flask`
+(assignment left: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
+(typed_parameter (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
+(typed_default_parameter
+  name: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
 
 (import_statement) @import
 (import_from_statement) @import

@@ -12,7 +12,17 @@ from map.languages import LANGUAGES, extraction_query, language_for, query_sourc
 from map.model import SymbolKind
 
 PARTS = {"name", "qualifier", "prefix", "value"}
-ROLES = {"container", "import", "comment", "skip", "ref.types", "assign.call", "assign.alias"}
+ROLES = {
+    "container",
+    "import",
+    "comment",
+    "skip",
+    "ref.types",
+    "assign.call",
+    "assign.alias",
+    "assign.type",
+    "assign.other",
+}
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
 
 
