@@ -10,7 +10,9 @@ See `bridge.trust` for what needs trust and where trust is kept.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -94,6 +96,7 @@ def _document(
                 "env": dict(s.env),
                 "chosenFor": list(s.chosen_for),
                 "keys": list(s.keys),
+                "runsRepositoryFile": _in_repository(state.root, s.command[0]),
             }
             for s in servers
         ],
@@ -127,7 +130,20 @@ def _show(action: str, state: TrustState, config: Config, servers: list[Configur
             f"  {escape(server.name)} ({chosen}) {verb}: {escape(shlex.join(server.command))}"
             + (f"  [dim]env[/] {escape(env)}" if env else "")
         )
+        if _in_repository(state.root, server.command[0]):
+            console.print(
+                "    [yellow]a file in the repository: trust does not cover what it holds "
+                "later (a pull can change it without changing the configuration)[/]"
+            )
     for language, name in config.servers.items():
         console.print(f"  servers.{escape(language)} = {escape(name)}")
     if not state.trusted:
         console.print(f"to trust it, review it, then run: {escape(state.command)}")
+
+
+def _in_repository(root: Path, program: str) -> bool:
+    """Whether a server's program is a file under the root (servers start in the root)."""
+    if os.sep not in program:
+        return False  # found on PATH
+    real_root = os.path.realpath(root)
+    return os.path.commonpath([real_root, os.path.realpath(root / program)]) == real_root

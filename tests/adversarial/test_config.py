@@ -159,6 +159,7 @@ def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> N
     assert granted["action"] == "granted" and granted["trusted"] is True
     [server] = granted["servers"]
     assert server["name"] == "ty" and server["command"][:2] == ["sh", "-c"]
+    assert server["runsRepositoryFile"] is False
     assert str(repo.marker) in server["command"][2]
     assert repo.cli("trust", "--status").returncode == 0
 
@@ -176,6 +177,14 @@ def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> N
     repo.answer("trust")
     repo.answer("resolve", ALLOW)
     assert edited.exists()
+
+
+def test_trust_says_when_a_command_runs_a_file_of_the_repository(repo: Repo) -> None:
+    (repo.root / "codeanchor.toml").write_text('[server.ty]\ncommand = ["./tools/lsp.sh"]\n')
+    [server] = orjson.loads(repo.cli("trust", "--status", "--json").stdout)["servers"]
+    assert server["runsRepositoryFile"] is True
+    done = repo.cli("trust")
+    assert done.returncode == 0 and "a file in the repository" in done.stdout
 
 
 def test_revoke_stops_the_command_again(repo: Repo) -> None:
