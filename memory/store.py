@@ -59,7 +59,7 @@ class MemoryStore:
     def _open(self) -> sqlite3.Connection:
         found = inspect_store_file(self.path)
         if found is not None:
-            self._check_owner(found)
+            self._refuse_newer(found)
         if self.readonly and (found is None or found == (Ownership.EMPTY, 0)):
             return _new_in_memory()
         if self.readonly and found is not None and found[1] == SCHEMA_VERSION:
@@ -69,7 +69,8 @@ class MemoryStore:
         self.readonly = False  # an older store of ours is migrated even to be read
         return self._open_for_writing(found)
 
-    def _check_owner(self, found: tuple[Ownership, int]) -> None:
+    def _refuse_newer(self, found: tuple[Ownership, int]) -> None:
+        """Refuse a store of ours whose schema a newer codeanchor wrote."""
         kind, version = found
         if kind is Ownership.OURS and version > SCHEMA_VERSION:
             raise MemoryInputError(
@@ -94,7 +95,7 @@ class MemoryStore:
                     kind, why = ownership(conn)
                     if kind is Ownership.FOREIGN:
                         raise foreign_store(self.path, why)
-                    self._check_owner((kind, stored_version(conn)))
+                    self._refuse_newer((kind, stored_version(conn)))
                     upgrade(conn)
             conn.execute("PRAGMA journal_mode = WAL")
         except BaseException:
