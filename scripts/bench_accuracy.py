@@ -68,7 +68,7 @@ LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
 GOAL_LIVE = 95.0
 GOAL_MAP_RECALL = 90.0
 GOAL_MAP_PRECISION = 95.0
-TABLE_WIDTH = 190
+TABLE_WIDTH = 230
 
 err = Console(stderr=True, width=TABLE_WIDTH)
 
@@ -237,9 +237,8 @@ def print_table(report: dict[str, Any]) -> None:
         "goals missed",
     )
     for column in columns:
-        table.add_column(
-            column, justify="left" if column.startswith(("lang", "goals")) else "right"
-        )
+        left = column.startswith(("lang", "goals"))
+        table.add_column(column, justify="left" if left else "right", no_wrap=left)
 
     def pct(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}%"
