@@ -241,7 +241,7 @@ class Linker:
             old = links.results.pop(index, None)
             if old is not None:
                 ref = references[index]
-                for target in old.targets:
+                for target in old.reached:
                     key = (ref.scope, target, ref.kind)
                     links.edges[key].remove(index)
                     dirty.add(key)
@@ -260,7 +260,7 @@ class Linker:
         if resolution is None:
             return set()
         links.results[index] = resolution
-        keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.targets}
+        keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.reached}
         for key in keys:
             links.edges.setdefault(key, []).append(index)
         return keys

@@ -37,6 +37,8 @@ BUILTIN_MEMBERS: frozenset[str] = frozenset(
 ) | frozenset({"send", "throw", "close", "read", "write", "readline", "flush", "seek"})
 """Python methods of builtin types, generators and files: a call of one of these on
 a receiver of unknown type is never guessed to be a project method of that name."""
+CONSTRUCTOR_NAMES = {"python": "__init__"}
+"""The method a call of a class runs, per language (an edge goes to it too)."""
 LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
 """Languages whose code calls each other's definitions; a name never matches across families."""
 
@@ -47,11 +49,18 @@ class Resolution:
 
     targets: tuple[str, ...]
     confidence: float
+    constructors: tuple[str, ...] = ()
+    """What a call of a class (the target) runs too: its own or inherited `__init__`."""
 
     @property
     def candidates(self) -> tuple[str, ...]:
         """The competing targets when there is more than one, else ()."""
         return self.targets if len(self.targets) > 1 else ()
+
+    @property
+    def reached(self) -> tuple[str, ...]:
+        """Every symbol the reference has an edge to: the targets, then the constructors."""
+        return self.targets + self.constructors
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +116,18 @@ class Resolver:
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
-        return self._resolve(_Lookup(path, consulted), self._scopes[path], ref, 0)
+        ctx = _Lookup(path, consulted)
+        scope = self._scopes[path]
+        found = self._resolve(ctx, scope, ref, 0)
+        if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
+            return found
+        target = self._class_of(found.targets)
+        if not isinstance(target, _Class):
+            return found
+        constructor = self._member(ctx, target, CONSTRUCTOR_NAMES[scope.language], 0)
+        if constructor is None:
+            return found
+        return Resolution(found.targets, found.confidence, constructor.targets)
 
     def _resolve(
         self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int

@@ -12,8 +12,9 @@ symbol are the map's answer. It prints, per server:
 
 each for map edges of confidence >= 0, >= 0.5 and >= 0.9.
 
-The oracle is the server: a dynamic call it cannot see counts against the
-map's precision. `--dump FILE` writes the disagreements (JSON) for study.
+The oracle is the server (or, with `--server both`, what either of pyright and
+ty lists): a dynamic call it cannot see counts against the map's precision.
+`--dump FILE` writes the disagreements (JSON) for study.
 
     .venv/bin/python scripts/bench_map_edges.py --root /tmp/flask-3.0.3 --under src/
 """
@@ -116,14 +117,23 @@ def _ratio(hit: int, total: int) -> str:
     return f"{100.0 * hit / total:.1f}%" if total else "n/a"
 
 
-async def _ask_server(
-    root: Path, server: str, code_map: CodeMap, targets: list[Symbol]
+async def _ask_servers(
+    root: Path, servers: list[str], code_map: CodeMap, targets: list[Symbol]
 ) -> tuple[set[Pair], set[Site], int]:
-    pool = LivePool(root, catalog_from_config({"servers": {"python": server}}))
-    try:
-        return await _live_edges(pool, code_map, targets)
-    finally:
-        await pool.aclose()
+    """The callers every server in `servers` lists, together (a union)."""
+    pairs: set[Pair] = set()
+    sites: set[Site] = set()
+    failed = 0
+    for server in servers:
+        pool = LivePool(root, catalog_from_config({"servers": {"python": server}}))
+        try:
+            found = await _live_edges(pool, code_map, targets)
+        finally:
+            await pool.aclose()
+        pairs |= found[0]
+        sites |= found[1]
+        failed += found[2]
+    return pairs, sites, failed
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -140,7 +150,8 @@ def _run(args: argparse.Namespace) -> None:
         if s.kind in CALLABLE_KINDS
     ]
     started = time.monotonic()
-    live_pairs, live_sites, failed = asyncio.run(_ask_server(root, args.server, code_map, targets))
+    servers = ["pyright", "ty"] if args.server == "both" else [args.server]
+    live_pairs, live_sites, failed = asyncio.run(_ask_servers(root, servers, code_map, targets))
     took = time.monotonic() - started
     print(f"server {args.server}: {len(targets)} callables under {args.under or '.'}")
     print(f"  live queries {took:.1f} s, failed {failed}, live caller pairs {len(live_pairs)}")
@@ -176,7 +187,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", required=True, help="the project to measure on")
     parser.add_argument("--under", default="", help="only callables in files under this prefix")
-    parser.add_argument("--server", default="pyright", choices=("pyright", "ty"))
+    parser.add_argument(
+        "--server",
+        default="pyright",
+        choices=("pyright", "ty", "both"),
+        help="the oracle; both: a caller either server lists (they differ on decorators, "
+        "functions passed as values and constructors)",
+    )
     parser.add_argument("--snapshot", default="/tmp/bench_map_edges", help="map snapshot dir")
     parser.add_argument("--dump", help="write the disagreements to this JSON file")
     parser.add_argument(

@@ -141,6 +141,20 @@ def test_a_parameter_hides_the_import_it_shadows() -> None:
     }
 
 
+def test_a_class_call_runs_its_own_or_inherited_init() -> None:
+    sources = {
+        "m.py": (
+            "class Base:\n    def __init__(self):\n        pass\n\n"
+            "class Child(Base):\n    pass\n\n"
+            "def make():\n    return Child()\n"
+        )
+    }
+    assert _edges(sources, "m.py#make") == {
+        ("m.py#make", "m.py#Child", "calls", 1.0),
+        ("m.py#make", "m.py#Base.__init__", "calls", 1.0),
+    }
+
+
 def test_stdlib_module_is_never_the_projects_module_of_that_name() -> None:
     # `import json` inside src/flask/json/ is the standard library, not the package itself
     assert _edges(FLASK_LIKE, "src/flask/json/__init__.py#dumps") == set()
