@@ -29,6 +29,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 from lsp.catalog import ServerSpec
+from lsp.diagnostics import PublishedDiagnostics
 from lsp.errors import (
     RequestTimeoutError,
     ServerCrashedError,
@@ -66,13 +67,14 @@ _PROVIDERS: Mapping[str, str] = {
     types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY: "call_hierarchy_provider",
     types.CALL_HIERARCHY_INCOMING_CALLS: "call_hierarchy_provider",
     types.CALL_HIERARCHY_OUTGOING_CALLS: "call_hierarchy_provider",
+    types.TEXT_DOCUMENT_DIAGNOSTIC: "diagnostic_provider",
+    types.TEXT_DOCUMENT_RENAME: "rename_provider",
 }
 
 # Notifications servers send that we have no use for (registered so pygls
 # does not log each one as unknown).
 _IGNORED_NOTIFICATIONS = (
     types.WINDOW_SHOW_MESSAGE,
-    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
     types.TELEMETRY_EVENT,
 )
 
@@ -91,6 +93,7 @@ def client_capabilities() -> types.ClientCapabilities:
                 dynamic_registration=True, relative_pattern_support=True
             ),
             symbol=types.WorkspaceSymbolClientCapabilities(dynamic_registration=False),
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
         ),
         text_document=types.TextDocumentClientCapabilities(
             synchronization=types.TextDocumentSyncClientCapabilities(
@@ -108,6 +111,9 @@ def client_capabilities() -> types.ClientCapabilities:
                 dynamic_registration=False, hierarchical_document_symbol_support=True
             ),
             call_hierarchy=types.CallHierarchyClientCapabilities(dynamic_registration=False),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+            diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False),
+            rename=types.RenameClientCapabilities(dynamic_registration=False),
         ),
         # Servers report their workspace loading only to clients that accept progress.
         window=types.WindowClientCapabilities(work_done_progress=True),
@@ -158,6 +164,8 @@ class Connection:
         self._capabilities = types.ServerCapabilities()
         self._loading: set[int | str] = set()
         self._ready_log = [re.compile(pattern) for pattern in spec.ready_log]
+        self.published = PublishedDiagnostics()
+        """The diagnostics the server pushed (`textDocument/publishDiagnostics`)."""
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's
         `indexing_progress` ended, or a `ready_log` message came)."""
@@ -303,10 +311,12 @@ class Connection:
     def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
         """Send textDocument/didOpen."""
         self.notify(lambda c: c.text_document_did_open(params))
+        self.published.sent(params.text_document.uri, params.text_document.version)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         """Send textDocument/didChange."""
         self.notify(lambda c: c.text_document_did_change(params))
+        self.published.sent(params.text_document.uri, params.text_document.version)
 
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """Send textDocument/didClose."""
@@ -349,7 +359,11 @@ class Connection:
             if any(pattern.search(params.message) for pattern in self._ready_log):
                 self.loaded.set()
 
+        def diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self.published.publish(params)
+
         client.feature(types.PROGRESS)(progress)
+        client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(diagnostics)
         client.feature(types.WINDOW_LOG_MESSAGE)(log_message)
         client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
         client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)

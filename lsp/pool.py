@@ -23,7 +23,9 @@ from disk.paths import resolve_in_root
 from lsp.catalog import Catalog, ServerSpec, locate
 from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
+from lsp.diagnostics import DiagnosticsReport, diagnostics_of
 from lsp.documents import OpenDocument
+from lsp.edits import FileEdits, file_edits
 from lsp.errors import (
     NoServerError,
     PositionError,
@@ -31,7 +33,6 @@ from lsp.errors import (
     UnknownLanguageError,
     UnsupportedFileError,
 )
-from lsp.gomod import WorkspaceProblem
 from lsp.model import (
     CallSite,
     DocumentSymbolNode,
@@ -40,7 +41,7 @@ from lsp.model import (
     ServerStatus,
     WorkspaceSymbol,
 )
-from lsp.problems import WorkspaceChecks
+from lsp.problems import WorkspaceChecks, WorkspaceProblem
 from lsp.session import ServerSession
 from lsp.settings import LiveSettings
 
@@ -107,8 +108,9 @@ class LivePool:
         return session is not None and session.loading
 
     def workspace_problems(self, path: str) -> list[WorkspaceProblem]:
-        """What keeps the server for `path` from answering in full (e.g. Go modules
-        missing from the module cache), as found before its last query."""
+        """What keeps the server for `path` from answering in full (Go modules
+        missing from the module cache, C headers in no include folder), as found
+        around its last query."""
         language = self.catalog.language_of(path)
         return [] if language is None else self._checks.found(language)
 
@@ -211,6 +213,24 @@ class LivePool:
             path=doc.path,
         )
         return Converter(self.root).document_symbols(result)
+
+    async def diagnostics(self, path: str, *, within: float) -> DiagnosticsReport:
+        """The errors and warnings of `path` now (see `lsp.diagnostics`): pulled, or
+        published and waited for at most `within` seconds."""
+        session, doc = await self._open(path)
+        return await diagnostics_of(session, doc, self.root, within)
+
+    async def rename(self, path: str, line: int, character: int, new_name: str) -> list[FileEdits]:
+        """The text edits per file that renaming the symbol at the position takes
+        (nothing is written); refuses edits outside the root or on files themselves."""
+        session, doc, ident, pos = await self._at(path, line, character)
+        params = types.RenameParams(text_document=ident, position=pos, new_name=new_name)
+        result = await session.ask(
+            types.TEXT_DOCUMENT_RENAME,
+            lambda c: c.text_document_rename_async(params),
+            path=doc.path,
+        )
+        return file_edits(self.root, result)
 
     async def workspace_symbols(
         self, query: str, *, language: str = "python"

@@ -34,6 +34,7 @@ from pygls.lsp.client import LanguageClient
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
 from lsp.convert import Converter
+from lsp.diagnostics import PublishedDiagnostics
 from lsp.disksync import DiskSync
 from lsp.doctor import check_server
 from lsp.documents import Documents, OpenDocument
@@ -103,6 +104,12 @@ class ServerSession:
     def open_documents(self) -> list[Path]:
         """The documents the server has open, least recently queried first."""
         return self._documents.paths()
+
+    @property
+    def published(self) -> PublishedDiagnostics | None:
+        """The diagnostics the running server published (None while none runs)."""
+        conn = self._connection
+        return None if conn is None else conn.published
 
     @property
     def loading(self) -> bool:
