@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import os
 import subprocess
@@ -355,16 +354,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--refs and --callers must be at least 1")
     report = asyncio.run(bench(args))
     if args.json:
-        sys.stdout.write(json.dumps(report, indent=2, default=_plain) + "\n")
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
         print_table(report)
     return 0
-
-
-def _plain(value: object) -> object:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 if __name__ == "__main__":
