@@ -122,7 +122,8 @@ class Truth:
 
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
-        project, or something the map may hold no symbol for (see _declares_other)."""
+        project, or something the map may hold no symbol for (see
+        accuracy.syntax.declares_other)."""
         return name in self._modules or name in self._shadowing
 
     def occurrences(self, wanted: Wanted) -> list[Occurrence]:
