@@ -2,8 +2,8 @@
 
 Searched: the symbol's own file (or its git rename) first, then the files
 git reports added, modified or renamed since the anchor commit (every file
-outside git), each read only when it mentions the name (or, for renames, a
-word the body must contain). A candidate is never accepted on equal content
+outside git), each parsed only when it mentions the name (or, for renames,
+every word of the body). A candidate is never accepted on equal content
 alone; it must be new since the anchor commit (git can tell: it did not
 exist in that file then) and have one more piece of evidence:
 
@@ -36,7 +36,7 @@ from memory.files import FileNow
 from memory.model import Anchor, RefCheck
 from memory.results import ambiguous, place_of, whitespace_note
 from memory.similarity import name_affinity, similarity, tokens
-from memory.workspace import Workspace, body_probe, symbol_id, symbol_text
+from memory.workspace import Workspace, body_words, symbol_id, symbol_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +96,6 @@ def _by_name(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
         if not ws.mentions(file, simple):
             continue
         for symbol in ws.index(file).by_name(simple):
-            if not ws.history.symbol_is_new(_since(anchor), file.path, symbol_id(symbol)):
-                continue
             exact = symbol.fingerprint.exact == anchor.content_hash
             equal = exact or symbol.fingerprint.normalized == anchor.fingerprint
             same_container = symbol.container == anchor.container
@@ -108,6 +106,8 @@ def _by_name(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
                 score = similarity(wanted, tokens(symbol_text(file, symbol)))
                 if score < (SIMILAR_LOW if same_container else OTHER_CONTAINER_MIN):
                     continue
+            if not ws.history.symbol_is_new(_since(anchor), file.path, symbol_id(symbol)):
+                continue
             same_file = own is not None and file.path == own.path
             found.append(_Candidate(file, symbol, exact, equal, score, same_container, same_file))
     return found
@@ -132,26 +132,29 @@ def _by_body(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
     body = anchor.body_fingerprint
     if body is None:
         return None
-    lineage: list[tuple[FileNow, Symbol]] = []
-    elsewhere: list[tuple[FileNow, Symbol]] = []
-    if own is not None:
-        for symbol in ws.index(own).by_body_renamed_from(body, simple):
-            if symbol.container == anchor.container or name_affinity(simple, symbol.name):
-                lineage.append((own, symbol))
-    probe = body_probe(anchor.text, simple)
-    for file in _files(ws, anchor, None):
-        if file is own or (own is not None and file.path == own.path):
-            continue
-        if probe is None or ws.mentions(file, probe):
-            elsewhere.extend((file, s) for s in ws.index(file).by_body(body))
 
     def usable(file: FileNow, symbol: Symbol) -> bool:
         new = ws.history.symbol_is_new(_since(anchor), file.path, symbol_id(symbol))
         return symbol.name != simple and new
 
-    found = [c for c in lineage if usable(*c)] or [
-        c for c in elsewhere if name_affinity(simple, c[1].name) and usable(*c)
-    ]
+    found: list[tuple[FileNow, Symbol]] = []
+    if own is not None:
+        found = [
+            (own, symbol)
+            for symbol in ws.index(own).by_body_renamed_from(body, simple)
+            if (symbol.container == anchor.container or name_affinity(simple, symbol.name))
+            and usable(own, symbol)
+        ]
+    words = body_words(anchor.text, simple)
+    for file in _files(ws, anchor, None) if not found else ():
+        if own is not None and file.path == own.path:
+            continue
+        if ws.mentions_all(file, words):
+            found.extend(
+                (file, s)
+                for s in ws.index(file).by_body(body)
+                if name_affinity(simple, s.name) and usable(file, s)
+            )
     if not found:
         return None
     places = [place_of(file.path, symbol) for file, symbol in found]

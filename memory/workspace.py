@@ -263,10 +263,17 @@ class Workspace:
         """True when `word` occurs in the file (as a whole word when it is one): a cheap test."""
         if not _WORD.fullmatch(word):
             return word in file.text
+        return word in self._words_of(file)
+
+    def mentions_all(self, file: FileNow, words: frozenset[str]) -> bool:
+        """True when every one of `words` occurs in the file as a whole word."""
+        return words <= self._words_of(file)
+
+    def _words_of(self, file: FileNow) -> frozenset[str]:
         key = (file.path, file.hash)
         if key not in self._words:
             self._words[key] = frozenset(_WORD.findall(file.text))
-        return word in self._words[key]
+        return self._words[key]
 
     def line_index(self, file: FileNow, *, loose: bool) -> LineIndex:
         """The file's lines keyed for block search (built once per content and mode)."""
@@ -357,11 +364,10 @@ def body_fingerprint(text: str, *names: str) -> str:
     return content_hash(" ".join(tokens).encode())
 
 
-def body_probe(text: str, name: str) -> str | None:
-    """A word any symbol with the same name-blind body must contain (for cheap prefiltering).
+def body_words(text: str, name: str) -> frozenset[str]:
+    """The words any symbol with the same name-blind body must contain (a cheap prefilter).
 
-    The longest word other than `name`, leaving out the last one (the stored
-    text may be cut short in the middle of it); None when there is none.
+    Every word other than `name`, leaving out the last one (the stored text
+    may be cut short in the middle of it).
     """
-    words = _WORD.findall(text)[:-1]
-    return max((w for w in words if w != name), key=len, default=None)
+    return frozenset(_WORD.findall(text)[:-1]) - {name}
