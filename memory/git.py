@@ -24,6 +24,14 @@ class GitError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class CommitStamp:
+    """The commit a check ran at, and its committer time (seconds since the epoch)."""
+
+    sha: str
+    time: int
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """How one path changed between a commit and the working tree."""
 
@@ -61,6 +69,14 @@ class GitRepo:
             return self.run("rev-parse", "--verify", "-q", "HEAD^{commit}").strip() or None
         except GitError:
             return None
+
+    def stamp(self) -> CommitStamp | None:
+        """HEAD and its committer time, or None before the first commit."""
+        try:
+            sha, time = self.run("log", "-1", "--format=%H %ct", "HEAD").split()
+        except (GitError, ValueError):
+            return None
+        return CommitStamp(sha, int(time))
 
     def branch(self) -> str | None:
         """The current branch name, or None when HEAD is detached."""

@@ -33,6 +33,8 @@ _SCHEMA_1 = (
         last_used_at TEXT,
         last_verified_at TEXT,
         superseded_by TEXT,
+        checked_commit TEXT,
+        checked_time BIGINT,
         search TSVECTOR GENERATED ALWAYS AS (
             to_tsvector('simple', text || ' ' || tags || ' ' || kind)
         ) STORED,

@@ -26,6 +26,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
+from memory.git import CommitStamp
 from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
 from memory.pg_schema import upgrade
 
@@ -108,14 +109,20 @@ class PgMemoryStore:
                     (when, self.repo_id, list(ids)),
                 )
 
-    def set_statuses(self, statuses: Mapping[str, MemoryStatus]) -> None:
-        """Store derived statuses; a status set by hand meanwhile is never overwritten."""
+    def set_statuses(
+        self, statuses: Mapping[str, MemoryStatus], checked: CommitStamp | None = None
+    ) -> None:
+        """Store statuses a check at commit `checked` derived; never over a status set by
+        hand meanwhile, nor over one a clone checked at a newer commit."""
         if statuses:
+            sha, time = (checked.sha, checked.time) if checked else (None, None)
             with self.transaction() as cur:
                 cur.executemany(
-                    "UPDATE memories SET status = %s WHERE repo_id = %s AND id = %s "
-                    "AND status IN ('active', 'stale', 'historical')",
-                    [(s, self.repo_id, i) for i, s in statuses.items()],
+                    "UPDATE memories SET status = %s, checked_commit = %s, checked_time = %s "
+                    "WHERE repo_id = %s AND id = %s "
+                    "AND status IN ('active', 'stale', 'historical') "
+                    "AND (%s::bigint IS NULL OR checked_time IS NULL OR checked_time <= %s)",
+                    [(s, sha, time, self.repo_id, i, time, time) for i, s in statuses.items()],
                 )
 
     def reanchor(self, anchors: Mapping[str, Sequence[Anchor]], when: str) -> None:

@@ -85,7 +85,13 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1,)
+def _migrate_2(conn: sqlite3.Connection) -> None:
+    """The commit each stored status was checked at (shared stores: newest wins)."""
+    conn.execute("ALTER TABLE memories ADD COLUMN checked_commit TEXT")
+    conn.execute("ALTER TABLE memories ADD COLUMN checked_time INTEGER")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1, _migrate_2)
 """Migration N+1 takes a store from schema version N to N+1."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

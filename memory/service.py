@@ -21,6 +21,7 @@ from memory.anchor import capture
 from memory.check import check_memories
 from memory.deps import CalleeProbe
 from memory.errors import MemoryInputError
+from memory.git import GitRepo
 from memory.live import LiveConfirm
 from memory.model import (
     MEMORY_STATUSES,
@@ -208,7 +209,8 @@ class MemoryService:
         results = self._check(self.workspace(), memories, live)
         changed = {r.memory.id: r.status for r in results if r.status != r.memory.status}
         if changed:
-            self.writable.set_statuses(changed)
+            git = GitRepo.discover(self.root)
+            self.writable.set_statuses(changed, git.stamp() if git else None)
         return results
 
     def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> list[Hit]:

@@ -29,6 +29,7 @@ import orjson
 
 from disk.statedir import STATE_DIR
 from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
+from memory.git import CommitStamp
 from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
 from memory.schema import SCHEMA_VERSION, Ownership, ownership, stored_version, upgrade
 from memory.storefile import NEW_FILE_HINT, STORE_NAME, foreign_store, inspect_store_file
@@ -156,18 +157,24 @@ class MemoryStore:
                     "UPDATE memories SET last_used_at = ? WHERE id = ?", [(when, i) for i in ids]
                 )
 
-    def set_statuses(self, statuses: Mapping[str, MemoryStatus]) -> None:
-        """Store statuses a check derived.
+    def set_statuses(
+        self, statuses: Mapping[str, MemoryStatus], checked: CommitStamp | None = None
+    ) -> None:
+        """Store statuses a check at commit `checked` derived.
 
         Only memories still active, stale or historical change: a status set
-        by hand meanwhile (another process retiring one) is never overwritten.
+        by hand meanwhile (another process retiring one) is never overwritten,
+        nor one checked at a newer commit (a clone on an older branch sharing
+        the store).
         """
         if statuses:
+            sha, time = (checked.sha, checked.time) if checked else (None, None)
             with self.transaction() as conn:
                 conn.executemany(
-                    "UPDATE memories SET status = ? WHERE id = ? "
-                    "AND status IN ('active', 'stale', 'historical')",
-                    [(s, i) for i, s in statuses.items()],
+                    "UPDATE memories SET status = ?, checked_commit = ?, checked_time = ? "
+                    "WHERE id = ? AND status IN ('active', 'stale', 'historical') "
+                    "AND (? IS NULL OR checked_time IS NULL OR checked_time <= ?)",
+                    [(s, sha, time, i, time, time) for i, s in statuses.items()],
                 )
 
     def reanchor(self, anchors: Mapping[str, Sequence[Anchor]], when: str) -> None:
