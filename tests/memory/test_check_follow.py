@@ -183,3 +183,42 @@ def test_symbols_found_elsewhere_are_confirmed_live_when_asked(repo: Repo) -> No
     assert (moved.status, moved.live) == ("modified", "confirmed")
     assert (kept.status, kept.live) == ("relocated", "refuted")
     assert "does not list keep" in kept.warnings[-1]
+
+
+def test_method_moved_out_of_its_class_into_another_file_with_edits(repo: Repo) -> None:
+    tests = (
+        "class TestParser:\n"
+        "    def test_header(self):\n"
+        "        name, value = parse_header('A: b')\n"
+        "        assert name == 'a'\n"
+        "        assert value == 'b'\n"
+    )
+    repo.write("tests/test_all.py", tests)
+    repo.commit("start")
+    memory = repo.remember("tests/test_all.py#TestParser.test_header")
+    repo.write("tests/test_all.py", "")
+    repo.write(
+        "tests/test_parser.py",
+        "def test_header():\n"
+        "    name, value = parse_header('A: b')\n"
+        "    assert name == 'a'\n"
+        "    assert value == 'b'\n",
+    )
+    repo.commit("tests become functions")
+    result = repo.check_ref(memory)
+    assert (result.status, result.reason) == ("modified", "moved_with_edits")
+    assert result.place is not None
+    assert (result.place.path, result.place.symbol) == ("tests/test_parser.py", "test_header")
+
+
+def test_git_rename_of_a_file_without_code_is_not_followed(repo: Repo) -> None:
+    for package in ("a", "b", "c"):
+        repo.write(f"{package}/__init__.py", "# package\n")
+    repo.commit("start")
+    memory = repo.remember("a/__init__.py")
+    repo.git("rm", "-q", "a/__init__.py", "b/__init__.py")
+    repo.write("x/__init__.py", "# package\n")
+    repo.write("y/__init__.py", "# package\n")
+    repo.commit("packages move")
+    result = repo.check_ref(memory)
+    assert (result.status, result.reason, result.place) == ("deleted", "file_deleted", None)
