@@ -17,8 +17,9 @@ Inside, one job per module:
     documents  didOpen / didChange / didClose, keyed by content hash, LRU
     watch      the workspace's files by stat key (inotify, else a scan)
     compdb     the compile_commands.json generated for C trees that have none
+    cheaders   #include lines, and the headers no folder holds
     problems   what keeps a server from answering in full (gomod: Go modules
-               missing from the module cache), found before each query
+               missing from the module cache; cheaders), found around each query
     inotify    the Linux inotify queue, through ctypes
     racy       when a stat key may vouch for a file's content
     convert    lsprotocol answers -> model results

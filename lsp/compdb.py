@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import posixpath
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,8 +29,9 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from disk.stamps import FileStamp, content_hash
-from disk.statedir import refuse_link, state_dir, state_file
+from disk.statedir import STATE_DIR, refuse_link, state_dir, state_file
 from lsp.catalog import ServerSpec
+from lsp.cheaders import Include, includes_of, unprovided
 from lsp.racy import settled
 
 DATABASE = "compile_commands.json"
@@ -38,11 +39,11 @@ FOLDER = "clangd"
 OWN_DATABASES = (DATABASE, f"build/{DATABASE}")
 """Where a tree keeps its own database (which then wins), relative to the root."""
 _KEY = "compile_commands.key"
+_MISSING = "missing_headers.json"
 _SCHEMA = "1"
 _FLAGS_FILE = "compile_flags.txt"
 _SOURCES: Mapping[str, str] = {".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".c++": "c++"}
 _CPP_HEADERS = frozenset({".hpp", ".hh", ".hxx", ".h++"})
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
 # Folders clangd writes under the database's folder: links there would carry its index out.
 _CLANGD_WRITES = (
     FOLDER,
@@ -63,7 +64,7 @@ class GeneratedDatabase:
     def __init__(self, root: Path, folder: Path) -> None:
         self.root = root
         self.folder = folder
-        self._seen: dict[str, tuple[FileStamp, tuple[str, ...]]] = {}
+        self._seen: dict[str, tuple[FileStamp, tuple[Include, ...]]] = {}
         """Each file's stat key and `#include` lines, as last read (kept only once the
         key is old enough to vouch for the content, see `lsp.racy`)."""
 
@@ -93,26 +94,35 @@ class GeneratedDatabase:
 
     def update(self, files: Iterable[str]) -> bool:
         """Write the database for these C and C++ files (absolute paths) unless the
-        one on disk was made for the same files and includes; True when written."""
+        one on disk was made for the same files and includes; True when written.
+
+        The headers they include that no folder holds are written beside it
+        (`missing_headers`), whether or not the database changed.
+        """
         includes = self._includes(sorted(_relative(self.root, path) for path in files))
         flags = _user_flags(self.root)
         key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
+        folders, included, provided = _resolve(includes)
+        missing = unprovided(includes, provided, flags, self.root)
         try:
-            key_file = state_file(self.root, f"{FOLDER}/{_KEY}")
-            database = state_file(self.root, f"{FOLDER}/{DATABASE}")
+            _write_if_changed(self._file(_MISSING), json.dumps(missing, indent=1).encode())
+            key_file, database = self._file(_KEY), self._file(DATABASE)
             if database.is_file() and _read(key_file) == key.encode():
                 return False
-            entries = commands(self.root, includes, flags)
+            entries = commands(self.root, includes, flags, folders, included)
             _replace(database, json.dumps(entries, indent=1).encode())
             _replace(key_file, key.encode())
         except OSError:
             return False
         return True
 
-    def _includes(self, files: list[str]) -> dict[str, tuple[str, ...]]:
+    def _file(self, name: str) -> Path:
+        return state_file(self.root, f"{FOLDER}/{name}")
+
+    def _includes(self, files: list[str]) -> dict[str, tuple[Include, ...]]:
         """The `#include` lines of `files`, read again where the stat key moved."""
-        seen: dict[str, tuple[FileStamp, tuple[str, ...]]] = {}
-        found: dict[str, tuple[str, ...]] = {}
+        seen: dict[str, tuple[FileStamp, tuple[Include, ...]]] = {}
+        found: dict[str, tuple[Include, ...]] = {}
         now = time.time_ns()
         for path in files:
             stamp = FileStamp.of(self.root / path)
@@ -122,19 +132,34 @@ class GeneratedDatabase:
             if before is not None and before[0] == stamp:
                 found[path] = before[1]
             else:
-                found[path] = tuple(_includes(_read(self.root / path)))
+                found[path] = includes_of(_read(self.root / path))
             if settled(stamp, now):
                 seen[path] = (stamp, found[path])
         self._seen = seen
         return found
 
 
+def missing_headers(root: Path) -> dict[str, list[str]]:
+    """The headers the tree includes that no folder holds, with their includers, as
+    the last update of its generated database found (none when it has its own)."""
+    if has_own_database(root):
+        return {}
+    try:
+        data = json.loads(_read(root / STATE_DIR / FOLDER / _MISSING) or b"{}")
+    except ValueError:
+        return {}
+    return {str(k): [str(f) for f in v] for k, v in data.items()} if isinstance(data, dict) else {}
+
+
 def commands(
-    root: Path, includes: Mapping[str, Sequence[str]], flags: list[str]
+    root: Path,
+    includes: Mapping[str, Sequence[Include]],
+    flags: list[str],
+    folders: set[str],
+    included: set[str],
 ) -> list[dict[str, object]]:
-    """The database's entries for the files of `includes` (root-relative POSIX paths,
-    each with the names its `#include` lines spell)."""
-    folders, included = _resolve(includes)
+    """The database's entries for the files of `includes` (root-relative POSIX
+    paths), given the include `folders` they need and the headers `included`."""
     include = [f"-I{root / folder}" for folder in sorted(folders)]
     cpp = any(_SOURCES.get(_suffix(path)) == "c++" for path in includes)
     entries: list[dict[str, object]] = []
@@ -154,24 +179,29 @@ def commands(
     return entries
 
 
-def _resolve(includes: Mapping[str, Sequence[str]]) -> tuple[set[str], set[str]]:
-    """The folders `-I` must name for `includes` to find the tree's headers, and the
-    headers some file includes."""
+def _resolve(
+    includes: Mapping[str, Sequence[Include]],
+) -> tuple[set[str], set[str], set[str]]:
+    """The folders `-I` must name for `includes` to find the tree's headers, the
+    headers some file includes, and the spellings the tree provides."""
     by_name = _headers_by_name(includes)
     folders: set[str] = set()
     included: set[str] = set()
+    provided: set[str] = set()
     for includer, spelled_names in includes.items():
         beside = PurePosixPath(includer).parent
-        for spelled in spelled_names:
-            local = (beside / spelled).as_posix()
+        for spelled, _ in spelled_names:
+            local = posixpath.normpath((beside / spelled).as_posix())
             if local in includes:
                 included.add(local)
+                provided.add(spelled)
                 continue
             for header in by_name.get(PurePosixPath(spelled).name, ()):
                 if header == spelled or header.endswith("/" + spelled):
                     folders.add(header[: -len(spelled)].rstrip("/"))
                     included.add(header)
-    return folders, included
+                    provided.add(spelled)
+    return folders, included, provided
 
 
 def _headers_by_name(files: Iterable[str]) -> dict[str, list[str]]:
@@ -180,10 +210,6 @@ def _headers_by_name(files: Iterable[str]) -> dict[str, list[str]]:
         if _suffix(path) not in _SOURCES:
             by_name[PurePosixPath(path).name].append(path)
     return by_name
-
-
-def _includes(text: bytes) -> list[str]:
-    return [m.group(1).decode("utf-8", "replace").strip() for m in _INCLUDE.finditer(text)]
 
 
 def _user_flags(root: Path) -> list[str]:
@@ -208,6 +234,11 @@ def _read(path: Path) -> bytes:
         return b""
     with os.fdopen(fd, "rb") as handle:
         return handle.read()
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    if _read(path) != data:
+        _replace(path, data)
 
 
 def _replace(path: Path, data: bytes) -> None:

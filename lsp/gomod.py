@@ -6,7 +6,7 @@ answers what the module's own packages tell (definitions, hovers), but fails
 references and call hierarchy ("N modules have errors"), and types that come
 from a missing module are invalid. `go list -m -e -json all`, run in the
 module's folder with the server's environment, names each module it could not
-load and why; that becomes a `WorkspaceProblem` whose fix is `go mod download`.
+load and why (`lsp.problems` says it, with `go mod download` as the fix).
 
 A module found whole is not checked again until its go.mod or go.sum changes;
 one with problems is checked at every query, since its fix changes neither.
@@ -26,20 +26,16 @@ from pathlib import Path
 from disk.stamps import FileStamp
 
 _CHECK_TIMEOUT_S = 30.0
-_SHOWN = 3
 
 
 @dataclass(frozen=True, slots=True)
-class WorkspaceProblem:
-    """Something in the workspace that keeps a server from answering in full."""
+class BrokenModule:
+    """A Go module some of whose requirements could not be loaded."""
 
-    cause: str
-    fix: str
-
-    @property
-    def warning(self) -> str:
-        """The problem as an answer's warning."""
-        return f"{self.cause}: answers that involve them may be incomplete or fail; {self.fix}"
+    folder: str
+    """Root-relative POSIX path of the module's folder ("." for the root)."""
+    failed: tuple[str, ...]
+    """`path@version (why)` of each requirement that failed."""
 
 
 class GoModules:
@@ -50,32 +46,22 @@ class GoModules:
         self._env = {**os.environ, **env}
         self._sound: dict[Path, tuple[FileStamp | None, FileStamp | None]] = {}
 
-    async def problems(self, path: Path) -> list[WorkspaceProblem]:
-        """What is missing for the module holding `path` (none when it cannot tell)."""
+    async def check(self, path: Path) -> BrokenModule | None:
+        """The module holding `path`, when requirements of it are missing (None when
+        none are, or when it cannot tell)."""
         module = _module_folder(self._root, path)
         if module is None or (module / "vendor" / "modules.txt").is_file():
-            return []
+            return None
         key = (FileStamp.of(module / "go.mod"), FileStamp.of(module / "go.sum"))
         if self._sound.get(module) == key:
-            return []
+            return None
         found = await self._list(module)
         if found is None:
-            return []
+            return None
         if not found:
             self._sound[module] = key
-            return []
-        where = module.relative_to(self._root).as_posix()
-        place = "the root" if where == "." else where
-        more = len(found) - _SHOWN
-        shown = ", ".join(found[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
-        return [
-            WorkspaceProblem(
-                cause=f"{len(found)} module(s) that the Go module in {place} requires "
-                f"could not be loaded: {shown}",
-                fix=f"run `go mod download` in {place} (codeanchor never downloads), "
-                "then ask again",
-            )
-        ]
+            return None
+        return BrokenModule(module.relative_to(self._root).as_posix(), tuple(found))
 
     async def _list(self, module: Path) -> list[str] | None:
         """`path@version (why)` of each module that failed to load; None: no answer."""

@@ -16,7 +16,15 @@ import pytest
 
 from disk.statedir import STATE_DIR
 from tests.lsp.conftest import Live, line_of, open_live, position_of
-from tests.lsp.realserver import PATIENT, CallerFiles, Case, RealServerTests, Spot, places
+from tests.lsp.realserver import (
+    PATIENT,
+    CallerFiles,
+    Case,
+    RealServerTests,
+    Spot,
+    places,
+    write,
+)
 
 GEOMETRY = "src/geometry.c"
 MAIN = "src/main.c"
@@ -136,6 +144,15 @@ def test_callers_of_a_function_declared_in_a_nested_include_folder(nodb: Live) -
         ("distance2", NODB_SOURCE),
         ("bounded", "app/bounds.c"),
     }
+
+
+def test_a_header_in_no_include_folder_is_named_with_its_fix(nodb: Live) -> None:
+    assert nodb.pool.workspace_problems(NODB_SOURCE) == []  # <stdio.h> is the system's
+    write(nodb.root, "app/py.c", "#include <Python_nowhere.h>\n\nint py(void) { return 0; }\n")
+    assert nodb.run(nodb.pool.document_symbols("app/py.c"))
+    [problem] = nodb.pool.workspace_problems("app/py.c")
+    assert "Python_nowhere.h (included by 1 file(s))" in problem.cause
+    assert "compile_flags.txt" in problem.fix
 
 
 class TestClangd(RealServerTests):

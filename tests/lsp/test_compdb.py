@@ -9,7 +9,8 @@ import pytest
 
 from disk.errors import OutsideRootError
 from lsp.catalog import Catalog
-from lsp.compdb import GeneratedDatabase
+from lsp.cheaders import includes_of
+from lsp.compdb import GeneratedDatabase, missing_headers
 from lsp.watch import WorkspaceIndex
 from tests.lsp.conftest import copy_fixture
 
@@ -102,3 +103,29 @@ def test_a_symlink_where_clangd_writes_is_refused(tmp_path: Path, link: str) -> 
     with pytest.raises(OutsideRootError, match="symlink"):
         GeneratedDatabase.for_server(CLANGD, root)
     assert list(outside.iterdir()) == []
+
+
+def test_headers_no_folder_holds_are_named_with_their_includers(tmp_path: Path) -> None:
+    root = copy_fixture("c_nodb", tmp_path)
+    (root / "app/py.c").write_text(
+        "#include <stdio.h>\n#include <stdbool.h>\n#include <Python_nowhere.h>\n"
+        "#ifdef _WIN32\n#include <windows_nowhere.h>\n#endif\n"
+    )
+    (root / "app/more.c").write_text('#include "Python_nowhere.h"\n#include "geo/geometry.h"\n')
+    (root / "app/sub").mkdir()
+    (root / "app/sub/up.c").write_text('#include "../../util/limits_util.h"\n')
+    _generate(root)
+    # System headers (stdio.h), compiler headers (stdbool.h) and the tree's own are
+    # found; an include for another platform (#ifdef) is not counted.
+    assert missing_headers(root) == {"Python_nowhere.h": ["app/more.c", "app/py.c"]}
+    (root / "compile_flags.txt").write_text("-Ivendor\n")
+    (root / "vendor").mkdir()
+    (root / "vendor/Python_nowhere.h").write_text("int py(void);\n")
+    _generate(root)
+    assert missing_headers(root) == {}
+
+
+def test_an_include_guard_does_not_make_a_header_s_includes_conditional() -> None:
+    text = b'#ifndef A_H\n#define A_H\n#include <x.h>\n#if B\n#include "y.h"\n#endif\n#endif\n'
+    assert includes_of(text) == (("x.h", True), ("y.h", False))
+    assert includes_of(b"#ifndef FEATURE\n#include <z.h>\n#endif\n") == (("z.h", False),)
