@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.tools import mapping, memory, nav, resolve
+from bridge.tools import changes, diagnostics, mapping, memory, nav, rename, resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,10 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(nav.nav_workspace_symbols, "Find symbols by name (live)"),
         ToolSpec(nav.nav_callers, "Callers (live call hierarchy)"),
         ToolSpec(nav.nav_callees, "Callees (live call hierarchy)"),
+        ToolSpec(diagnostics.nav_diagnostics, "Errors and warnings now (live)"),
+        ToolSpec(
+            rename.nav_rename, "Rename: preview, or apply (live)", read_only=False, idempotent=False
+        ),
         ToolSpec(resolve.resolve, "Where is it now? (live vs map)"),
         ToolSpec(mapping.map_status, "Map status"),
         ToolSpec(mapping.map_rebuild, "Rebuild the map", read_only=False),
@@ -40,6 +44,7 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
         ToolSpec(mapping.map_path, "Path between two nodes (map)"),
         ToolSpec(mapping.map_impact, "What depends on this (map)"),
+        ToolSpec(changes.map_changes, "What a diff changed, its blast radius and memories"),
         # Recall and check record last-used times and check results: not read-only.
         ToolSpec(
             memory.memory_recall, "Recall memories (checked against the code)", read_only=False

@@ -220,6 +220,12 @@ class LivePool:
         session, doc = await self._open(path)
         return await diagnostics_of(session, doc, self.root, within)
 
+    async def sync(self, paths: Sequence[str]) -> None:
+        """Push the disk into the servers of `paths` now (after codeanchor wrote them)."""
+        for path in paths:
+            with contextlib.suppress(DiskError, NoServerError, UnsupportedFileError):
+                await self._open(path)
+
     async def rename(self, path: str, line: int, character: int, new_name: str) -> list[FileEdits]:
         """The text edits per file that renaming the symbol at the position takes
         (nothing is written); refuses edits outside the root or on files themselves."""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from map.codemap import CodeMap
 from memory.anchor import capture
+from memory.changes import Diff, Touched, touched
 from memory.check import check_memories
 from memory.deps import CalleeProbe
 from memory.errors import MemoryInputError
@@ -212,6 +213,15 @@ class MemoryService:
             git = GitRepo.discover(self.root)
             self.writable.set_statuses(changed, git.stamp() if git else None)
         return results
+
+    def touched_by(self, diff: Diff) -> list[Touched]:
+        """The memories (active, stale, historical or draft) `diff` touches, checked
+        now (see memory.changes); nothing is stored."""
+        memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
+        ws = self.workspace()
+        with self._probe(ws) as probe:
+            results = check_memories(ws, memories, dependencies=probe)
+            return touched(results, diff, probe)
 
     def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> list[Hit]:
         """Search, check and rank; records last_used_at for what it returns."""

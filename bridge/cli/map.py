@@ -13,7 +13,7 @@ from bridge.cli.common import print_json
 from bridge.cli.progress import build_progress
 from bridge.cli.run import run_tool
 from bridge.context import AppContext
-from bridge.tools import mapping
+from bridge.tools import changes, mapping
 from map.codemap import CodeMap
 
 
@@ -69,6 +69,22 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         )
     )
 
+    diff = sub.add_parser(
+        "changes", parents=[parent], help="symbols a diff changed, their dependents, memories"
+    )
+    diff.add_argument("--since", default="HEAD", metavar="COMMIT")
+    diff.add_argument("--until", metavar="COMMIT", help="default: the working tree")
+    diff.add_argument("--depth", type=int, default=2)
+    _budget(diff)
+    _verify(diff)
+    diff.set_defaults(
+        handler=lambda a: run_tool(
+            a,
+            lambda app: changes.map_changes(
+                app, a.since, a.until, a.depth, a.verify, budget=a.budget
+            ),
+        )
+    )
     path = sub.add_parser("path", parents=[parent], help="the chain of edges between two nodes")
     path.add_argument("source", metavar="FROM")
     path.add_argument("target", metavar="TO")

@@ -17,6 +17,8 @@ from typing import Any
 
 from bridge.cli.common import print_json
 from map.codemap import CodeMap
+from memory.changes import diff_files
+from memory.errors import MemoryInputError
 from memory.migrate import migrate
 from memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
 from memory.pg_store import redact
@@ -68,6 +70,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         "--deps",
         action="store_true",
         help="also warn when a symbol's direct callees changed (opens the code map)",
+    )
+    p.add_argument(
+        "--since",
+        metavar="COMMIT",
+        help="only the memories the diff from COMMIT to the working tree moved, modified or "
+        "deleted references of, or changed callees of (opens the code map)",
     )
 
     p = add("import", _import, "import memories from a JSONL file (all or nothing)")
@@ -132,11 +140,36 @@ def _add(service: MemoryService, args: argparse.Namespace) -> int:
 
 
 def _check(service: MemoryService, args: argparse.Namespace) -> int:
-    if args.deps:
+    if args.deps or args.since:
         service.code_map = CodeMap.open(service.root)
+    if args.since:
+        return _check_since(service, args)
     results = service.check(args.ids)
     _out(args, {"memories": [memory_check(r) for r in results]}, lambda: _print_checks(results))
     return 1 if any(r.status == "stale" for r in results) else 0
+
+
+def _check_since(service: MemoryService, args: argparse.Namespace) -> int:
+    """`check --since COMMIT`: the memories the uncommitted diff touches (exit 1: some)."""
+    if args.ids:
+        raise MemoryInputError("pass memory IDs or --since, not both")
+    diff = diff_files(service.root, args.since)
+    found = service.touched_by(diff)
+    shown = [
+        {
+            **memory_check(t.check),
+            "text": t.check.memory.text,
+            "touchedRefs": [str(r.anchor.spec) for r in t.refs],
+            "calleesChanged": list(t.callees),
+        }
+        for t in found
+    ]
+    _out(
+        args,
+        {"since": diff.since, "memories": shown},
+        lambda: _print_checks([t.check for t in found]) if found else print("no memory touched"),
+    )
+    return 1 if found else 0
 
 
 def _import(service: MemoryService, args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from bridge.cli.run import run_tool
-from bridge.tools import nav, resolve
+from bridge.tools import diagnostics, nav, rename, resolve
 
 _TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
 
@@ -44,6 +44,35 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     workspace.set_defaults(
         handler=lambda a: run_tool(
             a, lambda app: nav.nav_workspace_symbols(app, a.query, a.language, a.budget)
+        )
+    )
+    diags = nav_sub.add_parser(
+        "diagnostics",
+        parents=[parent],
+        help="errors and warnings now: of PATH, else of the files changed since --since",
+    )
+    diags.add_argument("path", nargs="?")
+    diags.add_argument("--since", default="HEAD", metavar="COMMIT")
+    diags.add_argument("--budget", type=int)
+    diags.set_defaults(
+        handler=lambda a: run_tool(
+            a, lambda app: diagnostics.nav_diagnostics(app, a.path, a.since, a.budget)
+        )
+    )
+    renamer = nav_sub.add_parser(
+        "rename", parents=[parent], help="rename a symbol: a preview, written with --apply"
+    )
+    renamer.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+    renamer.add_argument("new_name", metavar="NEW_NAME")
+    renamer.add_argument("--name", help="with path:LINE, the name on that line to rename")
+    renamer.add_argument("--apply", action="store_true", help="write the edits")
+    renamer.add_argument("--budget", type=int)
+    renamer.set_defaults(
+        handler=lambda a: run_tool(
+            a,
+            lambda app: rename.nav_rename(
+                app, a.target, a.new_name, a.name, apply=a.apply, budget=a.budget
+            ),
         )
     )
     resolver = subparsers.add_parser(

@@ -1,0 +1,170 @@
+"""nav_rename: the LIVE server's rename as a preview, written only when asked.
+
+The preview gives, per file, the content hash it was computed on, the count
+of edits and a unified diff. `apply=true` writes the edits, but only if every
+touched file still has that hash (and, given `hashes` from an earlier
+preview, the hash the caller saw): all files are checked before any is
+written, else a `conflict` error names the files that changed and nothing is
+written. Each file is written atomically (a temporary file beside it, then
+`os.replace`); the servers' open documents are re-synced after, and the map
+is flagged stale where a watcher runs. Edits outside the root, or edits that
+create, rename or delete files, are refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bridge.context import AppContext
+from bridge.envelope import Envelope, respond
+from bridge.errors import BadInputError, NotFoundError, ToolError
+from bridge.tools.nav import position_of, retry_once
+from disk.stamps import content_hash
+from disk.text import decode_source, read_source_bytes
+from lsp.edits import FileEdits, apply_edits
+
+_BOM = b"\xef\xbb\xbf"
+DIFF_CONTEXT = 2
+
+
+class ConflictError(ToolError):
+    """A file to be written changed since its rename was computed; nothing was written."""
+
+    code = "conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    path: str
+    absolute: Path
+    before_hash: str
+    after: bytes
+    edits: int
+    diff: str
+
+
+def _plan(edits: FileEdits) -> _Planned:
+    data = read_source_bytes(edits.absolute)
+    text = decode_source(data, path=edits.path)
+    new_text = apply_edits(text, edits.edits)
+    bom = _BOM if data.startswith(_BOM) else b""
+    diff = difflib.unified_diff(
+        text.splitlines(keepends=True),
+        new_text.splitlines(keepends=True),
+        f"a/{edits.path}",
+        f"b/{edits.path}",
+        n=DIFF_CONTEXT,
+    )
+    return _Planned(
+        edits.path,
+        edits.absolute,
+        content_hash(data),
+        bom + new_text.encode("utf-8"),
+        len(edits.edits),
+        "".join(diff),
+    )
+
+
+def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) -> list[str]:
+    """The planned files whose content moved since the plan (or since the caller's preview)."""
+    changed = []
+    for plan in planned:
+        try:
+            now = content_hash(read_source_bytes(plan.absolute))
+        except OSError:
+            now = ""
+        seen = plan.before_hash if hashes is None else hashes.get(plan.path)
+        if now != plan.before_hash or now != seen:
+            changed.append(plan.path)
+    return changed
+
+
+def _write(plan: _Planned) -> None:
+    """Replace the file's content atomically, keeping its permission bits."""
+    mode = plan.absolute.stat().st_mode & 0o7777
+    fd, temp = tempfile.mkstemp(prefix=".codeanchor-", dir=plan.absolute.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(plan.after)
+        os.chmod(temp, mode)
+        os.replace(temp, plan.absolute)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+async def nav_rename(
+    app: AppContext,
+    target: str,
+    new_name: str,
+    name: str | None = None,
+    apply: bool = False,
+    hashes: dict[str, str] | None = None,
+    budget: int | None = None,
+) -> Envelope:
+    """Rename the symbol at TARGET to `new_name` across the workspace, as the live
+    language server would. By default a PREVIEW only: `files` lists, per file, its
+    `path`, `edits` (count), `hash` (the content the preview was computed on) and a
+    unified `diff`; nothing is written.
+
+    `apply=true` writes the edits, only if every touched file still has the content
+    it was computed on, and, when `hashes` ({path: hash} from the preview's `files`)
+    is given, the content the caller previewed: otherwise a `conflict` error names
+    the changed files and nothing is written. Files are written atomically."""
+    budget_tokens = app.budget(budget)
+    wanted = new_name.strip()
+    if not wanted or any(ch in wanted for ch in "\r\n\0"):
+        raise BadInputError(
+            f"bad new name {new_name!r}", hint="pass the new identifier, one line, not empty"
+        )
+    position = await position_of(app, target, name)
+    edits = await retry_once(
+        lambda: app.live.rename(position.path, position.line, position.character, wanted),
+        app,
+        position.path,
+    )
+    if not edits:
+        raise NotFoundError(
+            f"{position.path}:{position.line + 1}: the server has nothing to rename there",
+            hint="target a symbol's name (a node ID, or `name` with path:LINE)",
+        )
+    planned = [_plan(e) for e in edits]
+    if apply:
+        changed = _conflicts(planned, hashes)
+        if changed:
+            raise ConflictError(
+                f"changed since the rename was computed: {', '.join(changed)}; nothing written",
+                hint="preview again (without apply) and apply the new preview",
+            )
+        for plan in planned:
+            _write(plan)
+        await _after_write(app, [p.path for p in planned])
+    data: dict[str, Any] = {
+        "target": {"path": position.path, "line": position.line + 1},
+        "newName": wanted,
+        "applied": apply,
+        "fileCount": len(planned),
+        "editCount": sum(p.edits for p in planned),
+        "files": [
+            {"path": p.path, "edits": p.edits, "hash": p.before_hash, "diff": p.diff}
+            for p in planned
+        ],
+    }
+    warnings = [] if apply else ["preview only: nothing written (pass apply=true to write it)"]
+    return respond(data, budget_tokens=budget_tokens, items_key="files", warnings=warnings)
+
+
+async def _after_write(app: AppContext, paths: list[str]) -> None:
+    """Re-sync the servers' documents with the written files; flag them stale in the
+    map where a watcher runs (it rebuilds them)."""
+    await app.live.sync(paths)
+    if app.watcher_state()["status"] == "watching":
+        (await app.code_map()).mark_stale(paths)

@@ -1,0 +1,158 @@
+"""What a diff changed: its files (git), their two sides, its symbols, the memories it touches.
+
+A diff runs from a commit (default HEAD) to the working tree (untracked files
+count as added) or to a second commit. Files in no language the map knows are
+listed but not parsed. A memory is *touched* when one of its references into
+a file the diff changed was moved, modified or deleted (relocated, renamed,
+modified, deleted), or when what an anchored symbol calls changed in such a
+file (`dependencies_changed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from disk.errors import DiskError
+from disk.paths import resolve_in_root
+from disk.text import decode_source, read_source_bytes
+from map.extract import extract_file
+from map.languages import language_for
+from memory.errors import MemoryInputError
+from memory.git import BlobReader, Change, GitError, GitRepo, _parse_name_status
+from memory.model import Anchor, MemoryCheck, RefCheck
+from memory.symdiff import Side, SymbolChange, diff_symbols
+
+MOVED_OR_CHANGED = frozenset({"relocated", "renamed", "modified", "deleted"})
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    """The files a diff changed: old path -> change (new files as `added`)."""
+
+    since: str
+    """The full commit the diff starts from."""
+    until: str | None
+    """The full commit it ends at, or None for the working tree."""
+    files: dict[str, Change]
+
+    def paths(self) -> set[str]:
+        """Every path the diff names, old and new."""
+        found = set(self.files)
+        found.update(c.new_path for c in self.files.values() if c.new_path)
+        return found
+
+    def renamed(self) -> dict[str, str]:
+        """Old path -> new path of the renamed files."""
+        return {p: c.new_path for p, c in self.files.items() if c.kind == "renamed" and c.new_path}
+
+
+def diff_files(root: Path, since: str = "HEAD", until: str | None = None) -> Diff:
+    """The files changed from `since` to `until` (None: the working tree).
+
+    Raises MemoryInputError outside a git repository or for an unknown commit.
+    """
+    repo = GitRepo.discover(root)
+    if repo is None:
+        raise MemoryInputError(
+            f"{root} is not in a git repository: a diff needs one",
+            hint="run inside a git work tree",
+        )
+    start = _commit(repo, since)
+    end = None if until is None else _commit(repo, until)
+    out = repo.run(
+        "diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", start,
+        *([end] if end else []),
+    )  # fmt: skip
+    files, _ = _parse_name_status(out.split("\0"), 0)
+    if end is None:
+        for path in repo.untracked():
+            files.setdefault(path, Change("added"))
+    return Diff(start, end, files)
+
+
+def _commit(repo: GitRepo, name: str) -> str:
+    if not name or name.startswith("-"):
+        raise MemoryInputError(f"bad commit {name!r}", hint="pass a commit, e.g. HEAD or HEAD~1")
+    try:
+        return repo.run("rev-parse", "--verify", "-q", f"{name}^{{commit}}").strip()
+    except GitError as exc:
+        raise MemoryInputError(
+            f"unknown commit {name!r}", hint="pass a commit this repository has, e.g. HEAD~1"
+        ) from exc
+
+
+def diff_sides(root: Path, diff: Diff) -> tuple[dict[str, Side], dict[str, Side]]:
+    """Both sides of every changed file the map can parse (old path keys, new path keys)."""
+    old: dict[str, Side] = {}
+    new: dict[str, Side] = {}
+    with BlobReader(root) as blobs:
+        for path, change in diff.files.items():
+            now = change.new_path or path
+            if change.kind != "added" and language_for(path) is not None:
+                _put(old, path, blobs.read(diff.since, path))
+            if change.kind != "deleted" and language_for(now) is not None:
+                data = blobs.read(diff.until, now) if diff.until else _disk(root, now)
+                _put(new, now, data)
+    return old, new
+
+
+def symbol_changes(root: Path, diff: Diff) -> list[SymbolChange]:
+    """The symbols the diff added, removed, modified, moved and renamed."""
+    old, new = diff_sides(root, diff)
+    return diff_symbols(old, new, diff.renamed())
+
+
+def _disk(root: Path, path: str) -> bytes | None:
+    try:
+        return read_source_bytes(resolve_in_root(root, path))
+    except DiskError:
+        return None
+
+
+def _put(sides: dict[str, Side], path: str, data: bytes | None) -> None:
+    if data is None:
+        return
+    try:
+        sides[path] = Side(extract_file(path, data), decode_source(data, path=path))
+    except (DiskError, ValueError):
+        return
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """A memory the diff touches: its references that moved, changed or went, and the
+    callees of its symbols that changed."""
+
+    check: MemoryCheck
+    refs: tuple[RefCheck, ...]
+    callees: tuple[str, ...]
+
+
+CalleesChanged = Callable[[Anchor, RefCheck], tuple[str, ...]]
+
+
+def touched(
+    results: Sequence[MemoryCheck], diff: Diff, callees: CalleesChanged | None = None
+) -> list[Touched]:
+    """The checked memories the diff touches, in the order given."""
+    paths = diff.paths()
+    found = []
+    for result in results:
+        refs = tuple(
+            r
+            for r in result.refs
+            if r.status in MOVED_OR_CHANGED
+            and (r.anchor.spec.path in paths or (r.place is not None and r.place.path in paths))
+        )
+        changed: set[str] = set()
+        if callees is not None:
+            for ref in result.refs:
+                if ref.status in ("valid", "relocated") and ref.anchor.spec.type == "symbol":
+                    changed.update(
+                        c for c in callees(ref.anchor, ref) if c.partition("#")[0] in paths
+                    )
+        if refs or changed:
+            found.append(Touched(result, refs, tuple(sorted(changed))))
+    return found
