@@ -23,12 +23,12 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.adversarial.cli import CLI_TIMEOUT_S, Done, cli
 from tests.bridge.mcp_session import call, example_repo, serve
 from tests.conftest import require_binary
 
 LIMITER = "shop/middleware/rate_limit.py"
 ALLOW = f"{LIMITER}#RateLimiter.allow"
-CLI_TIMEOUT_S = 120.0
 SCENARIO_TIMEOUT_S = 180.0
 
 
@@ -41,27 +41,21 @@ class Repo:
     home: Path
     ty: Path
 
-    def server(self, marker: Path | None = None) -> str:
-        """The keys of a server table whose command touches `marker`, then runs ty
+    def server(self) -> str:
+        """The keys of a server table whose command touches the marker, then runs ty
         (and whose version check, run before a server starts, passes)."""
-        script = f"touch {marker or self.marker}; exec {self.ty} server"
+        script = f"touch {self.marker}; exec {self.ty} server"
         return f'command = ["sh", "-c", "{script}"]\nversion_args = ["-c", "echo 1"]\n'
 
-    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
-        """`codeanchor ARGS --root ROOT` in its own process."""
-        return subprocess.run(
-            [sys.executable, "-m", "bridge.cli", *args, "--root", str(self.root)],
-            capture_output=True,
-            text=True,
-            timeout=CLI_TIMEOUT_S,
-            env={**os.environ, "CODEANCHOR_CONFIG_HOME": str(self.home)},
-        )
+    def cli(self, *args: str) -> Done:
+        """`codeanchor ARGS --root ROOT` in its own process, with this user config dir."""
+        return cli(self.root, *args, env={"CODEANCHOR_CONFIG_HOME": str(self.home)})
 
     def answer(self, *args: str) -> dict[str, Any]:
-        """The envelope of a successful `--json` command."""
+        """The document of a successful `--json` command."""
         done = self.cli(*args, "--json")
-        assert done.returncode == 0, done.stderr
-        document: dict[str, Any] = orjson.loads(done.stdout)
+        assert done.code == 0, done.err
+        document: dict[str, Any] = done.json()
         return document
 
 
@@ -144,16 +138,16 @@ def test_a_failed_first_answer_still_says_the_configuration_was_ignored(repo: Re
         f'[server.jdtls]\nlanguages = ["java"]\nextensions = [".java"]\n{repo.server()}'
     )
     done = repo.cli("nav", "def", "Main.java:1", "--name", "Main", "--json")
-    assert done.returncode == 2 and not repo.marker.exists()
-    assert "[server.jdtls]" in done.stderr and "codeanchor trust --root" in done.stderr
-    assert orjson.loads(done.stdout)["error"]["code"]
+    assert done.code == 2 and not repo.marker.exists()
+    assert "[server.jdtls]" in done.err and "codeanchor trust --root" in done.err
+    assert done.json()["error"]["code"]
 
 
 def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> None:
     source = _own_toml(repo)
     status = repo.cli("trust", "--status", "--json")
-    assert status.returncode == 1
-    assert orjson.loads(status.stdout)["trusted"] is False
+    assert status.code == 1
+    assert status.json()["trusted"] is False
 
     granted = repo.answer("trust")
     assert granted["action"] == "granted" and granted["trusted"] is True
@@ -161,7 +155,7 @@ def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> N
     assert server["name"] == "ty" and server["command"][:2] == ["sh", "-c"]
     assert server["runsRepositoryFile"] is False
     assert str(repo.marker) in server["command"][2]
-    assert repo.cli("trust", "--status").returncode == 0
+    assert repo.cli("trust", "--status").code == 0
 
     answer = repo.answer("resolve", ALLOW)
     assert repo.marker.exists()
@@ -172,7 +166,7 @@ def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> N
     answer = repo.answer("resolve", ALLOW)
     assert not edited.exists()
     assert len(_trust_warnings(answer)) == 1
-    assert repo.cli("trust", "--status").returncode == 1
+    assert repo.cli("trust", "--status").code == 1
 
     repo.answer("trust")
     repo.answer("resolve", ALLOW)
@@ -181,10 +175,10 @@ def test_trust_runs_the_command_until_the_configuration_changes(repo: Repo) -> N
 
 def test_trust_says_when_a_command_runs_a_file_of_the_repository(repo: Repo) -> None:
     (repo.root / "codeanchor.toml").write_text('[server.ty]\ncommand = ["./tools/lsp.sh"]\n')
-    [server] = orjson.loads(repo.cli("trust", "--status", "--json").stdout)["servers"]
+    [server] = repo.cli("trust", "--status", "--json").json()["servers"]
     assert server["runsRepositoryFile"] is True
     done = repo.cli("trust")
-    assert done.returncode == 0 and "a file in the repository" in done.stdout
+    assert done.code == 0 and "a file in the repository" in done.out
 
 
 def test_revoke_stops_the_command_again(repo: Repo) -> None:
@@ -205,10 +199,10 @@ def test_trust_is_kept_outside_the_root_for_its_real_path(repo: Repo, tmp_path: 
     assert via_link.answer("trust")["root"] == str(repo.root)
     assert (repo.home / "trust.json").is_file()
     assert not any(p.name == "trust.json" for p in repo.root.rglob("*"))
-    assert repo.cli("trust", "--status").returncode == 0
+    assert repo.cli("trust", "--status").code == 0
     elsewhere = tmp_path / "copy"
     subprocess.run(["cp", "-a", str(repo.root), str(elsewhere)], check=True)
-    assert Repo(elsewhere, repo.marker, repo.home, repo.ty).cli("trust", "--status").returncode == 1
+    assert Repo(elsewhere, repo.marker, repo.home, repo.ty).cli("trust", "--status").code == 1
 
 
 def test_settings_that_run_nothing_apply_untrusted(repo: Repo) -> None:
@@ -238,7 +232,7 @@ def test_choosing_a_builtin_server_needs_no_trust(repo: Repo) -> None:
     (repo.root / "codeanchor.toml").write_text('watch = false\nservers = { python = "pyright" }\n')
     status = repo.answer("trust", "--status")
     assert status["needsTrust"] is False and status["choices"] == {"python": "pyright"}
-    doctor = orjson.loads(repo.cli("doctor", "--json").stdout)
+    doctor = repo.cli("doctor", "--json").json()
     chosen = {s["name"]: s["chosen_for"] for s in doctor["servers"]}
     assert "python" in chosen["pyright"] and "python" not in chosen["ty"]
     assert doctor["config"]["needsTrust"] is False
@@ -250,12 +244,12 @@ def test_doctor_says_the_configuration_is_untrusted_and_runs_none_of_it(repo: Re
         f'[server.evil]\ncommand = ["sh"]\nversion_args = ["-c", "touch {repo.marker}"]\n'
         'languages = ["python"]\nextensions = [".py"]\n'
     )
-    document = orjson.loads(repo.cli("doctor", "--json").stdout)
+    document = repo.cli("doctor", "--json").json()
     assert not repo.marker.exists()
     assert document["config"]["trusted"] is False
     assert document["config"]["source"] == str(source)
     assert "evil" not in {s["name"] for s in document["servers"]}
-    text = repo.cli("doctor").stdout
+    text = repo.cli("doctor").out
     assert "NOT trusted" in text and "codeanchor trust" in text
 
 
@@ -267,10 +261,7 @@ def test_a_corrupt_trust_file_trusts_nothing_and_says_so(repo: Repo) -> None:
     assert not repo.marker.exists()
     [warning] = _trust_warnings(answer)
     assert "unreadable trust file" in warning
-    granted = repo.cli("trust")
-    assert granted.returncode == 2
-    assert str(repo.home / "trust.json") in granted.stderr
-    assert "Traceback" not in granted.stderr
+    assert str(repo.home / "trust.json") in repo.cli("trust").refused()
 
 
 def test_concurrent_grants_for_different_roots_all_stick(repo: Repo, tmp_path: Path) -> None:
