@@ -28,6 +28,7 @@ from map.extract_matches import Collected, Ref, Scope, collect, plain_name, text
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
+    ATTRIBUTE_PREFIX,
     Assignment,
     FileExtract,
     Fingerprint,
@@ -53,7 +54,15 @@ _LEAVES: frozenset[str] = frozenset({"type"})
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
 _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
-    {"assign.type": 0, "assign.call": 1, "assign.alias": 1, "assign.other": 2}
+    {
+        "assign.type": 0,
+        "assign.call": 1,
+        "assign.alias": 1,
+        "assign.other": 2,
+        "attr.type": 0,
+        "attr.call": 1,
+        "attr.alias": 1,
+    }
 )
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
 
@@ -135,8 +144,8 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
             namespaces.add(scope.parts)
         symbols.append(_symbol(data, positions, scope, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
-    found.refs = [r for r in refs if not r.kind.startswith("assign.")]
-    found.assigns = [r for r in refs if r.kind.startswith("assign.")]
+    found.refs = [r for r in refs if r.kind not in _ASSIGN_RANK]
+    found.assigns = [r for r in refs if r.kind in _ASSIGN_RANK]
     return tuple(symbols)
 
 
@@ -285,10 +294,11 @@ def _assignments(
             kept[key] = ref
     return tuple(
         Assignment(
-            name=text_of(ref.name_node),
+            name=(ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "")
+            + text_of(ref.name_node),
             scope=_scope_id(path, ref.scope, by_qualname),
             value=ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
-            called=ref.kind != "assign.alias",
+            called=not ref.kind.endswith(".alias"),
         )
         for _, ref in sorted(kept.items())
     )

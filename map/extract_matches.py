@@ -18,6 +18,9 @@ what each match is:
                                       type annotation (an instance of it)
     @assign.other + @name             a local name given something else
                                       (a parameter, a loop variable): unknown
+    @attr.call / @attr.alias / @attr.type + @name + @value
+                                      the same for an instance attribute
+                                      given in a method (`self.app = app`)
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it
@@ -130,7 +133,8 @@ class Collected:
     scopes: list[Scope] = field(default_factory=list)
     refs: list[Ref] = field(default_factory=list)
     assigns: list[Ref] = field(default_factory=list)
-    """Assignments, as refs: the assigned name, `assign.call`/`assign.alias`, the value."""
+    """Assignments, as refs: the assigned name, the role (`assign.call`, `attr.type`...),
+    the value."""
     imports: list[Node] = field(default_factory=list)
     comments: list[tuple[int, int]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
@@ -171,7 +175,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
                     found.qualify(qualifier[0]) if qualifier else None,
                 )
             )
-        elif role.startswith("assign."):
+        elif role.startswith(("assign.", "attr.")):
             values = captures.get("value")
             value = _qualifier(values[0]) if values else COMPLEX_QUALIFIER
             found.assigns.append(

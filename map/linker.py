@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 
 from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
-from map.model import FileExtract
+from map.model import ATTRIBUTE_PREFIX, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.resolve import Resolution, Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
@@ -125,7 +125,7 @@ class Linker:
 
         A name's entry holds every symbol of that name (ID, kind, and a
         class's bases as written), what an import binds to it and what a
-        module-level assignment gives it; when an
+        module-level assignment or an instance attribute gives it; when an
         entry is unchanged, no lookup of that name in this file can answer
         differently.
         """
@@ -137,8 +137,9 @@ class Linker:
         for local, binding in scope.bindings.items():
             table[local].append(binding)
         for (where, local), values in scope.assigned.items():
-            if where == path:  # a module variable other files may reach
-                table[local].append(values)
+            # a module variable, or an instance attribute (class body, `self.x = ...`)
+            if where == path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
+                table[local.removeprefix(ATTRIBUTE_PREFIX)].append((where, values))
         return {name: tuple(entry) for name, entry in table.items()}, scope.stars
 
     def _exported_names(self, files: set[str]) -> set[str]:

@@ -118,6 +118,10 @@ class Reference:
     qualifier: str | None = None
 
 
+ATTRIBUTE_PREFIX = "self."
+"""An `Assignment` name with this prefix is an instance attribute (`self.app = app`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Assignment:
     """A local name given a (dotted) name's value in a scope: `f = mod.func`

@@ -282,18 +282,10 @@ class Resolver:
         qualifier, _, name = assignment.value.rpartition(".")
         ctx.following.add(assignment)
         try:
-            if not assignment.called and qualifier:
-                head, *rest = qualifier.split(".")
-                target = self._head(ctx, scope, assignment.scope, head, depth + 1)
-                for segment in rest:
-                    target = self._step(ctx, target, segment, depth)
-                if isinstance(target, _Module):  # `j = flask.json`: a module or a name in one
-                    found = self._exported(ctx, target.files, name) if target.files else ()
-                    return (
-                        self._class_of(found)
-                        or _exact(found)
-                        or self._step(ctx, target, name, depth)
-                    )
+            if not assignment.called:
+                aliased = self._aliased(ctx, scope, assignment, depth)
+                if aliased is not None:
+                    return aliased
             value = Reference(name, "calls", _NOWHERE, assignment.scope, qualifier or None)
             resolution = self._resolve(ctx, scope, value, depth + 1)
         finally:
@@ -304,6 +296,27 @@ class Resolver:
         if assignment.called:
             return target  # an instance of the class; a function's result is unknown
         return target or resolution
+
+    def _aliased(
+        self, ctx: _Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> _Target | Resolution:
+        """What an alias's (dotted) value names as a module, a class, an instance or
+        a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
+        it to the name lookup (a function)."""
+        head, *rest = assignment.value.split(".")
+        target = self._head(ctx, scope, assignment.scope, head, depth + 1)
+        if not rest:
+            return target
+        for segment in rest[:-1]:
+            target = self._step(ctx, target, segment, depth)
+        stepped = self._step(ctx, target, rest[-1], depth)
+        if stepped is not None:
+            return stepped
+        if isinstance(target, _Module):
+            return _exact(self._exported(ctx, target.files, rest[-1])) if target.files else None
+        if isinstance(target, _Class):
+            return self._member(ctx, target, rest[-1], depth)
+        return None
 
     def _module_variable(
         self, ctx: _Lookup, files: tuple[str, ...], name: str, depth: int
@@ -336,7 +349,26 @@ class Resolver:
         if isinstance(target, _Class):
             owner = self._scopes[file_of(target.node_id)]
             qual = owner.symbols[target.node_id].qualname
-            return self._class_of(self._qual(ctx, owner, f"{qual}.{segment}", segment))
+            found = self._class_of(self._qual(ctx, owner, f"{qual}.{segment}", segment))
+            return found or self._attribute(ctx, target.node_id, segment, depth)
+        return None
+
+    def _attribute(self, ctx: _Lookup, class_id: str, name: str, depth: int) -> _Target:
+        """What an instance attribute of the class (or of its bases) holds, when all
+        the known values given to it agree (`self.app = app` with `app: Flask`)."""
+        if depth >= MAX_HOPS:
+            return None
+        scope = self._scopes[file_of(class_id)]
+        self._see(ctx, scope, name)
+        assigned = scope.attribute(class_id, name)
+        if assigned:
+            targets = {self._assigned(ctx, scope, (one,), depth + 1) for one in assigned}
+            found = targets.pop() if len(targets) == 1 else None
+            return None if isinstance(found, Resolution) else found
+        for base in self._bases(ctx, class_id, depth):
+            found = self._attribute(ctx, base, name, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def _submodule(self, ctx: _Lookup, package_file: str, segment: str) -> _Target:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from map.model import Assignment, FileExtract, Reference, Symbol
+from map.model import ATTRIBUTE_PREFIX, Assignment, FileExtract, Reference, Symbol
 from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
@@ -57,6 +57,7 @@ class FileScope:
     """(scope ID, name) -> the distinct values the name is given in that scope."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _by_attribute: dict[tuple[str, str], tuple[Assignment, ...]] | None = None
 
     @property
     def signature(self) -> tuple[object, ...]:
@@ -118,6 +119,27 @@ class FileScope:
                 )
             known = self._chains[scope_id] = (*found, self.path)
         return known
+
+    def attribute(self, class_id: str, name: str) -> tuple[Assignment, ...]:
+        """What the instances of a class hold in `name`: its class-body assignment or
+        annotation, else what its methods give `self.name` (the known values only)."""
+        body = self.assigned.get((class_id, name))
+        if body:
+            return body
+        return self._attributes().get((class_id, name), ())
+
+    def _attributes(self) -> dict[tuple[str, str], tuple[Assignment, ...]]:
+        if self._by_attribute is None:
+            found: defaultdict[tuple[str, str], dict[Assignment, None]] = defaultdict(dict)
+            for (where, local), values in self.assigned.items():
+                owner = self.enclosing_class(where)
+                if owner is None or not local.startswith(ATTRIBUTE_PREFIX):
+                    continue
+                for value in values:
+                    if value.value:
+                        found[owner, local.removeprefix(ATTRIBUTE_PREFIX)][value] = None
+            self._by_attribute = {key: tuple(values) for key, values in found.items()}
+        return self._by_attribute
 
     def is_class(self, node_id: str) -> bool:
         """True when the symbol is class-like (members can be looked up in it)."""

@@ -31,6 +31,20 @@
 (typed_default_parameter
   name: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
 
+; instance attributes, given in methods: `self.app = app`, `self.json: JSONProvider = ...`
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: (call function: [(identifier) (attribute)] @value)
+  (#eq? @_self "self")) @attr.call
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: [(identifier) (attribute)] @value
+  (#eq? @_self "self")) @attr.alias
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(identifier) (attribute)] @value)
+  (#eq? @_self "self")) @attr.type
+
 (import_statement) @import
 (import_from_statement) @import
 

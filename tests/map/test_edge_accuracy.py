@@ -155,6 +155,30 @@ def test_a_class_call_runs_its_own_or_inherited_init() -> None:
     }
 
 
+def test_instance_attributes_type_their_receivers() -> None:
+    sources = {
+        **FLASK_LIKE,
+        "src/flask/ctx.py": (
+            "from .app import Flask\n\n"
+            "class AppContext:\n"
+            "    def __init__(self, app: Flask):\n"
+            "        self.app = app\n"
+            "        self.other = None\n\n"
+            "    def push(self):\n"
+            "        self.app.run()\n\n"
+            "class Nested(AppContext):\n"
+            "    def pop(self):\n"
+            "        return self.app.route('/')\n"
+        ),
+    }
+    assert {e for e in _edges(sources) if e[0].startswith("src/flask/ctx.py#")} == {
+        ("src/flask/ctx.py#AppContext.push", "src/flask/app.py#Flask.run", "calls", 1.0),
+        ("src/flask/ctx.py#Nested.pop", "src/flask/app.py#Flask.route", "calls", 1.0),
+        ("src/flask/ctx.py#Nested", "src/flask/ctx.py#AppContext", "inherits", 1.0),
+        ("src/flask/ctx.py#AppContext.__init__", "src/flask/app.py#Flask", "references", 1.0),
+    }
+
+
 def test_stdlib_module_is_never_the_projects_module_of_that_name() -> None:
     # `import json` inside src/flask/json/ is the standard library, not the package itself
     assert _edges(FLASK_LIKE, "src/flask/json/__init__.py#dumps") == set()

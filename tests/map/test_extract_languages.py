@@ -22,6 +22,9 @@ ROLES = {
     "assign.alias",
     "assign.type",
     "assign.other",
+    "attr.call",
+    "attr.alias",
+    "attr.type",
 }
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
 
