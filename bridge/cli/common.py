@@ -28,6 +28,11 @@ def print_json(data: Any) -> None:
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
+def report_warning(message: str) -> None:
+    """Say on stderr something the user should know that is not part of the answer."""
+    print(f"codeanchor: warning: {message}", file=sys.stderr)
+
+
 def report_error(exc: ToolError, *, as_json: bool) -> None:
     """Say what went wrong on stderr (and as JSON on stdout with --json)."""
     if as_json:

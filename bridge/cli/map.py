@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from rich.console import Console
 
-from bridge.cli.common import print_json
+from bridge.cli.common import print_json, report_warning
 from bridge.cli.progress import build_progress
 from bridge.cli.run import run_tool
 from bridge.context import AppContext
@@ -152,6 +152,8 @@ def _build(args: argparse.Namespace) -> int:
             f"{status['files_changed']} re-extracted, {status['files_removed']} removed; "
             f"{status['duration_s']:.2f} s"
         )
+    for notice in app.take_notices():  # an untrusted snapshot_dir was not used
+        report_warning(notice)
     return 0
 
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from bridge.cli.common import print_json
+from bridge.cli.common import print_json, report_warning
 from bridge.context import AppContext
 from bridge.envelope import Envelope
 from bridge.translate import as_tool_error
@@ -41,7 +40,7 @@ async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
         if error is None:
             raise
         for notice in app.take_notices():  # a failed answer has no warnings: say it here
-            print(f"codeanchor: warning: {notice}", file=sys.stderr)
+            report_warning(notice)
         raise error from exc
     finally:
         await app.aclose()

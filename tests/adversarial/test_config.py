@@ -220,9 +220,12 @@ def test_settings_that_run_nothing_apply_untrusted(repo: Repo) -> None:
 def test_a_snapshot_folder_outside_the_root_needs_trust(repo: Repo, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     (repo.root / "codeanchor.toml").write_text(f"[map]\nsnapshot_dir = {str(elsewhere)!r}\n")
+    built = repo.cli("map", "build", "--json")
+    assert built.code == 0 and built.json()["files"] > 0
+    assert "map.snapshot_dir" in built.err and "codeanchor trust --root" in built.err
+    assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.json").is_file()
     [warning] = _trust_warnings(repo.answer("map", "status"))
     assert "map.snapshot_dir" in warning
-    assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.json").is_file()
     repo.answer("trust")
     assert _trust_warnings(repo.answer("map", "status")) == []
     assert (elsewhere / "map.json").is_file()
