@@ -1,0 +1,171 @@
+"""map_changes and `memory check --since` on a real commit of a fixture repository.
+
+The change modifies a function two others depend on, renames a method, adds
+a function, moves one to a new file and removes another; memories anchored
+before it are listed when the change moved, modified or deleted what they
+point at, or changed what their symbol calls. Through a real MCP client,
+with ty confirming the first-hop dependents (`verify`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from bridge.cli.main import main
+from map.extract import extract_file
+from memory.changes import diff_files
+from memory.errors import MemoryInputError
+from memory.service import MemoryService, NewMemory
+from memory.symdiff import Side, diff_symbols
+from tests.bridge.mcp_session import call, call_error, serve
+from tests.conftest import FIXTURES, require_binary
+from tests.memory.conftest import Repo
+
+SCENARIO_TIMEOUT_S = 180.0
+HELPERS = """
+
+def fmt_total(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def old_helper() -> int:
+    return 1
+"""
+EXPECTED = {
+    ("modified", "app/shapes.py#total_area", "app/shapes.py#total_area"),
+    ("renamed", "app/shapes.py#Shape.explain", "app/shapes.py#Shape.describe"),
+    ("added", "app/shapes.py#perimeter", None),
+    ("moved", "app/fmt.py#fmt_total", "app/report.py#fmt_total"),
+    ("removed", None, "app/report.py#old_helper"),
+}
+
+
+def _repo(tmp_path: Path) -> tuple[Repo, dict[str, str]]:
+    """py_app with two helpers, committed, with memories saved on it; then the change."""
+    repo = Repo(tmp_path / "py_app")
+    shutil.copytree(FIXTURES / "py_app", repo.root)
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    repo.write("codeanchor.toml", 'servers = { python = "ty" }\n')
+    repo.write("app/report.py", repo.read("app/report.py") + HELPERS)
+    repo.commit("start")
+    notes = {
+        "sums": "app/shapes.py#total_area",
+        "describes": "app/shapes.py#Shape.describe",
+        "reports": "app/report.py#build_report",
+        "formats": "app/report.py#fmt_total",
+        "logs": "app/decorators.py#logged",
+    }
+    with MemoryService(repo.root) as service:
+        ids = {text: service.save(NewMemory(text, (ref,))).id for text, ref in notes.items()}
+    shapes = repo.read("app/shapes.py")
+    shapes = shapes.replace("return sum(", "return 2 * sum(").replace("def describe", "def explain")
+    repo.write(
+        "app/shapes.py", shapes + "\n\ndef perimeter(side: float) -> float:\n    return 4 * side\n"
+    )
+    repo.write("app/report.py", repo.read("app/report.py").replace(HELPERS, "\n"))
+    repo.write("app/fmt.py", HELPERS.split("\n\ndef old_helper")[0].lstrip() + "\n")
+    return repo, ids
+
+
+def _symbols(data: dict[str, Any]) -> set[tuple[str, str | None, str | None]]:
+    return {(s["change"], s["nodeId"], s["oldId"]) for s in data["symbols"]}
+
+
+def _dependents(data: dict[str, Any], node_id: str) -> list[dict[str, Any]]:
+    (found,) = [s for s in data["symbols"] if s["nodeId"] == node_id]
+    dependents: list[dict[str, Any]] = found["dependents"]
+    return dependents
+
+
+def test_map_changes_lists_symbols_blast_radius_and_touched_memories(tmp_path: Path) -> None:
+    require_binary("ty")
+    repo, ids = _repo(tmp_path)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            answer = await call(client, "map_changes", verify=True)
+            repo.commit("the change")
+            committed = await call(client, "map_changes", since="HEAD~1", until="HEAD")
+            assert _symbols(committed["data"]) == EXPECTED
+            error = await call_error(client, "map_changes", since="no-such-commit")
+            assert error["code"] == "bad_input"
+            assert "no-such-commit" in error["message"]
+            return answer
+
+    data = asyncio.run(scenario())["data"]
+    assert _symbols(data) == EXPECTED
+    assert data["counts"] == {"added": 1, "removed": 1, "modified": 1, "moved": 1, "renamed": 1}
+    radius = [
+        (d["nodeId"], d["distance"], d["confidence"])
+        for d in _dependents(data, "app/shapes.py#total_area")
+    ]
+    assert radius == [("app/report.py#build_report", 1, 1.0), ("app/cli.py#main", 2, 1.0)]
+    first_hop = _dependents(data, "app/shapes.py#total_area")[0]
+    assert first_hop["verified"] is True
+    assert data["verification"]["held"] >= 1
+
+    memories = {m["id"]: m for m in data["memories"]}
+    assert set(memories) == {ids["sums"], ids["describes"], ids["reports"], ids["formats"]}
+    assert memories[ids["sums"]]["text"] == "sums"
+    assert [r["status"] for r in memories[ids["sums"]]["refs"]] == ["modified"]
+    assert [(r["status"], r["symbol"]) for r in memories[ids["describes"]]["refs"]] == [
+        ("renamed", "Shape.explain")
+    ]
+    assert [(r["status"], r["path"]) for r in memories[ids["formats"]]["refs"]] == [
+        ("relocated", "app/fmt.py")
+    ]
+    assert memories[ids["reports"]]["refs"] == []
+    assert memories[ids["reports"]]["calleesChanged"] == ["app/shapes.py#total_area"]
+
+
+def test_memory_check_since_lists_the_memories_a_diff_touches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, ids = _repo(tmp_path)
+    code = main(["memory", "check", "--since", "HEAD", "--root", str(repo.root), "--json"])
+    out = orjson.loads(capsys.readouterr().out)
+    assert code == 1
+    listed = {m["id"]: m for m in out["memories"]}
+    assert set(listed) == {ids["sums"], ids["describes"], ids["reports"], ids["formats"]}
+    assert listed[ids["sums"]]["touchedRefs"] == ["app/shapes.py#total_area"]
+    assert listed[ids["reports"]]["calleesChanged"] == ["app/shapes.py#total_area"]
+
+    repo.git("checkout", "--", ".")
+    (repo.root / "app" / "fmt.py").unlink()
+    code = main(["memory", "check", "--since", "HEAD", "--root", str(repo.root), "--json"])
+    assert code == 0
+    assert orjson.loads(capsys.readouterr().out)["memories"] == []
+
+
+def _side(path: str, text: str) -> Side:
+    return Side(extract_file(path, text.encode()), text)
+
+
+def test_a_reformat_is_no_change_and_an_edited_move_is_a_move() -> None:
+    old = {
+        "a.py": _side(
+            "a.py",
+            "def f(x):\n    return x + 1\n\n\n"
+            "def g(y):\n    a = y * 2\n    b = a + 3\n    return a + b\n",
+        )
+    }
+    new = {
+        "a.py": _side("a.py", "def f(x):\n    # one more\n    return  x + 1\n"),
+        "b.py": _side("b.py", "def g(y):\n    a = y * 2\n    b = a + 4\n    return a + b\n"),
+    }
+    found = diff_symbols(old, new, {})
+    assert [(c.change, c.node_id, c.old_id) for c in found] == [("moved", "b.py#g", "a.py#g")]
+    assert found[0].similarity is not None and found[0].similarity < 1.0
+
+
+def test_diff_files_refuses_an_unknown_commit(tmp_path: Path) -> None:
+    repo, _ = _repo(tmp_path)
+    with pytest.raises(MemoryInputError, match="unknown commit"):
+        diff_files(repo.root, "nope")

@@ -1,0 +1,132 @@
+"""nav_rename through a real MCP client on real Python servers: the preview is what
+gets written, nothing is written unless asked, and a file edited after the preview
+stops the whole apply. Then the text-edit logic on its own (UTF-16, line ends, paths)."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import shutil
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from disk.errors import OutsideRootError
+from lsp.edits import TextEdit, UnsupportedEditError, apply_edits, file_edits
+from tests.bridge.mcp_session import call, call_error, serve
+from tests.conftest import FIXTURES, require_binary
+from tests.lsp.conftest import PYTHON_SERVERS
+
+SCENARIO_TIMEOUT_S = 180.0
+TARGET = "app/shapes.py#total_area"
+TOUCHED = ("app/report.py", "app/shapes.py")
+
+
+def _root(tmp_path: Path, server: str) -> Path:
+    root = tmp_path / "py_app"
+    shutil.copytree(FIXTURES / "py_app", root)
+    (root / "codeanchor.toml").write_text(f'servers = {{ python = "{server}" }}\n')
+    return root
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {p: (root / p).read_text(encoding="utf-8") for p in TOUCHED}
+
+
+def _diff(path: str, before: str, after: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+            n=2,
+        )
+    )
+
+
+@pytest.mark.parametrize("server", PYTHON_SERVERS)
+def test_rename_preview_is_what_apply_writes(tmp_path: Path, server: str) -> None:
+    require_binary(server)
+    root = _root(tmp_path, server)
+    before = _texts(root)
+
+    async def scenario() -> dict[str, object]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            preview = (await call(client, "nav_rename", target=TARGET, new_name="sum_areas"))[
+                "data"
+            ]
+            assert _texts(root) == before  # a preview writes nothing
+            hashes = {f["path"]: f["hash"] for f in preview["files"]}
+            applied = await call(
+                client, "nav_rename", target=TARGET, new_name="sum_areas", apply=True, hashes=hashes
+            )
+            assert applied["data"]["applied"] is True
+            # the servers see the written files at once
+            refs = await call(client, "nav_references", target="app/shapes.py#sum_areas")
+            assert {loc["path"] for loc in refs["data"]["locations"]} == set(TOUCHED)
+            return dict(preview)
+
+    preview = asyncio.run(scenario())
+    after = _texts(root)
+    files = preview["files"]
+    assert isinstance(files, list)
+    assert [f["path"] for f in files] == list(TOUCHED)
+    assert preview["editCount"] == 3  # the definition, the import and the call
+    for item in files:
+        path = item["path"]
+        assert item["diff"] == _diff(path, before[path], after[path])
+    assert "total_area" not in after["app/report.py"]
+    assert "def sum_areas(" in after["app/shapes.py"]
+
+
+@pytest.mark.parametrize("server", PYTHON_SERVERS)
+def test_apply_refuses_after_an_outside_edit_and_writes_nothing(
+    tmp_path: Path, server: str
+) -> None:
+    require_binary(server)
+    root = _root(tmp_path, server)
+
+    async def scenario() -> dict[str, object]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            preview = await call(client, "nav_rename", target=TARGET, new_name="sum_areas")
+            hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
+            report = root / "app" / "report.py"
+            report.write_text(report.read_text(encoding="utf-8") + "\n# edited elsewhere\n")
+            edited = _texts(root)
+            error = await call_error(
+                client, "nav_rename", target=TARGET, new_name="sum_areas", apply=True, hashes=hashes
+            )
+            assert _texts(root) == edited  # not one file written
+            bad = await call_error(client, "nav_rename", target=TARGET, new_name="two\nlines")
+            assert bad["code"] == "bad_input"
+            return error
+
+    error = asyncio.run(scenario())
+    assert error["code"] == "conflict"
+    assert "app/report.py" in str(error["message"])
+    assert "app/shapes.py" not in str(error["message"])
+
+
+def test_edits_count_utf16_columns_and_keep_line_ends() -> None:
+    text = "a = '😀'; total = 1\r\nprint(total)\r\n"
+    edits = [TextEdit(0, 10, 0, 15, "sum"), TextEdit(1, 6, 1, 11, "sum")]
+    assert apply_edits(text, edits) == "a = '😀'; sum = 1\r\nprint(sum)\r\n"
+
+
+def test_edits_outside_the_root_or_on_files_are_refused(tmp_path: Path) -> None:
+    edit = types.TextEdit(
+        range=types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=1)
+        ),
+        new_text="x",
+    )
+    outside = types.WorkspaceEdit(changes={(tmp_path.parent / "elsewhere.py").as_uri(): [edit]})
+    with pytest.raises(OutsideRootError):
+        file_edits(tmp_path, outside)
+    creates = types.WorkspaceEdit(
+        document_changes=[types.CreateFile(uri=(tmp_path / "new.py").as_uri())]
+    )
+    with pytest.raises(UnsupportedEditError):
+        file_edits(tmp_path, creates)
