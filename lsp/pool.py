@@ -117,10 +117,9 @@ class LivePool:
     async def _open(self, path: str) -> tuple[ServerSession, OpenDocument]:
         absolute = resolve_in_root(self.root, path)
         session = self.session(self.language_of(str(absolute)))
-        doc, _ = await asyncio.gather(
-            session.sync(absolute), self._checks.check(session.spec, session.language, absolute)
-        )
-        return session, doc
+        if await self._checks.check(session.spec, session.language, absolute):
+            await session.close()  # it loaded the workspace broken: the next sync restarts it
+        return session, await session.sync(absolute)
 
     async def _at(
         self, path: str, line: int, character: int

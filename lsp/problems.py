@@ -42,11 +42,15 @@ class WorkspaceChecks:
         self._go: dict[str, GoModules] = {}
         self._broken: BrokenModule | None = None
 
-    async def check(self, spec: ServerSpec, language: str, path: Path) -> None:
-        """Check the workspace around `path` as `spec`'s server sees it."""
-        if language == "go":
-            modules = self._go.setdefault(spec.name, GoModules(self._root, spec.env))
-            self._broken = await modules.check(path)
+    async def check(self, spec: ServerSpec, language: str, path: Path) -> bool:
+        """Check the workspace around `path` as `spec`'s server sees it; True when it
+        was broken and is whole now (a server that loaded it broken keeps it so:
+        gopls still refuses references after `go mod download`, until restarted)."""
+        if language != "go":
+            return False
+        modules = self._go.setdefault(spec.name, GoModules(self._root, spec.env))
+        before, self._broken = self._broken, await modules.check(path)
+        return before is not None and self._broken is None
 
     def found(self, language: str) -> list[WorkspaceProblem]:
         """What the last check for `language` found."""

@@ -6,12 +6,19 @@ files changed outside are opened (it caches unopened files by mtime).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from string import Template
 
 import pytest
 
+from lsp.catalog import Catalog
 from lsp.errors import ServerRequestError
+from tests.conftest import FIXTURES
 from tests.lsp.conftest import Live, line_of, open_live, position_of
 from tests.lsp.realserver import PATIENT, CallerFiles, Case, RealServerTests, Spot, places
 
@@ -123,6 +130,41 @@ def test_references_fail_while_a_dependency_is_missing_and_the_problem_says_why(
     with pytest.raises(ServerRequestError, match="modules have errors"):
         missing.run(missing.pool.references(*AREA.at(missing.root)))
     assert "go mod download" in missing.pool.workspace_problems("shapes/shapes.go")[0].fix
+
+
+def _module_proxy(dest: Path) -> str:
+    """A file:// GOPROXY serving example.invalid/greeter v1.0.0 from tests/fixtures/go_proxy
+    (go_missing's go.sum holds its hashes)."""
+    versions = dest / "proxy/example.invalid/greeter/@v"
+    versions.mkdir(parents=True)
+    source = FIXTURES / "go_proxy/greeter"
+    with zipfile.ZipFile(versions / "v1.0.0.zip", "w") as archive:
+        for name in ("go.mod", "greeter.go"):
+            archive.write(source / name, f"example.invalid/greeter@v1.0.0/{name}")
+    (versions / "v1.0.0.mod").write_bytes((source / "go.mod").read_bytes())
+    (versions / "v1.0.0.info").write_text('{"Version": "v1.0.0"}')
+    (versions / "list").write_text("v1.0.0\n")
+    return (dest / "proxy").as_uri()
+
+
+def test_after_go_mod_download_references_answer_again(tmp_path: Path) -> None:
+    # gopls keeps a module it loaded broken: the pool restarts it once the check
+    # finds the module whole. The module cache is the test's own.
+    cache = tmp_path / "modcache"
+    gopls = Catalog.builtin().servers["gopls"]
+    env = {**gopls.env, "GOMODCACHE": str(cache), "GOFLAGS": "-modcacherw"}
+    catalog = Catalog.builtin().with_overrides({}, {"gopls": replace(gopls, env=env)})
+    with open_live(
+        "go_missing", tmp_path, language="go", server="gopls", settings=PATIENT, catalog=catalog
+    ) as live:
+        with pytest.raises(ServerRequestError, match="modules have errors"):
+            live.run(live.pool.references(*AREA.at(live.root)))
+        assert live.pool.workspace_problems(MAIN)
+        download = {**os.environ, **env, "GOPROXY": _module_proxy(tmp_path)}
+        subprocess.run(["go", "mod", "download"], cwd=live.root, env=download, check=True)
+        found = live.run(live.pool.references(*AREA.at(live.root)))
+        assert places(found) == {AREA.place(live.root), Spot(MAIN, "Area").place(live.root)}
+        assert live.pool.workspace_problems(MAIN) == []
 
 
 def test_a_go_mod_edited_outside_is_seen_at_once(missing: Live) -> None:
