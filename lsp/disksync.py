@@ -1,7 +1,8 @@
 """Push the disk into one server before a query, as its catalog entry needs.
 
 - Files not open that came, changed or went reach a server that does not
-  watch the disk as `workspace/didChangeWatchedFiles` (from `WorkspaceIndex`).
+  watch the disk as `workspace/didChangeWatchedFiles` (from `WorkspaceIndex`),
+  as do its `setup_files` (go.mod, pyproject.toml), which are never opened.
 - A file changed with its mtime kept (its ctime moved, its mtime did not:
   `cp -p`, `rsync -t`, `touch -r`, or two same-size writes within one clock
   tick) is opened, and its outline asked, whatever the server: a server that
