@@ -56,7 +56,13 @@ def as_tool_error(exc: Exception) -> ToolError | None:
     loop = exc.__context__
     if isinstance(exc, RuntimeError) and isinstance(loop, OSError) and loop.errno == errno.ELOOP:
         return _os(loop)  # how pathlib before 3.13 reports a symlink loop
+    if isinstance(exc, ValueError) and str(exc) == _NUL_IN_PATH:
+        return BadInputError("a path contains a NUL character", hint="remove it")
     return None
+
+
+_NUL_IN_PATH = "embedded null byte"
+"""What every `os` function raises (a plain ValueError) for a path with a NUL in it."""
 
 
 def internal_error(exc: BaseException) -> ToolError:

@@ -110,3 +110,10 @@ def test_an_empty_name_is_refused_rather_than_ignored(repo: Path) -> None:
     line = line_of(repo, "shop/app.py", "def checkout")
     message = cli(repo, "nav", "refs", f"shop/app.py:{line}", "--name", "").refused()
     assert message == "codeanchor: empty name"
+
+
+def test_a_nul_byte_in_an_imported_ref_is_bad_input(repo: Path, tmp_path: Path) -> None:
+    lines = tmp_path / "memories.jsonl"
+    lines.write_text('{"text": "a note", "refs": ["shop/\\u0000app.py"]}\n')
+    message = cli(repo, "memory", "import", str(lines)).refused()
+    assert "NUL" in message
