@@ -1,7 +1,7 @@
 """Benchmark how complete and how right codeanchor's answers are, per language.
 
-On pinned real projects fetched from the registries (flask 3.1.2 sdist from
-PyPI; zod 4.6.7's src/v3 from npm; gorilla/mux 1.8.0 from Debian's
+On pinned real projects fetched from the registries (flask 3.1.2 and httpx
+0.28.1 sdists from PyPI; zod 4.6.7's src/v3 from npm; gorilla/mux 1.8.0 from Debian's
 golang-github-gorilla-mux-dev; ujson 5.11.0's C sources from its PyPI sdist),
 cached under ~/.cache/codeanchor-bench/accuracy and never committed, it asks
 codeanchor's own tools (nav_references, nav_callers, map_neighbors, on an
@@ -57,10 +57,10 @@ from bridge.errors import ToolError
 from lsp.errors import LspError
 
 LANGUAGES = {
-    "python": "flask-3.1.2",
-    "typescript": "zod-4.6.7-v3",
-    "go": "gorilla-mux-1.8.0",
-    "c": "ujson-5.11.0-c",
+    "python": ("flask-3.1.2", "httpx-0.28.1"),
+    "typescript": ("zod-4.6.7-v3",),
+    "go": ("gorilla-mux-1.8.0",),
+    "c": ("ujson-5.11.0-c",),
 }
 SERVERS = {"typescript": "typescript-language-server", "go": "gopls", "c": "clangd"}
 LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
@@ -83,7 +83,7 @@ async def measure(
 ) -> Run:
     """One project with one server: sample, ask, judge."""
     language = project.language
-    run = Run(f"{_language_label(language)} ({server})", server)
+    run = Run(f"{_language_label(language)} ({server}), {project.name}", server)
     config = Config(
         bridge=BridgeConfig(watch=False), servers={language: server}, live=LIVE_SETTINGS
     )
@@ -287,30 +287,33 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     """Every requested language and server, in turn (one server at a time)."""
     rows = []
     for language in args.languages:
-        project = PROJECTS[LANGUAGES[language]]
-        err.log(f"corpus {project.source}")
-        root = await asyncio.to_thread(corpus, project, args.cache)
-        servers = args.python_servers if language == "python" else [SERVERS[language]]
-        for server in servers:
-            try:
-                run = await measure(
-                    project,
-                    root,
-                    server,
-                    (args.refs, args.callers),
-                    args.seed,
-                    details=args.details,
-                )
-            except (LspError, ToolError) as exc:
-                err.log(f"{language} ({server}) left out: {exc}")
-                continue
-            rows.append(summarize(run, project))
+        for key in LANGUAGES[language]:
+            rows.extend(await _project_rows(PROJECTS[key], args))
     return {
         "commit": _head(),
         "seed": args.seed,
         "load": os.getloadavg()[0],
         "rows": rows,
     }
+
+
+async def _project_rows(project: Project, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One project with each of its language's servers, in turn."""
+    rows = []
+    err.log(f"corpus {project.source}")
+    root = await asyncio.to_thread(corpus, project, args.cache)
+    language = project.language
+    servers = args.python_servers if language == "python" else [SERVERS[language]]
+    for server in servers:
+        try:
+            run = await measure(
+                project, root, server, (args.refs, args.callers), args.seed, details=args.details
+            )
+        except (LspError, ToolError) as exc:
+            err.log(f"{project.name} with {server} left out: {exc}")
+            continue
+        rows.append(summarize(run, project))
+    return rows
 
 
 def _head() -> str:

@@ -55,6 +55,8 @@ class Project:
 
     key: str
     """Folder name in the cache, version included."""
+    name: str
+    """Short name in the report."""
     language: str
     """The map's language name of the files measured."""
     source: str
@@ -149,6 +151,7 @@ PROJECTS: dict[str, Project] = {
     for p in (
         Project(
             "flask-3.1.2",
+            "flask",
             "python",
             "PyPI sdist flask==3.1.2",
             pypi_sdist("flask==3.1.2"),
@@ -157,7 +160,18 @@ PROJECTS: dict[str, Project] = {
             extra=_pyproject,
         ),
         Project(
+            "httpx-0.28.1",
+            "httpx",
+            "python",
+            "PyPI sdist httpx==0.28.1",
+            pypi_sdist("httpx==0.28.1"),
+            keep=("httpx", "tests"),
+            suffixes=(".py",),
+            extra=_pyproject,
+        ),
+        Project(
             "zod-4.6.7-v3",
+            "zod",
             "typescript",
             "npm zod@4.6.7, src/v3 (sources and tests)",
             npm_tarball("zod@4.6.7"),
@@ -167,6 +181,7 @@ PROJECTS: dict[str, Project] = {
         ),
         Project(
             "gorilla-mux-1.8.0",
+            "mux",
             "go",
             "Debian golang-github-gorilla-mux-dev 1.8.0-1",
             debian_gocode("golang-github-gorilla-mux-dev", "1.8.0-1", "github.com/gorilla/mux"),
@@ -175,6 +190,7 @@ PROJECTS: dict[str, Project] = {
         ),
         Project(
             "ujson-5.11.0-c",
+            "ujson",
             "c",
             "PyPI sdist ujson==5.11.0, its C sources (lib/, python/)",
             pypi_sdist("ujson==5.11.0"),
