@@ -1,0 +1,100 @@
+"""nav_diagnostics through a real MCP client, on every real server: a type error
+written to disk by another tool is reported at once, for the file and among the
+files changed since HEAD, with how the diagnostics were had (pull or published)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bridge.mcp_session import call, call_error, serve
+from tests.conftest import FIXTURES, require_binary
+from tests.memory.conftest import Repo
+
+SCENARIO_TIMEOUT_S = 240.0
+
+
+@dataclass(frozen=True)
+class Case:
+    """A fixture, the server to run, a file in it and a line with a type error."""
+
+    fixture: str
+    language: str
+    server: str
+    path: str
+    bad_line: str
+
+
+CASES = [
+    Case("py_app", "python", "ty", "app/shapes.py", "broken: int = 'not a number'"),
+    Case("py_app", "python", "pyright", "app/shapes.py", "broken: int = 'not a number'"),
+    Case(
+        "ts_app",
+        "typescript",
+        "typescript-language-server",
+        "src/shapes.ts",
+        "export const broken: number = 'not a number';",
+    ),
+    Case("c_app", "c", "clangd", "src/geometry.c", 'int broken = "not a number";'),
+    Case("go_app", "go", "gopls", "main.go", 'var broken int = "not a number"'),
+]
+
+
+def _repo(tmp_path: Path, case: Case) -> Repo:
+    repo = Repo(tmp_path / case.fixture)
+    shutil.copytree(FIXTURES / case.fixture, repo.root)
+    # a busy machine may outlast the default cold-start deadline (see tests/lsp/realserver.py)
+    repo.write(
+        "codeanchor.toml",
+        f'servers = {{ {case.language} = "{case.server}" }}\n[live]\ncold_start_deadline = 60.0\n',
+    )
+    repo.write(".gitignore", ".codeanchor/\n")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start")
+    return repo
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.server for c in CASES])
+def test_a_type_error_written_to_disk_shows_up_at_once(tmp_path: Path, case: Case) -> None:
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            clean = await call(client, "nav_diagnostics", path=case.path)
+            repo.write(case.path, repo.read(case.path) + "\n" + case.bad_line + "\n")
+            one = await call(client, "nav_diagnostics", path=case.path)
+            changed = await call(client, "nav_diagnostics")
+            return clean["data"], one["data"], changed["data"]
+
+    clean, one, changed = asyncio.run(scenario())
+    bad_line = len(repo.read(case.path).splitlines())
+    assert clean["errorCount"] == 0, clean["diagnostics"]
+    assert clean["completeness"] == "complete", clean["completenessReasons"]
+    for data in (one, changed):
+        errors = [(d["path"], d["line"]) for d in data["diagnostics"] if d["severity"] == "error"]
+        assert (case.path, bad_line) in errors, data
+        assert data["completeness"] == "complete", data["completenessReasons"]
+    assert [f["path"] for f in changed["files"]] == [case.path]
+    assert one["files"][0]["source"] in ("pull", "published")
+    assert one["files"][0]["settled"] is True
+
+
+def test_outside_paths_and_bad_commits_are_refused(tmp_path: Path) -> None:
+    require_binary("ty")
+    repo = _repo(tmp_path, CASES[0])
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            outside = await call_error(client, "nav_diagnostics", path="../elsewhere.py")
+            commit = await call_error(client, "nav_diagnostics", since="no-such-commit")
+            return outside, commit
+
+    outside, commit = asyncio.run(scenario())
+    assert outside["code"] == "outside_root"
+    assert commit["code"] == "bad_input"
