@@ -4,7 +4,9 @@ One matrix: every case below runs against every server (ty, pyright,
 typescript-language-server, clangd, gopls), one session per server for the whole
 module, on a private copy of the server's fixture. Each case has its own files
 and a function name of its own; the files that exist before the server starts
-are committed to git, so the server indexed them but never had them open. The
+are committed to git and an hour old, as in a real checkout. The queries open
+a case's `_def` and `_use` files, never its `_far` one, so every edit reaches
+both an open document and a file the server only knows from the disk. The
 expected references are the textual occurrences of the case's function name,
 which in these files are exactly its uses (definition, imports or prototypes,
 calls).
