@@ -22,6 +22,8 @@ from disk.text import read_source
 
 _POSITION = re.compile(r"^(?P<path>[^#]+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
 _ORDINAL = re.compile(r"^(?P<qualname>.+?)~(?P<n>\d+)$")
+_MAX_DIGITS = 9
+"""No line, column or repeat count needs more digits (and Python refuses 4,300)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,7 @@ def parse_node_id(text: str) -> NodeTarget:
     ordinal = 1
     match = _ORDINAL.match(rest)
     if match:
-        rest, ordinal = match["qualname"], int(match["n"])
+        rest, ordinal = match["qualname"], _number(match["n"], "repeat count")
         if ordinal < 2:
             raise BadInputError(
                 f"malformed node ID {shown(text)}: repeats start at ~2", hint=example
@@ -100,8 +102,8 @@ def parse_target(text: str, *, name: str | None = None) -> NodeTarget | Position
         )
     match = _POSITION.match(text.strip())
     if match:
-        column = int(match["col"]) if match["col"] else None
-        line = int(match["line"])
+        column = _number(match["col"], "column") if match["col"] else None
+        line = _number(match["line"], "line")
         if line < 1 or (column is not None and column < 1):
             raise BadInputError(f"{shown(text)}: lines and columns are 1-based")
         if column is not None and name is not None:
@@ -111,6 +113,15 @@ def parse_target(text: str, *, name: str | None = None) -> NodeTarget | Position
     if name is not None:
         raise BadInputError(f"--name needs a path:LINE target, not {shown(text)}")
     return parse_node_id(text)
+
+
+def _number(digits: str, what: str) -> int:
+    """`digits` as an int; a BadInputError when there are too many to mean anything."""
+    if len(digits) > _MAX_DIGITS:
+        raise BadInputError(
+            f"{what} {shown(digits)} is out of range", hint=f"a {what} this big is not in any file"
+        )
+    return int(digits)
 
 
 def checked_path(root: Path, path: str) -> str:

@@ -117,3 +117,8 @@ def test_a_nul_byte_in_an_imported_ref_is_bad_input(repo: Path, tmp_path: Path) 
     lines.write_text('{"text": "a note", "refs": ["shop/\\u0000app.py"]}\n')
     message = cli(repo, "memory", "import", str(lines)).refused()
     assert "NUL" in message
+
+
+def test_a_line_number_too_long_to_mean_anything_is_refused(repo: Path) -> None:
+    message = cli(repo, "nav", "hover", "shop/app.py:" + "9" * 5000).refused()
+    assert "out of range" in message and len(message) < 200

@@ -69,6 +69,8 @@ BAD_CALLS: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("symlink-loop-ref", "memory_save", {"text": "t", "refs": ["loop_b.py"]}, "symlink_loop", ""),
     ("long-path", "nav_symbols", {"path": "d/" * 2100 + "x.py"}, "bad_input", "allows"),
     ("long-name", "nav_hover", {"target": "n" * 300 + ".py:1"}, "bad_input", "allows"),
+    ("huge-line", "nav_definition", {"target": "shop/app.py:" + "9" * 5000}, "bad_input", "range"),
+    ("huge-repeat", "map_impact", {"node_id": "shop/app.py#f~" + "9" * 5000}, "bad_input", "range"),
     ("bad-regex", "map_search", {"query": "re:(["}, "bad_pattern", "regular expression"),
     ("language", "nav_workspace_symbols", {"query": "C", "language": "cobol"},
      "unknown_language", "python"),
