@@ -29,6 +29,7 @@ from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
     ATTRIBUTE_PREFIX,
+    RETURNS,
     Assignment,
     FileExtract,
     Fingerprint,
@@ -62,6 +63,7 @@ _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "attr.type": 0,
         "attr.call": 1,
         "attr.alias": 1,
+        "assign.returns": 0,
     }
 )
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
@@ -294,7 +296,9 @@ def _assignments(
             kept[key] = ref
     return tuple(
         Assignment(
-            name=(ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "")
+            name=RETURNS
+            if ref.kind == "assign.returns"
+            else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "")
             + text_of(ref.name_node),
             scope=_scope_id(path, ref.scope, by_qualname),
             value=ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",

@@ -21,6 +21,8 @@ what each match is:
     @attr.call / @attr.alias / @attr.type + @name + @value
                                       the same for an instance attribute
                                       given in a method (`self.app = app`)
+    @assign.returns + @name + @value  a function's return annotation (@name:
+                                      the annotation, inside the function)
     @import                           an import statement (see map.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it
@@ -43,7 +45,9 @@ from map.model import SymbolKind
 
 COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
-SUPER_CALL = "super()"
+CALLED = "()"
+"""Marks a call in a qualifier (`make()` in `make().run()`): what it returns."""
+SUPER_CALL = "super" + CALLED
 """The one call kept as a qualifier: it names the enclosing class's bases."""
 _LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
@@ -144,7 +148,7 @@ class Collected:
     def qualify(self, node: Node) -> str:
         """The qualifier text for `node`; a plain name's own parts are not references."""
         text = _qualifier(node)
-        if text != COMPLEX_QUALIFIER:
+        if text != COMPLEX_QUALIFIER and CALLED not in text:  # calls inside stay references
             self.qualifier_spans.append((node.start_byte, node.end_byte))
         return text
 
@@ -318,10 +322,25 @@ def _split_qualified(text: str) -> tuple[str, ...]:
 
 def _qualifier(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
-    plain (dotted) name."""
+    plain (dotted) name; a Python call in it keeps its callee, not its arguments
+    (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
+    if node.type == "call":
+        inner = node.child_by_field_name("function")
+        callee = _qualifier(inner) if inner is not None else COMPLEX_QUALIFIER
+        return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
     if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
         return text
+    target = node.child_by_field_name("object") if node.type == "attribute" else None
+    attribute = node.child_by_field_name("attribute") if target is not None else None
+    if target is not None and attribute is not None:
+        receiver = _qualifier(target)
+        if receiver != COMPLEX_QUALIFIER:
+            return _capped(f"{receiver}.{text_of(attribute)}")
     return COMPLEX_QUALIFIER
+
+
+def _capped(text: str) -> str:
+    return text if len(text) <= _LONGEST_QUALIFIER else COMPLEX_QUALIFIER

@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 
 from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
-from map.model import ATTRIBUTE_PREFIX, FileExtract
+from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.resolve import Resolution, Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
@@ -125,7 +125,8 @@ class Linker:
 
         A name's entry holds every symbol of that name (ID, kind, and a
         class's bases as written), what an import binds to it and what a
-        module-level assignment or an instance attribute gives it; when an
+        module-level assignment, an instance attribute or a return annotation
+        gives it; when an
         entry is unchanged, no lookup of that name in this file can answer
         differently.
         """
@@ -137,8 +138,11 @@ class Linker:
         for local, binding in scope.bindings.items():
             table[local].append(binding)
         for (where, local), values in scope.assigned.items():
-            # a module variable, or an instance attribute (class body, `self.x = ...`)
-            if where == path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
+            # a module variable, an instance attribute (class body, `self.x = ...`), or
+            # what a function returns (looked up by the function's name)
+            if local == RETURNS:
+                table[scope.symbols[where].name].append((where, values))
+            elif where == path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
                 table[local.removeprefix(ATTRIBUTE_PREFIX)].append((where, values))
         return {name: tuple(entry) for name, entry in table.items()}, scope.stars
 

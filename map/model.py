@@ -120,6 +120,8 @@ class Reference:
 
 ATTRIBUTE_PREFIX = "self."
 """An `Assignment` name with this prefix is an instance attribute (`self.app = app`)."""
+RETURNS = "->"
+"""The `Assignment` name of what a function (its scope) returns, from its annotation."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from map.extract_matches import SUPER_CALL
-from map.model import Assignment, Range, Reference
+from map.extract_matches import CALLED, SUPER_CALL
+from map.model import RETURNS, Assignment, Range, Reference
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
 
 CONFIDENCE_EXACT = 1.0
@@ -248,6 +248,10 @@ class Resolver:
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id)
             return _Class(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
+        if head.endswith(CALLED):  # `make().run()`: what `make` returns
+            return self._result(
+                ctx, self._unqualified(ctx, scope, scope_id, head[: -len(CALLED)]), depth
+            )
         ids = self._local(ctx, scope, scope_id, head)
         assigned = scope.assignments(scope_id, head) if not ids else ()
         if assigned:
@@ -293,8 +297,8 @@ class Resolver:
         if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
             return None
         target = self._class_of(resolution.targets)
-        if assignment.called:
-            return target  # an instance of the class; a function's result is unknown
+        if assignment.called:  # an instance of the class, or what the function returns
+            return target or self._returns(ctx, resolution.targets, depth)
         return target or resolution
 
     def _aliased(
@@ -338,6 +342,15 @@ class Resolver:
         return None
 
     def _step(self, ctx: _Lookup, target: _Target, segment: str, depth: int) -> _Target:
+        if isinstance(target, _Module) and not target.files:
+            return target  # inside a module that is not ours
+        if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
+            name = segment[: -len(CALLED)]
+            if isinstance(target, _Class):
+                return self._result(ctx, self._member(ctx, target, name, depth), depth)
+            if isinstance(target, _Module) and target.files:
+                return self._result(ctx, _exact(self._exported(ctx, target.files, name)), depth)
+            return None
         if isinstance(target, _Module):
             if not target.files:
                 return target
@@ -346,12 +359,28 @@ class Resolver:
                 return self._class_of(ids)
             submodule = self._submodule(ctx, target.files[0], segment)
             return submodule or self._module_variable(ctx, target.files, segment, depth)
-        if isinstance(target, _Class):
-            owner = self._scopes[file_of(target.node_id)]
-            qual = owner.symbols[target.node_id].qualname
-            found = self._class_of(self._qual(ctx, owner, f"{qual}.{segment}", segment))
+        if isinstance(target, _Class):  # a nested class, a property's value, an attribute
+            member = self._member(ctx, _Class(target.node_id), segment, depth)
+            found = self._result(ctx, member, depth) if member is not None else None
             return found or self._attribute(ctx, target.node_id, segment, depth)
         return None
+
+    def _result(self, ctx: _Lookup, called: Resolution | None, depth: int) -> _Target:
+        """What calling `called` gives: an instance of the class, or what the function
+        (every one of its targets alike) is annotated to return."""
+        if called is None or called.confidence < CONFIDENCE_INHERITED:
+            return None
+        return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
+
+    def _returns(self, ctx: _Lookup, functions: tuple[str, ...], depth: int) -> _Target:
+        results: set[_Target] = set()
+        for node_id in functions:
+            scope = self._scopes[file_of(node_id)]
+            self._see(ctx, scope, scope.symbols[node_id].name)
+            assigned = scope.assigned.get((node_id, RETURNS))
+            found = self._assigned(ctx, scope, assigned, depth + 1) if assigned else None
+            results.add(None if isinstance(found, Resolution) else found)
+        return results.pop() if len(results) == 1 else None
 
     def _attribute(self, ctx: _Lookup, class_id: str, name: str, depth: int) -> _Target:
         """What an instance attribute of the class (or of its bases) holds, when all

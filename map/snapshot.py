@@ -48,7 +48,7 @@ from map.model import (
     Symbol,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SNAPSHOT_NAME = "map.json"
 STALE_TEMP_S = 3600.0
 """A temporary snapshot this old is a leftover whatever its process."""

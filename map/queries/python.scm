@@ -31,6 +31,9 @@
 (typed_default_parameter
   name: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
 
+; what a function returns, when annotated with a plain type: `def test_client() -> FlaskClient`
+(function_definition return_type: (type [(identifier) (attribute)] @value) @name) @assign.returns
+
 ; instance attributes, given in methods: `self.app = app`, `self.json: JSONProvider = ...`
 (assignment
   left: (attribute object: (identifier) @_self attribute: (identifier) @name)

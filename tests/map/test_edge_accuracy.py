@@ -179,6 +179,37 @@ def test_instance_attributes_type_their_receivers() -> None:
     }
 
 
+def test_return_annotations_type_call_chains_and_properties() -> None:
+    sources = {
+        **FLASK_LIKE,
+        "src/flask/testing.py": (
+            "class FlaskClient:\n    def open(self, path):\n        return path\n"
+        ),
+        "src/flask/factory.py": (
+            "from .testing import FlaskClient\n\n"
+            "class Maker:\n"
+            "    def test_client(self) -> FlaskClient:\n        return FlaskClient()\n\n"
+            "    @property\n"
+            "    def client(self) -> FlaskClient:\n        return FlaskClient()\n\n"
+            "def make() -> Maker:\n    return Maker()\n"
+        ),
+        "tests/test_f.py": (
+            "import json\n"
+            "from flask.factory import make\n\n"
+            "def test_chain(blob):\n"
+            "    make().test_client().open('/')\n"
+            "    make().client.open('/b')\n"
+            "    json.loads(blob).open('/c')\n"
+        ),
+    }
+    source = "tests/test_f.py#test_chain"
+    assert {(e[1], e[3]) for e in _edges(sources, source)} == {
+        ("src/flask/factory.py#make", 1.0),
+        ("src/flask/factory.py#Maker.test_client", 1.0),
+        ("src/flask/testing.py#FlaskClient.open", 1.0),
+    }
+
+
 def test_stdlib_module_is_never_the_projects_module_of_that_name() -> None:
     # `import json` inside src/flask/json/ is the standard library, not the package itself
     assert _edges(FLASK_LIKE, "src/flask/json/__init__.py#dumps") == set()

@@ -25,6 +25,7 @@ ROLES = {
     "attr.call",
     "attr.alias",
     "attr.type",
+    "assign.returns",
 }
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
 
