@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from disk.errors import DiskError
-from disk.paths import resolve_in_root
-from disk.text import decode_source, read_source_bytes
-from map.extract import extract_file
+from disk.stamps import content_hash
+from disk.text import decode_source
 from map.languages import language_for
 from memory.errors import MemoryInputError
+from memory.files import FileNow
 from memory.git import BlobReader, Change, GitError, GitRepo, _parse_name_status
 from memory.model import Anchor, MemoryCheck, RefCheck
 from memory.symdiff import Side, SymbolChange, diff_symbols
+from memory.workspace import Workspace
 
 MOVED_OR_CHANGED = frozenset({"relocated", "renamed", "modified", "deleted"})
 
@@ -83,41 +84,49 @@ def _commit(repo: GitRepo, name: str) -> str:
         ) from exc
 
 
-def diff_sides(root: Path, diff: Diff) -> tuple[dict[str, Side], dict[str, Side]]:
-    """Both sides of every changed file the map can parse (old path keys, new path keys)."""
+def diff_sides(diff: Diff, ws: Workspace) -> tuple[dict[str, Side], dict[str, Side]]:
+    """Both sides of every changed file the map can parse (old path keys, new path keys).
+
+    Extracted through `ws`, once per content: a memory check on the same workspace
+    reuses them (the old side is what its history reads), and so does the map's."""
     old: dict[str, Side] = {}
     new: dict[str, Side] = {}
-    with BlobReader(root) as blobs:
+    with BlobReader(ws.root) as blobs:
         for path, change in diff.files.items():
             now = change.new_path or path
             if change.kind != "added" and language_for(path) is not None:
-                _put(old, path, blobs.read(diff.since, path))
+                _put(ws, old, _blob(blobs, diff.since, path))
             if change.kind != "deleted" and language_for(now) is not None:
-                data = blobs.read(diff.until, now) if diff.until else _disk(root, now)
-                _put(new, now, data)
+                file = _blob(blobs, diff.until, now) if diff.until else ws.readable(now)
+                _put(ws, new, file)
     return old, new
 
 
-def symbol_changes(root: Path, diff: Diff) -> list[SymbolChange]:
+def symbol_changes(diff: Diff, ws: Workspace) -> list[SymbolChange]:
     """The symbols the diff added, removed, modified, moved and renamed."""
-    old, new = diff_sides(root, diff)
+    old, new = diff_sides(diff, ws)
     return diff_symbols(old, new, diff.renamed())
 
 
-def _disk(root: Path, path: str) -> bytes | None:
+def _blob(blobs: BlobReader, commit: str, path: str) -> FileNow | None:
+    data = blobs.read(commit, path)
+    if data is None:
+        return None
     try:
-        return read_source_bytes(resolve_in_root(root, path))
+        return FileNow(path, data, decode_source(data, path=path), content_hash(data))
     except DiskError:
         return None
 
 
-def _put(sides: dict[str, Side], path: str, data: bytes | None) -> None:
-    if data is None:
+def _put(ws: Workspace, sides: dict[str, Side], file: FileNow | None) -> None:
+    if file is None:
         return
     try:
-        sides[path] = Side(extract_file(path, data), decode_source(data, path=path))
+        extract = ws.extract(file)
     except (DiskError, ValueError):
         return
+    if extract is not None:
+        sides[file.path] = Side(extract, file.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,11 +214,12 @@ class MemoryService:
             self.writable.set_statuses(changed, git.stamp() if git else None)
         return results
 
-    def touched_by(self, diff: Diff) -> list[Touched]:
+    def touched_by(self, diff: Diff, ws: Workspace | None = None) -> list[Touched]:
         """The memories (active, stale, historical or draft) `diff` touches, checked
-        now (see memory.changes); nothing is stored."""
+        now (see memory.changes); nothing is stored. `ws` may carry extractions made
+        for the diff (`memory.changes.symbol_changes`)."""
         memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
-        ws = self.workspace()
+        ws = ws or self.workspace()
         with self._probe(ws) as probe:
             results = check_memories(ws, memories, dependencies=probe)
             return touched(results, diff, probe)

@@ -20,7 +20,7 @@ left out (the container stands for them).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from map.model import FileExtract, Symbol
@@ -37,11 +37,14 @@ class Side:
 
     extract: FileExtract
     text: str
+    lines: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", tuple(self.text.splitlines()))
 
     def lines_of(self, symbol: Symbol) -> str:
         """The whole lines `symbol` spans."""
-        lines = self.text.splitlines()
-        return "\n".join(lines[symbol.range.first_line - 1 : symbol.range.last_line])
+        return "\n".join(self.lines[symbol.range.first_line - 1 : symbol.range.last_line])
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,8 +126,8 @@ async def map_changes(
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)
     diff = await asyncio.to_thread(diff_files, app.root, since, until)
-    changes = await asyncio.to_thread(symbol_changes, app.root, diff)
     code_map, rebuilt = await _fresh_map(app, diff)
+    changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
     items: list[dict[str, Any]] = []
     first_hop: list[tuple[dict[str, Any], Edge]] = []
     for change in changes:
@@ -157,7 +157,6 @@ async def map_changes(
         if code_map.built_at != built:
             warnings.append("the map was rebuilt while its edges were being verified: ask again")
     if memories:
-        touched = await asyncio.to_thread(_touched, app, code_map, diff)
         data["memories"] = [_memory(t) for t in touched]
     data["files"] = _files(diff)[:MAX_FILES_LISTED]
     data["symbols"] = items
@@ -175,6 +174,12 @@ async def map_changes(
 _KINDS = ("added", "removed", "modified", "moved", "renamed")
 
 
-def _touched(app: AppContext, code_map: CodeMap, diff: Diff) -> list[Touched]:
+def _diff(
+    app: AppContext, code_map: CodeMap, diff: Diff, memories: bool
+) -> tuple[list[SymbolChange], list[Touched]]:
+    """The diff's symbols, and the memories it touches (when asked), on one workspace:
+    the memory check reuses the extractions the symbols were matched on."""
     with MemoryService(app.root, code_map=code_map) as service:
-        return service.touched_by(diff)
+        ws = service.workspace()
+        changes = symbol_changes(diff, ws)
+        return changes, service.touched_by(diff, ws) if memories else []
