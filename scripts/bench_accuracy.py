@@ -67,7 +67,7 @@ LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
 GOAL_LIVE = 95.0
 GOAL_MAP_RECALL = 90.0
 GOAL_MAP_PRECISION = 95.0
-TABLE_WIDTH = 230
+TABLE_WIDTH = 250
 
 err = Console(stderr=True, width=TABLE_WIDTH)
 
