@@ -4,9 +4,11 @@ A tree often includes headers from outside it (`<Python.h>`, `<zlib.h>`): when
 neither the tree, the root's compile_flags.txt folders, nor the system's usual
 include folders hold one, clangd parses every file including it with errors,
 and answers miss much of what those files hold (on mypyc's lib-rt, references
-found 45% of the uses without Python.h, 100% with it). Such headers are named
-so that answers can say it. An include inside `#if`/`#ifdef` (other than the
-file's include guard) is not counted: it is often for another platform.
+found 45% of the uses without Python.h, 100% with it). A header that exactly
+one folder below /usr/include holds (`/usr/include/python3.11/Python.h`) gets
+that folder searched; the others are named, so that answers can say it. An
+include inside `#if`/`#ifdef` (other than the file's include guard) is not
+counted: it is often for another platform.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import glob
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(\w+)[ \t]*(.*)$", re.MULTILINE)
 _SPELLED = re.compile(rb'^[<"]([^>"\n]+)[>"]')
+_LIBRARY_ROOTS = ("/usr/local/include", "/usr/include")
 _SYSTEM_FOLDERS = (
     "/usr/local/include",
     "/usr/include/*-linux-gnu",
@@ -77,29 +81,51 @@ def includes_of(text: bytes) -> tuple[Include, ...]:
     return tuple(found)
 
 
+@dataclass(frozen=True, slots=True)
+class Unprovided:
+    """What the tree includes from outside it, and where that was found."""
+
+    folders: tuple[str, ...]
+    """System folders one level below /usr/include (or /usr/local/include) that are
+    the only ones holding a header nothing else provides (`/usr/include/python3.11`
+    for Python.h): searching them (`-isystem`) finds it."""
+    missing: dict[str, list[str]]
+    """Each header still found nowhere, with the files that include it."""
+
+
 def unprovided(
     includes: Mapping[str, Sequence[Include]],
     provided: Iterable[str],
     flags: Sequence[str],
     root: Path,
-) -> dict[str, list[str]]:
-    """Each header included unconditionally that no folder holds, with its includers.
-
-    `provided` are the spellings the tree itself resolves; `flags` are the user's
-    compile flags (their `-I`/`-isystem` folders are searched, relative to `root`).
+    system: tuple[Sequence[str], Sequence[str]] = (_SYSTEM_FOLDERS, _LIBRARY_ROOTS),
+) -> Unprovided:
+    """The headers included unconditionally that neither the tree (`provided`: the
+    spellings it resolves), the `-I`/`-isystem` folders of `flags` (relative to
+    `root`) nor the system's include folders hold: a header found in exactly one
+    subfolder of a library root (`system[1]`) adds that folder, the rest are missing.
     """
     resolved = set(provided) | _COMPILER_HEADERS
-    folders = [*_flag_folders(flags, root), *_system_folders()]
+    patterns, library_roots = system
+    searched = [*_flag_folders(flags, root), *_globbed(patterns)]
+    added: list[str] = []
     missing: dict[str, list[str]] = {}
     for includer, spelled in includes.items():
         for name, unconditional in spelled:
             if not unconditional or name in resolved:
                 continue
-            if any(os.path.isfile(os.path.join(folder, name)) for folder in folders):
-                resolved.add(name)
-            else:
-                missing.setdefault(name, []).append(includer)
-    return missing
+            if not _held(name, [*searched, *added]):
+                found = _globbed(os.path.join(pattern, "*", name) for pattern in library_roots)
+                if len(found) != 1:
+                    missing.setdefault(name, []).append(includer)
+                    continue
+                added.append(found[0][: -len(name) - 1])
+            resolved.add(name)
+    return Unprovided(tuple(added), missing)
+
+
+def _held(name: str, folders: Iterable[str]) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for folder in folders)
 
 
 def _flag_folders(flags: Sequence[str], root: Path) -> list[str]:
@@ -113,5 +139,5 @@ def _flag_folders(flags: Sequence[str], root: Path) -> list[str]:
     return folders
 
 
-def _system_folders() -> list[str]:
-    return [folder for pattern in _SYSTEM_FOLDERS for folder in sorted(glob.glob(pattern))]
+def _globbed(patterns: Iterable[str]) -> list[str]:
+    return [path for pattern in patterns for path in sorted(glob.glob(pattern))]

@@ -10,7 +10,8 @@ Every source file gets an entry, as does every header no source includes.
 The flags are the root's `compile_flags.txt`, if any, plus `-I` for each
 folder the tree's `#include` lines need: a header included as `"geo/point.h"`
 and found at `lib/include/geo/point.h` adds `lib/include` (an include found
-beside its includer needs none). The database is written again when the set of
+beside its includer needs none); plus `-isystem` for the system folders that
+headers from outside need (see `lsp.cheaders`). The database is written again when the set of
 C and C++ files or their `#include` lines change (keyed by a hash of both and
 of those flags; a file is read again only when its stat key moved); clangd
 notices a rewritten database by itself. A tree that cannot hold `.codeanchor/`
@@ -100,12 +101,14 @@ class GeneratedDatabase:
         (`missing_headers`), whether or not the database changed.
         """
         includes = self._includes(sorted(_relative(self.root, path) for path in files))
-        flags = _user_flags(self.root)
-        key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
         folders, included, provided = _resolve(includes)
-        missing = unprovided(includes, provided, flags, self.root)
+        user = _user_flags(self.root)
+        outside = unprovided(includes, provided, user, self.root)
+        flags = [*user, *(f"-isystem{folder}" for folder in outside.folders)]
+        key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
         try:
-            _write_if_changed(self._file(_MISSING), json.dumps(missing, indent=1).encode())
+            missing = json.dumps(outside.missing, indent=1).encode()
+            _write_if_changed(self._file(_MISSING), missing)
             key_file, database = self._file(_KEY), self._file(DATABASE)
             if database.is_file() and _read(key_file) == key.encode():
                 return False

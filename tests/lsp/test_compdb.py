@@ -9,7 +9,7 @@ import pytest
 
 from disk.errors import OutsideRootError
 from lsp.catalog import Catalog
-from lsp.cheaders import includes_of
+from lsp.cheaders import includes_of, unprovided
 from lsp.compdb import GeneratedDatabase, missing_headers
 from lsp.watch import WorkspaceIndex
 from tests.lsp.conftest import copy_fixture
@@ -129,3 +129,20 @@ def test_an_include_guard_does_not_make_a_header_s_includes_conditional() -> Non
     text = b'#ifndef A_H\n#define A_H\n#include <x.h>\n#if B\n#include "y.h"\n#endif\n#endif\n'
     assert includes_of(text) == (("x.h", True), ("y.h", False))
     assert includes_of(b"#ifndef FEATURE\n#include <z.h>\n#endif\n") == (("z.h", False),)
+
+
+def test_a_header_only_one_system_library_folder_holds_is_searched_there(
+    tmp_path: Path,
+) -> None:
+    system = tmp_path / "usr/include"
+    for folder, header in (("python3.11", "Python.h"), ("a1", "twice.h"), ("a2", "twice.h")):
+        (system / folder).mkdir(parents=True, exist_ok=True)
+        (system / folder / header).write_text("/* a header */\n")
+    (system / "python3.11/frameobject.h").write_text("/* a header */\n")
+    includes = {
+        "a.c": (("Python.h", True), ("twice.h", True)),
+        "b.c": (("frameobject.h", True),),  # found in the folder Python.h added
+    }
+    found = unprovided(includes, (), [], tmp_path, system=((), (str(system),)))
+    assert found.folders == (str(system / "python3.11"),)
+    assert found.missing == {"twice.h": ["a.c"]}  # two folders hold it: not guessed
