@@ -169,8 +169,12 @@ class Truth:
         if member is not None:
             return self._other_member(parsed, node, wanted, member)
         if wanted.member and node.type == "identifier":
-            # a method is reached through a receiver; a plain name is something else
-            return parent.child_by_field_name("name") != node
+            # a method is reached through a receiver; a plain name is something else,
+            # but for the name of a Python `def` (TypeScript and Go name methods with
+            # property and field identifiers)
+            return not (
+                parent.type == "function_definition" and parent.child_by_field_name("name") == node
+            )
         if language == "go" and parent.type == "qualified_type":
             package = parent.child_by_field_name("package")
             return package is not None and (package.text or b"").decode() in parsed.foreign

@@ -277,3 +277,33 @@ def test_go_struct_fields_and_interface_methods_are_ambiguous(
     truth = truth_module.Truth(root, "go")
     assert truth.ambiguous("matcher")
     assert truth.ambiguous("Match")
+
+
+def test_a_local_named_like_a_method_is_not_the_method(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "s.ts": (
+                "export class ZodString {\n"
+                "  time() { return this; }\n"
+                "}\n"
+                'test("time parsing", () => {\n'
+                "  const time = new ZodString().time();\n"
+                "  time.time();\n"
+                "});\n"
+            ),
+        },
+    )
+    found = _lines(
+        truth_module,
+        root,
+        "typescript",
+        name="time",
+        member=True,
+        container="ZodString",
+        path="s.ts",
+        lines=(2, 2),
+    )
+    assert found == {"s.ts:2", "s.ts:5?()", "s.ts:6?()"}
