@@ -19,7 +19,9 @@ AppContext, timed end to end) about a seeded sample of symbols and prints:
                             call site of the truth counts as right too (the oracle
                             misses calls on receivers it cannot type)
     silent partial          answers with recall < 100% whose `completeness` is not
-                            `partial` (a missing field counts as complete claimed)
+                            `partial` (a missing field counts as complete claimed);
+                            in brackets, the answers saying `partial`, and of those,
+                            how many were complete after all (needless alarms)
     wait                    each answer's wall time, median / p95, ms; cold = the
                             first (warm-up) answer of the server, excluded above
     opened/answer           documents the server had open after an answer and not
@@ -177,6 +179,9 @@ def summarize(run: Run, project: Project) -> dict[str, Any]:
         ),
         "silent_partial": sum(a.silent for a in answers),
         "said_partial": sum(a.completeness == "partial" for a in answers),
+        "needless_partial": sum(
+            a.completeness == "partial" and a.recall == 1.0 and a.error is None for a in answers
+        ),
         "errors": sum(a.error is not None for a in answers),
         "refs_wait_ms": median_p95([a.wait_ms for a in run.references]),
         "callers_wait_ms": median_p95([a.wait_ms for a in run.callers]),
@@ -227,7 +232,7 @@ def print_table(report: dict[str, Any]) -> None:
         "live refs recall (direct)",
         "live callers recall (direct)",
         "map callers R / P",
-        "silent partial (said)",
+        "silent partial (said; of those complete)",
         "refs wait ms",
         "callers wait ms",
         "cold s",
@@ -252,7 +257,7 @@ def print_table(report: dict[str, Any]) -> None:
             f"{pct(row['live_refs_recall_pct'])} ({pct(row['live_refs_direct_recall_pct'])})",
             f"{pct(row['live_callers_recall_pct'])} ({pct(row['live_callers_direct_recall_pct'])})",
             f"{pct(row['map_callers_recall_pct'])} / {pct(row['map_callers_precision_pct'])}",
-            f"{row['silent_partial']} ({row['said_partial']})"
+            f"{row['silent_partial']} ({row['said_partial']}; {row['needless_partial']})"
             + (f", {row['errors']} errors" if row["errors"] else ""),
             wait(row["refs_wait_ms"]),
             wait(row["callers_wait_ms"]),
