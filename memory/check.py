@@ -163,7 +163,7 @@ def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
                 return _FileFate("unchanged", path)
             if change.kind == "renamed" and change.new_path and not _no_code(anchor):
                 return _read_fate(ws, anchor, change.new_path, "git_rename")
-            if change.kind == "renamed":
+            if change.kind == "renamed":  # git pairs files without code at random
                 return _search_file(ws, anchor)
             if change.kind == "deleted":
                 return _search_file(ws, anchor)
@@ -188,17 +188,17 @@ def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: str) -> _FileFa
 def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:
     """The file's exact content in one file that is new since the anchor commit.
 
-    A file without code (empty, or comments only) is never followed: equal
-    content is no evidence there, and git pairs such files at random. Several
-    new files with the content are ambiguous.
+    Several new files with that content are ambiguous (files without code,
+    such as empty `__init__.py` files, often are: git's rename pairing of
+    them is arbitrary, so it is not taken).
     """
     commit = None if anchor.dirty else anchor.commit
     found = [
         p
         for p in ws.find_by_hash(anchor.file_hash, anchor.commit)
-        if p != anchor.spec.path and ws.history.file_is_new(commit, p)
+        if p != anchor.spec.path and (_no_code(anchor) or ws.history.file_is_new(commit, p))
     ]
-    if not found or _no_code(anchor):
+    if not found:
         return _FileFate("gone", reason="file_deleted")
     if len(found) > 1:
         return _FileFate("ambiguous", candidates=tuple(found))

@@ -26,8 +26,7 @@ or the same tokens -> valid at the same place, else relocated; otherwise (a
 renamed or edited symbol) -> modified at the symbol's new lines.
 
 whole file: untouched, same bytes or same tokens -> valid; changed ->
-modified; gone: a file without code (empty, comments only) -> deleted (there
-is nothing to recognise it by); one new file with the same tokens -> relocated (several:
+modified; gone: one new file with the same tokens -> relocated (several:
 ambiguous); else the new file with the most similar lines (difflib ratio
 >= 0.5) -> modified; else deleted.
 """
@@ -200,8 +199,6 @@ def expect_file(
     if path in after.files:
         same = after.files[path].tokens == mine.tokens
         return Expected("valid" if same else "modified", path)
-    if not mine.tokens:
-        return Expected("deleted")
     fresh = [p for p in sorted(new) if p not in before.files and p in after.files]
     copies = [p for p in fresh if after.files[p].tokens == mine.tokens]
     if len(copies) == 1:

@@ -134,18 +134,19 @@ def test_identical_code_in_two_new_places_is_ambiguous(repo: Repo) -> None:
     assert "pkg/a.py" in result.warnings[0] and "not picking one" in result.warnings[0]
 
 
-def test_deleted_file_is_followed_only_to_one_new_copy_of_real_content(repo: Repo) -> None:
-    repo.write("pkg/__init__.py", "")
+def test_deleted_file_is_followed_only_to_one_new_copy(repo: Repo) -> None:
     repo.write("pkg/parser.py", PARSER)
+    repo.write("pkg/old.py", "OLD = 1\n")
+    repo.write("pkg/twin.py", "TWIN = 1\n")
     repo.commit("start")
-    memory = repo.remember("pkg/__init__.py", "pkg/parser.py")
-    (repo.root / "pkg/__init__.py").unlink()
-    repo.write("other/__init__.py", "")
+    memory = repo.remember("pkg/old.py", "pkg/parser.py")
+    (repo.root / "pkg/old.py").unlink()
+    repo.write("pkg/twin_copy.py", "TWIN = 1\n")
     (repo.root / "pkg/parser.py").unlink()
     repo.write("one/parser.py", PARSER)
     repo.write("two/parser.py", PARSER)
-    empty, parser = repo.check(memory).refs
-    assert (empty.status, empty.reason) == ("deleted", "file_deleted")
+    old, parser = repo.check(memory).refs
+    assert (old.status, old.reason) == ("deleted", "file_deleted")
     assert (parser.status, parser.reason) == ("unknown", "ambiguous")
     assert [c.path for c in parser.candidates] == ["one/parser.py", "two/parser.py"]
 
@@ -211,7 +212,7 @@ def test_method_moved_out_of_its_class_into_another_file_with_edits(repo: Repo) 
     assert (result.place.path, result.place.symbol) == ("tests/test_parser.py", "test_header")
 
 
-def test_git_rename_of_a_file_without_code_is_not_followed(repo: Repo) -> None:
+def test_git_rename_of_a_file_without_code_is_not_taken_when_copies_abound(repo: Repo) -> None:
     for package in ("a", "b", "c"):
         repo.write(f"{package}/__init__.py", "# package\n")
     repo.commit("start")
@@ -221,4 +222,5 @@ def test_git_rename_of_a_file_without_code_is_not_followed(repo: Repo) -> None:
     repo.write("y/__init__.py", "# package\n")
     repo.commit("packages move")
     result = repo.check_ref(memory)
-    assert (result.status, result.reason, result.place) == ("deleted", "file_deleted", None)
+    assert (result.status, result.reason, result.place) == ("unknown", "ambiguous", None)
+    assert [c.path for c in result.candidates] == ["x/__init__.py", "y/__init__.py"]
