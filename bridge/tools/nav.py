@@ -17,6 +17,7 @@ from bridge.crosscheck import cross_checked
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError, NotFoundError, UnavailableError
 from bridge.render import call_site, location, outline, workspace_symbol
+from bridge.symbol_search import search_symbols
 from bridge.symbols import flatten
 from bridge.targets import (
     LspPosition,
@@ -51,9 +52,19 @@ async def retry_once(
     except ServerRequestError as exc:
         problems = [] if app is None else app.live.workspace_problems(path)
         if not problems:
-            raise
+            raise UnavailableError(server_failure(exc), code="server_error") from exc
         cause = f"{problems[0].cause} ({exc.server} failed {exc.method})"
         raise UnavailableError(cause, code="workspace_incomplete", hint=problems[0].fix) from exc
+
+
+def server_failure(exc: ServerRequestError) -> str:
+    """A server's error in one line: no stack frames, no repeated `Error:` lines."""
+    kept = [
+        line.strip()
+        for line in str(exc).splitlines()
+        if line.strip() and not line.lstrip().startswith(("at ", "Error: "))
+    ]
+    return " ".join(kept)
 
 
 async def position_of(app: AppContext, target: str, name: str | None) -> LspPosition:
@@ -260,18 +271,31 @@ async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> 
 
 
 async def nav_workspace_symbols(
-    app: AppContext, query: str, language: str = "python", budget: int | None = None
+    app: AppContext, query: str, language: str | None = None, budget: int | None = None
 ) -> Envelope:
-    """Symbols whose name matches `query` anywhere in the workspace (live), for one
-    language (python, typescript, javascript, c, cpp, go, rust)."""
+    """Symbols whose name matches `query` anywhere in the workspace (live), exact
+    names first, then names starting with it, then names containing it. By default
+    every language the workspace has source files in is asked (`languages` says
+    which); a language whose server fails or is missing is a warning."""
     budget_tokens = app.budget(budget)
     if not query.strip():
         raise BadInputError("empty query", hint="pass part of a symbol's name")
-    found = await retry_once(lambda: app.live.workspace_symbols(query, language=language))
+    found = await search_symbols(
+        app,
+        query,
+        language,
+        lambda lang: retry_once(lambda: app.live.workspace_symbols(query, language=lang)),
+    )
     return respond(
-        {"query": query, "count": len(found), "symbols": [workspace_symbol(s) for s in found]},
+        {
+            "query": query,
+            "languages": found.languages,
+            "count": len(found.symbols),
+            "symbols": [workspace_symbol(s) for s in found.symbols],
+        },
         budget_tokens=budget_tokens,
         items_key="symbols",
+        warnings=found.warnings,
     )
 
 
