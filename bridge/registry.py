@@ -44,7 +44,12 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
         ToolSpec(mapping.map_path, "Path between two nodes (map)"),
         ToolSpec(mapping.map_impact, "What depends on this (map)"),
-        ToolSpec(changes.map_changes, "What a diff changed, its blast radius and memories"),
+        # it may rebuild the map first (the snapshot is written), as map_rebuild does
+        ToolSpec(
+            changes.map_changes,
+            "What a diff changed, its blast radius and memories",
+            read_only=False,
+        ),
         # Recall and check record last-used times and check results: not read-only.
         ToolSpec(
             memory.memory_recall, "Recall memories (checked against the code)", read_only=False

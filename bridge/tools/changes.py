@@ -32,6 +32,10 @@ MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
 """Dependents listed per changed symbol (`dependentCount` has them all)."""
 MAX_FILES_LISTED = 100
+REMOVED_NOTE = (
+    "gone from the map with its edges: its remaining uses are not listed here; "
+    "nav_diagnostics shows what its removal broke"
+)
 
 
 def _dependent(code_map: CodeMap, found: Neighbor) -> dict[str, Any]:
@@ -59,6 +63,8 @@ def _symbol(change: SymbolChange, dependents: list[dict[str, Any]], total: int) 
         item["similarity"] = change.similarity
     item["dependentCount"] = total
     item["dependents"] = dependents[:MAX_DEPENDENTS]
+    if change.change == "removed":
+        item["note"] = REMOVED_NOTE
     return item
 
 
@@ -148,6 +154,10 @@ async def map_changes(
         "mapRebuilt": rebuilt,
     }
     warnings = []
+    if until is not None:
+        warnings.append(
+            "dependents come from the map of the working tree, not of the commit `until`"
+        )
     if verify:
         built = code_map.built_at
         verification = await verify_edges(app, code_map, [edge for _, edge in first_hop])

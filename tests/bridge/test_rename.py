@@ -54,6 +54,9 @@ def test_rename_preview_is_what_apply_writes(tmp_path: Path, server: str) -> Non
 
     async def scenario() -> dict[str, object]:
         async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert tools["nav_rename"].annotations is not None
+            assert tools["nav_rename"].annotations.read_only_hint is False
             preview = (await call(client, "nav_rename", target=TARGET, new_name="sum_areas"))[
                 "data"
             ]
