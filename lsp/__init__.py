@@ -23,5 +23,7 @@ Inside, one job per module:
     inotify    the Linux inotify queue, through ctypes
     racy       when a stat key may vouch for a file's content
     convert    lsprotocol answers -> model results
+    diagnostics  diagnostics pulled, or published and waited for
+    edits      a rename's WorkspaceEdit as text edits per file, applied to text
     uris       file:// URIs <-> paths
 """

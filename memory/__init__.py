@@ -9,6 +9,8 @@
     ranges     find a block of lines again
     check      per-reference status, worst case per memory
     deps       dependencies_changed, from the map's call graph
+    changes    a diff's files and symbols, and the memories it touches
+    symdiff    the symbols a diff added, removed, modified, moved, renamed
     recall     FTS5/BM25 search ranked with freshness
     service    the operations the CLI and the MCP tools share
     transfer   JSONL import/export

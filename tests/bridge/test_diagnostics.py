@@ -1,6 +1,7 @@
 """nav_diagnostics through a real MCP client, on every real server: a type error
 written to disk by another tool is reported at once, for the file and among the
-files changed since HEAD, with how the diagnostics were had (pull or published)."""
+files changed since HEAD, with how the diagnostics were had (pull or published).
+Then the collector of published diagnostics on its own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 
+from lsp.diagnostics import PublishedDiagnostics
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import FIXTURES, require_binary
 from tests.memory.conftest import Repo
@@ -98,3 +101,27 @@ def test_outside_paths_and_bad_commits_are_refused(tmp_path: Path) -> None:
     outside, commit = asyncio.run(scenario())
     assert outside["code"] == "outside_root"
     assert commit["code"] == "bad_input"
+
+
+def test_published_diagnostics_settle_only_for_what_the_server_was_last_sent() -> None:
+    uri = "file:///w/a.py"
+    old = types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=1)
+        ),
+        message="old",
+    )
+
+    async def scenario() -> tuple[bool, bool, bool, list[str]]:
+        found = PublishedDiagnostics()
+        found.sent(uri, 2)
+        found.publish(types.PublishDiagnosticsParams(uri=uri, diagnostics=[old], version=1))
+        stale = await found.settled(uri, within=0.2)  # a publish for version 1 is not for 2
+        found.publish(types.PublishDiagnosticsParams(uri=uri, diagnostics=[], version=2))
+        current = await found.settled(uri, within=30.0)
+        found.sent(uri, 3)
+        found.publish(types.PublishDiagnosticsParams(uri=uri, diagnostics=[old]))
+        unversioned = await found.settled(uri, within=30.0)  # published after it was sent
+        return stale, current, unversioned, [d.message for d in found.current(uri)]
+
+    assert asyncio.run(scenario()) == (False, True, True, ["old"])
