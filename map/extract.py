@@ -54,6 +54,8 @@ _LEAVES: frozenset[str] = frozenset({"type"})
 # A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
+_UNKNOWN = "assign.other"
+_RECEIVERS = frozenset({"self", "cls"})
 _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
     {
         "assign.type": 0,
@@ -243,10 +245,18 @@ def _references(
     by_qualname: dict[str, str] = {}
     for symbol in symbols:
         by_qualname.setdefault(symbol.qualname, symbol.node_id)
+    # a use of a parameter or another unknown local names nothing of ours: not kept
+    unknown_locals = {
+        (id(ref.scope), text_of(ref.name_node)) for ref in found.assigns if ref.kind == _UNKNOWN
+    }
     best: dict[int, Ref] = {}
     for ref in found.refs:
         key = ref.name_node.start_byte
-        if key in defined:
+        if key in defined or (
+            ref.kind == "references"
+            and ref.qualifier is None
+            and (id(ref.scope), text_of(ref.name_node)) in unknown_locals
+        ):
             continue
         kept = best.get(key)
         if kept is None or _rank(ref) < _rank(kept):
@@ -290,9 +300,9 @@ def _assignments(
     kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
     for ref in found.assigns:
         key = ref.name_node.start_byte
-        if key not in defined and (
-            key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]
-        ):
+        if key in defined or (ref.kind == _UNKNOWN and text_of(ref.name_node) in _RECEIVERS):
+            continue  # `self` and `cls` are known without their parameter
+        if key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]:
             kept[key] = ref
     return tuple(
         Assignment(
