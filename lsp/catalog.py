@@ -193,8 +193,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # A deleted file's references stay (dynamic and background index alike) after
         # didClose; an empty didOpen/didChange + documentSymbol, then didClose, clears them.
         blank_deleted_files=True,
-        # Without a compilation database it searches only the open files (and while
-        # its background index loads, only those too).
+        # While its background index loads it searches only the open files, as it
+        # does without a compilation database (one is generated for trees without
+        # one, unless .codeanchor/ cannot be written: a read-only tree).
         prime_before_search=True,
         # References give the declaration alone until the background index is loaded.
         indexing_progress=("backgroundIndexProgress",),
