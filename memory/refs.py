@@ -18,6 +18,7 @@ from memory.model import RefSpec
 _RANGE = re.compile(r"^(?P<path>.+):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 _QUALNAME = re.compile(r"^#?(?:[^\s#]|\.#)+$")  # `#` only starts a name (`Q.#bump`)
 
+MAX_LINE_DIGITS = 9  # no source file has a billion lines
 SYNTAX_HINT = "write a reference as `path`, `path#Qual.Name` or `path:START-END` (1-based lines)"
 
 
@@ -45,6 +46,8 @@ class RefParser:
             return RefSpec("symbol", self._confine(path_part, text), symbol=symbol)
         match = _RANGE.match(raw)
         if match:
+            if max(len(match["start"]), len(match["end"] or "")) > MAX_LINE_DIGITS:
+                raise MemoryInputError(f"line number out of range in {text!r}", hint=SYNTAX_HINT)
             start = int(match["start"])
             end = int(match["end"]) if match["end"] is not None else start
             if start < 1 or end < start:

@@ -122,3 +122,9 @@ def test_a_nul_byte_in_an_imported_ref_is_bad_input(repo: Path, tmp_path: Path) 
 def test_a_line_number_too_long_to_mean_anything_is_refused(repo: Path) -> None:
     message = cli(repo, "nav", "hover", "shop/app.py:" + "9" * 5000).refused()
     assert "out of range" in message and len(message) < 200
+
+
+def test_a_memory_line_range_too_long_to_mean_anything_is_refused(repo: Path) -> None:
+    ref = "shop/app.py:" + "9" * 5000 + "-1"
+    message = cli(repo, "memory", "add", "--text", "note", "--ref", ref).refused()
+    assert "out of range" in message and len(message) < 200
