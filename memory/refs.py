@@ -47,7 +47,8 @@ class RefParser:
         match = _RANGE.match(raw)
         if match:
             if max(len(match["start"]), len(match["end"] or "")) > MAX_LINE_DIGITS:
-                raise MemoryInputError(f"line number out of range in {text!r}", hint=SYNTAX_HINT)
+                where = match["path"][:200]
+                raise MemoryInputError(f"line number out of range in a ref to {where!r}")
             start = int(match["start"])
             end = int(match["end"]) if match["end"] is not None else start
             if start < 1 or end < start:
