@@ -13,6 +13,7 @@ the site unconfirmed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from bridge.candidates import Site
 from bridge.context import AppContext
@@ -25,6 +26,36 @@ MAX_FUNCTIONS = 16
 _FUNCTIONS = frozenset({"function", "method", "constructor"})
 # An arrow function held by a variable or constant is a caller too (tsserver says so).
 _HOLDERS = frozenset({"variable", "constant"})
+
+
+def by_target(sites: Sequence[CallSite]) -> list[CallSite]:
+    """One site per called (or calling) symbol with all its call lines, ranked for
+    the budget: symbols inside the workspace before outside ones (a library's
+    builtins go first when an answer is cut), then by their first call.
+
+    Servers repeat a symbol once per call, or once per differing `detail`; its
+    place (path, line) and name say it is the same symbol.
+    """
+    merged: dict[tuple[str, int, str, str], CallSite] = {}
+    for site in sites:
+        key = (site.location.path, site.location.line, site.name, site.kind)
+        seen = merged.get(key)
+        if seen is not None:
+            spans = sorted(
+                set(seen.call_spans) | set(site.call_spans),
+                key=lambda s: (s.start_line, s.start_char),
+            )
+            site = CallSite(seen.name, seen.kind, seen.detail, seen.location, tuple(spans))
+        merged[key] = site
+    return sorted(
+        merged.values(),
+        key=lambda s: (
+            PurePosixPath(s.location.path).is_absolute(),
+            min((span.start_line for span in s.call_spans), default=0),
+            s.location.path,
+            s.location.line,
+        ),
+    )
 
 
 async def callers_from_callees(

@@ -7,7 +7,8 @@ then long strings are shortened, and `truncated` says what was dropped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -50,6 +51,25 @@ class Envelope(TypedDict):
     stale: bool
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """Items of an answer ranked most important first, however they nest.
+
+    `keep(n)` is the answer's data with only the `n` most important of the
+    `total` items; the budget keeps as many as fit and names them `key`.
+    """
+
+    key: str
+    total: int
+    keep: Callable[[int], Any]
+
+
+def ranked_list(data: dict[str, Any], key: str) -> Ranked:
+    """The list `data[key]`, already in rank order: the budget drops its tail."""
+    items: list[Any] = data[key]
+    return Ranked(key, len(items), lambda n: {**data, key: items[:n]})
+
+
 def estimate_tokens(value: Any) -> int:
     """A cheap token estimate: JSON length over four."""
     return -(-len(orjson.dumps(value)) // CHARS_PER_TOKEN)
@@ -70,6 +90,7 @@ def respond(
     *,
     budget_tokens: int,
     items_key: str | None = None,
+    ranked: Ranked | None = None,
     warnings: Sequence[str] = (),
     map_built_at: str | None = None,
     stale: bool = False,
@@ -77,7 +98,8 @@ def respond(
     """Wrap `data` in the envelope, trimmed to the budget.
 
     `items_key` names the list in `data` (ranked most useful first) that may
-    lose items from its tail.
+    lose items from its tail; `ranked` says which items go first otherwise
+    (e.g. the locals of a nested outline before its classes).
     """
     envelope = Envelope(
         ok=True,
@@ -89,17 +111,20 @@ def respond(
     )
     if estimate_tokens(envelope) <= budget_tokens:
         return envelope
-    items = data.get(items_key) if items_key and isinstance(data, dict) else None
-    total = len(items) if isinstance(items, list) else 0
+    has_list = items_key and isinstance(data, dict) and isinstance(data.get(items_key), list)
+    if ranked is None and items_key and has_list:
+        ranked = ranked_list(data, items_key)
+    key = ranked.key if ranked is not None else items_key
+    total = ranked.total if ranked is not None else 0
     # Reserve room for the note first, with the widest numbers it can hold.
-    _note(envelope, items_key, total, total, budget_tokens, shortened=False)
+    _note(envelope, key, total, total, budget_tokens, shortened=False)
     dropped = 0
-    if isinstance(items, list) and items_key is not None:
-        envelope["data"], dropped = _drop_tail(envelope, items_key, budget_tokens)
+    if ranked is not None:
+        envelope["data"], dropped = _keep_most_important(envelope, ranked, budget_tokens)
     shortened = estimate_tokens(envelope) > budget_tokens
     if shortened:
         envelope["data"] = _shorten_to_fit(envelope, budget_tokens)
-    _note(envelope, items_key, total - dropped, dropped, budget_tokens, shortened=shortened)
+    _note(envelope, key, total - dropped, dropped, budget_tokens, shortened=shortened)
     return envelope
 
 
@@ -127,18 +152,16 @@ def error_envelope(exc: ToolError) -> dict[str, Any]:
     return {"ok": False, "error": ErrorInfo(code=exc.code, message=exc.message, hint=exc.hint)}
 
 
-def _drop_tail(envelope: Envelope, key: str, budget: int) -> tuple[dict[str, Any], int]:
-    data: dict[str, Any] = envelope["data"]
-    items: list[Any] = data[key]
-    low, high = 0, len(items)
+def _keep_most_important(envelope: Envelope, ranked: Ranked, budget: int) -> tuple[Any, int]:
+    """The data with as many of the most important items as fit, and how many were dropped."""
+    low, high = 0, ranked.total
     while low < high:
         mid = (low + high + 1) // 2
-        trial = {**envelope, "data": {**data, key: items[:mid]}}
-        if estimate_tokens(trial) <= budget:
+        if estimate_tokens({**envelope, "data": ranked.keep(mid)}) <= budget:
             low = mid
         else:
             high = mid - 1
-    return {**data, key: items[:low]}, len(items) - low
+    return ranked.keep(low), ranked.total - low
 
 
 def _shorten_to_fit(envelope: Envelope, budget: int) -> Any:

@@ -6,6 +6,7 @@ Lines and columns are 1-based (columns in characters); `lsp` keeps the
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -61,22 +62,52 @@ def live_symbol(symbol: LiveSymbol, path: str) -> dict[str, Any]:
 
 
 def outline(
-    path: str,
-    nodes: tuple[DocumentSymbolNode, ...] | list[DocumentSymbolNode],
+    nodes: Sequence[DocumentSymbolNode],
     ids: dict[tuple[int, int], str],
+    kept: Container[int] | None = None,
 ) -> list[dict[str, Any]]:
-    """The hierarchical outline, each entry with its node ID and lines."""
-    return [
-        {
-            "name": node.name,
-            "kind": node.kind,
-            "nodeId": ids.get((node.selection.start_line, node.selection.start_char)),
-            **lines_of(node.span),
-            **({"detail": node.detail} if node.detail else {}),
-            **({"children": outline(path, node.children, ids)} if node.children else {}),
-        }
-        for node in nodes
-    ]
+    """The hierarchical outline, each entry with its node ID and lines; given `kept`
+    (`id()`s of nodes, closed under parents, see `by_importance`), only those."""
+    entries = []
+    for node in nodes:
+        if kept is not None and id(node) not in kept:
+            continue
+        children = outline(node.children, ids, kept)
+        entries.append(
+            {
+                "name": node.name,
+                "kind": node.kind,
+                "nodeId": ids.get((node.selection.start_line, node.selection.start_char)),
+                **lines_of(node.span),
+                **({"detail": node.detail} if node.detail else {}),
+                **({"children": children} if children else {}),
+            }
+        )
+    return entries
+
+
+_CONTAINERS = frozenset(
+    {"class", "interface", "struct", "enum", "module", "namespace", "package", "object"}
+)
+_CALLABLES = frozenset({"function", "method", "constructor", "operator"})
+
+
+def by_importance(nodes: Sequence[DocumentSymbolNode]) -> list[int]:
+    """The `id()` of every node of an outline, most important first: what a reader
+    of the file needs before its details. Symbols outside any function body come
+    before those inside one (locals, parameters, nested functions); then shallower
+    before deeper; then containers, callables, the rest; then file order. A node
+    always ranks after its parent, so any prefix of the list is a whole outline."""
+    ranked: list[tuple[tuple[bool, int, int, int], int]] = []
+
+    def visit(level: Sequence[DocumentSymbolNode], depth: int, local: bool) -> None:
+        for node in level:
+            kind = 0 if node.kind in _CONTAINERS else 1 if node.kind in _CALLABLES else 2
+            ranked.append(((local, depth, kind, len(ranked)), id(node)))
+            visit(node.children, depth + 1, local or node.kind in _CALLABLES)
+
+    visit(nodes, 0, False)
+    return [node for _, node in sorted(ranked)]
 
 
 def workspace_symbol(symbol: WorkspaceSymbol) -> dict[str, Any]:

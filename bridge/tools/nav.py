@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from bridge.callers import callers_from_callees
+from bridge.callers import by_target, callers_from_callees
 from bridge.completeness import Question
 from bridge.context import AppContext
 from bridge.crosscheck import cross_checked
-from bridge.envelope import Envelope, respond
+from bridge.envelope import Envelope, Ranked, respond
 from bridge.errors import BadInputError, NotFoundError, UnavailableError
-from bridge.render import call_site, location, outline, workspace_symbol
+from bridge.render import by_importance, call_site, location, outline, workspace_symbol
 from bridge.symbol_search import search_symbols
 from bridge.symbols import flatten
 from bridge.targets import (
@@ -263,10 +263,16 @@ async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> 
         (s.selection.start_line, s.selection.start_char): s.node_id
         for s in flatten(file_path, nodes)
     }
+    ranking = by_importance(nodes)
+
+    def keep(count: int) -> dict[str, Any]:
+        kept = None if count == len(ranking) else frozenset(ranking[:count])
+        return {"path": file_path, "symbols": outline(nodes, ids, kept)}
+
     return respond(
-        {"path": file_path, "symbols": outline(file_path, nodes, ids)},
+        keep(len(ranking)),
         budget_tokens=budget_tokens,
-        items_key="symbols",
+        ranked=Ranked("symbols", len(ranking), keep),
     )
 
 
@@ -325,6 +331,7 @@ async def _calls(
             lambda: query(position.path, position.line, position.character), app, position.path
         )
     key = "callers" if incoming else "callees"
+    sites = by_target(sites)
     data: dict[str, Any] = {
         "target": {"path": position.path, "line": position.line + 1},
         "count": len(sites),
