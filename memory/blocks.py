@@ -20,6 +20,7 @@ the lines the two still share (`LineIndex.find_similar`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from disk.stamps import content_hash
@@ -31,7 +32,9 @@ from memory.results import ambiguous, whitespace_only
 from memory.workspace import Workspace
 
 PROBE_LINES = 3
-"""Another file is searched only when it holds one of the anchored text's longest lines."""
+"""Another file is searched only when it has every word of one of the anchored text's
+longest lines (the longest, for the same text; one of three, for a similar block)."""
+_WORD = re.compile(r"\w+")
 
 
 def check_range(
@@ -45,7 +48,7 @@ def check_range(
     if anchor.truncated:
         return _truncated(ws, anchor, file)
     probes = _probes(anchor.text)
-    elsewhere = [f for f in _others(ws, anchor, file) if any(p in f.text for p in probes[:1])]
+    elsewhere = [f for f in _others(ws, anchor, file) if _holds(ws, f, probes[0])]
     exact = [(f, hit) for f in elsewhere if (hit := _exact(ws, anchor, f)) is not None]
     if exact:
         return _moved(anchor, exact, "relocated", "moved_to_other_file", "its lines are found")
@@ -58,7 +61,7 @@ def check_range(
     similar = [
         (f, hit)
         for f in _others(ws, anchor, file)
-        if any(p in f.text for p in probes) and (hit := _similar(ws, anchor, f, 1)) is not None
+        if any(_holds(ws, f, p) for p in probes) and (hit := _similar(ws, anchor, f, 1))
     ]
     if len(similar) == 1 and _reformatted(ws, anchor, *similar[0]):
         return whitespace_only(anchor, "moved_to_other_file", _at(*similar[0]))
@@ -183,7 +186,13 @@ def _gone(anchor: Anchor, file: FileNow | None) -> RefCheck:
     return RefCheck(anchor, "deleted", "file_deleted" if file is None else "lines_gone")
 
 
-def _probes(text: str) -> list[str]:
-    """The anchored text's longest stripped lines, longest first."""
+def _probes(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The anchored text's longest stripped lines, longest first, each with its words."""
     lines = sorted({line.strip() for line in text.split("\n")}, key=len, reverse=True)
-    return [line for line in lines[:PROBE_LINES] if line]
+    return [(line, frozenset(_WORD.findall(line))) for line in lines[:PROBE_LINES]]
+
+
+def _holds(ws: Workspace, file: FileNow, probe: tuple[str, frozenset[str]]) -> bool:
+    """True when `file` holds the probe line: its words (a set lookup) and then its text."""
+    line, words = probe
+    return ws.mentions_all(file, words) and line in file.text
