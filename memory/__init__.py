@@ -8,6 +8,13 @@
     anchor     capture a reference now (refuses one that does not resolve)
     ranges     find a block of lines again
     check      per-reference status, worst case per memory
+    follow     a symbol that moved, was renamed, or moved and changed
+    blocks     a line range: the same text, a similar block, or gone
+    history    what the code was at the anchor commit (is a candidate new?)
+    confidence the named confidence levels and the evidence behind each
+    similarity token similarity (rapidfuzz) and name affinity
+    live       LiveConfirm: the protocol the bridge implements on language servers
+    files, results   one file's content; result shapes the checks share
     deps       dependencies_changed, from the map's call graph
     changes    a diff's files and symbols, and the memories it touches
     symdiff    the symbols a diff added, removed, modified, moved, renamed
