@@ -24,7 +24,8 @@ from map.gcpause import paused_gc
 from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
 from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
-from map.resolve import Resolution, Resolver
+from map.resolution import Resolution
+from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]

@@ -4,9 +4,7 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 (following re-exports and star imports), then what it sees unqualified (Go
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases). When none of
-that answers, a name may still match definitions elsewhere: one match is
-kept with `CONFIDENCE_BY_NAME`, a few are kept together as candidates with
-the confidence split between them, more are dropped rather than guessed.
+that answers, a name may still be guessed by name (map.resolution).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -20,47 +18,22 @@ from dataclasses import dataclass, field
 
 from map.extract_matches import CALLED, SUPER_CALL
 from map.model import RETURNS, Assignment, Range, Reference
+from map.resolution import (
+    BUILTIN_MEMBERS,
+    BY_NAME_LANGUAGES,
+    CONFIDENCE_INHERITED,
+    NameIndex,
+    Resolution,
+    file_of,
+)
+from map.resolution import exact as _exact
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
 
-CONFIDENCE_EXACT = 1.0
-CONFIDENCE_INHERITED = 0.9
-CONFIDENCE_BY_NAME = 0.5
-MAX_CANDIDATES = 5
 MAX_HOPS = 6
 SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
-BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
-BUILTIN_MEMBERS: frozenset[str] = frozenset(
-    name
-    for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
-    for name in dir(kind)
-) | frozenset({"send", "throw", "close", "read", "write", "readline", "flush", "seek"})
-"""Python methods of builtin types, generators and files: a call of one of these on
-a receiver of unknown type is never guessed to be a project method of that name."""
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
-LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
-"""Languages whose code calls each other's definitions; a name never matches across families."""
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """The symbols a reference names and the confidence in each."""
-
-    targets: tuple[str, ...]
-    confidence: float
-    constructors: tuple[str, ...] = ()
-    """What a call of a class (the target) runs too: its own or inherited `__init__`."""
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """The competing targets when there is more than one, else ()."""
-        return self.targets if len(self.targets) > 1 else ()
-
-    @property
-    def reached(self) -> tuple[str, ...]:
-        """Every symbol the reference has an edge to: the targets, then the constructors."""
-        return self.targets + self.constructors
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +65,6 @@ _NOWHERE = Range(0, 0, 0, 0)
 _UNDER_WAY: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
 
-def file_of(node_id: str) -> str:
-    """The path part of a node ID."""
-    return node_id.split("#", 1)[0]
-
-
 class Resolver:
     """Answers name lookups against every file's scope and the global name index."""
 
@@ -107,12 +75,12 @@ class Resolver:
         self._defs = defs_by_name
         self._exports: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], frozenset[str]]]
         self._exports = {}
-        self._named: dict[tuple[str, bool, str], Resolution | None] = {}
+        self._names = NameIndex(scopes, defs_by_name)
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
         self._exports.clear()
-        self._named.clear()
+        self._names.forget()
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
@@ -445,31 +413,4 @@ class Resolver:
     ) -> Resolution | None:
         """Definitions of `name` anywhere in the same language family."""
         ctx.consulted.add(name)
-        family = LANGUAGE_FAMILIES.get(scope.language, scope.language)
-        key = (name, members, family)
-        if key not in self._named:
-            self._named[key] = self._search_by_name(name, members, family)
-        return self._named[key]
-
-    def _search_by_name(self, name: str, members: bool, family: str) -> Resolution | None:
-        matches: list[str] = []
-        for node_id in self._defs.get(name, ()):
-            owner = self._scopes[file_of(node_id)]
-            if (
-                bool(owner.symbols[node_id].container) == members
-                and LANGUAGE_FAMILIES.get(owner.language, owner.language) == family
-            ):
-                matches.append(node_id)
-        matches.sort()
-        if not matches or len(matches) > MAX_CANDIDATES:
-            return None
-        return Resolution(tuple(matches), CONFIDENCE_BY_NAME / len(matches))
-
-
-def _exact(ids: tuple[str, ...]) -> Resolution | None:
-    """Certain targets: several definitions of one qualified name in one file
-    (overloads, a property's setter) each hold it fully; others share it."""
-    if not ids:
-        return None
-    one_name = len({node_id.rsplit("~", 1)[0] for node_id in ids}) == 1
-    return Resolution(ids, CONFIDENCE_EXACT if one_name else CONFIDENCE_EXACT / len(ids))
+        return self._names.guess(scope.language, name, members=members)

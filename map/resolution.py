@@ -1,0 +1,101 @@
+"""What a resolution is, how sure it is, and the last resort: a guess by name.
+
+A name no lookup answers may still match definitions elsewhere: one match
+is kept with `CONFIDENCE_BY_NAME`, a few are kept together as candidates
+with the confidence split between them, more are dropped rather than
+guessed. A method name that Python's builtin types, generators or files
+have (`get`, `pop`, `send`) is never guessed on a receiver of unknown type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from map.scopes import FileScope
+
+CONFIDENCE_EXACT = 1.0
+CONFIDENCE_INHERITED = 0.9
+CONFIDENCE_BY_NAME = 0.5
+MAX_CANDIDATES = 5
+BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
+BUILTIN_MEMBERS: frozenset[str] = frozenset(
+    name
+    for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
+    for name in dir(kind)
+) | frozenset({"send", "throw", "close", "read", "write", "readline", "flush", "seek"})
+"""Python methods of builtin types, generators and files: a call of one of these on
+a receiver of unknown type is never guessed to be a project method of that name."""
+LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
+"""Languages whose code calls each other's definitions; a name never matches across families."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The symbols a reference names and the confidence in each."""
+
+    targets: tuple[str, ...]
+    confidence: float
+    constructors: tuple[str, ...] = ()
+    """What a call of a class (the target) runs too: its own or inherited `__init__`."""
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The competing targets when there is more than one, else ()."""
+        return self.targets if len(self.targets) > 1 else ()
+
+    @property
+    def reached(self) -> tuple[str, ...]:
+        """Every symbol the reference has an edge to: the targets, then the constructors."""
+        return self.targets + self.constructors
+
+
+def file_of(node_id: str) -> str:
+    """The path part of a node ID."""
+    return node_id.split("#", 1)[0]
+
+
+def exact(ids: tuple[str, ...]) -> Resolution | None:
+    """Certain targets: several definitions of one qualified name in one file
+    (overloads, a property's setter) each hold it fully; others share it."""
+    if not ids:
+        return None
+    one_name = len({node_id.rsplit("~", 1)[0] for node_id in ids}) == 1
+    return Resolution(ids, CONFIDENCE_EXACT if one_name else CONFIDENCE_EXACT / len(ids))
+
+
+class NameIndex:
+    """Guesses by name among every file's definitions, remembered until `forget`."""
+
+    def __init__(
+        self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
+    ) -> None:
+        self._scopes = scopes
+        self._defs = defs_by_name
+        self._named: dict[tuple[str, bool, str], Resolution | None] = {}
+
+    def forget(self) -> None:
+        """Drop the guesses made so far; call whenever scopes or definitions change."""
+        self._named.clear()
+
+    def guess(self, language: str, name: str, *, members: bool) -> Resolution | None:
+        """Definitions of `name` (members of a class or not) in `language`'s family."""
+        family = LANGUAGE_FAMILIES.get(language, language)
+        key = (name, members, family)
+        if key not in self._named:
+            self._named[key] = self._search(name, members, family)
+        return self._named[key]
+
+    def _search(self, name: str, members: bool, family: str) -> Resolution | None:
+        matches: list[str] = []
+        for node_id in self._defs.get(name, ()):
+            owner = self._scopes[file_of(node_id)]
+            if (
+                bool(owner.symbols[node_id].container) == members
+                and LANGUAGE_FAMILIES.get(owner.language, owner.language) == family
+            ):
+                matches.append(node_id)
+        matches.sort()
+        if not matches or len(matches) > MAX_CANDIDATES:
+            return None
+        return Resolution(tuple(matches), CONFIDENCE_BY_NAME / len(matches))
