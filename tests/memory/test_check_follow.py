@@ -168,10 +168,13 @@ def test_stored_ref_outside_the_root_is_unknown_and_not_read(repo: Repo) -> None
 def test_symbols_found_elsewhere_are_confirmed_live_when_asked(repo: Repo) -> None:
     repo.write("pkg/parser.py", PARSER)
     repo.commit("start")
-    memory = repo.remember("pkg/parser.py#parse_header", "pkg/parser.py#keep")
-    repo.write("pkg/parser.py", _without_header(PARSER))
+    memory = repo.remember(
+        "pkg/parser.py#parse_header", "pkg/parser.py#keep", "pkg/parser.py:11-12"
+    )
+    moved_out = _without_header(PARSER).replace("def keep", "def keep_value")
+    repo.write("pkg/parser.py", "import os\n" + moved_out)
     repo.write("pkg/headers.py", EDITED_HEADER)
-    repo.commit("move")
+    repo.commit("move parse_header, rename keep")
     asked: list[tuple[str, str, tuple[int, int]]] = []
 
     def live(path: str, symbol: str, lines: tuple[int, int]) -> bool | None:
@@ -179,11 +182,15 @@ def test_symbols_found_elsewhere_are_confirmed_live_when_asked(repo: Repo) -> No
         return {"pkg/headers.py": True, "pkg/parser.py": False}[path]
 
     (result,) = check_memories(Workspace(repo.root), [memory], live=live)
-    moved, kept = result.refs
-    assert asked == [("pkg/headers.py", "parse_header", (1, 7)), ("pkg/parser.py", "keep", (4, 5))]
+    moved, renamed, lines = result.refs
+    assert asked == [
+        ("pkg/headers.py", "parse_header", (1, 7)),
+        ("pkg/parser.py", "keep_value", (5, 6)),
+    ]
     assert (moved.status, moved.live) == ("modified", "confirmed")
-    assert (kept.status, kept.live) == ("relocated", "refuted")
-    assert "does not list keep" in kept.warnings[-1]
+    assert (renamed.status, renamed.live) == ("renamed", "refuted")
+    assert "does not list keep_value" in renamed.warnings[-1]
+    assert lines.live is None
 
 
 def test_method_moved_out_of_its_class_into_another_file_with_edits(repo: Repo) -> None:

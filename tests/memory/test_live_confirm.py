@@ -25,7 +25,7 @@ def test_memory_check_confirms_a_moved_and_edited_symbol_live(repo: Repo) -> Non
                 app, "greet says hi", ["hello.py#greet", "hello.py#other", "notes.txt:1-2"]
             )
             memory_id = saved["data"]["id"]
-            repo.write("hello.py", CODE[CODE.index("def other") :])
+            repo.write("hello.py", CODE[CODE.index("def other") :].replace("other", "another"))
             repo.write("greetings.py", MOVED)
             repo.write("notes.txt", "b\na\n")
             checked = await memory.memory_check(app, [memory_id])
@@ -36,7 +36,11 @@ def test_memory_check_confirms_a_moved_and_edited_symbol_live(repo: Repo) -> Non
                 "greet",
             )
             assert greet["live"] == "confirmed"
-            assert (other["status"], other["live"]) == ("relocated", "confirmed")
+            assert (other["status"], other["symbol"], other["live"]) == (
+                "renamed",
+                "another",
+                "confirmed",
+            )
             assert "live" not in notes
         finally:
             await app.aclose()
