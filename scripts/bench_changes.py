@@ -4,9 +4,10 @@ The corpus is one of scripts/bench_map.py's (the same pinned wheels, the same
 cache and unpacking: its helpers are imported, not copied), committed to a
 fresh git repository with one memory anchored in each file the diff edits.
 The diff then edits FILES Python files (each: its first top-level function
-renamed, a function added), the map is brought up to date (warm), and
-`map_changes` (the bridge tool, in process, memories included, no live
-verification) is timed end to end, --runs times:
+modified in half of them, renamed in the other half; a function added), the
+map is brought up to date (warm), and `map_changes` (the bridge tool, in
+process, memories included, no live verification) is timed end to end, --runs
+times:
 
     map_changes        the whole answer: git diff, both sides of each file
                        extracted and matched, blast radius (depth 2), the
@@ -87,12 +88,28 @@ def _prepare(corpus: str, cache: Path, into: Path) -> tuple[Path, list[tuple[str
         service.save_many(
             [NewMemory(f"what {name} does", (f"{path}#{name}",)) for path, name in edited]
         )
-    for path, name in edited:
+    for index, (path, name) in enumerate(edited):
         target = root / path
         text = target.read_text(encoding="utf-8")
-        text = re.sub(rf"^def {name}\(", f"def {name}_renamed(", text, count=1, flags=re.M)
+        text = _renamed(text, name) if index % 2 else _modified(text, name)
         target.write_text(text + f"\n\ndef _bench_added_{name}():\n    return 1\n")
     return root, edited
+
+
+def _renamed(text: str, name: str) -> str:
+    """The function `name` renamed, its body kept."""
+    return re.sub(rf"^def {name}\(", f"def {name}_renamed(", text, count=1, flags=re.M)
+
+
+def _modified(text: str, name: str) -> str:
+    """A statement put first in the body of the top-level function `name`."""
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {name}("))
+    colon = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith(":"))
+    body = next(i for i in range(colon + 1, len(lines)) if lines[i].strip())
+    indent = lines[body][: len(lines[body]) - len(lines[body].lstrip())] or "    "
+    lines.insert(colon + 1, f"{indent}_bench_edit = 1\n")
+    return "".join(lines)
 
 
 async def _timed(runs: int, call: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
