@@ -40,15 +40,24 @@ class Truncation(TypedDict):
     stringsShortened: bool
 
 
-class Envelope(TypedDict):
-    """Every tool's answer."""
+class AnswerBase(TypedDict):
+    """What every answer carries beside its `data`.
+
+    A tool with a typed answer declares `class XAnswer(AnswerBase): data: XData`
+    and returns it: MCP publishes that shape as the tool's output schema.
+    """
 
     ok: bool
-    data: Any
     warnings: list[str]
     truncated: Truncation | None
     mapBuiltAt: str | None
     stale: bool
+
+
+class Envelope(AnswerBase):
+    """Every tool's answer, whatever its `data`."""
+
+    data: Any
 
 
 @dataclass(frozen=True)

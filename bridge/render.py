@@ -1,88 +1,167 @@
-"""Live results as plain JSON-ready dicts, in the units people read.
+"""Live results as typed, JSON-ready dicts, in the units people read.
 
 Lines and columns are 1-based (columns in characters); `lsp` keeps the
 0-based LSP range (UTF-16 columns) for clients that talk LSP themselves.
+Each shape is a TypedDict, so the MCP output schema publishes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
 from pathlib import PurePosixPath
-from typing import Any
+from typing import NotRequired, cast
 
+from typing_extensions import TypedDict
+
+from bridge.schema_types import SymbolKind
 from bridge.symbols import LiveSymbol
 from disk.columns import from_utf16
 from lsp.model import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
 
 
-def span_lsp(span: Span) -> dict[str, int]:
+class LspRange(TypedDict):
+    """An LSP range: 0-based lines, UTF-16 columns, end exclusive."""
+
+    startLine: int
+    startCharacter: int
+    endLine: int
+    endCharacter: int
+
+
+class LspRanges(TypedDict):
+    """A symbol's LSP range and selection range (its name)."""
+
+    range: LspRange
+    selectionRange: LspRange
+
+
+class Lines(TypedDict):
+    """1-based, inclusive lines."""
+
+    startLine: int
+    endLine: int
+
+
+class SymbolPlace(TypedDict):
+    """Where a symbol is: its node ID and lines; the map's view has no `kind` nor `lsp`."""
+
+    nodeId: str
+    path: str
+    kind: NotRequired[str]
+    startLine: NotRequired[int]
+    endLine: NotRequired[int]
+    selectionLine: NotRequired[int]
+    lsp: NotRequired[LspRanges]
+
+
+class Place(TypedDict):
+    """A place in a file and the text of its line; `external`: outside the root."""
+
+    path: str
+    line: int
+    column: int
+    text: str
+    external: NotRequired[bool]
+
+
+class OutlineEntry(TypedDict):
+    """A symbol of a file's live outline, with its children."""
+
+    name: str
+    kind: SymbolKind
+    nodeId: str | None
+    startLine: int
+    endLine: int
+    detail: NotRequired[str]
+    children: NotRequired[list[OutlineEntry]]
+
+
+class FoundSymbol(Place):
+    """A symbol found by name across the workspace."""
+
+    name: str
+    kind: SymbolKind
+    container: str | None
+
+
+class CallEntry(Place):
+    """A caller or callee (where it is defined) and `callLines`, the lines of the calls."""
+
+    name: str
+    kind: SymbolKind
+    callLines: list[int]
+
+
+def span_lsp(span: Span) -> LspRange:
     """The LSP range, 0-based, UTF-16 columns."""
-    return {
-        "startLine": span.start_line,
-        "startCharacter": span.start_char,
-        "endLine": span.end_line,
-        "endCharacter": span.end_char,
-    }
+    return LspRange(
+        startLine=span.start_line,
+        startCharacter=span.start_char,
+        endLine=span.end_line,
+        endCharacter=span.end_char,
+    )
 
 
-def lines_of(span: Span) -> dict[str, int]:
+def lines_of(span: Span) -> Lines:
     """The 1-based, inclusive lines a span covers."""
     last = (
         span.end_line
         if span.end_char == 0 and span.end_line > span.start_line
         else span.end_line + 1
     )
-    return {"startLine": span.start_line + 1, "endLine": last}
+    return Lines(startLine=span.start_line + 1, endLine=last)
 
 
-def location(loc: Location) -> dict[str, Any]:
+def location(loc: Location) -> Place:
     """One place in a file, with the text of its line; a place outside the root (an
     absolute path, symlinks resolved) says `external`, and has no text when it was
     reached through a link inside the root."""
     column = from_utf16(loc.text, loc.span.start_char) if loc.text else loc.span.start_char
-    return {
-        "path": loc.path,
-        "line": loc.line,
-        "column": column + 1,
-        "text": loc.text.strip(),
-        **({"external": True} if PurePosixPath(loc.path).is_absolute() else {}),
-    }
+    place = Place(path=loc.path, line=loc.line, column=column + 1, text=loc.text.strip())
+    if PurePosixPath(loc.path).is_absolute():
+        place["external"] = True
+    return place
 
 
-def live_symbol(symbol: LiveSymbol, path: str) -> dict[str, Any]:
+def live_symbol(symbol: LiveSymbol, path: str) -> SymbolPlace:
     """A symbol of the live outline, by node ID and lines."""
-    return {
-        "nodeId": symbol.node_id,
-        "path": path,
-        "kind": symbol.kind,
-        **lines_of(symbol.span),
-        "selectionLine": symbol.selection.start_line + 1,
-        "lsp": {"range": span_lsp(symbol.span), "selectionRange": span_lsp(symbol.selection)},
-    }
+    lines = lines_of(symbol.span)
+    return SymbolPlace(
+        nodeId=symbol.node_id,
+        path=path,
+        kind=symbol.kind,
+        startLine=lines["startLine"],
+        endLine=lines["endLine"],
+        selectionLine=symbol.selection.start_line + 1,
+        lsp=LspRanges(range=span_lsp(symbol.span), selectionRange=span_lsp(symbol.selection)),
+    )
 
 
 def outline(
     nodes: Sequence[DocumentSymbolNode],
     ids: dict[tuple[int, int], str],
     kept: Container[int] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[OutlineEntry]:
     """The hierarchical outline, each entry with its node ID and lines; given `kept`
     (`id()`s of nodes, closed under parents, see `by_importance`), only those."""
     entries = []
     for node in nodes:
         if kept is not None and id(node) not in kept:
             continue
-        children = outline(node.children, ids, kept)
-        entries.append(
-            {
-                "name": node.name,
-                "kind": node.kind,
-                "nodeId": ids.get((node.selection.start_line, node.selection.start_char)),
-                **lines_of(node.span),
-                **({"detail": node.detail} if node.detail else {}),
-                **({"children": children} if children else {}),
-            }
+        lines = lines_of(node.span)
+        entry = OutlineEntry(
+            name=node.name,
+            kind=_kind(node.kind),
+            nodeId=ids.get((node.selection.start_line, node.selection.start_char)),
+            startLine=lines["startLine"],
+            endLine=lines["endLine"],
         )
+        if node.detail:
+            entry["detail"] = node.detail
+        children = outline(node.children, ids, kept)
+        if children:
+            entry["children"] = children
+        entries.append(entry)
     return entries
 
 
@@ -110,21 +189,26 @@ def by_importance(nodes: Sequence[DocumentSymbolNode]) -> list[int]:
     return [node for _, node in sorted(ranked)]
 
 
-def workspace_symbol(symbol: WorkspaceSymbol) -> dict[str, Any]:
+def workspace_symbol(symbol: WorkspaceSymbol) -> FoundSymbol:
     """A symbol found by name across the workspace."""
-    return {
-        "name": symbol.name,
-        "kind": symbol.kind,
-        "container": symbol.container,
+    return FoundSymbol(
         **location(symbol.location),
-    }
+        name=symbol.name,
+        kind=_kind(symbol.kind),
+        container=symbol.container,
+    )
 
 
-def call_site(site: CallSite) -> dict[str, Any]:
+def call_site(site: CallSite) -> CallEntry:
     """A caller or callee, and the lines where the calls are."""
-    return {
-        "name": site.name,
-        "kind": site.kind,
+    return CallEntry(
         **location(site.location),
-        "callLines": sorted({span.start_line + 1 for span in site.call_spans}),
-    }
+        name=site.name,
+        kind=_kind(site.kind),
+        callLines=sorted({span.start_line + 1 for span in site.call_spans}),
+    )
+
+
+def _kind(name: str) -> SymbolKind:
+    """A SymbolKind name as the schema's Literal (lsp.convert makes only those)."""
+    return cast(SymbolKind, name)

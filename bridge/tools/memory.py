@@ -20,6 +20,20 @@ from typing import TypeVar
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.liveconfirm import LiveConfirmer
+from bridge.schema_types import (
+    Budget,
+    IncludeStale,
+    MemoryId,
+    MemoryIds,
+    MemoryKind,
+    MemoryRefs,
+    MemoryTags,
+    MemoryText,
+    NewKind,
+    NewRefs,
+    RecallLimit,
+    RecallQuery,
+)
 from bridge.translate import as_tool_error
 from map.codemap import CodeMap
 from memory import views
@@ -47,10 +61,10 @@ async def _run(
 
 async def memory_save(
     app: AppContext,
-    text: str,
-    refs: list[str],
-    kind: str = "fact",
-    tags: list[str] | None = None,
+    text: MemoryText,
+    refs: MemoryRefs,
+    kind: MemoryKind = "fact",
+    tags: MemoryTags = None,
 ) -> Envelope:
     """Save a memory anchored to code, so it can be checked when recalled later.
 
@@ -68,10 +82,10 @@ async def memory_save(
 
 async def memory_recall(
     app: AppContext,
-    query: str,
-    limit: int = 10,
-    include_stale: bool = False,
-    budget: int | None = None,
+    query: RecallQuery,
+    limit: RecallLimit = 10,
+    include_stale: IncludeStale = False,
+    budget: Budget = None,
 ) -> Envelope:
     """Find memories about `query` (full-text), each checked against the code now.
 
@@ -88,7 +102,7 @@ async def memory_recall(
 
 
 async def memory_check(
-    app: AppContext, ids: list[str] | None = None, budget: int | None = None
+    app: AppContext, ids: MemoryIds = None, budget: Budget = None
 ) -> Envelope:
     """Check memories against the code now (all active/stale/historical ones by default).
 
@@ -111,7 +125,7 @@ async def memory_check(
     return respond(data, budget_tokens=app.budget(budget), items_key="memories")
 
 
-async def memory_verify(app: AppContext, id: str) -> Envelope:
+async def memory_verify(app: AppContext, id: MemoryId) -> Envelope:
     """Confirm a memory still holds: re-anchor its references where they are now.
 
     Call it after re-reading the code a stale or relocated memory names and
@@ -124,11 +138,11 @@ async def memory_verify(app: AppContext, id: str) -> Envelope:
 
 async def memory_supersede(
     app: AppContext,
-    id: str,
-    text: str,
-    refs: list[str] | None = None,
-    kind: str | None = None,
-    tags: list[str] | None = None,
+    id: MemoryId,
+    text: MemoryText,
+    refs: NewRefs = None,
+    kind: NewKind = None,
+    tags: MemoryTags = None,
 ) -> Envelope:
     """Replace a memory that is no longer true by a corrected one.
 
@@ -141,7 +155,7 @@ async def memory_supersede(
     return respond(data, budget_tokens=app.budget(None))
 
 
-async def memory_retire(app: AppContext, id: str) -> Envelope:
+async def memory_retire(app: AppContext, id: MemoryId) -> Envelope:
     """Retire a memory that no longer applies: kept for the record, never recalled again."""
     memory = await _run(app, lambda s: s.retire(id))
     return respond({"id": memory.id, "status": memory.status}, budget_tokens=app.budget(None))

@@ -8,15 +8,40 @@ name on the line). Lines and columns are 1-based.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bridge.callers import by_target, callers_from_callees
 from bridge.completeness import Question
 from bridge.context import AppContext
 from bridge.crosscheck import cross_checked
-from bridge.envelope import Envelope, Ranked, respond
+from bridge.envelope import Ranked, respond
 from bridge.errors import BadInputError, NotFoundError, UnavailableError
+from bridge.nav_shapes import (
+    CalleesAnswer,
+    CalleesData,
+    CallersAnswer,
+    CallersData,
+    HoverAnswer,
+    HoverData,
+    LocationsAnswer,
+    LocationsData,
+    OutlineAnswer,
+    OutlineData,
+    TargetLine,
+    WorkspaceSymbolsAnswer,
+    WorkspaceSymbolsData,
+    checked,
+)
 from bridge.render import by_importance, call_site, location, outline, workspace_symbol
+from bridge.schema_types import (
+    Budget,
+    FilePath,
+    IncludeDeclaration,
+    LanguageFilter,
+    Name,
+    SymbolQuery,
+    Target,
+)
 from bridge.symbol_search import search_symbols
 from bridge.symbols import flatten
 from bridge.targets import (
@@ -116,11 +141,11 @@ async def _locations(
     question: Question | None = None,
     *,
     leave_out_declaration: bool = False,
-) -> Envelope:
+) -> LocationsAnswer:
     budget_tokens = app.budget(budget)
     position = await position_of(app, target, name)
     warnings = loading_warnings(app, position.path)
-    checked: dict[str, Any] = {}
+    data = LocationsData(target=_target(position), count=0, locations=[])
     if question is None:
         found = await retry_once(lambda: query(position), app, position.path)
     else:
@@ -140,16 +165,15 @@ async def _locations(
             _location_places,
             excluded=excluded,
         )
-        checked = verdict.fields()
+        data = LocationsData(
+            target=_target(position), count=0, locations=[], **checked(verdict.fields())
+        )
         warnings = loading_warnings(app, position.path) + verdict.warnings()
     ordered = sorted(found, key=lambda loc: (loc.path != position.path, loc.path, loc.line))
+    data["count"] = len(ordered)
+    data["locations"] = [location(loc) for loc in ordered]
     return respond(
-        {
-            "target": {"path": position.path, "line": position.line + 1},
-            "count": len(ordered),
-            "locations": [location(loc) for loc in ordered],
-            **checked,
-        },
+        data,
         budget_tokens=budget_tokens,
         items_key="locations",
         warnings=warnings + workspace_warnings(app, position.path),
@@ -157,8 +181,8 @@ async def _locations(
 
 
 async def nav_definition(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> LocationsAnswer:
     """Where the symbol at TARGET is defined (live). Returns `locations`, each with
     path, 1-based line and column, and the text of that line, and `completeness`
     (see nav_references): when the server finds no definition, the same-name
@@ -174,8 +198,8 @@ async def nav_definition(
 
 
 async def nav_type_definition(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> LocationsAnswer:
     """Where the TYPE of the symbol at TARGET is defined (live): e.g. the class of a
     variable. Returns `locations` like nav_definition."""
     return await _locations(
@@ -184,8 +208,8 @@ async def nav_type_definition(
 
 
 async def nav_implementations(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> LocationsAnswer:
     """Implementations of the interface, abstract method or type at TARGET (live).
     Returns `locations` like nav_definition, and `completeness` (see nav_references):
     same-name definitions and classes inheriting the name that the server did not
@@ -202,11 +226,11 @@ async def nav_implementations(
 
 async def nav_references(
     app: AppContext,
-    target: str,
-    name: str | None = None,
-    include_declaration: bool = True,
-    budget: int | None = None,
-) -> Envelope:
+    target: Target,
+    name: Name = None,
+    include_declaration: IncludeDeclaration = True,
+    budget: Budget = None,
+) -> LocationsAnswer:
     """Every use of the symbol at TARGET across the workspace (live, after re-syncing
     disk, so files edited a moment ago count). Returns `count` and `locations` (the
     target's own file first); the budget may drop the tail, and says so.
@@ -232,8 +256,8 @@ async def nav_references(
 
 
 async def nav_hover(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> HoverAnswer:
     """The type, signature and documentation of the symbol at TARGET, as the
     language server shows them on hover (markdown in `contents`)."""
     budget_tokens = app.budget(budget)
@@ -244,16 +268,13 @@ async def nav_hover(
         position.path,
     )
     return respond(
-        {
-            "target": {"path": position.path, "line": position.line + 1},
-            "contents": info.contents if info is not None else None,
-        },
+        HoverData(target=_target(position), contents=info.contents if info is not None else None),
         budget_tokens=budget_tokens,
         warnings=[] if info is not None else ["the server has nothing to show there"],
     )
 
 
-async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> Envelope:
+async def nav_symbols(app: AppContext, path: FilePath, budget: Budget = None) -> OutlineAnswer:
     """The live outline of one file: classes, functions, methods... nested as in the
     code, each with its node ID (usable as a TARGET) and 1-based lines."""
     budget_tokens = app.budget(budget)
@@ -265,9 +286,9 @@ async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> 
     }
     ranking = by_importance(nodes)
 
-    def keep(count: int) -> dict[str, Any]:
+    def keep(count: int) -> OutlineData:
         kept = None if count == len(ranking) else frozenset(ranking[:count])
-        return {"path": file_path, "symbols": outline(nodes, ids, kept)}
+        return OutlineData(path=file_path, symbols=outline(nodes, ids, kept))
 
     return respond(
         keep(len(ranking)),
@@ -277,8 +298,8 @@ async def nav_symbols(app: AppContext, path: str, budget: int | None = None) -> 
 
 
 async def nav_workspace_symbols(
-    app: AppContext, query: str, language: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, query: SymbolQuery, language: LanguageFilter = None, budget: Budget = None
+) -> WorkspaceSymbolsAnswer:
     """Symbols whose name matches `query` anywhere in the workspace (live), exact
     names first, then names starting with it, then names containing it. By default
     every language the workspace has source files in is asked (`languages` says
@@ -293,68 +314,66 @@ async def nav_workspace_symbols(
         lambda lang: retry_once(lambda: app.live.workspace_symbols(query, language=lang)),
     )
     return respond(
-        {
-            "query": query,
-            "languages": found.languages,
-            "count": len(found.symbols),
-            "symbols": [workspace_symbol(s) for s in found.symbols],
-        },
+        WorkspaceSymbolsData(
+            query=query,
+            languages=found.languages,
+            count=len(found.symbols),
+            symbols=[workspace_symbol(s) for s in found.symbols],
+        ),
         budget_tokens=budget_tokens,
         items_key="symbols",
         warnings=found.warnings,
     )
 
 
-async def _calls(
-    app: AppContext, target: str, name: str | None, budget: int | None, incoming: bool
-) -> Envelope:
+async def nav_callers(
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> CallersAnswer:
+    """Functions that call the function at TARGET (live call hierarchy), one entry
+    per caller with where it is defined and `callLines`, the lines of the calls;
+    checked against the calls the map and a text scan see, with `completeness` and
+    `unconfirmed` as in nav_references."""
     budget_tokens = app.budget(budget)
     position = await position_of(app, target, name)
-    query = app.live.incoming_calls if incoming else app.live.outgoing_calls
-    warnings = loading_warnings(app, position.path)
-    checked: dict[str, Any] = {}
-    if incoming:
-        sites, verdict = await cross_checked(
+    sites, verdict = await cross_checked(
+        app,
+        position,
+        "callers",
+        lambda: retry_once(
+            lambda: app.live.incoming_calls(position.path, position.line, position.character),
             app,
-            position,
-            "callers",
-            lambda: retry_once(
-                lambda: query(position.path, position.line, position.character), app, position.path
-            ),
-            _call_places,
-            recover=lambda sites: callers_from_callees(app, position, sites),
-        )
-        checked = verdict.fields()
-        warnings += verdict.warnings()
-    else:
-        sites = await retry_once(
-            lambda: query(position.path, position.line, position.character), app, position.path
-        )
-    key = "callers" if incoming else "callees"
-    sites = by_target(sites)
-    data: dict[str, Any] = {
-        "target": {"path": position.path, "line": position.line + 1},
-        "count": len(sites),
-        key: [call_site(s) for s in sites],
-        **checked,
-    }
+            position.path,
+        ),
+        _call_places,
+        recover=lambda sites: callers_from_callees(app, position, sites),
+    )
+    callers = [call_site(s) for s in by_target(sites)]
+    data = CallersData(
+        target=_target(position), count=len(callers), callers=callers, **checked(verdict.fields())
+    )
+    warnings = loading_warnings(app, position.path) + verdict.warnings()
     warnings += workspace_warnings(app, position.path)
-    return respond(data, budget_tokens=budget_tokens, items_key=key, warnings=warnings)
-
-
-async def nav_callers(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
-    """Functions that call the function at TARGET (live call hierarchy), each with
-    where it is defined and `callLines`, the lines of the calls; checked against
-    the calls the map and a text scan see, with `completeness` and `unconfirmed`
-    as in nav_references."""
-    return await _calls(app, target, name, budget, incoming=True)
+    return respond(data, budget_tokens=budget_tokens, items_key="callers", warnings=warnings)
 
 
 async def nav_callees(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
-    """Functions the function at TARGET calls (live call hierarchy), each with where
-    it is defined and `callLines`, the lines of the calls in TARGET's file."""
-    return await _calls(app, target, name, budget, incoming=False)
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> CalleesAnswer:
+    """Functions the function at TARGET calls (live call hierarchy), one entry per
+    callee with where it is defined and `callLines`, the lines of its calls in
+    TARGET's file; callees in the workspace first, library ones last."""
+    budget_tokens = app.budget(budget)
+    position = await position_of(app, target, name)
+    sites = await retry_once(
+        lambda: app.live.outgoing_calls(position.path, position.line, position.character),
+        app,
+        position.path,
+    )
+    callees = [call_site(s) for s in by_target(sites)]
+    data = CalleesData(target=_target(position), count=len(callees), callees=callees)
+    warnings = loading_warnings(app, position.path) + workspace_warnings(app, position.path)
+    return respond(data, budget_tokens=budget_tokens, items_key="callees", warnings=warnings)
+
+
+def _target(position: LspPosition) -> TargetLine:
+    return TargetLine(path=position.path, line=position.line + 1)

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import respond
 from bridge.errors import NotFoundError, UnavailableError, UnknownIdError
 from bridge.mapview import MapEntry, map_entry, map_stamp, nearest_ids
-from bridge.render import lines_of, live_symbol
+from bridge.nav_shapes import ResolveAnswer, ResolveData, TargetLine
+from bridge.render import SymbolPlace, lines_of, live_symbol
+from bridge.schema_types import Budget, Name, Target
 from bridge.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten
 from bridge.targets import NodeTarget, PositionTarget, checked_path, parse_target, to_lsp_position
 from bridge.translate import as_tool_error
@@ -158,14 +159,15 @@ async def _suggestions(app: AppContext, target: NodeTarget, symbols: list[LiveSy
     return nearest_ids(await app.code_map(), target.node_id, extra=live)
 
 
-def _resolution_data(root: Path, res: Resolution) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "nodeId": res.asked.node_id,
-        "verified": res.verified,
-        "mapStale": res.map_stale if res.verified else None,
-        "relocated": res.relocated,
-        "mapRange": res.entry.as_dict() if res.entry is not None else None,
-    }
+def _resolution_data(root: Path, res: Resolution) -> ResolveData:
+    data = ResolveData(
+        nodeId=res.asked.node_id,
+        verified=res.verified,
+        location=None,
+        mapStale=res.map_stale if res.verified else None,
+        relocated=res.relocated,
+        mapRange=_map_place(res.entry) if res.entry is not None else None,
+    )
     if res.live is not None:
         data["currentId"] = res.live.node_id
         data["location"] = live_symbol(res.live, res.path)
@@ -175,9 +177,20 @@ def _resolution_data(root: Path, res: Resolution) -> dict[str, Any]:
         )
     elif res.entry is not None:
         data["currentId"] = res.entry.node_id
-        data["location"] = res.entry.as_dict()
+        data["location"] = _map_place(res.entry)
         data["kind"] = res.entry.kind
     return data
+
+
+def _map_place(entry: MapEntry) -> SymbolPlace:
+    """The map's view of a symbol (what `mapRange` echoes)."""
+    return SymbolPlace(
+        nodeId=entry.node_id,
+        path=entry.path,
+        startLine=entry.start_line,
+        endLine=entry.end_line,
+        selectionLine=entry.selection_line,
+    )
 
 
 def _line_text(root: Path, path: str, line: int) -> str | None:
@@ -190,8 +203,8 @@ def _line_text(root: Path, path: str, line: int) -> str | None:
 
 
 async def resolve(
-    app: AppContext, target: str, name: str | None = None, budget: int | None = None
-) -> Envelope:
+    app: AppContext, target: Target, name: Name = None, budget: Budget = None
+) -> ResolveAnswer:
     """Where a symbol is now: give a node ID (`path#Qual.Name`) to check the map's
     location against the live language server, or `path:LINE[:COL]` to get the
     node IDs enclosing that position. Returns `location` (current, authoritative),
@@ -206,7 +219,7 @@ async def resolve(
     if parsed.qualname is None:
         path = checked_path(app.root, parsed.path)
         return respond(
-            {"nodeId": path, "verified": True, "location": {"path": path}},
+            ResolveData(nodeId=path, verified=True, location=SymbolPlace(nodeId=path, path=path)),
             budget_tokens=budget_tokens,
         )
     res = await resolve_node(app, parsed)
@@ -224,16 +237,16 @@ async def resolve(
     )
 
 
-async def _resolve_position(app: AppContext, target: PositionTarget, budget: int) -> Envelope:
+async def _resolve_position(app: AppContext, target: PositionTarget, budget: int) -> ResolveAnswer:
     position = to_lsp_position(app.root, target)
     symbols = await live_symbols(app, position.path)
     chain = enclosing(symbols, position.line, position.character)
     return respond(
-        {
-            "position": {"path": position.path, "line": target.line},
-            "enclosing": [s.node_id for s in chain],
-            "location": live_symbol(chain[-1], position.path) if chain else None,
-            "verified": True,
-        },
+        ResolveData(
+            position=TargetLine(path=position.path, line=target.line),
+            enclosing=[s.node_id for s in chain],
+            location=live_symbol(chain[-1], position.path) if chain else None,
+            verified=True,
+        ),
         budget_tokens=budget,
     )

@@ -1,0 +1,194 @@
+"""The typed `data` of the nav_* and resolve answers (published as MCP output schemas).
+
+Keys are camelCase; lines and columns 1-based. See docs/contracts.md.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, cast
+
+from typing_extensions import TypedDict
+
+from bridge.envelope import AnswerBase
+from bridge.render import CallEntry, FoundSymbol, OutlineEntry, Place, SymbolPlace
+from bridge.schema_types import Completeness, CompletenessReason, SeenAs, SiteSource
+
+
+class TargetLine(TypedDict):
+    """The position asked about: its file and 1-based line."""
+
+    path: str
+    line: int
+
+
+class Reason(TypedDict):
+    """Why an answer is partial."""
+
+    code: CompletenessReason
+    message: str
+
+
+class UnconfirmedSite(TypedDict):
+    """A line naming the symbol that the server did not confirm."""
+
+    path: str
+    line: int
+    column: int
+    text: str
+    source: SiteSource
+    seenAs: SeenAs
+
+
+class CrossCheck(TypedDict):
+    """What the cross-check scanned."""
+
+    name: str
+    candidateSites: int
+    confirmedSites: int
+    filesScanned: int
+    scanMs: float
+
+
+class PrimingInfo(TypedDict):
+    """The files opened for a server that searches only open ones."""
+
+    filesOpened: int
+    ms: float
+    cap: int
+    capHit: bool
+    filesNotOpened: list[str]
+    failed: str | None
+
+
+class Checked(TypedDict):
+    """How complete a cross-checked answer is (bridge.completeness)."""
+
+    completeness: Completeness
+    completenessReasons: list[Reason]
+    unconfirmed: list[UnconfirmedSite]
+    unconfirmedCount: int
+    crossCheck: CrossCheck | None
+    priming: PrimingInfo | None
+
+
+def checked(fields: dict[str, object]) -> Checked:
+    """A Verdict's fields under their published type (the MCP SDK checks them)."""
+    return cast(Checked, fields)
+
+
+class LocationsData(TypedDict):
+    """nav_definition, nav_type_definition, nav_implementations, nav_references."""
+
+    target: TargetLine
+    count: int
+    locations: list[Place]
+    completeness: NotRequired[Completeness]
+    completenessReasons: NotRequired[list[Reason]]
+    unconfirmed: NotRequired[list[UnconfirmedSite]]
+    unconfirmedCount: NotRequired[int]
+    crossCheck: NotRequired[CrossCheck | None]
+    priming: NotRequired[PrimingInfo | None]
+
+
+class HoverData(TypedDict):
+    """nav_hover: the server's hover text (markdown), or null."""
+
+    target: TargetLine
+    contents: str | None
+
+
+class OutlineData(TypedDict):
+    """nav_symbols: the file's live outline."""
+
+    path: str
+    symbols: list[OutlineEntry]
+
+
+class WorkspaceSymbolsData(TypedDict):
+    """nav_workspace_symbols: matches, best first, and the languages asked."""
+
+    query: str
+    languages: list[str]
+    count: int
+    symbols: list[FoundSymbol]
+
+
+class CallersData(TypedDict):
+    """nav_callers, cross-checked like references."""
+
+    target: TargetLine
+    count: int
+    callers: list[CallEntry]
+    completeness: Completeness
+    completenessReasons: list[Reason]
+    unconfirmed: list[UnconfirmedSite]
+    unconfirmedCount: int
+    crossCheck: CrossCheck | None
+    priming: PrimingInfo | None
+
+
+class CalleesData(TypedDict):
+    """nav_callees."""
+
+    target: TargetLine
+    count: int
+    callees: list[CallEntry]
+
+
+class ResolveData(TypedDict):
+    """resolve: a node ID checked live against the map, a whole file, or the symbols
+    enclosing a position (`position`, `enclosing`)."""
+
+    verified: bool
+    location: SymbolPlace | None
+    nodeId: NotRequired[str]
+    mapStale: NotRequired[bool | None]
+    relocated: NotRequired[bool]
+    mapRange: NotRequired[SymbolPlace | None]
+    currentId: NotRequired[str]
+    kind: NotRequired[str]
+    signature: NotRequired[str | None]
+    position: NotRequired[TargetLine]
+    enclosing: NotRequired[list[str]]
+
+
+class LocationsAnswer(AnswerBase):
+    """An answer listing places."""
+
+    data: LocationsData
+
+
+class HoverAnswer(AnswerBase):
+    """The hover answer."""
+
+    data: HoverData
+
+
+class OutlineAnswer(AnswerBase):
+    """The outline answer."""
+
+    data: OutlineData
+
+
+class WorkspaceSymbolsAnswer(AnswerBase):
+    """The workspace-symbols answer."""
+
+    data: WorkspaceSymbolsData
+
+
+class CallersAnswer(AnswerBase):
+    """The callers answer."""
+
+    data: CallersData
+
+
+class CalleesAnswer(AnswerBase):
+    """The callees answer."""
+
+    data: CalleesData
+
+
+class ResolveAnswer(AnswerBase):
+    """The resolve answer."""
+
+    data: ResolveData
