@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -92,18 +93,23 @@ class AppContext:
         async with self._map_lock:
             if self._map is None:
                 # a server starts fresh and then watches; a one-shot command reads the
-                # snapshot as built and reports what changed since (see bridge.mapview)
-                self._map = await asyncio.to_thread(self._open_map)
-                if self.serving and self.config.bridge.watch:
-                    await self._watch(self._map)
+                # store as built and reports what changed since (see bridge.mapview)
+                self._map = await asyncio.to_thread(
+                    CodeMap.open, self.root, self.map_settings, refresh=self.serving
+                )
+                if self.serving:
+                    self._spawn(self._load_graph(self._map))
+                    if self.config.bridge.watch:
+                        await self._watch(self._map)
             return self._map
 
-    def _open_map(self) -> CodeMap:
-        """Open the map and load its graph (seconds on a big repository: run it in a
-        worker thread, never on the event loop)."""
-        code_map = CodeMap.open(self.root, self.map_settings, refresh=self.serving)
-        code_map.graph.number_of_nodes()
-        return code_map
+    async def _load_graph(self, code_map: CodeMap) -> None:
+        """Load the graph in a worker thread while the store answers lookups (ranking,
+        paths and impact wait for it)."""
+        try:
+            await asyncio.to_thread(code_map.load_graph)
+        except Exception as exc:  # the next query that needs the graph builds it
+            log.warning("loading the map's graph failed: %s", exc)
 
     async def rebuild_map(self) -> BuildReport:
         """Bring the map up to date with the disk (incremental) and save it."""
@@ -123,7 +129,11 @@ class AppContext:
         """Check the stored memories in the background and log how many went stale."""
         if not store_exists(store_location(self.root)):
             return
-        task = asyncio.create_task(self._check_memories())
+        self._spawn(self._check_memories())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background (cancelled by `aclose`)."""
+        task = asyncio.create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 

@@ -76,7 +76,7 @@ class MapStamp:
 
 def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
     """The map's record of a symbol node, or None when the map has no such symbol."""
-    attrs = code_map.graph.nodes.get(node_id)
+    attrs = code_map.attrs(node_id)
     if attrs is None or attrs.get("kind") == "file":
         return None
     first, last = attrs["lines"]
@@ -100,10 +100,9 @@ class UseSite:
 
 def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> dict[str, Any]:
     """An edge's `confidence` and the 1-based `lines` of its uses ({} for none)."""
-    graph = code_map.graph
-    if not graph.has_edge(user, used, key=kind):
+    data = code_map.edge_attrs(user, used, kind)
+    if data is None:
         return {}
-    data = graph.edges[user, used, kind]
     return {"confidence": round(data.get("confidence", 1.0), 2), "at": list(data.get("lines", ()))}
 
 
@@ -144,7 +143,7 @@ def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | No
 def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> list[str]:
     """The node IDs closest to a mistyped one: the map's, plus `extra` known ones."""
     path = node_id.partition("#")[0]
-    pool = [n for n in code_map.graph.nodes if str(n).startswith(path)] or list(code_map.graph)
+    pool = code_map.node_ids(path) or code_map.node_ids()
     candidates = sorted(set(pool) | set(extra))
     return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
 

@@ -1,40 +1,58 @@
 """The stateful map of one repository: open, rebuild incrementally, save, ask.
 
-`CodeMap.open` loads the snapshot when it can be trusted, checks every file
-against the disk (stat stamp first, content hash when the stamp moved) and
-re-extracts only what changed; without a usable snapshot it builds from
-scratch. `rebuild` does the same check at any time. Files flagged with
-`mark_stale` stay stale until a rebuild that started after the flag.
+`CodeMap.open` reads the map store (map.store) when it can be trusted,
+checks every file against the disk (stat stamp first, content hash when the
+stamp moved) and re-extracts only what changed; without a usable store it
+builds from scratch. `rebuild` does the same check at any time, and `save`
+writes only the files whose rows moved. Files flagged with `mark_stale` stay
+stale until a rebuild that started after the flag.
+
+Opened from a store with nothing changed, the graph is not loaded: search,
+outline, status, node lookups and one-hop neighbours answer from the store;
+ranking, paths, impact and any rebuild load it first (`load_graph` does it
+ahead, e.g. in a background thread).
 """
 
 from __future__ import annotations
 
 import difflib
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 import networkx as nx
 
 from disk.errors import OutsideRootError
 from disk.stamps import FileStamp, content_hash
 from disk.statedir import STATE_DIR
-from map import query, snapshot
-from map.errors import MapError, SnapshotError, UnknownNodeError
-from map.graph import MapGraph
+from map import query, warm
+from map.errors import MapError, UnknownNodeError
+from map.graph import MapGraph, node_rows, take_touched, use_edges
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
 from map.model import EdgeKind, FileExtract, Symbol
 from map.stale import StaleFlags
+from map.store import (
+    STORE_NAME,
+    FileRows,
+    MapStore,
+    Stamps,
+    State,
+    StoreError,
+    remove_legacy,
+    store_file,
+)
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 SUGGESTIONS = 5
 
 
@@ -48,7 +66,7 @@ class MapSettings:
     workers: int = 0
     """Extraction processes when many files changed; 0 picks from the CPU count."""
     snapshot_dir: str = STATE_DIR
-    """Where the snapshot lives (relative to the root, or absolute)."""
+    """Where the map store lives (relative to the root, or absolute)."""
 
 
 @dataclass(frozen=True)
@@ -84,9 +102,10 @@ class MapStatus:
 class CodeMap:
     """Symbols and edges of one repository, kept equal to the disk by rebuilds.
 
-    Opened from a snapshot with nothing changed, the graph is loaded only
-    when first asked for (`graph`, lookups, queries): a warm start costs a
-    directory listing and a stat per file.
+    Opened from a store with nothing changed, the graph is loaded only when
+    first needed (`graph`, ranking, paths, impact, rebuilds) or asked for
+    (`load_graph`): a warm start costs reading the file stamps and a stat per
+    file, and lookups answer from the store meanwhile.
     """
 
     def __init__(self, root: Path, settings: MapSettings) -> None:
@@ -99,7 +118,6 @@ class CodeMap:
         self._skipped_files: dict[str, tuple[FileStamp, str]] = {}
         self._skipped: dict[str, int] = {}
         self._go_modules: dict[str, str] = {}
-        self._pending: snapshot.Header | None = None
         self._counts: dict[str, Any] = {}
         self._stale = StaleFlags()
         self._last_duration = 0.0
@@ -107,6 +125,16 @@ class CodeMap:
         self._version = 0
         """Moves whenever the graph does (keys the cached ranks)."""
         self._ranks: tuple[int, dict[str, float]] | None = None
+        self._store: MapStore | None = None
+        self._loaded = True
+        """The graph holds the whole map (else the store does, and the graph is empty)."""
+        self._load_lock = threading.Lock()
+        self._broken = False
+        """The store proved unusable while loading: the next `graph` rebuilds from scratch."""
+        self._dirty: set[str] = set()
+        """Files whose rows the store does not have as they are now."""
+        self._saved: tuple[Stamps, Stamps] = ({}, {})
+        """The stamps and skipped files as the store holds them."""
 
     @classmethod
     def open(
@@ -117,53 +145,55 @@ class CodeMap:
         *,
         refresh: bool = True,
     ) -> CodeMap:
-        """The map of `root`: from its snapshot when valid (changed files re-extracted),
-        else built from scratch. Saves the snapshot when anything moved.
+        """The map of `root`: from its store when valid (changed files re-extracted),
+        else built from scratch. Saves when anything moved.
 
-        With `refresh=False` a valid snapshot is taken as it was built, without
+        With `refresh=False` a valid store is taken as it was built, without
         checking the disk (a one-shot reader that reports staleness itself).
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
         codemap = cls(root, settings or MapSettings())
         try:
-            path = snapshot.snapshot_file(codemap.root, codemap.settings.snapshot_dir)
-            snapshot.remove_leftovers(path)
-            header = snapshot.load_header(path, str(codemap.root))
-        except (SnapshotError, OutsideRootError) as exc:
+            path = store_file(codemap.root, codemap.settings.snapshot_dir)
+            store = MapStore.open(path, str(codemap.root))
+            state = store.state()
+        except (StoreError, OutsideRootError) as exc:
             log.info("building the map of %s from scratch: %s", codemap.root, exc)
         else:
-            codemap._pending = header
-            codemap._stamps = dict(header.stamps)
-            codemap._skipped_files = dict(header.skipped)
-            codemap._go_modules = dict(header.go_modules)
-            codemap._counts = dict(header.counts)
-            codemap.built_at = header.built_at
-            codemap._last_duration = header.duration_s
+            codemap._adopt(store, state)
             if not refresh:
                 return codemap
         report = codemap.rebuild(progress)
         if report.full or report.files_changed or report.files_removed or report.restamped:
             try:
                 codemap.save()
-            except (MapError, OutsideRootError) as exc:  # the map works without a snapshot
+            except (MapError, OutsideRootError) as exc:  # the map works without a store
                 log.warning("%s", exc)
         return codemap
 
     @property
     def graph(self) -> MapGraph:
-        """The networkx graph (loaded from the snapshot on first use)."""
-        if not self._materialize():
+        """The networkx graph (loaded from the store on first use)."""
+        if not self._materialize() or self._broken:
             self.rebuild()
         return self._linker.graph
 
     @property
+    def graph_loaded(self) -> bool:
+        """Whether the graph holds the map yet (else answers come from the store)."""
+        return self._loaded
+
+    def load_graph(self) -> bool:
+        """Load the graph from the store now (seconds on a big repository: run it in a
+        worker thread); False when the store proved unusable (the next use rebuilds)."""
+        return self._materialize() and not self._broken
+
+    @property
     def snapshot_path(self) -> Path:
-        """Where `save` writes."""
+        """Where `save` writes (the map store)."""
         directory = Path(self.settings.snapshot_dir)
-        return (directory if directory.is_absolute() else self.root / directory) / (
-            snapshot.SNAPSHOT_NAME
-        )
+        return (directory if directory.is_absolute() else self.root / directory) / STORE_NAME
 
     def rebuild(
         self, progress: Progress | None = None, paths: Iterable[str] | None = None
@@ -197,13 +227,15 @@ class CodeMap:
             found = scan(self.root, options, self._stamps, self._skipped_files, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
-        if found.extracts or removed or found.go_modules != self._go_modules:
+        if found.extracts or removed or found.go_modules != self._go_modules or self._broken:
             if not self._materialize():
                 return self.rebuild(progress)
+            self._broken = False
             linked = self._linker.extracts
             changes: dict[str, Change] = {p: (linked.get(p), e) for p, e in found.extracts.items()}
             changes.update((p, (linked[p], None)) for p in removed)
             relinked = self._linker.apply(changes, found.go_modules).files_relinked
+            self._dirty |= set(changes) | take_touched(self._linker.graph)
             self._version += 1
         report = BuildReport(
             files_total=len(found.stamps),
@@ -225,45 +257,100 @@ class CodeMap:
         self.last_report = report
         return report
 
-    def save(self) -> None:
-        """Write the snapshot (atomically); raises OutsideRootError rather than write
-        through a symlink under the root (see `snapshot.snapshot_file`)."""
-        header = snapshot.Header(
-            root=str(self.root),
-            built_at=self.built_at,
-            duration_s=self._last_duration,
-            stamps=self._stamps,
-            skipped=self._skipped_files,
-            go_modules=self._go_modules,
-            counts=self._summary(),
-        )
-        payload: dict[str, FileExtract] | bytes
-        if self._pending is not None:
-            try:
-                payload = snapshot.read_raw_payload(self.snapshot_path, self._pending.token)
-            except SnapshotError:
-                payload = dict(self._extracts())
-        else:
-            payload = dict(self._linker.extracts)
+    def save(self, *, full: bool = False) -> None:
+        """Write what moved since the last save to the store, in one transaction
+        (`full`: every file's rows again). Raises MapError when the store cannot be
+        written, OutsideRootError rather than write through a symlink under the root."""
+        store = self._store
         try:
-            path = snapshot.snapshot_file(self.root, self.settings.snapshot_dir, create=True)
-            snapshot.save(path, header, payload)
-        except OSError as exc:
+            if store is None:
+                path = store_file(self.root, self.settings.snapshot_dir, create=True)
+                remove_legacy(path.parent)
+                store = MapStore.create(path, str(self.root))
+                self._saved, full = ({}, {}), True
+            if full and (not self._materialize() or self._broken):
+                self.rebuild()
+            files = set(self._linker.extracts) if full else set(self._dirty)
+            stamps, skipped = self._saved
+            state = State(
+                self.built_at,
+                self._last_duration,
+                dict(self._stamps),
+                dict(self._skipped_files),
+                dict(self._go_modules),
+                self._summary(),
+            )
+            store.write(
+                state,
+                {p: self._rows(p) for p in files},
+                [p for p, v in state.stamps.items() if stamps.get(p) != v],
+                [
+                    p
+                    for p in state.skipped.keys() | skipped.keys()
+                    if skipped.get(p) != state.skipped.get(p)
+                ],
+            )
+        except (OSError, StoreError) as exc:
             raise MapError(
-                f"cannot write the map snapshot {self.snapshot_path}: {exc}; "
+                f"cannot write the map store {self.snapshot_path}: {exc}; "
                 "make the directory writable or set MapSettings.snapshot_dir elsewhere"
             ) from exc
-        if self._pending is not None:
-            self._pending.token = header.token
+        self._store = store
+        self._dirty -= files
+        self._saved = (state.stamps, state.skipped)
 
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
-        self._require(node_id)
-        return {"id": node_id, **self.graph.nodes[node_id]}
+        found = self.attrs(node_id)
+        if found is None:
+            raise UnknownNodeError(node_id, self._suggestions(node_id))
+        return {"id": node_id, **found}
+
+    def attrs(self, node_id: str) -> dict[str, Any] | None:
+        """A node's attributes (see map.graph), or None when the map has no such node."""
+        stored = self._from_store(lambda store: (warm.attrs(store, node_id),))
+        if stored is not None:
+            return stored[0]
+        found = self.graph.nodes.get(node_id)
+        return dict(found) if found is not None else None
+
+    def lines_of(self, node_id: str) -> tuple[int, int] | None:
+        """A symbol's 1-based, inclusive lines (None: a file, or no such node)."""
+        stored = self._from_store(lambda store: ((store.node(node_id) or {}).get("lines"),))
+        if stored is not None:
+            return stored[0]
+        found = self.graph.nodes.get(node_id)
+        return found.get("lines") if found is not None else None
+
+    def edge_attrs(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
+        """The attributes of the edge `source -> target` of `kind` (None: no such edge)."""
+        if kind != "contains":
+            stored = self._from_store(lambda store: (store.edge(source, target, kind),))
+            if stored is not None:
+                return stored[0]
+        graph = self.graph
+        return (
+            dict(graph.edges[source, target, kind])
+            if graph.has_edge(source, target, key=kind)
+            else None
+        )
+
+    def has_node(self, node_id: str) -> bool:
+        """Whether the map holds a node with this ID."""
+        stored = self._from_store(lambda store: store.node(node_id) is not None)
+        return stored if stored is not None else node_id in self.graph
+
+    def node_ids(self, prefix: str = "") -> list[str]:
+        """The IDs of the nodes that start with `prefix`, sorted."""
+        stored = self._from_store(lambda store: store.node_ids(prefix))
+        if stored is not None:
+            return stored
+        return sorted(n for n in self.graph if n.startswith(prefix))
 
     def extract_of(self, path: str) -> FileExtract | None:
         """What extraction learned about a file, or None when it is not in the map."""
-        return self._extracts().get(path)
+        stored = self._from_store(lambda store: (store.extract(path),))
+        return stored[0] if stored is not None else self._extracts().get(path)
 
     def symbols_in(self, path: str) -> list[Symbol]:
         """The symbols of a file, in file order ([] when it is not in the map)."""
@@ -320,11 +407,17 @@ class CodeMap:
         self, pattern: str, *, kinds: Iterable[str] | None = None, limit: int = 50
     ) -> list[query.Hit]:
         """Symbols (and files) by name, glob or regex; see `query.search`."""
+        stored = self._from_store(lambda store: warm.search(store, pattern, kinds, limit))
+        if stored is not None:
+            return stored
         return query.search(self.graph, pattern, kinds=kinds, limit=limit)
 
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
         self._require(path)
+        extract = self._from_store(lambda store: (store.extract(path),))
+        if extract is not None and extract[0] is not None:
+            return warm.outline(extract[0])
         return query.outline(self.graph, path)
 
     def neighbors(
@@ -336,7 +429,12 @@ class CodeMap:
     ) -> list[query.Neighbor]:
         """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`."""
         self._require(node_id)
-        return query.neighbors(self.graph, node_id, direction, kinds, depth)
+        allowed = None if kinds is None else list(kinds)
+        if depth == 1 and "contains" not in (allowed or ()):
+            stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
+            if stored is not None:
+                return stored
+        return query.neighbors(self.graph, node_id, direction, allowed, depth)
 
     def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
         """The shortest chain of uses from `source` to `target` ([] when none)."""
@@ -357,14 +455,13 @@ class CodeMap:
         return query.overview(graph, token_budget, self._ranks[1])
 
     def _require(self, node_id: str) -> None:
-        if node_id not in self.graph:
+        if not self.has_node(node_id):
             raise UnknownNodeError(node_id, self._suggestions(node_id))
 
     def _suggestions(self, node_id: str) -> list[str]:
         path, _, qual = node_id.partition("#")
-        if qual and path in self.graph:
-            pool = [n for _, n, k in self.graph.out_edges(path, keys=True) if k == "contains"]
-            pool += [s.node_id for s in self.symbols_in(path)]
+        if qual and path in self._stamps:
+            pool = [s.node_id for s in self.symbols_in(path)]
         else:
             last = PurePosixPath(path).name
             pool = [p for p in self._stamps if PurePosixPath(p).name == last or not qual]
@@ -379,34 +476,82 @@ class CodeMap:
         except ValueError:
             return None
 
-    def _materialize(self) -> bool:
-        """Load the graph from the pending snapshot; False when it proved unusable
-        (the map is then emptied, and the caller rebuilds from scratch)."""
-        pending = self._pending
-        if pending is None:
-            return True
-        self._pending = None
+    def _adopt(self, store: MapStore, state: State) -> None:
+        """Take the map as the store holds it (the graph stays unloaded)."""
+        self._store = store
+        self._loaded = False
+        self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
+        self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
+        self._saved = (state.stamps, state.skipped)
+        self.built_at = state.built_at
+        self._last_duration = state.duration_s
+
+    def _from_store(self, answer: Callable[[MapStore], T]) -> T | None:
+        """`answer` from the store while the graph is not loaded; None when the graph
+        must answer (loaded, no store, or the store just proved unusable)."""
+        store = self._store
+        if self._loaded or store is None:
+            return None
         try:
-            extracts = snapshot.load_payload(self.snapshot_path, pending)
-        except SnapshotError as exc:
-            log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
-            self._linker = Linker(nx.MultiDiGraph())
+            return answer(store)
+        except StoreError as exc:
+            self._forget_store(exc)
+            return None
+
+    def _materialize(self) -> bool:
+        """Load the graph from the store; False when the store proved unusable (the
+        map is then emptied, and the caller rebuilds from scratch)."""
+        with self._load_lock:
+            if self._loaded:
+                return True
+            store = self._store
+            assert store is not None  # unloaded maps come from a store
+            try:
+                extracts = store.extracts(self._stamps)
+            except StoreError as exc:
+                self._reset(exc)
+                return False
+            linker = Linker(nx.MultiDiGraph())
+            linker.apply({p: (None, e) for p, e in extracts.items()}, self._go_modules)
+            take_touched(linker.graph)  # the store holds them already
+            self._linker = linker
             self._version += 1
-            self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
-            self._last_scan = None
-            return False
-        self._linker.apply({p: (None, e) for p, e in extracts.items()}, pending.go_modules)
+            self._loaded = True
+            return True
+
+    def _forget_store(self, exc: StoreError) -> None:
+        with self._load_lock:
+            if not self._loaded:
+                self._reset(exc)
+
+    def _reset(self, exc: StoreError) -> None:
+        """Drop an unusable store: the map is empty until rebuilt from scratch."""
+        log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
+        if self._store is not None:
+            self._store.close()
+        self._linker = Linker(nx.MultiDiGraph())
         self._version += 1
-        return True
+        self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+        self._last_scan = None
+        self._store = None
+        self._loaded = True
+        self._broken = True
+
+    def _rows(self, path: str) -> FileRows | None:
+        extract = self._linker.extracts.get(path)
+        if extract is None:
+            return None
+        graph = self._linker.graph
+        return FileRows(extract, node_rows(graph, extract), use_edges(graph, extract))
 
     def _extracts(self) -> Mapping[str, FileExtract]:
-        if not self._materialize():
+        if not self._materialize() or self._broken:
             self.rebuild()
         return self._linker.extracts
 
     def _summary(self) -> dict[str, Any]:
-        """Symbols, edges and languages: from the graph once loaded, else from the snapshot."""
-        if self._pending is not None:
+        """Symbols, edges and languages: from the graph once loaded, else from the store."""
+        if not self._loaded:
             return self._counts
         graph = self._linker.graph
         languages = Counter(e.language for e in self._linker.extracts.values())

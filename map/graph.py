@@ -7,6 +7,9 @@ Edges are keyed by their kind: `contains` (file -> top-level symbol, symbol
 -> member), `imports` (file -> file), and `calls`/`references`/`inherits`
 (the enclosing symbol of a use -> the symbol used), which carry the 1-based
 `lines` of the uses, a `confidence` and, when ambiguous, the `candidates`.
+
+Every change is recorded as the files it touched (whose nodes or outgoing
+edges moved), so saving writes only those: `take_touched`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,33 @@ class Link(NamedTuple):
 
 
 EdgeKey = tuple[str, str, str]
+_TOUCHED = "touched"
+"""The graph attribute holding the paths of the files changed since `take_touched`."""
+
+
+def take_touched(graph: MapGraph) -> set[str]:
+    """The files whose nodes or outgoing edges changed since the last call."""
+    touched: set[str] = graph.graph.pop(_TOUCHED, set())
+    return touched
+
+
+def _touch(graph: MapGraph, node_ids: Iterable[str]) -> None:
+    touched: set[str] = graph.graph.setdefault(_TOUCHED, set())
+    touched.update(n.partition("#")[0] for n in node_ids)
+
+
+def node_rows(graph: MapGraph, extract: FileExtract) -> list[tuple[str, dict[str, Any]]]:
+    """(ID, attributes) of a file's node and its symbols' nodes."""
+    ids = [extract.path, *(s.node_id for s in extract.symbols)]
+    return [(n, graph.nodes[n]) for n in ids]
+
+
+def use_edges(graph: MapGraph, extract: FileExtract) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(source, target, kind, attributes) of the uses and imports from a file's nodes."""
+    ids = [extract.path, *(s.node_id for s in extract.symbols)]
+    return [
+        (u, v, k, d) for u, v, k, d in graph.out_edges(ids, keys=True, data=True) if k != "contains"
+    ]
 
 
 def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
@@ -54,6 +84,7 @@ def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
 def add_file(graph: MapGraph, extract: FileExtract) -> None:
     """Add (or refresh) a file node, its symbol nodes and their `contains` edges."""
     path = extract.path
+    _touch(graph, (path,))
     graph.add_node(
         path,
         kind=FILE_KIND,
@@ -76,8 +107,12 @@ def replace_file(
     into them stay; vanished symbols go with every edge touching them.
     """
     kept = {s.node_id for s in new.symbols} if new is not None else set()
+    _touch(graph, (path,))
     if old is not None:
-        graph.remove_nodes_from(s.node_id for s in old.symbols if s.node_id not in kept)
+        gone = [s.node_id for s in old.symbols if s.node_id not in kept]
+        losing = [n for n in (*gone, *([path] if new is None else [])) if n in graph]
+        _touch(graph, (u for u, _ in graph.in_edges(losing)))  # their edges into it go
+        graph.remove_nodes_from(gone)
         for parent, child in _containment(old):
             if graph.has_edge(parent, child, key="contains"):
                 graph.remove_edge(parent, child, key="contains")
@@ -90,6 +125,7 @@ def replace_file(
 def set_edge(graph: MapGraph, key: EdgeKey, links: Iterable[Link]) -> None:
     """Write one aggregated edge from its contributions; none removes it."""
     source, target, kind = key
+    _touch(graph, (source,))
     lines: set[int] = set()
     candidates: set[str] = set()
     confidence = 0.0
@@ -114,6 +150,7 @@ def set_edge(graph: MapGraph, key: EdgeKey, links: Iterable[Link]) -> None:
 
 def set_imports(graph: MapGraph, path: str, imported: dict[str, tuple[int, ...]]) -> None:
     """Replace a file's `imports` edges."""
+    _touch(graph, (path,))
     stale = [
         target
         for _, target, key in graph.out_edges(path, keys=True)

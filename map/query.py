@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ GLOB_CHARS = frozenset("*?")
 REGEX_PREFIX = "re:"
 _CONTAINS = frozenset({"contains"})
 
-Scorer = Callable[[str, dict[str, Any]], int | None]
+Scorer = Callable[[str, Mapping[str, Any]], int | None]
 """(node ID, attributes) -> score, lower is better; None: no match."""
 
 
@@ -110,17 +110,37 @@ def search(
     same three; anything else matches names case-insensitively: exact first,
     then prefix, then substring. Raises BadPatternError for a broken regex.
     """
+    nodes = ((node_id, data) for node_id, data in graph.nodes(data=True))
+    return search_nodes(nodes, pattern, kinds=kinds, limit=limit)
+
+
+def search_nodes(
+    nodes: Iterable[tuple[str, Mapping[str, Any]]],
+    pattern: str,
+    *,
+    kinds: Iterable[str] | None = None,
+    limit: int = 50,
+) -> list[Hit]:
+    """`search` over (node ID, attributes) pairs from anywhere (the graph, the store)."""
     wanted = frozenset(kinds) if kinds is not None else None
-    scored: list[tuple[int, str]] = []
+    scored: list[tuple[int, str, Mapping[str, Any]]] = []
     matcher = _matcher(pattern)
-    for node_id, data in graph.nodes(data=True):
+    for node_id, data in nodes:
         if wanted is not None and data["kind"] not in wanted:
             continue
         score = matcher(node_id, data)
         if score is not None:
-            scored.append((score, node_id))
-    scored.sort()
-    return [_hit(graph, node_id) for _, node_id in scored[:limit]]
+            scored.append((score, node_id, data))
+    scored.sort(key=lambda found: found[:2])
+    return [_hit(node_id, data) for _, node_id, data in scored[:limit]]
+
+
+def plain_text(pattern: str) -> str | None:
+    """The lowercased text every match of a plain `pattern` holds in its name, qualified
+    name or ID (None for a regex or a glob): a prefilter for `search_nodes`."""
+    if _is_regex(pattern) or GLOB_CHARS & set(pattern):
+        return None
+    return pattern.lower()
 
 
 def outline(graph: MapGraph, path: str) -> list[OutlineEntry]:
@@ -295,8 +315,7 @@ def _children(graph: MapGraph, node_id: str) -> list[str]:
     return sorted(children, key=lambda n: (graph.nodes[n]["lines"], n))
 
 
-def _hit(graph: MapGraph, node_id: str) -> Hit:
-    data = graph.nodes[node_id]
+def _hit(node_id: str, data: Mapping[str, Any]) -> Hit:
     return Hit(
         node_id=node_id,
         kind=data["kind"],
@@ -314,7 +333,7 @@ def _entry_line(data: dict[str, Any]) -> str:
 def _tiered(matches: Callable[[str], bool]) -> Scorer:
     """A scorer: 0 when the name matches, 1 the qualified name, 2 the node ID."""
 
-    def score(node_id: str, data: dict[str, Any]) -> int | None:
+    def score(node_id: str, data: Mapping[str, Any]) -> int | None:
         name = data.get("name", data["path"])
         for tier, text in enumerate((name, data.get("qualname", name), node_id)):
             if matches(text):
@@ -324,9 +343,13 @@ def _tiered(matches: Callable[[str], bool]) -> Scorer:
     return score
 
 
+def _is_regex(pattern: str) -> bool:
+    return pattern.startswith(REGEX_PREFIX) or bool(REGEX_CHARS & set(pattern))
+
+
 def _matcher(pattern: str) -> Scorer:
     """The scorer of `pattern` (regex, glob or plain name)."""
-    if pattern.startswith(REGEX_PREFIX) or REGEX_CHARS & set(pattern):
+    if _is_regex(pattern):
         expression = pattern.removeprefix(REGEX_PREFIX)
         try:
             compiled = re.compile(expression)
@@ -337,7 +360,7 @@ def _matcher(pattern: str) -> Scorer:
         return _tiered(lambda text: fnmatch.fnmatchcase(text, pattern))
     wanted = pattern.lower()
 
-    def plain(node_id: str, data: dict[str, Any]) -> int | None:
+    def plain(node_id: str, data: Mapping[str, Any]) -> int | None:
         name = str(data.get("name", data["path"])).lower()
         qualname = str(data.get("qualname", name)).lower()
         if name == wanted:

@@ -88,8 +88,7 @@ def _edge_of(found: Neighbor, incoming: bool) -> Edge:
 
 
 def _neighbor(found: Neighbor, code_map: CodeMap, incoming: bool) -> dict[str, Any]:
-    attrs = code_map.graph.nodes[found.node_id]
-    lines = attrs.get("lines")
+    lines = code_map.lines_of(found.node_id)
     edge = _edge_of(found, incoming)
     facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
     return {

@@ -223,12 +223,12 @@ def test_a_snapshot_folder_outside_the_root_needs_trust(repo: Repo, tmp_path: Pa
     built = repo.cli("map", "build", "--json")
     assert built.code == 0 and built.json()["files"] > 0
     assert "map.snapshot_dir" in built.err and "codeanchor trust --root" in built.err
-    assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.json").is_file()
+    assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.sqlite").is_file()
     [warning] = _trust_warnings(repo.answer("map", "status"))
     assert "map.snapshot_dir" in warning
     repo.answer("trust")
     assert _trust_warnings(repo.answer("map", "status")) == []
-    assert (elsewhere / "map.json").is_file()
+    assert (elsewhere / "map.sqlite").is_file()
 
 
 def test_choosing_a_builtin_server_needs_no_trust(repo: Repo) -> None:

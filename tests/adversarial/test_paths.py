@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -127,41 +126,30 @@ import sys
 from pathlib import Path
 from map.codemap import CodeMap
 codemap = CodeMap.open(Path(sys.argv[1]))
-print("ready", flush=True)
 while True:
-    codemap.save()
+    print("saving", flush=True)
+    codemap.save(full=True)
 """
 
 
-def _temps(folder: Path) -> set[str]:
-    return {p.name for p in folder.glob(".map.json.*.tmp")}
-
-
-def _killed_mid_save(root: Path) -> set[str]:
-    """Kill -9 a process that saves the map over and over, until it leaves a temp file."""
-    folder = root / ".codeanchor"
-    deadline = time.monotonic() + KILL_DEADLINE_S
-    while time.monotonic() < deadline:
-        saver = subprocess.Popen(
-            [sys.executable, "-c", SAVER, str(root)],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-        )
-        try:
-            assert saver.stdout is not None
-            assert saver.stdout.readline().strip() == b"ready"
-            while not _temps(folder) and time.monotonic() < deadline:
-                pass
-            saver.send_signal(signal.SIGKILL)
-        finally:
-            saver.kill()
-            saver.wait(timeout=KILL_DEADLINE_S)
-            if saver.stdout is not None:
-                saver.stdout.close()
-        if _temps(folder):
-            return _temps(folder)
-    raise AssertionError("no save was caught mid-write")
+def _kill_mid_save(root: Path) -> None:
+    """Kill -9 a process that rewrites the whole map store over and over, mid-write."""
+    saver = subprocess.Popen(
+        [sys.executable, "-c", SAVER, str(root)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert saver.stdout is not None
+        for _ in range(3):  # two saves done, the third under way
+            assert saver.stdout.readline().strip() == b"saving"
+        saver.send_signal(signal.SIGKILL)
+    finally:
+        saver.kill()
+        saver.wait(timeout=KILL_DEADLINE_S)
+        if saver.stdout is not None:
+            saver.stdout.close()
 
 
 @pytest.fixture
@@ -173,25 +161,25 @@ def bigger(shapes: Repo) -> Iterator[Repo]:
     yield shapes
 
 
-def test_map_build_removes_temp_files_a_killed_save_left(bigger: Repo) -> None:
+def test_map_build_after_a_killed_save_uses_the_store_and_drops_old_snapshots(
+    bigger: Repo,
+) -> None:
     root = bigger.root
-    assert cli(root, "map", "build").code == 0
-    leftovers = _killed_mid_save(root)
     folder = root / ".codeanchor"
-    live = folder / f".map.json.{os.getpid()}.abcd1234.tmp"  # a save still running
-    live.write_bytes(b"{")
+    folder.mkdir()
+    old = {"map.json", ".map.json.4242.abcd1234.tmp"}  # an earlier version's snapshot
+    for name in old:
+        (folder / name).write_bytes(b"{")
     notes = folder / ".map.json.notes"  # not one of ours
     notes.write_bytes(b"keep")
+    built = cli(root, "map", "build", "--json")
+    assert built.code == 0, built.err
+    assert not any((folder / name).exists() for name in old) and notes.exists()
+    _kill_mid_save(root)
     done = cli(root, "map", "build", "--json")
     assert done.code == 0, done.err
-    assert leftovers and not (leftovers & _temps(folder))
-    assert live.exists() and notes.exists()
-    old = time.time() - 2 * 3600
-    os.utime(live, (old, old))  # ... or one so old that its writer is long gone
-    bigger.write("pkg/extra.py", "def g():\n    return 1\n")
-    assert cli(root, "map", "build").code == 0
-    assert not live.exists() and notes.exists()
-    assert _temps(folder) == set()
+    assert done.json()["files_changed"] == 0  # the store was whole: nothing re-extracted
+    assert done.json()["symbols"] == built.json()["symbols"]
 
 
 # --------------------------------------------------------------- reads

@@ -1,0 +1,69 @@
+"""Answers from the map store alone, before (or without) the graph.
+
+A restarted server answers search, outline, a node's attributes and
+one-hop neighbours from the store's rows at once; each answer is the one the
+graph would give (the same `map.query` functions run on a small graph of
+just the rows involved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from map import query
+from map.graph import FILE_KIND, MapGraph, add_file, symbol_attrs
+from map.model import EdgeKind, FileExtract
+from map.store import MapStore
+
+
+def search(
+    store: MapStore, pattern: str, kinds: Iterable[str] | None, limit: int
+) -> list[query.Hit]:
+    """`query.search` over the store's nodes (narrowed in SQL for a plain pattern)."""
+    wanted = None if kinds is None else frozenset(kinds)
+    nodes = store.nodes(wanted, query.plain_text(pattern))
+    return query.search_nodes(nodes, pattern, kinds=wanted, limit=limit)
+
+
+def outline(extract: FileExtract) -> list[query.OutlineEntry]:
+    """`query.outline` of one file, from its extract."""
+    graph: MapGraph = nx.MultiDiGraph()
+    add_file(graph, extract)
+    return query.outline(graph, extract.path)
+
+
+def attrs(store: MapStore, node_id: str) -> dict[str, Any] | None:
+    """A node's full attributes (as the graph holds them) from its file's extract."""
+    path = node_id.partition("#")[0]
+    extract = store.extract(path)
+    if extract is None:
+        return None
+    if node_id == path:
+        return {
+            "kind": FILE_KIND,
+            "path": path,
+            "language": extract.language,
+            "content_hash": extract.content_hash,
+        }
+    symbol = next((s for s in extract.symbols if s.node_id == node_id), None)
+    return symbol_attrs(symbol, path) if symbol is not None else None
+
+
+def neighbors(
+    store: MapStore, node_id: str, direction: str, kinds: Iterable[EdgeKind] | None
+) -> list[query.Neighbor]:
+    """`query.neighbors` at depth 1 (uses and imports, not `contains`)."""
+    graph: MapGraph = nx.MultiDiGraph()
+    found = store.node(node_id)
+    if found is None:
+        return []
+    graph.add_node(node_id, **found)
+    for source, target, kind, data in store.edges(node_id, incoming=direction == "in"):
+        for other in (source, target):
+            if other not in graph:
+                graph.add_node(other, **(store.node(other) or {"kind": FILE_KIND}))
+        graph.add_edge(source, target, key=kind, **data)
+    return query.neighbors(graph, node_id, direction, kinds, 1)

@@ -1,0 +1,88 @@
+"""A restarted server answers lookups from the map store before the graph is loaded.
+
+The server's background graph load is held at a gate (the only stand-in
+here: everything else is the real AppContext and tools on a real store), so
+the answers provably did not wait for it; once released, ranking and impact
+run on the graph and agree with a fresh build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridge.context import AppContext
+from bridge.mapview import map_entry
+from bridge.tools.mapping import map_impact, map_neighbors, map_outline, map_search, map_status
+from map.codemap import CodeMap
+from tests.map.graph_state import copy_repo
+from tests.map.polling import wait_until
+
+GATE_TIMEOUT_S = 30.0
+
+
+@pytest.fixture
+def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Hold every `CodeMap.load_graph` until the event is set."""
+    gate = threading.Event()
+    load = CodeMap.load_graph
+
+    def held(self: CodeMap) -> bool:
+        assert gate.wait(GATE_TIMEOUT_S), "the test never released the graph load"
+        return load(self)
+
+    monkeypatch.setattr(CodeMap, "load_graph", held)
+    yield gate
+    gate.set()
+
+
+def _data(envelope: Any) -> Any:
+    assert envelope["ok"], envelope
+    return envelope["data"]
+
+
+def test_a_restarted_server_answers_from_the_store_before_the_graph_loads(
+    tmp_path: Path, gated: threading.Event
+) -> None:
+    root = copy_repo(tmp_path)
+    (root / "codeanchor.toml").write_text("watch = false\n")
+    built = CodeMap.open(root)  # the store a previous server left
+    expected_callers = {n.node_id for n in built.neighbors("pkg/core.py#start", "in")}
+
+    async def scenario() -> None:
+        app = AppContext(root, serving=True)
+        try:
+            hits = _data(await map_search(app, "helper"))["hits"]
+            code_map = await app.code_map()
+            assert not code_map.graph_loaded  # answered while the graph is held back
+            assert hits[0]["nodeId"] == "pkg/core.py#helper"
+            assert hits[0]["lines"] == list(built.graph.nodes["pkg/core.py#helper"]["lines"])
+            outline = _data(await map_outline(app, "pkg/core.py"))["symbols"]
+            assert [s["nodeId"] for s in outline][:3] == [
+                "pkg/core.py#Engine",
+                "pkg/core.py#Engine.run",
+                "pkg/core.py#Engine.step",
+            ]
+            status = _data(await map_status(app))
+            assert (status["files"], status["symbols"]) == (6, built.status().symbols)
+            callers = _data(await map_neighbors(app, "pkg/core.py#start", direction="in"))
+            assert {n["nodeId"] for n in callers["neighbors"]} == expected_callers
+            assert all(n["at"] and "lines" in n for n in callers["neighbors"])
+            entry = map_entry(code_map, "pkg/core.py#Engine.step")
+            assert entry is not None and entry.path == "pkg/core.py"
+            assert not code_map.graph_loaded
+            gated.set()
+            await wait_until(lambda: code_map.graph_loaded, "the graph loads in the background")
+            impact = _data(await map_impact(app, "pkg/core.py#helper"))
+            assert {d["nodeId"] for d in impact["dependents"]} == {
+                n.node_id for n in built.impact("pkg/core.py#helper")
+            }
+        finally:
+            await app.aclose()
+
+    asyncio.run(asyncio.wait_for(scenario(), GATE_TIMEOUT_S * 2))
