@@ -7,16 +7,24 @@ Per corpus, over --runs runs, it measures the median and the spread of:
     floor-read    list + read + hash every file (what any build must do)
     floor-parse   ... + tree-sitter parse, no queries, in the same pool size
     extract-only  ... + extraction (queries, symbols, references), no graph
-    cold          CodeMap.open with no snapshot: full build and save
-    warm          CodeMap.open with a valid snapshot, nothing changed
-    update-median one-file edit of a median-size file, then the rebuild a
-                  watcher runs (told the path: rebuild(paths=[file]))
+    cold          CodeMap.open with no map store: full build and save
+    update-median one-file edit of a median-size file, then what a watcher
+                  runs: rebuild(paths=[file]) and save (persistence included)
     update-largest the same for the largest file
-    update-scan   the median edit, then a rebuild that stat-checks every file
+    update-scan   the median edit, then a rebuild that stat-checks every file, and save
+
+and through a real `codeanchor serve` MCP stdio session (scripts/mapbench/serve.py),
+what the user waits for, with the serving process's peak RSS:
+
+    serve-start   a fresh server on a valid store: process start -> first
+                  map_search answer, initialize -> that answer, then the p50
+                  of each map query once warm
+    serve-rebuild one-file edit, then map_rebuild over MCP (rebuild + persist)
+    serve-watch   one-file edit -> map_search finds the new symbol (watcher)
 
 Every measurement runs in a fresh child process, so its peak RSS (ours plus
-the largest pool worker) is its own. Progress goes to stderr, the table to
-stdout, or JSON with --json.
+the largest pool worker, or the server's) is its own. Progress goes to
+stderr, the table to stdout, or JSON with --json.
 
     .venv/bin/python scripts/bench_map.py --quick          # click only, seconds
     .venv/bin/python scripts/bench_map.py --runs 3 --json  # everything
@@ -25,6 +33,7 @@ stdout, or JSON with --json.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import multiprocessing
@@ -35,7 +44,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -44,6 +52,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mapbench.procs import WorkerPeaks
+from mapbench.serve import SESSIONS
 from rich.console import Console
 from rich.table import Table
 
@@ -72,13 +82,17 @@ MEASURES = (
     "floor-parse",
     "extract-only",
     "cold",
-    "warm",
     "update-median",
     "update-largest",
     "update-scan",
+    "serve-start",
+    "serve-rebuild",
+    "serve-watch",
 )
 UPDATES = frozenset({"update-median", "update-largest", "update-scan"})
-FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold", "warm"})
+FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold"})
+SESSION_REPEATS = 5
+"""Edits per serve-rebuild / serve-watch session, and calls per query p50."""
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench"
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)  # what the map picks by default
 PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
@@ -257,17 +271,9 @@ def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def warm(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    """A valid snapshot and nothing changed: `open` loads it and checks every file."""
-    with GcTimer() as collector:
-        started = time.perf_counter()
-        CodeMap.open(root, _settings(args))
-        seconds = time.perf_counter() - started
-    return {"seconds": seconds, "gc_seconds": collector.seconds}
-
-
 def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    """Append a function to one file, then time the rebuild that takes it in.
+    """Append a function to one file, then time the rebuild that takes it in and
+    the save that persists it (what a watcher runs after an edit).
 
     The graph is loaded first (untimed), as in a server that has been answering.
     """
@@ -280,6 +286,7 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
         with GcTimer() as collector:
             started = time.perf_counter()
             report = codemap.rebuild(paths=[args["file"]]) if args["told"] else codemap.rebuild()
+            codemap.save()
             seconds = time.perf_counter() - started
     finally:
         path.write_bytes(original)
@@ -298,82 +305,21 @@ CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
     "floor-parse": floor_parse,
     "extract-only": extract_only,
     "cold": cold,
-    "warm": warm,
     "update-median": update,
     "update-largest": update,
     "update-scan": update,
 }
 
 
-class WorkerPeaks:
-    """Samples the peak RSS (VmHWM) of this process's descendants while a measure runs.
-
-    Pool workers of a forkserver are not our children, so RUSAGE_CHILDREN
-    misses them; /proc sees them. Linux only; elsewhere it reports 0.
-    """
-
-    def __init__(self, interval: float = 0.1) -> None:
-        self.interval = interval
-        self.peak_kib: dict[int, int] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
-
-    def __enter__(self) -> WorkerPeaks:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def largest_mb(self) -> float:
-        return max(self.peak_kib.values(), default=0) * 1024 / 1e6
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            for pid in _descendants(os.getpid()):
-                hwm = _vm_hwm_kib(pid)
-                if hwm > self.peak_kib.get(pid, 0):
-                    self.peak_kib[pid] = hwm
-
-
-def _descendants(root_pid: int) -> list[int]:
-    """Every live process below `root_pid`, from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
-    found: list[int] = []
-    todo = list(children.get(root_pid, []))
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, []))
-    return found
-
-
-def _vm_hwm_kib(pid: int) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0
-    for line in status.splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return 0
-
-
 def child_main(measure: str, root: str, args_json: str) -> None:
     """Run one measurement and print its result, with peak RSS, as one JSON line."""
     load = os.getloadavg()[0]
+    args = json.loads(args_json)
     with WorkerPeaks() as workers:
-        result = CHILD_MEASURES[measure](Path(root), json.loads(args_json))
+        if measure in SESSIONS:
+            result = asyncio.run(SESSIONS[measure](Path(root), args))
+        else:
+            result = CHILD_MEASURES[measure](Path(root), args)
     result["load_1m"] = load
     kib = 1024  # ru_maxrss is in KiB on Linux
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
@@ -393,20 +339,35 @@ class Figure:
     runs: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
 
-    def summary(self, megabytes: float) -> dict[str, Any]:
+    def summaries(self, megabytes: float) -> list[dict[str, Any]]:
+        """One row per timing: a session measure reports several (each its own row)."""
         if self.error is not None or not self.runs:
-            return {"corpus": self.corpus, "measure": self.measure, "error": self.error}
-        ms = [run["seconds"] * 1000 for run in self.runs]
+            return [{"corpus": self.corpus, "measure": self.measure, "error": self.error}]
+        if "timings" not in self.runs[0]:
+            return [self._row(self.measure, [run["seconds"] for run in self.runs], megabytes)]
+        labels = list(self.runs[0]["timings"])
+        return [
+            self._row(label, [run["timings"][label] for run in self.runs], megabytes)
+            for label in labels
+        ]
+
+    def _row(self, label: str, seconds: list[float], megabytes: float) -> dict[str, Any]:
+        ms = [value * 1000 for value in seconds]
         median = statistics.median(ms)
+        server = "server_rss_mb" in self.runs[0]
+        rss_key = "server_rss_mb" if server else "peak_rss_mb"
         return {
             "corpus": self.corpus,
-            "measure": self.measure,
+            "measure": label,
             "median_ms": round(median, 1),
             "min_ms": round(min(ms), 1),
             "max_ms": round(max(ms), 1),
             "ms_per_mb": round(median / megabytes, 1) if self.measure in FULL_TREE else None,
-            "peak_rss_mb": round(statistics.median(run["peak_rss_mb"] for run in self.runs)),
-            "worker_rss_mb": round(statistics.median(run["worker_rss_mb"] for run in self.runs)),
+            "peak_rss_mb": round(statistics.median(run[rss_key] for run in self.runs)),
+            "rss_of": "server" if server else "measuring process",
+            "worker_rss_mb": 0
+            if server
+            else round(statistics.median(run["worker_rss_mb"] for run in self.runs)),
             "load_1m": round(statistics.median(run["load_1m"] for run in self.runs), 1),
             "note": _note(self.runs),
             "runs_ms": [round(value, 1) for value in ms],
@@ -422,6 +383,9 @@ def _note(runs: list[dict[str, Any]]) -> str:
         words.append(f"{runs[0]['symbols']} symbols, {runs[0]['edges']} edges")
     if "gc_seconds" in runs[0]:
         words.append(f"GC {statistics.median(run['gc_seconds'] for run in runs) * 1000:.0f} ms")
+    if "rss_first_mb" in runs[0]:
+        first = statistics.median(run["rss_first_mb"] for run in runs)
+        words.append(f"server RSS at first answer {first:.0f} MB")
     return ", ".join(words)
 
 
@@ -446,10 +410,12 @@ def bench_corpus(
     for measure in measures:
         figure = Figure(corpus.name, measure)
         figures.append(figure)
-        if measure in UPDATES | {"warm"} and not (corpus.root / ".codeanchor").is_dir():
-            run_child("cold", corpus, {"workers": workers})  # a valid snapshot to start from
+        if measure in UPDATES | set(SESSIONS) and not (corpus.root / ".codeanchor").is_dir():
+            run_child("cold", corpus, {"workers": workers})  # a valid map store to start from
         for run in range(runs):
-            extra: dict[str, Any] = {"workers": workers, "seq": run}
+            extra: dict[str, Any] = {"workers": workers, "seq": run, "n": SESSION_REPEATS}
+            if measure in SESSIONS:
+                extra["file"] = corpus.median_file
             if measure in UPDATES:
                 largest = measure == "update-largest"
                 extra["file"] = corpus.largest_file if largest else corpus.median_file
@@ -464,11 +430,15 @@ def bench_corpus(
     return figures
 
 
-def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers: int) -> None:
+def render(
+    corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers: int, label: str
+) -> None:
     table = Table(
-        title=f"map benchmark: median and min-max over {runs} runs, {workers} workers",
+        title=f"map benchmark{f' ({label})' if label else ''}: median and min-max over "
+        f"{runs} runs, {workers} workers",
         caption=(
-            "RSS: peak of the measuring process; worker: the largest pool worker's peak; "
+            "RSS: peak of the measuring process (the serve process for serve-* rows); "
+            "worker: the largest pool worker's peak; "
             f"load: 1-minute load average as each run began ({os.cpu_count()} cores)"
         ),
     )
@@ -477,6 +447,11 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
         numeric = column not in ("corpus", "measure", "note")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=column != "note")
     by_name = {corpus.name: corpus for corpus in corpora}
+    floors = {
+        r["corpus"]: r["median_ms"]
+        for r in rows
+        if r["measure"] == "floor-parse" and "median_ms" in r
+    }
     shown = ""
     for row in rows:
         corpus = by_name[row["corpus"]]
@@ -495,6 +470,9 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
             table.add_row(label, measure, "", "", "", "", "", "", f"[red]{row['error']}")
             continue
         per_mb = "" if row["ms_per_mb"] is None else f"{row['ms_per_mb']:.1f}"
+        note = row["note"]
+        if row["measure"] == "cold" and floors.get(corpus.name):
+            note = f"{row['median_ms'] / floors[corpus.name]:.1f}x floor-parse, {note}"
         table.add_row(
             label,
             measure,
@@ -504,7 +482,7 @@ def render(corpora: list[Corpus], rows: list[dict[str, Any]], runs: int, workers
             str(row["peak_rss_mb"]),
             str(row["worker_rss_mb"] or ""),
             f"{row['load_1m']:.1f}",
-            row["note"],
+            note,
         )
     Console(width=max(Console().width, 170)).print(table)
 
@@ -518,6 +496,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="pool size for parse")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="wheel cache directory")
     parser.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
+    parser.add_argument("--label", default="", help="what this run measures (in the title)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -535,9 +514,10 @@ def main() -> None:
             corpora.append(corpus)
             err.log(f"{name}: {corpus.files} files, {corpus.megabytes:.1f} MB")
             for figure in bench_corpus(corpus, args.runs, args.workers, measures):
-                rows.append(figure.summary(corpus.megabytes))
+                rows.extend(figure.summaries(corpus.megabytes))
     if args.json:
         payload = {
+            "label": args.label,
             "runs": args.runs,
             "workers": args.workers,
             "cpus": os.cpu_count(),
@@ -548,7 +528,7 @@ def main() -> None:
         }
         print(json.dumps(payload, indent=2))
     else:
-        render(corpora, rows, args.runs, args.workers)
+        render(corpora, rows, args.runs, args.workers, args.label)
 
 
 if __name__ == "__main__":
