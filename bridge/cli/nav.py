@@ -6,6 +6,9 @@ import argparse
 from typing import Any
 
 from bridge.cli.run import run_tool
+from bridge.context import AppContext
+from bridge.envelope import Envelope
+from bridge.errors import BadInputError
 from bridge.tools import diagnostics, nav, rename, resolve
 
 _TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
@@ -54,11 +57,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     diags.add_argument("path", nargs="?")
     diags.add_argument("--since", default="HEAD", metavar="COMMIT")
     diags.add_argument("--budget", type=int)
-    diags.set_defaults(
-        handler=lambda a: run_tool(
-            a, lambda app: diagnostics.nav_diagnostics(app, a.path, a.since, a.budget)
-        )
-    )
+    diags.set_defaults(handler=_diagnostics)
     renamer = nav_sub.add_parser(
         "rename", parents=[parent], help="rename a symbol: a preview, written with --apply"
     )
@@ -66,15 +65,15 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     renamer.add_argument("new_name", metavar="NEW_NAME")
     renamer.add_argument("--name", help="with path:LINE, the name on that line to rename")
     renamer.add_argument("--apply", action="store_true", help="write the edits")
-    renamer.add_argument("--budget", type=int)
-    renamer.set_defaults(
-        handler=lambda a: run_tool(
-            a,
-            lambda app: rename.nav_rename(
-                app, a.target, a.new_name, a.name, apply=a.apply, budget=a.budget
-            ),
-        )
+    renamer.add_argument(
+        "--hash",
+        action="append",
+        default=[],
+        metavar="PATH=HASH",
+        help="with --apply: write only if PATH still has the HASH its preview showed",
     )
+    renamer.add_argument("--budget", type=int)
+    renamer.set_defaults(handler=_rename)
     resolver = subparsers.add_parser(
         "resolve", parents=[parent], help="where a node is now: live location vs the map"
     )
@@ -82,6 +81,50 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     resolver.add_argument("--name", help="with path:LINE, the name on that line")
     resolver.add_argument("--budget", type=int)
     resolver.set_defaults(handler=_positional(resolve.resolve))
+
+
+def _diagnostics(args: argparse.Namespace) -> int:
+    """`nav diagnostics`: exit 1 when an error is reported (as `memory check` for stale)."""
+    errors: list[int] = []
+
+    async def call(app: AppContext) -> Envelope:
+        envelope = await diagnostics.nav_diagnostics(app, args.path, args.since, args.budget)
+        errors.append(envelope["data"]["errorCount"])
+        return envelope
+
+    code = run_tool(args, call, _show_diagnostics)
+    return 1 if any(errors) else code
+
+
+def _show_diagnostics(envelope: Envelope) -> None:
+    """One line per diagnostic, as compilers print them, then the warnings."""
+    data = envelope["data"]
+    for d in data["diagnostics"]:
+        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}")
+    print(f"{data['errorCount']} errors, {data['warningCount']} warnings ({data['completeness']})")
+    for warning in envelope["warnings"]:
+        print(f"warning: {warning}")
+
+
+def _rename(args: argparse.Namespace) -> int:
+    hashes: dict[str, str] = {}
+    for item in args.hash:
+        path, sep, digest = item.partition("=")
+        if not sep or not path or not digest:
+            raise BadInputError(f"bad --hash {item!r}", hint="pass PATH=HASH, as the preview shows")
+        hashes[path] = digest
+    return run_tool(
+        args,
+        lambda app: rename.nav_rename(
+            app,
+            args.target,
+            args.new_name,
+            args.name,
+            apply=args.apply,
+            hashes=hashes or None,
+            budget=args.budget,
+        ),
+    )
 
 
 def _positional(fn: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
+from bridge.cli.main import main
 from lsp.diagnostics import PublishedDiagnostics
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import FIXTURES, require_binary
@@ -125,3 +126,16 @@ def test_published_diagnostics_settle_only_for_what_the_server_was_last_sent() -
         return stale, current, unversioned, [d.message for d in found.current(uri)]
 
     assert asyncio.run(scenario()) == (False, True, True, ["old"])
+
+
+def test_the_command_exits_1_when_an_error_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = CASES[0]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    assert main(["nav", "diagnostics", "--root", str(repo.root)]) == 0
+    repo.write(case.path, repo.read(case.path) + "\n" + case.bad_line + "\n")
+    assert main(["nav", "diagnostics", "--root", str(repo.root)]) == 1
+    bad_line = len(repo.read(case.path).splitlines())
+    assert f"{case.path}:{bad_line}:" in capsys.readouterr().out
