@@ -26,6 +26,7 @@ from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError, NotFoundError, ToolError
 from bridge.tools.nav import position_of, retry_once
+from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
 from lsp.edits import FileEdits, apply_edits
@@ -78,7 +79,7 @@ def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) ->
     for plan in planned:
         try:
             now = content_hash(read_source_bytes(plan.absolute))
-        except OSError:
+        except (OSError, DiskError):  # gone or no longer text: changed all the same
             now = ""
         seen = plan.before_hash if hashes is None else hashes.get(plan.path)
         if now != plan.before_hash or now != seen:
