@@ -42,8 +42,9 @@ codeanchor answers questions about this repository from LIVE language servers
 (nav_* tools; never stale: files are re-read from disk before every query), a
 cached map of symbols and edges (map_* tools; every answer says when the map was
 built and flags files changed since), and memories anchored to code (memory_*).
-Start with map_overview for the shape of the repository, map_search to find a
-symbol's node ID (path#Qual.Name), then nav_* with that ID. Before trusting a
+Your first call: map_overview (the repository's shape: its most central
+symbols, grouped by file). Then map_search or nav_workspace_symbols finds a
+symbol's node ID (path#Qual.Name), and nav_* answer about it. Before trusting a
 location you remember, call resolve: it says whether the code moved."""
 
 

@@ -7,7 +7,9 @@ Through a real MCP stdio client, `codeanchor serve` and a real ty.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
@@ -17,6 +19,8 @@ from tests.bridge.mcp_session import example_repo, serve
 from tests.conftest import require_binary
 
 SCENARIO_TIMEOUT_S = 180.0
+README = Path(__file__).resolve().parents[2] / "README.md"
+FIRST_CALL = re.compile(r"first call(?: is|:)\s*`?(\w+)", re.IGNORECASE)
 LIMITER = "shop/middleware/rate_limit.py"
 TYPED = {
     "nav_definition",
@@ -70,7 +74,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                 result = await client.call_tool(tool, arguments)
                 assert not result.is_error, (tool, result.content)
                 answers.append((tool, result.structured_content))
-            return {"tools": tools, "answers": answers}
+            return {"tools": tools, "answers": answers, "instructions": client.instructions}
 
     return asyncio.run(scenario())
 
@@ -121,3 +125,11 @@ def test_every_answer_fits_its_output_schema(published: dict[str, Any]) -> None:
         jsonschema.validate(answer, tools[tool].output_schema)
     cut = [a for t, a in published["answers"] if t == "nav_references"]
     assert cut[-1]["truncated"] is not None  # an answer the budget cut is checked too
+
+
+def test_the_instructions_and_the_readme_name_one_first_call(published: dict[str, Any]) -> None:
+    instructions = published["instructions"] or ""
+    assert FIRST_CALL.findall(instructions) == ["map_overview"]
+    assert "map_overview" in published["tools"]
+    section = README.read_text().split("## Use it from an MCP client")[1].split("\n## ")[0]
+    assert FIRST_CALL.findall(section) == ["map_overview"]
