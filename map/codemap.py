@@ -133,6 +133,10 @@ class CodeMap:
         """The store proved unusable while loading: the next `graph` rebuilds from scratch."""
         self._dirty: set[str] = set()
         """Files whose rows the store does not have as they are now."""
+        self._edge_counts: dict[str, int] = {}
+        """path -> edges out of the file's nodes (all kinds), for the summary."""
+        self._uncounted: set[str] = set()
+        """Files whose entry in `_edge_counts` is out of date."""
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
 
@@ -235,7 +239,9 @@ class CodeMap:
             changes: dict[str, Change] = {p: (linked.get(p), e) for p, e in found.extracts.items()}
             changes.update((p, (linked[p], None)) for p in removed)
             relinked = self._linker.apply(changes, found.go_modules).files_relinked
-            self._dirty |= set(changes) | take_touched(self._linker.graph)
+            moved = set(changes) | take_touched(self._linker.graph)
+            self._dirty |= moved
+            self._uncounted |= moved
             self._version += 1
         report = BuildReport(
             files_total=len(found.stamps),
@@ -279,6 +285,7 @@ class CodeMap:
                 dict(self._skipped_files),
                 dict(self._go_modules),
                 self._summary(),
+                dict(self._edge_counts),
             )
             store.write(
                 state,
@@ -482,6 +489,7 @@ class CodeMap:
         self._loaded = False
         self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
         self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
+        self._edge_counts = dict(state.edge_counts)
         self._saved = (state.stamps, state.skipped)
         self.built_at = state.built_at
         self._last_duration = state.duration_s
@@ -532,6 +540,7 @@ class CodeMap:
         self._linker = Linker(nx.MultiDiGraph())
         self._version += 1
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+        self._edge_counts, self._uncounted = {}, set()
         self._last_scan = None
         self._store = None
         self._loaded = True
@@ -550,14 +559,26 @@ class CodeMap:
         return self._linker.extracts
 
     def _summary(self) -> dict[str, Any]:
-        """Symbols, edges and languages: from the graph once loaded, else from the store."""
+        """Symbols, edges and languages: from the graph once loaded, else from the store.
+
+        Edges are summed per file, recounting only the files changed since the last
+        summary (networkx counts a multigraph's edges by walking all of them)."""
         if not self._loaded:
             return self._counts
         graph = self._linker.graph
-        languages = Counter(e.language for e in self._linker.extracts.values())
+        extracts = self._linker.extracts
+        for path in self._uncounted:
+            extract = extracts.get(path)
+            if extract is None:
+                self._edge_counts.pop(path, None)
+                continue
+            ids = [path, *(s.node_id for s in extract.symbols)]
+            self._edge_counts[path] = sum(1 for _ in graph.out_edges(ids))
+        self._uncounted.clear()
+        languages = Counter(e.language for e in extracts.values())
         self._counts = {
-            "symbols": graph.number_of_nodes() - len(self._linker.extracts),
-            "edges": graph.number_of_edges(),
+            "symbols": graph.number_of_nodes() - len(extracts),
+            "edges": sum(self._edge_counts.values()),
             "languages": dict(sorted(languages.items())),
         }
         return self._counts

@@ -45,7 +45,8 @@ _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, extract BLOB NOT NULL
+    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, edges INTEGER NOT NULL,
+    extract BLOB NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE skipped (
     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
@@ -85,6 +86,8 @@ class State:
     """path -> (stat stamp, reason) of every file left out."""
     go_modules: dict[str, str] = field(default_factory=dict)
     counts: dict[str, Any] = field(default_factory=dict)
+    edge_counts: dict[str, int] = field(default_factory=dict)
+    """path -> edges out of the file's nodes, `contains` included."""
 
 
 @dataclass(frozen=True)
@@ -177,10 +180,11 @@ class MapStore:
             )
         except (KeyError, TypeError, ValueError, orjson.JSONDecodeError) as exc:
             raise StoreError(f"{self.path}: malformed map store ({exc!r})") from exc
-        for path, digest, *stamp in self._rows(
-            "SELECT path, hash, size, mtime_ns, ctime_ns, inode FROM files"
+        for path, digest, edges, *stamp in self._rows(
+            "SELECT path, hash, edges, size, mtime_ns, ctime_ns, inode FROM files"
         ):
             state.stamps[path] = (FileStamp(*stamp), digest)
+            state.edge_counts[path] = edges
         for path, reason, *stamp in self._rows(
             "SELECT path, reason, size, mtime_ns, ctime_ns, inode FROM skipped"
         ):
@@ -279,8 +283,14 @@ class MapStore:
                     continue
                 stamp, digest = state.stamps[path]
                 db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (path, digest, *_stamp(stamp), orjson.dumps(encode_extract(rows.extract))),
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        path,
+                        digest,
+                        *_stamp(stamp),
+                        len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
+                        orjson.dumps(encode_extract(rows.extract)),
+                    ),
                 )
                 db.executemany(
                     "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

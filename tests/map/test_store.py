@@ -28,7 +28,8 @@ KILL_DEADLINE_S = 30.0
 def warm_state(codemap: CodeMap, node_ids: list[str]) -> dict[str, Any]:
     """What the map answers about `node_ids` (attributes, one-hop neighbours both
     ways, outlines) and every node it holds, as comparable data."""
-    state: dict[str, Any] = {"ids": codemap.node_ids()}
+    status = codemap.status()
+    state: dict[str, Any] = {"ids": codemap.node_ids(), "counts": (status.symbols, status.edges)}
     for node_id in node_ids:
         state[node_id] = (
             codemap.attrs(node_id),
