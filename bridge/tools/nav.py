@@ -276,7 +276,9 @@ async def nav_hover(
 
 async def nav_symbols(app: AppContext, path: FilePath, budget: Budget = None) -> OutlineAnswer:
     """The live outline of one file: classes, functions, methods... nested as in the
-    code, each with its node ID (usable as a TARGET) and 1-based lines."""
+    code, each with its node ID (usable as a TARGET) and 1-based lines. When the
+    budget cuts it, what is inside function bodies (locals, parameters) goes
+    first, then the deepest members: top-level classes and functions stay."""
     budget_tokens = app.budget(budget)
     file_path = checked_path(app.root, parse_node_id(path).path)
     nodes = await retry_once(lambda: app.live.document_symbols(file_path))
