@@ -8,14 +8,16 @@ symbol `path#Q` (Q its qualified name; "new" = a (path, qualified name) that
 did not exist in the older version):
     file untouched                              valid
     Q still in its file, or in the file's successor when it is gone (the
-    new file with the most similar lines, as for whole files), once
+    new file with the most similar lines, as for whole files); the first
+    of several (a second is `Q~2` by the node-ID contract)
                                                 compare
     else Q new in exactly one place             compare (moved)
     else its name new under one other container with token similarity >= 0.6
                                                 compare (moved to another class)
     else one new symbol whose tokens equal its own but for the name
                                                 renamed
-    two or more of any of these                 ambiguous
+    two or more of any of these, unless exactly one has the very same
+    tokens (then that one)                      ambiguous
     none                                        deleted
   compare: same tokens (whitespace and comments ignored) at the same path and
   lines -> valid; same tokens elsewhere -> relocated; else modified.
@@ -142,10 +144,8 @@ def expect_symbol(
         return Expected("valid", path, qualname, mine.start, mine.end)
     lineage = path if path in after.files else successor(path, before, after, new)
     here = after.files[lineage].symbols.get(qualname, []) if lineage else []
-    if len(here) == 1:
+    if here:  # a second one of the name is `~2` (node IDs): the first keeps the ID
         return _compare(mine, here[0])
-    if len(here) > 1:
-        return Expected("ambiguous")
     fresh = [
         s for p in sorted(new) for s in after.symbols(p) if not before.has_symbol(p, s.qualname)
     ]
@@ -154,8 +154,9 @@ def expect_symbol(
         s for s in fresh if s.name == mine.name and _ratio(mine.tokens, s.tokens) >= SAME_NAME_MIN
     ]
     for found in (same_qualname, same_name):
-        if len(found) == 1:
-            return _compare(mine, found[0])
+        verbatim = [s for s in found if s.tokens == mine.tokens]
+        if len(found) == 1 or len(verbatim) == 1:
+            return _compare(mine, verbatim[0] if len(verbatim) == 1 else found[0])
         if len(found) > 1:
             return Expected("ambiguous")
     renamed = [s for s in fresh if s.name != mine.name and s.blind == mine.blind]
