@@ -111,6 +111,12 @@ async def search_symbols(
                     await app.live.prime([sample])
             found.extend(await ask(lang))
         except (ToolError, LspError) as exc:
+            if language is not None and language not in present and isinstance(exc, ToolError):
+                raise UnavailableError(
+                    f"{exc.message} (the workspace has no {language} source files)",
+                    code=exc.code,
+                    hint="leave `language` out to ask the languages the workspace has",
+                ) from exc
             if language is not None:
                 raise
             failures.append(exc.message if isinstance(exc, ToolError) else str(exc))

@@ -14,7 +14,7 @@ import pytest
 from bridge.symbol_search import EXACT, FUZZY, match_rank
 from bridge.tools.nav import server_failure
 from lsp.errors import ServerRequestError
-from tests.bridge.mcp_session import call, serve
+from tests.bridge.mcp_session import call, call_error, example_repo, serve
 from tests.conftest import FIXTURES, require_binary
 
 SCENARIO_TIMEOUT_S = 180.0
@@ -79,6 +79,24 @@ def test_asking_a_language_the_workspace_lacks_says_so(tmp_path: Path) -> None:
     warnings = envelope["warnings"]
     assert isinstance(warnings, list)
     assert any("no python source files" in w for w in warnings)
+
+
+def test_a_server_error_is_one_clean_line(tmp_path: Path) -> None:
+    """tsserver asked in a Python-only repository has no project: a one-line error."""
+    require_binary("typescript-language-server")
+    repo = example_repo(tmp_path, watch=False)
+
+    async def scenario() -> dict[str, object]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:
+            return await call_error(
+                client, "nav_workspace_symbols", query="Cart", language="typescript"
+            )
+
+    error = asyncio.run(scenario())
+    message = str(error["message"])
+    assert "\n" not in message and " at " not in message
+    assert "no typescript source files" in message
+    assert "language" in str(error["hint"])
 
 
 @pytest.mark.parametrize(
