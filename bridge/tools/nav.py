@@ -42,6 +42,7 @@ from bridge.schema_types import (
     SymbolQuery,
     Target,
 )
+from bridge.server_errors import server_error
 from bridge.symbol_search import search_symbols
 from bridge.symbols import flatten
 from bridge.targets import (
@@ -77,19 +78,9 @@ async def retry_once(
     except ServerRequestError as exc:
         problems = [] if app is None else app.live.workspace_problems(path)
         if not problems:
-            raise UnavailableError(server_failure(exc), code="server_error") from exc
+            raise server_error(exc) from exc
         cause = f"{problems[0].cause} ({exc.server} failed {exc.method})"
         raise UnavailableError(cause, code="workspace_incomplete", hint=problems[0].fix) from exc
-
-
-def server_failure(exc: ServerRequestError) -> str:
-    """A server's error in one line: no stack frames, no repeated `Error:` lines."""
-    kept = [
-        line.strip()
-        for line in str(exc).splitlines()
-        if line.strip() and not line.lstrip().startswith(("at ", "Error: "))
-    ]
-    return " ".join(kept)
 
 
 async def position_of(app: AppContext, target: str, name: str | None) -> LspPosition:

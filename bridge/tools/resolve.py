@@ -23,11 +23,13 @@ from bridge.mapview import MapEntry, map_entry, map_stamp, nearest_ids
 from bridge.nav_shapes import ResolveAnswer, ResolveData, TargetLine
 from bridge.render import SymbolPlace, lines_of, live_symbol
 from bridge.schema_types import Budget, Name, Target
+from bridge.server_errors import server_error
 from bridge.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten
 from bridge.targets import NodeTarget, PositionTarget, checked_path, parse_target, to_lsp_position
 from bridge.translate import as_tool_error
 from disk.errors import DiskError, MissingFileError
 from disk.text import read_source
+from lsp.errors import ServerRequestError
 
 SIGNATURE_CHARS = 200
 
@@ -69,7 +71,10 @@ class Resolution:
 
 async def live_symbols(app: AppContext, path: str) -> list[LiveSymbol]:
     """The file's live outline as node-ID-named symbols."""
-    return flatten(path, await app.live.document_symbols(path))
+    try:
+        return flatten(path, await app.live.document_symbols(path))
+    except ServerRequestError as exc:
+        raise server_error(exc) from exc
 
 
 async def resolve_node(app: AppContext, target: NodeTarget) -> Resolution:
@@ -143,7 +148,10 @@ async def _find_elsewhere(
     """Look the name up across the workspace; the symbol may have moved files."""
     name = target.parts[-1]
     language = app.live.language_of(target.path)
-    hits = await app.live.workspace_symbols(name, language=language)
+    try:
+        hits = await app.live.workspace_symbols(name, language=language)
+    except ServerRequestError as exc:
+        raise server_error(exc) from exc
     for path in dict.fromkeys(h.location.path for h in hits if h.name.endswith(name)):
         if path.startswith("/") or path == target.path:
             continue

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bridge.server_errors import server_failure
 from bridge.symbol_search import EXACT, FUZZY, match_rank
-from bridge.tools.nav import server_failure
 from lsp.errors import ServerRequestError
 from tests.bridge.mcp_session import call, call_error, example_repo, serve
 from tests.conftest import FIXTURES, require_binary
