@@ -111,23 +111,27 @@ def _moved(olds: dict[str, _Entry], news: dict[str, _Entry]) -> Iterable[SymbolC
 def _renamed(
     olds: dict[str, _Entry], news: dict[str, _Entry], renamed: Mapping[str, str]
 ) -> Iterable[SymbolChange]:
-    """Another name, the same name-blind body, in the same lineage or with a close name."""
+    """Another name, the same name-blind body: in the same file lineage and container
+    (the old name may still appear in the body, as the memory check allows), or
+    anywhere with a name close to the old one."""
     bodies: dict[str, list[_Entry]] = {}
     for entry in news.values():
         text = entry.side.lines_of(entry.symbol)
         bodies.setdefault(body_fingerprint(text, entry.symbol.name), []).append(entry)
     for old_id, before in list(olds.items()):
-        text = before.side.lines_of(before.symbol)
-        old_path = before.side.extract.path
-        lineage = renamed.get(old_path, old_path)
+        old = before.symbol
+        body = body_fingerprint(before.side.lines_of(old), old.name)
+        lineage = renamed.get(before.side.extract.path, before.side.extract.path)
         candidates = [
             e
-            for e in bodies.get(body_fingerprint(text, before.symbol.name), [])
-            if e.symbol.node_id in news
-            and (
-                (e.side.extract.path == lineage and e.symbol.container == before.symbol.container)
-                or name_affinity(before.symbol.name, e.symbol.name)
-            )
+            for e in news.values()
+            if e.side.extract.path == lineage
+            and e.symbol.container == old.container
+            and body_fingerprint(e.side.lines_of(e.symbol), e.symbol.name, old.name) == body
+        ] or [
+            e
+            for e in bodies.get(body, [])
+            if e.symbol.node_id in news and name_affinity(old.name, e.symbol.name)
         ]
         if len(candidates) == 1:
             del olds[old_id], news[candidates[0].symbol.node_id]

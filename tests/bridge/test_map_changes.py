@@ -169,3 +169,12 @@ def test_diff_files_refuses_an_unknown_commit(tmp_path: Path) -> None:
     repo, _ = _repo(tmp_path)
     with pytest.raises(MemoryInputError, match="unknown commit"):
         diff_files(repo.root, "nope")
+
+
+def test_a_rename_is_found_though_the_body_still_names_the_old_name() -> None:
+    old = {"t.py": _side("t.py", "def walk(n):\n    return walk(n - 1) if n else 0\n")}
+    new = {"t.py": _side("t.py", "def visit(n):\n    return walk(n - 1) if n else 0\n")}
+    found = diff_symbols(old, new, {})
+    assert [(c.change, c.node_id, c.old_id) for c in found] == [
+        ("renamed", "t.py#visit", "t.py#walk")
+    ]
