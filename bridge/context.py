@@ -114,6 +114,7 @@ class AppContext:
     async def rebuild_map(self) -> BuildReport:
         """Bring the map up to date with the disk (incremental) and save it."""
         code_map = await self.code_map()
+        await asyncio.to_thread(code_map.load_graph)  # readers answer from the store meanwhile
         async with self._map_lock:
             report = await asyncio.to_thread(code_map.rebuild)
             await asyncio.to_thread(code_map.save)

@@ -15,7 +15,8 @@ The rebuild is told every path seen since the previous one began
 (`CodeMap.rebuild(paths=...)`), so an edit to a known file checks that
 file only; a path the map does not know makes it scan the whole tree.
 Give a `lock` to keep readers from seeing half a graph: it is held for
-the whole rebuild.
+the whole rebuild, but not while a graph not loaded yet loads from the
+store (readers answer from the store meanwhile).
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ class LiveMap:
     async def _rebuild(self) -> None:
         changed, self._changed = self._changed, set()
         try:
+            # outside the lock: readers keep answering from the store meanwhile
+            await asyncio.to_thread(self.codemap.load_graph)
             async with self._lock:
                 await asyncio.to_thread(self._rebuild_and_save, changed)
         except BaseException:
