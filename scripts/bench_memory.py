@@ -19,12 +19,20 @@ With --with-map, each figure is repeated with the code map open (built
 after the change, not timed), as under `serve`: the check reuses the map's
 extractions and also looks for changed callees (dependencies_changed).
 
-    .venv/bin/python scripts/bench_memory.py [--sizes 100,1000,10000] [--repeats 3] [--with-map]
+Every figure is taken for each store in --backends: the embedded SQLite file
+and a PostgreSQL database (a throwaway local server, started and stopped by
+the run, as the tests do). For each store the run also times recall (median
+of 20 queries) and a load of --writers processes saving --per-writer
+memories each at once, and counts the memories lost or duplicated.
+
+    .venv/bin/python scripts/bench_memory.py [--sizes 100,1000,10000] [--repeats 3]
+        [--with-map] [--backends sqlite,postgresql] [--writers 20] [--per-writer 500]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -45,6 +53,8 @@ from disk.stamps import content_hash  # noqa: E402
 from map.codemap import CodeMap  # noqa: E402
 from map.extract import extract_file  # noqa: E402
 from memory.service import MemoryService, NewMemory  # noqa: E402
+from memory.stores import StoreLocation, open_store  # noqa: E402
+from tests.pgserver import bin_dir, running_postgres  # noqa: E402
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "bench",
@@ -182,6 +192,42 @@ def timed(action: Callable[[], object], repeats: int) -> tuple[float, float, flo
     return statistics.median(times), min(times), max(times), statistics.median(cpu)
 
 
+WRITER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from memory.model import Anchor, Memory, RefSpec
+from memory.stores import open_store
+location = sys.argv[3] if "://" in sys.argv[3] else Path(sys.argv[3])
+store = open_store(location, Path(sys.argv[2]), create=True)
+anchor = Anchor(RefSpec("file", "a.py"), None, None, False, "h", "f", "h", "x")
+for i in range(int(sys.argv[5])):
+    name = f"{sys.argv[4]}-{i}"
+    store.add([Memory(name, "load " + name, "fact", (), "agent", "active", "t", (anchor,))])
+store.close()
+"""
+
+
+def writers_load(root: Path, location: StoreLocation, writers: int, each: int) -> str:
+    """`writers` processes saving `each` memories at once: wall time, lost, duplicated."""
+    start = time.perf_counter()
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(ROOT), str(root), str(location), f"w{n}", str(each)]
+        )
+        for n in range(writers)
+    ]
+    failed = sum(1 for process in running if process.wait() != 0)
+    wall = time.perf_counter() - start
+    with contextlib.closing(open_store(location, root, create=False)) as store:
+        ids = store.ids()
+    lost = writers * each - len(set(ids))
+    return (
+        f"{writers} writers x {each}: {wall * 1000:8.0f} ms ({writers * each / wall:6.0f}/s), "
+        f"lost {lost}, duplicated {len(ids) - len(set(ids))}, writers failed {failed}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
@@ -198,7 +244,32 @@ def main() -> int:
         help="also time the check with the code map open (as under `serve`): "
         "extractions reused, callees checked",
     )
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--writers", type=int, default=20)
+    parser.add_argument("--per-writer", type=int, default=500)
     args = parser.parse_args()
+    backends = args.backends.split(",")
+    if "postgresql" in backends and bin_dir() is None:
+        print("postgresql: server programs not installed (scripts/setup.sh installs them)")
+        backends.remove("postgresql")
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(running_postgres()) if "postgresql" in backends else None
+
+        def location(workdir: Path, backend: str, name: str) -> StoreLocation:
+            if backend == "sqlite":
+                return workdir / f"{name}.db"
+            assert server is not None
+            return server.create_database(name)
+
+        return run(args, backends, location)
+
+
+def run(
+    args: argparse.Namespace,
+    backends: list[str],
+    location: Callable[[Path, str, str], StoreLocation],
+) -> int:
+    """The whole benchmark, for each store in `backends`."""
     sizes = [int(s) for s in args.sizes.split(",")]
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as tmp:
@@ -210,18 +281,34 @@ def main() -> int:
             f"repository: networkx, {len(list(root.rglob('*.py')))} Python files, "
             f"{len(pool)} references to draw from"
         )
-        stores = {}
+        stores: dict[tuple[str, int], StoreLocation] = {}
         for size in sizes:
-            stores[size] = workdir / f"m{size}.db"
             batch = memories(pool, size, rng)
             chunk = -(-size // args.anchor_commits)
-            wall = cpu = 0.0
-            with MemoryService(root, stores[size]) as service:
-                for start in range(0, size, chunk):
-                    git(root, "commit", "-q", "--allow-empty", "-m", "anchor point")
-                    took = timed(partial(service.save_many, batch[start : start + chunk]), 1)
-                    wall, cpu = wall + took[0], cpu + took[3]
-            print(f"saved {size:>6} memories in {wall:8.0f} ms, cpu {cpu:6.0f} ms")
+            for backend in backends:
+                stores[backend, size] = location(workdir, backend, f"m{size}")
+            for start in range(0, size, chunk):
+                git(root, "commit", "-q", "--allow-empty", "-m", "anchor point")
+                for backend in backends:
+                    with MemoryService(root, stores[backend, size]) as service:
+                        service.save_many(batch[start : start + chunk])
+            for backend in backends:  # the save rate, on a store of its own
+                saved = location(workdir, backend, f"save{size}")
+                with MemoryService(root, saved) as service:
+                    wall, _, _, cpu = timed(partial(service.save_many, batch), 1)
+                print(
+                    f"{backend:<10} saved {size:>6} memories in {wall:8.0f} ms "
+                    f"({size / wall * 1000:6.0f}/s), cpu {cpu:6.0f} ms"
+                )
+        for backend in backends:
+            with MemoryService(root, stores[backend, max(sizes)]) as service:
+                took = [timed(partial(service.recall, w, limit=10), 1)[0] for w in WORDS * 2]
+            print(
+                f"{backend:<10} recall over {max(sizes)} memories: median "
+                f"{statistics.median(took):6.1f} ms (min {min(took):.1f}, max {max(took):.1f})"
+            )
+            load = location(workdir, backend, "load")
+            print(f"{backend:<10} {writers_load(root, load, args.writers, args.per_writer)}")
         rows = []
         for scenario, change in (("little", little_change), ("large", large_refactor)):
             change(root, rng)
@@ -230,29 +317,29 @@ def main() -> int:
             )
             low = timed(partial(floor, root, anchor_commit), args.repeats)
             code_map = CodeMap.open(root) if args.with_map else None
-            for size in sizes:
+            for (backend, size), store in stores.items():
                 for label, known in ((scenario, None), (f"{scenario}+map", code_map)):
                     if label != scenario and known is None:
                         continue
-                    with MemoryService(root, stores[size], code_map=known) as service:
+                    with MemoryService(root, store, code_map=known) as service:
                         median, fastest, slowest, cpu = timed(service.check, args.repeats)
                         statuses: dict[str, int] = {}
                         for result in service.check():
                             statuses[result.status] = statuses.get(result.status, 0) + 1
-                    rows.append(
-                        (label, changed, size, median, fastest, slowest, cpu, low, statuses)
-                    )
+                    row = (backend, label, changed, size, median, fastest, slowest, cpu, low)
+                    rows.append((*row, statuses))
         print(
-            f"\n{'change':<10} {'files':>5} {'memories':>8} {'check ms (min-max)':>24} "
-            f"{'cpu ms':>7} {'floor ms (min-max)':>20} {'floor cpu':>9}  statuses"
+            f"\n{'store':<10} {'change':<10} {'files':>5} {'memories':>8} "
+            f"{'check ms (min-max)':>24} {'cpu ms':>7} {'floor ms (min-max)':>20} "
+            f"{'floor cpu':>9}  statuses"
         )
-        for scenario, changed, size, median, fastest, slowest, cpu, low, statuses in rows:
+        for backend, scenario, changed, size, median, fastest, slowest, cpu, low, statuses in rows:
             spread = f"{median:8.0f} ({fastest:.0f}-{slowest:.0f})"
             base = f"{low[0]:8.0f} ({low[1]:.0f}-{low[2]:.0f})"
             counts = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
             print(
-                f"{scenario:<10} {changed:>5} {size:>8} {spread:>24} {cpu:7.0f} {base:>20} "
-                f"{low[3]:9.0f}  {counts}"
+                f"{backend:<10} {scenario:<10} {changed:>5} {size:>8} {spread:>24} {cpu:7.0f} "
+                f"{base:>20} {low[3]:9.0f}  {counts}"
             )
     return 0
 
