@@ -290,6 +290,8 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
             seconds = time.perf_counter() - started
     finally:
         path.write_bytes(original)
+        codemap.rebuild(paths=[args["file"]])  # untimed: leave the store as the disk is
+        codemap.save()
     if report.files_changed != [args["file"]]:
         raise RuntimeError(f"expected one re-extracted file, got {report.files_changed[:5]}")
     return {
