@@ -192,6 +192,9 @@ class Symbol:
     line: int
     """1-based line of its name (the map's selection)."""
     truth: tuple[Occurrence, ...]
+    macro: bool = False
+    """A C function-like macro: it has uses, but no call hierarchy (LSP's callers are
+    functions), so it is asked about references only."""
 
     @property
     def target(self) -> str:
@@ -238,7 +241,8 @@ def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
         if len(occurrences) < 2:
             continue
         line = attrs["selection"].start_line + 1
-        found.append(Symbol(node, attrs["kind"], name, attrs["path"], line, occurrences))
+        macro = truth.defines_macro(attrs["path"], line)
+        found.append(Symbol(node, attrs["kind"], name, attrs["path"], line, occurrences, macro))
     return found
 
 
@@ -250,7 +254,11 @@ def pick(found: list[Symbol], count: int, seed: int, *, callable_only: bool) -> 
     the map's extraction may) leaves the rest of the sample as it was, and a
     before/after comparison asks about the same symbols.
     """
-    pool = [s for s in found if not callable_only or (s.kind in CALLABLE_KINDS and s.calls)]
+    pool = [
+        s
+        for s in found
+        if not callable_only or (s.kind in CALLABLE_KINDS and s.calls and not s.macro)
+    ]
     return sorted(pool, key=lambda s: hashlib.sha256(f"{seed}:{s.node_id}".encode()).digest())[
         :count
     ]

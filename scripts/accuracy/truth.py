@@ -104,6 +104,7 @@ class Truth:
         modules = {p.stem for p in relative} | {d.name for p in relative for d in p.parents}
         self._modules = frozenset(modules)
         self._shadowing: set[str] = set()
+        self._macros: set[tuple[str, int]] = set()
         for path in files:
             if language_for(path.name) != language:
                 continue
@@ -119,12 +120,18 @@ class Truth:
                     self._by_name[node.text.decode()].append((parsed, node))
                     if declares_other(language, node):
                         self._shadowing.add(node.text.decode())
+                    if node.parent is not None and node.parent.type == "preproc_function_def":
+                        self._macros.add((parsed.path, node.start_point[0] + 1))
 
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
         project, or something the map may hold no symbol for (see
         accuracy.syntax.declares_other)."""
         return name in self._modules or name in self._shadowing
+
+    def defines_macro(self, path: str, line: int) -> bool:
+        """Whether line `line` (1-based) of `path` defines a function-like macro."""
+        return (path, line) in self._macros
 
     def occurrences(self, wanted: Wanted) -> list[Occurrence]:
         """Where the wanted symbol's name occurs as code that can mean it."""

@@ -307,3 +307,10 @@ def test_a_local_named_like_a_method_is_not_the_method(
         lines=(2, 2),
     )
     assert found == {"s.ts:2", "s.ts:5?()", "s.ts:6?()"}
+
+
+def test_function_like_macros_are_known(truth_module: ModuleType, tmp_path: Path) -> None:
+    root = _write(tmp_path, {"e.c": "#define GET_TC(t) ((t)->prv)\nint get(int t) { return t; }\n"})
+    truth = truth_module.Truth(root, "c")
+    assert truth.defines_macro("e.c", 1)
+    assert not truth.defines_macro("e.c", 2)
