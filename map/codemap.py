@@ -15,7 +15,6 @@ ahead, e.g. in a background thread).
 
 from __future__ import annotations
 
-import difflib
 import logging
 import threading
 import time
@@ -31,12 +30,12 @@ import networkx as nx
 from disk.errors import OutsideRootError
 from disk.stamps import FileStamp, content_hash
 from disk.statedir import STATE_DIR
-from map import query, warm
-from map.errors import MapError, UnknownNodeError
+from map.errors import MapError
 from map.graph import MapGraph, node_rows, take_touched, use_edges
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
-from map.model import EdgeKind, FileExtract, Symbol
+from map.model import FileExtract
+from map.reader import MapReader
 from map.stale import StaleFlags
 from map.store import (
     STORE_NAME,
@@ -53,7 +52,6 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
-SUGGESTIONS = 5
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ class MapStatus:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
-class CodeMap:
+class CodeMap(MapReader):
     """Symbols and edges of one repository, kept equal to the disk by rebuilds.
 
     Opened from a store with nothing changed, the graph is loaded only when
@@ -306,64 +304,6 @@ class CodeMap:
         self._dirty -= files
         self._saved = (state.stamps, state.skipped)
 
-    def node(self, node_id: str) -> dict[str, Any]:
-        """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
-        found = self.attrs(node_id)
-        if found is None:
-            raise UnknownNodeError(node_id, self._suggestions(node_id))
-        return {"id": node_id, **found}
-
-    def attrs(self, node_id: str) -> dict[str, Any] | None:
-        """A node's attributes (see map.graph), or None when the map has no such node."""
-        stored = self._from_store(lambda store: (warm.attrs(store, node_id),))
-        if stored is not None:
-            return stored[0]
-        found = self.graph.nodes.get(node_id)
-        return dict(found) if found is not None else None
-
-    def lines_of(self, node_id: str) -> tuple[int, int] | None:
-        """A symbol's 1-based, inclusive lines (None: a file, or no such node)."""
-        stored = self._from_store(lambda store: ((store.node(node_id) or {}).get("lines"),))
-        if stored is not None:
-            return stored[0]
-        found = self.graph.nodes.get(node_id)
-        return found.get("lines") if found is not None else None
-
-    def edge_attrs(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
-        """The attributes of the edge `source -> target` of `kind` (None: no such edge)."""
-        if kind != "contains":
-            stored = self._from_store(lambda store: (store.edge(source, target, kind),))
-            if stored is not None:
-                return stored[0]
-        graph = self.graph
-        return (
-            dict(graph.edges[source, target, kind])
-            if graph.has_edge(source, target, key=kind)
-            else None
-        )
-
-    def has_node(self, node_id: str) -> bool:
-        """Whether the map holds a node with this ID."""
-        stored = self._from_store(lambda store: store.node(node_id) is not None)
-        return stored if stored is not None else node_id in self.graph
-
-    def node_ids(self, prefix: str = "") -> list[str]:
-        """The IDs of the nodes that start with `prefix`, sorted."""
-        stored = self._from_store(lambda store: store.node_ids(prefix))
-        if stored is not None:
-            return stored
-        return sorted(n for n in self.graph if n.startswith(prefix))
-
-    def extract_of(self, path: str) -> FileExtract | None:
-        """What extraction learned about a file, or None when it is not in the map."""
-        stored = self._from_store(lambda store: (store.extract(path),))
-        return stored[0] if stored is not None else self._extracts().get(path)
-
-    def symbols_in(self, path: str) -> list[Symbol]:
-        """The symbols of a file, in file order ([] when it is not in the map)."""
-        extract = self.extract_of(path)
-        return list(extract.symbols) if extract is not None else []
-
     def mark_stale(self, paths: Iterable[str]) -> None:
         """Flag files as changed on disk since the last build (until the next one)."""
         self._stale.mark(r for path in paths if (r := self._relative(path)) is not None)
@@ -409,70 +349,6 @@ class CodeMap:
             built_at=self.built_at,
             skipped=dict(self._skipped),
         )
-
-    def search(
-        self, pattern: str, *, kinds: Iterable[str] | None = None, limit: int = 50
-    ) -> list[query.Hit]:
-        """Symbols (and files) by name, glob or regex; see `query.search`."""
-        stored = self._from_store(lambda store: warm.search(store, pattern, kinds, limit))
-        if stored is not None:
-            return stored
-        return query.search(self.graph, pattern, kinds=kinds, limit=limit)
-
-    def outline(self, path: str) -> list[query.OutlineEntry]:
-        """The symbols of a file, nested, in file order."""
-        self._require(path)
-        extract = self._from_store(lambda store: (store.extract(path),))
-        if extract is not None and extract[0] is not None:
-            return warm.outline(extract[0])
-        return query.outline(self.graph, path)
-
-    def neighbors(
-        self,
-        node_id: str,
-        direction: str = "out",
-        kinds: Iterable[EdgeKind] | None = None,
-        depth: int = 1,
-    ) -> list[query.Neighbor]:
-        """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`."""
-        self._require(node_id)
-        allowed = None if kinds is None else list(kinds)
-        if depth == 1 and "contains" not in (allowed or ()):
-            stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
-            if stored is not None:
-                return stored
-        return query.neighbors(self.graph, node_id, direction, allowed, depth)
-
-    def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
-        """The shortest chain of uses from `source` to `target` ([] when none)."""
-        self._require(source)
-        self._require(target)
-        return query.path(self.graph, source, target, kinds)
-
-    def impact(self, node_id: str, depth: int | None = None) -> list[query.Neighbor]:
-        """What depends on `node_id`, transitively."""
-        self._require(node_id)
-        return query.impact(self.graph, node_id, depth)
-
-    def overview(self, token_budget: int = 1024) -> query.Overview:
-        """The repo map: most central symbols first, within `token_budget`."""
-        graph = self.graph
-        if self._ranks is None or self._ranks[0] != self._version:
-            self._ranks = (self._version, query.rank(graph))
-        return query.overview(graph, token_budget, self._ranks[1])
-
-    def _require(self, node_id: str) -> None:
-        if not self.has_node(node_id):
-            raise UnknownNodeError(node_id, self._suggestions(node_id))
-
-    def _suggestions(self, node_id: str) -> list[str]:
-        path, _, qual = node_id.partition("#")
-        if qual and path in self._stamps:
-            pool = [s.node_id for s in self.symbols_in(path)]
-        else:
-            last = PurePosixPath(path).name
-            pool = [p for p in self._stamps if PurePosixPath(p).name == last or not qual]
-        return difflib.get_close_matches(node_id, sorted(set(pool)), n=SUGGESTIONS, cutoff=0.5)
 
     def _relative(self, path: str) -> str | None:
         pure = Path(path)

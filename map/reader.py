@@ -1,0 +1,165 @@
+"""The questions a map answers, from its store while the graph is not loaded, else
+from the graph (see map.codemap, which supplies both)."""
+
+from __future__ import annotations
+
+import difflib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import PurePosixPath
+from typing import Any, TypeVar
+
+from disk.stamps import FileStamp
+from map import query, warm
+from map.errors import UnknownNodeError
+from map.graph import MapGraph
+from map.model import EdgeKind, FileExtract, Symbol
+from map.store import MapStore
+
+T = TypeVar("T")
+SUGGESTIONS = 5
+
+
+class MapReader(ABC):
+    """Lookups and graph queries over a map that may not have loaded its graph yet."""
+
+    _stamps: dict[str, tuple[FileStamp, str]]
+    _version: int
+    """Moves whenever the graph does (keys the cached ranks)."""
+    _ranks: tuple[int, dict[str, float]] | None
+
+    @property
+    @abstractmethod
+    def graph(self) -> MapGraph:
+        """The whole graph, loaded (or built) first when it is not yet."""
+
+    @abstractmethod
+    def _from_store(self, answer: Callable[[MapStore], T]) -> T | None:
+        """`answer` from the store while the graph is not loaded; None when the graph
+        must answer."""
+
+    @abstractmethod
+    def _extracts(self) -> Mapping[str, FileExtract]:
+        """Every file's extract, from the loaded graph."""
+
+    def node(self, node_id: str) -> dict[str, Any]:
+        """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
+        found = self.attrs(node_id)
+        if found is None:
+            raise UnknownNodeError(node_id, self._suggestions(node_id))
+        return {"id": node_id, **found}
+
+    def attrs(self, node_id: str) -> dict[str, Any] | None:
+        """A node's attributes (see map.graph), or None when the map has no such node."""
+        stored = self._from_store(lambda store: (warm.attrs(store, node_id),))
+        if stored is not None:
+            return stored[0]
+        found = self.graph.nodes.get(node_id)
+        return dict(found) if found is not None else None
+
+    def lines_of(self, node_id: str) -> tuple[int, int] | None:
+        """A symbol's 1-based, inclusive lines (None: a file, or no such node)."""
+        stored = self._from_store(lambda store: ((store.node(node_id) or {}).get("lines"),))
+        if stored is not None:
+            return stored[0]
+        found = self.graph.nodes.get(node_id)
+        return found.get("lines") if found is not None else None
+
+    def edge_attrs(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
+        """The attributes of the edge `source -> target` of `kind` (None: no such edge)."""
+        if kind != "contains":
+            stored = self._from_store(lambda store: (store.edge(source, target, kind),))
+            if stored is not None:
+                return stored[0]
+        graph = self.graph
+        return (
+            dict(graph.edges[source, target, kind])
+            if graph.has_edge(source, target, key=kind)
+            else None
+        )
+
+    def has_node(self, node_id: str) -> bool:
+        """Whether the map holds a node with this ID."""
+        stored = self._from_store(lambda store: store.node(node_id) is not None)
+        return stored if stored is not None else node_id in self.graph
+
+    def node_ids(self, prefix: str = "") -> list[str]:
+        """The IDs of the nodes that start with `prefix`, sorted."""
+        stored = self._from_store(lambda store: store.node_ids(prefix))
+        if stored is not None:
+            return stored
+        return sorted(n for n in self.graph if n.startswith(prefix))
+
+    def extract_of(self, path: str) -> FileExtract | None:
+        """What extraction learned about a file, or None when it is not in the map."""
+        stored = self._from_store(lambda store: (store.extract(path),))
+        return stored[0] if stored is not None else self._extracts().get(path)
+
+    def symbols_in(self, path: str) -> list[Symbol]:
+        """The symbols of a file, in file order ([] when it is not in the map)."""
+        extract = self.extract_of(path)
+        return list(extract.symbols) if extract is not None else []
+
+    def search(
+        self, pattern: str, *, kinds: Iterable[str] | None = None, limit: int = 50
+    ) -> list[query.Hit]:
+        """Symbols (and files) by name, glob or regex; see `query.search`."""
+        stored = self._from_store(lambda store: warm.search(store, pattern, kinds, limit))
+        if stored is not None:
+            return stored
+        return query.search(self.graph, pattern, kinds=kinds, limit=limit)
+
+    def outline(self, path: str) -> list[query.OutlineEntry]:
+        """The symbols of a file, nested, in file order."""
+        self._require(path)
+        extract = self._from_store(lambda store: (store.extract(path),))
+        if extract is not None and extract[0] is not None:
+            return warm.outline(extract[0])
+        return query.outline(self.graph, path)
+
+    def neighbors(
+        self,
+        node_id: str,
+        direction: str = "out",
+        kinds: Iterable[EdgeKind] | None = None,
+        depth: int = 1,
+    ) -> list[query.Neighbor]:
+        """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`."""
+        self._require(node_id)
+        allowed = None if kinds is None else list(kinds)
+        if depth == 1 and "contains" not in (allowed or ()):
+            stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
+            if stored is not None:
+                return stored
+        return query.neighbors(self.graph, node_id, direction, allowed, depth)
+
+    def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
+        """The shortest chain of uses from `source` to `target` ([] when none)."""
+        self._require(source)
+        self._require(target)
+        return query.path(self.graph, source, target, kinds)
+
+    def impact(self, node_id: str, depth: int | None = None) -> list[query.Neighbor]:
+        """What depends on `node_id`, transitively."""
+        self._require(node_id)
+        return query.impact(self.graph, node_id, depth)
+
+    def overview(self, token_budget: int = 1024) -> query.Overview:
+        """The repo map: most central symbols first, within `token_budget`."""
+        graph = self.graph
+        if self._ranks is None or self._ranks[0] != self._version:
+            self._ranks = (self._version, query.rank(graph))
+        return query.overview(graph, token_budget, self._ranks[1])
+
+    def _require(self, node_id: str) -> None:
+        if not self.has_node(node_id):
+            raise UnknownNodeError(node_id, self._suggestions(node_id))
+
+    def _suggestions(self, node_id: str) -> list[str]:
+        path, _, qual = node_id.partition("#")
+        if qual and path in self._stamps:
+            pool = [s.node_id for s in self.symbols_in(path)]
+        else:
+            last = PurePosixPath(path).name
+            pool = [p for p in self._stamps if PurePosixPath(p).name == last or not qual]
+        return difflib.get_close_matches(node_id, sorted(set(pool)), n=SUGGESTIONS, cutoff=0.5)
