@@ -31,6 +31,7 @@ from disk.errors import OutsideRootError
 from disk.stamps import FileStamp, content_hash
 from disk.statedir import STATE_DIR
 from map.errors import MapError
+from map.gcpause import paused_gc
 from map.graph import MapGraph, node_rows, take_touched, use_edges
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
@@ -226,7 +227,8 @@ class CodeMap(MapReader):
             found = scan_known(self.root, options, targets, previous, progress)
         else:
             targets = None
-            found = scan(self.root, options, self._stamps, self._skipped_files, progress)
+            with paused_gc():  # a cold build unpickles every file's extract from the pool
+                found = scan(self.root, options, self._stamps, self._skipped_files, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
         if found.extracts or removed or found.go_modules != self._go_modules or self._broken:
@@ -285,16 +287,11 @@ class CodeMap(MapReader):
                 self._summary(),
                 dict(self._edge_counts),
             )
-            store.write(
-                state,
-                {p: self._rows(p) for p in files},
-                [p for p, v in state.stamps.items() if stamps.get(p) != v],
-                [
-                    p
-                    for p in state.skipped.keys() | skipped.keys()
-                    if skipped.get(p) != state.skipped.get(p)
-                ],
-            )
+            moved = [p for p, v in state.stamps.items() if stamps.get(p) != v]
+            ever_skipped = state.skipped.keys() | skipped.keys()
+            left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
+            with paused_gc():  # a full save builds every file's rows
+                store.write(state, {p: self._rows(p) for p in files}, moved, left_out)
         except (OSError, StoreError) as exc:
             raise MapError(
                 f"cannot write the map store {self.snapshot_path}: {exc}; "
