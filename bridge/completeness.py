@@ -13,11 +13,13 @@ a place on its line. Which sites are candidates depends on the question:
 The answer is `complete` when nothing stands against it, else `partial`
 with one reason per cause: `not_checked`, `server_loading`,
 `workspace_incomplete`, `scan_capped`, `priming_capped` (or `priming_failed`),
-`unconfirmed_candidates`, and `outside_project` when the map sees the name
-used in files where the server found nothing. Unconfirmed sites are listed
-apart from the answer, with where they come from (`map` or `text`); a
-comment, a string or another symbol of the same name is such a site: the
-server was right to leave it out, and the agent sees it was weighed, not missed.
+`unconfirmed_candidates` (uses in code the server did not confirm), and
+`outside_project` when the map sees the name used in files where the server
+found nothing. Unconfirmed sites are listed apart from the answer, with where
+they come from (`map` or `text`) and what the map sees there (`seenAs`). A
+comment, a string, or (for references and callers) another symbol's
+definition of the same name is listed but stands against nothing: the server
+was right to leave it out (`_CONTESTED`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ from bridge.priming import Priming
 Question = Literal["references", "callers", "implementations", "definition"]
 _USES = frozenset({"call", "inherits", "use", "import"})
 """What the map sees in code that uses a name (a definition is another symbol's)."""
+_CONTESTED: dict[Question, frozenset[str]] = {
+    "references": _USES,
+    "callers": _USES,
+    "implementations": _USES | {"definition"},
+    "definition": _USES | {"definition"},
+}
+"""Unconfirmed sites that make an answer partial, by question. A comment or a string
+(`mention`) never does, nor, for references and callers, another symbol's definition
+of the same name: the server was right to leave those out. They are still listed."""
 MAX_LISTED = 15
 """Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
 
@@ -166,11 +177,12 @@ def judge(
                 f"{priming.cap}): the server may not have searched them",
             )
         )
-    if unconfirmed:
+    contested = [s for s in unconfirmed if s.role in _CONTESTED[question]]
+    if contested:
         answered = {path for path, _ in found}
-        reasons.append(_unconfirmed_reason(unconfirmed))
+        reasons.append(_unconfirmed_reason(contested))
         unsearched = sorted(
-            {s.path for s in unconfirmed if s.path not in answered and s.role in _USES}
+            {s.path for s in contested if s.path not in answered and s.role in _USES}
         )
         if unsearched:
             reasons.append(_outside_reason(unsearched))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bridge.candidates import Scan, Site, label, name_at, names_code, scan
-from bridge.completeness import MAX_LISTED, judge
+from bridge.completeness import MAX_LISTED, Question, judge
 from bridge.priming import PRIME_CAP, Priming, files_to_prime, prime_cap
 
 TS = (".ts", ".js")
@@ -103,18 +105,42 @@ def test_unconfirmed_candidates_are_listed_apart_with_their_source() -> None:
     verdict = judge(
         "references",
         answer={("a.ts", 3)},
-        scan=_scan(_site("a.ts", 3), _site("c.ts", 2, "mention", False)),
+        scan=_scan(_site("a.ts", 3), _site("c.ts", 2, "mention", False), _site("d.ts", 5)),
         target=("a.ts", 1),
     )
     fields = verdict.fields()
     assert fields["completeness"] == "partial"
-    assert [r["code"] for r in fields["completenessReasons"]] == ["unconfirmed_candidates"]
+    assert [r["code"] for r in fields["completenessReasons"]] == [
+        "unconfirmed_candidates",
+        "outside_project",
+    ]
     assert [(u["path"], u["line"], u["source"]) for u in fields["unconfirmed"]] == [
-        ("c.ts", 2, "text")
+        ("d.ts", 5, "map"),
+        ("c.ts", 2, "text"),
     ]
     assert verdict.warnings() == [
-        "partial answer (unconfirmed_candidates): see data.completenessReasons"
+        "partial answer (unconfirmed_candidates, outside_project): see data.completenessReasons"
     ]
+
+
+@pytest.mark.parametrize("question", ["references", "callers"])
+def test_comments_and_other_symbols_definitions_are_listed_but_never_make_it_partial(
+    question: Question,
+) -> None:
+    verdict = judge(
+        question,
+        answer={("a.ts", 3)},
+        scan=_scan(
+            _site("a.ts", 3),
+            _site("c.ts", 2, "mention", True),
+            _site("e.ts", 7, "definition", False),
+        ),
+        target=("a.ts", 1),
+    )
+    fields = verdict.fields()
+    assert fields["completeness"] == "complete", fields["completenessReasons"]
+    assert ("c.ts", 2) in {(u["path"], u["line"]) for u in fields["unconfirmed"]}
+    assert verdict.warnings() == []
 
 
 def test_a_declaration_left_out_on_purpose_is_no_candidate() -> None:
