@@ -193,11 +193,12 @@ class MapStore:
 
     def extracts(self, stamps: Stamps) -> dict[str, FileExtract]:
         """Every file's extract, checked against `stamps` (the files the map holds)."""
-        with paused_gc():
-            extracts = {
-                path: self._decode(path, blob)
-                for path, blob in self._rows("SELECT path, extract FROM files")
-            }
+        with paused_gc():  # one row at a time: never every blob in memory at once
+            try:
+                rows = self._connection().execute("SELECT path, extract FROM files")
+                extracts = {path: self._decode(path, blob) for path, blob in rows}
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
         wrong = [
             p for p, (_, h) in stamps.items() if p not in extracts or extracts[p].content_hash != h
         ]
