@@ -123,7 +123,7 @@ class CodeMap(MapReader):
         self._last_scan: Scan | None = None
         self._version = 0
         """Moves whenever the graph does (keys the cached ranks)."""
-        self._ranks: tuple[int, dict[str, float]] | None = None
+        self._ranked: tuple[int, list[str]] | None = None
         self._store: MapStore | None = None
         self._loaded = True
         """The graph holds the whole map (else the store does, and the graph is empty)."""

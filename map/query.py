@@ -209,14 +209,10 @@ def impact(graph: MapGraph, node_id: str, depth: int | None = None) -> list[Neig
     return [n for n in found if n.node_id not in inside]
 
 
-def overview(graph: MapGraph, token_budget: int, ranks: dict[str, float] | None = None) -> Overview:
+def overview(graph: MapGraph, token_budget: int, ordered: list[str] | None = None) -> Overview:
     """The most central symbols, grouped by file, in at most `token_budget` tokens
-    (`ranks` as `rank` gives them, when already known)."""
-    ranks = rank(graph) if ranks is None else ranks
-    ordered = sorted(
-        (n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND),
-        key=lambda n: (-ranks.get(n, 0.0), n),
-    )
+    (`ordered` as `ranked` gives them, when already known)."""
+    ordered = ranked(graph, rank(graph)) if ordered is None else ordered
     by_file: dict[str, list[str]] = {}
     budget_chars = token_budget * CHARS_PER_TOKEN
     used = 0
@@ -243,6 +239,14 @@ def overview(graph: MapGraph, token_budget: int, ranks: dict[str, float] | None 
         tokens=-(-len(text) // CHARS_PER_TOKEN),
         token_budget=token_budget,
         truncated=len(shown) < len(ordered),
+    )
+
+
+def ranked(graph: MapGraph, ranks: dict[str, float]) -> list[str]:
+    """The symbols (not files) of the graph, most central first (ties by ID)."""
+    return sorted(
+        (n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND),
+        key=lambda n: (-ranks.get(n, 0.0), n),
     )
 
 

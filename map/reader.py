@@ -26,7 +26,8 @@ class MapReader(ABC):
     _stamps: dict[str, tuple[FileStamp, str]]
     _version: int
     """Moves whenever the graph does (keys the cached ranks)."""
-    _ranks: tuple[int, dict[str, float]] | None
+    _ranked: tuple[int, list[str]] | None
+    """The symbols, most central first, as of a `_version`."""
 
     @property
     @abstractmethod
@@ -147,9 +148,9 @@ class MapReader(ABC):
     def overview(self, token_budget: int = 1024) -> query.Overview:
         """The repo map: most central symbols first, within `token_budget`."""
         graph = self.graph
-        if self._ranks is None or self._ranks[0] != self._version:
-            self._ranks = (self._version, query.rank(graph))
-        return query.overview(graph, token_budget, self._ranks[1])
+        if self._ranked is None or self._ranked[0] != self._version:
+            self._ranked = (self._version, query.ranked(graph, query.rank(graph)))
+        return query.overview(graph, token_budget, self._ranked[1])
 
     def _require(self, node_id: str) -> None:
         if not self.has_node(node_id):
