@@ -256,7 +256,7 @@ class GcTimer:
 
 
 def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    """No snapshot: `open` builds everything and saves."""
+    """No map store: `open` builds everything and saves."""
     shutil.rmtree(root / ".codeanchor", ignore_errors=True)
     with GcTimer() as collector:
         started = time.perf_counter()
