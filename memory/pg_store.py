@@ -19,27 +19,27 @@ import difflib
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any
 
-import orjson
 import psycopg
 from psycopg import errors as pg_errors
 
 from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
 from memory.git import CommitStamp
-from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+from memory.model import Anchor, Memory, MemoryStatus
 from memory.pg_schema import upgrade
+from memory.rows import (
+    MEMORY_COLUMNS,
+    REF_COLUMNS,
+    anchor_from_row,
+    anchor_values,
+    columns,
+    memory_from_row,
+    memory_values,
+)
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 CONNECT_TIMEOUT_S = 10
-_MEMORY_COLUMNS = (
-    "id, text, kind, tags, origin, status, created_at, last_used_at, last_verified_at, "
-    "superseded_by"
-)
-_REF_COLUMNS = (
-    "type, path, symbol, ref_start, ref_end, start_line, end_line, container, commit_sha, "
-    "branch, dirty, content_hash, fingerprint, body_fingerprint, file_hash, text, truncated"
-)
 
 
 def is_postgres_dsn(spec: str) -> bool:
@@ -239,21 +239,9 @@ class PgMemoryStore:
         for m in memories:
             try:
                 cur.execute(
-                    f"INSERT INTO memories (repo_id, {_MEMORY_COLUMNS}) "
-                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                    (
-                        self.repo_id,
-                        m.id,
-                        m.text,
-                        m.kind,
-                        orjson.dumps(list(m.tags)).decode(),
-                        m.origin,
-                        m.status,
-                        m.created_at,
-                        m.last_used_at,
-                        m.last_verified_at,
-                        m.superseded_by,
-                    ),
+                    f"INSERT INTO memories (repo_id, {', '.join(MEMORY_COLUMNS)}) "
+                    f"VALUES ({', '.join(['%s'] * (len(MEMORY_COLUMNS) + 1))})",
+                    (self.repo_id, *memory_values(m)),
                 )
             except pg_errors.UniqueViolation as exc:
                 raise MemoryInputError(f"a memory with ID {m.id!r} exists already") from exc
@@ -263,31 +251,10 @@ class PgMemoryStore:
         self, cur: psycopg.Cursor[Any], memory_id: str, anchors: Sequence[Anchor]
     ) -> None:
         cur.executemany(
-            f"INSERT INTO refs (repo_id, memory_id, position, {_REF_COLUMNS}) VALUES "
-            "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            f"INSERT INTO refs (repo_id, memory_id, position, {', '.join(REF_COLUMNS)}) "
+            f"VALUES ({', '.join(['%s'] * (len(REF_COLUMNS) + 3))})",
             [
-                (
-                    self.repo_id,
-                    memory_id,
-                    position,
-                    a.spec.type,
-                    a.spec.path,
-                    a.spec.symbol,
-                    a.spec.start_line,
-                    a.spec.end_line,
-                    a.start_line,
-                    a.end_line,
-                    orjson.dumps(list(a.container)).decode(),
-                    a.commit,
-                    a.branch,
-                    a.dirty,
-                    a.content_hash,
-                    a.fingerprint,
-                    a.body_fingerprint,
-                    a.file_hash,
-                    a.text,
-                    a.truncated,
-                )
+                (self.repo_id, memory_id, position, *anchor_values(a))
                 for position, a in enumerate(anchors)
             ],
         )
@@ -295,55 +262,19 @@ class PgMemoryStore:
     def _load(self, where: str, params: tuple[object, ...]) -> list[Memory]:
         base = (self.repo_id, *params)
         rows = self._fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE m.repo_id = %s {where} ORDER BY m.seq",
+            f"SELECT {columns(MEMORY_COLUMNS, 'm')} FROM memories m "
+            f"WHERE m.repo_id = %s {where} ORDER BY m.seq",
             base,
         )
         anchors: dict[str, list[Anchor]] = {str(r[0]): [] for r in rows}
-        columns = ", ".join(f"r.{c.strip()}" for c in _REF_COLUMNS.split(","))
         for r in self._fetch(
-            f"SELECT r.memory_id, {columns} FROM refs r JOIN memories m "
+            f"SELECT r.memory_id, {columns(REF_COLUMNS, 'r')} FROM refs r JOIN memories m "
             "ON m.repo_id = r.repo_id AND m.id = r.memory_id "
             f"WHERE m.repo_id = %s {where} ORDER BY r.memory_id, r.position",
             base,
         ):
-            anchors[str(r[0])].append(_anchor(r[1:]))
-        return [
-            Memory(
-                id=str(r[0]),
-                text=str(r[1]),
-                kind=str(r[2]),
-                tags=tuple(orjson.loads(r[3])),
-                origin=cast(Origin, r[4]),
-                status=cast(MemoryStatus, r[5]),
-                created_at=str(r[6]),
-                anchors=tuple(anchors[str(r[0])]),
-                last_used_at=r[7],
-                last_verified_at=r[8],
-                superseded_by=r[9],
-            )
-            for r in rows
-        ]
-
-
-def _anchor(r: Sequence[Any]) -> Anchor:
-    spec = RefSpec(
-        type=cast(RefType, r[0]), path=str(r[1]), symbol=r[2], start_line=r[3], end_line=r[4]
-    )
-    return Anchor(
-        spec=spec,
-        start_line=r[5],
-        end_line=r[6],
-        container=tuple(orjson.loads(r[7])),
-        commit=r[8],
-        branch=r[9],
-        dirty=bool(r[10]),
-        content_hash=str(r[11]),
-        fingerprint=str(r[12]),
-        body_fingerprint=r[13],
-        file_hash=str(r[14]),
-        text=str(r[15]),
-        truncated=bool(r[16]),
-    )
+            anchors[str(r[0])].append(anchor_from_row(r[1:]))
+        return [memory_from_row(r, anchors[str(r[0])]) for r in rows]
 
 
 def _connect(dsn: str) -> psycopg.Connection[Any]:

@@ -23,14 +23,22 @@ import sqlite3
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import cast
 
 import orjson
 
 from disk.statedir import STATE_DIR
 from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
 from memory.git import CommitStamp
-from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+from memory.model import Anchor, Memory, MemoryStatus
+from memory.rows import (
+    MEMORY_COLUMNS,
+    REF_COLUMNS,
+    anchor_from_row,
+    anchor_values,
+    columns,
+    memory_from_row,
+    memory_values,
+)
 from memory.schema import SCHEMA_VERSION, Ownership, ownership, stored_version, upgrade
 from memory.storefile import NEW_FILE_HINT, STORE_NAME, foreign_store, inspect_store_file
 
@@ -287,38 +295,18 @@ class MemoryStore:
 
     def _load_rows(self, where: str, params: tuple[str, ...]) -> list[Memory]:
         rows = self._conn.execute(
-            "SELECT m.id, m.text, m.kind, m.tags, m.origin, m.status, m.created_at, "
-            f"m.last_used_at, m.last_verified_at, m.superseded_by FROM memories m {where} "
-            "ORDER BY m.seq",
+            f"SELECT {columns(MEMORY_COLUMNS, 'm')} FROM memories m {where} ORDER BY m.seq",
             params,
         ).fetchall()
         anchors: dict[str, list[Anchor]] = {str(r[0]): [] for r in rows}
         ref_rows = self._conn.execute(
-            "SELECT r.memory_id, r.type, r.path, r.symbol, r.ref_start, r.ref_end, "
-            "r.start_line, r.end_line, r.container, r.commit_sha, r.branch, r.dirty, "
-            "r.content_hash, r.fingerprint, r.body_fingerprint, r.file_hash, r.text, "
-            f"r.truncated FROM refs r JOIN memories m ON m.id = r.memory_id {where} "
-            "ORDER BY r.memory_id, r.position",
+            f"SELECT r.memory_id, {columns(REF_COLUMNS, 'r')} FROM refs r "
+            f"JOIN memories m ON m.id = r.memory_id {where} ORDER BY r.memory_id, r.position",
             params,
         )
         for r in ref_rows:
-            anchors[str(r[0])].append(_anchor_from_row(r))
-        return [
-            Memory(
-                id=str(r[0]),
-                text=str(r[1]),
-                kind=str(r[2]),
-                tags=tuple(orjson.loads(r[3])),
-                origin=cast(Origin, r[4]),
-                status=cast(MemoryStatus, r[5]),
-                created_at=str(r[6]),
-                anchors=tuple(anchors[str(r[0])]),
-                last_used_at=r[7],
-                last_verified_at=r[8],
-                superseded_by=r[9],
-            )
-            for r in rows
-        ]
+            anchors[str(r[0])].append(anchor_from_row(r[1:]))
+        return [memory_from_row(r, anchors[str(r[0])]) for r in rows]
 
 
 def _connect(target: str | Path, *, uri: bool = False) -> sqlite3.Connection:
@@ -340,77 +328,16 @@ def insert(conn: sqlite3.Connection, memories: Iterable[Memory]) -> None:
     """Insert memories inside the caller's transaction (see `MemoryStore.transaction`)."""
     for m in memories:
         conn.execute(
-            "INSERT INTO memories (id, text, kind, tags, origin, status, created_at, "
-            "last_used_at, last_verified_at, superseded_by) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (
-                m.id,
-                m.text,
-                m.kind,
-                orjson.dumps(list(m.tags)).decode(),
-                m.origin,
-                m.status,
-                m.created_at,
-                m.last_used_at,
-                m.last_verified_at,
-                m.superseded_by,
-            ),
+            f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) "
+            f"VALUES ({','.join('?' * len(MEMORY_COLUMNS))})",
+            memory_values(m),
         )
         _insert_anchors(conn, m.id, m.anchors)
 
 
 def _insert_anchors(conn: sqlite3.Connection, memory_id: str, anchors: Sequence[Anchor]) -> None:
     conn.executemany(
-        "INSERT INTO refs (memory_id, position, type, path, symbol, ref_start, ref_end, "
-        "start_line, end_line, container, commit_sha, branch, dirty, content_hash, "
-        "fingerprint, body_fingerprint, file_hash, text, truncated) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (
-                memory_id,
-                position,
-                a.spec.type,
-                a.spec.path,
-                a.spec.symbol,
-                a.spec.start_line,
-                a.spec.end_line,
-                a.start_line,
-                a.end_line,
-                orjson.dumps(list(a.container)).decode(),
-                a.commit,
-                a.branch,
-                int(a.dirty),
-                a.content_hash,
-                a.fingerprint,
-                a.body_fingerprint,
-                a.file_hash,
-                a.text,
-                int(a.truncated),
-            )
-            for position, a in enumerate(anchors)
-        ],
-    )
-
-
-def _anchor_from_row(r: sqlite3.Row | tuple[object, ...]) -> Anchor:
-    spec = RefSpec(
-        type=cast(RefType, r[1]),
-        path=str(r[2]),
-        symbol=cast("str | None", r[3]),
-        start_line=cast("int | None", r[4]),
-        end_line=cast("int | None", r[5]),
-    )
-    return Anchor(
-        spec=spec,
-        start_line=cast("int | None", r[6]),
-        end_line=cast("int | None", r[7]),
-        container=() if r[8] == "[]" else tuple(orjson.loads(cast(str, r[8]))),
-        commit=cast("str | None", r[9]),
-        branch=cast("str | None", r[10]),
-        dirty=bool(r[11]),
-        content_hash=str(r[12]),
-        fingerprint=str(r[13]),
-        body_fingerprint=cast("str | None", r[14]),
-        file_hash=str(r[15]),
-        text=str(r[16]),
-        truncated=bool(r[17]),
+        f"INSERT INTO refs (memory_id, position, {', '.join(REF_COLUMNS)}) "
+        f"VALUES ({','.join('?' * (len(REF_COLUMNS) + 2))})",
+        [(memory_id, position, *anchor_values(a)) for position, a in enumerate(anchors)],
     )

@@ -1,0 +1,84 @@
+"""How a memory and its anchors become table rows and back, for both stores.
+
+SQLite (`memory.store`) and PostgreSQL (`memory.pg_store`) keep the same
+columns; only their SQL dialects differ. Tags and containers are JSON arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import orjson
+
+from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+
+MEMORY_COLUMNS = (
+    "id", "text", "kind", "tags", "origin", "status", "created_at", "last_used_at",
+    "last_verified_at", "superseded_by",
+)  # fmt: skip
+REF_COLUMNS = (
+    "type", "path", "symbol", "ref_start", "ref_end", "start_line", "end_line", "container",
+    "commit_sha", "branch", "dirty", "content_hash", "fingerprint", "body_fingerprint",
+    "file_hash", "text", "truncated",
+)  # fmt: skip
+
+
+def columns(names: Sequence[str], alias: str) -> str:
+    """`alias.a, alias.b, ...` for a SELECT."""
+    return ", ".join(f"{alias}.{name}" for name in names)
+
+
+def memory_values(m: Memory) -> tuple[Any, ...]:
+    """A memory's values in `MEMORY_COLUMNS` order."""
+    tags = orjson.dumps(list(m.tags)).decode()
+    return (m.id, m.text, m.kind, tags, m.origin, m.status, m.created_at, m.last_used_at,
+            m.last_verified_at, m.superseded_by)  # fmt: skip
+
+
+def anchor_values(a: Anchor) -> tuple[Any, ...]:
+    """An anchor's values in `REF_COLUMNS` order."""
+    container = orjson.dumps(list(a.container)).decode()
+    spec = a.spec
+    return (spec.type, spec.path, spec.symbol, spec.start_line, spec.end_line, a.start_line,
+            a.end_line, container, a.commit, a.branch, a.dirty, a.content_hash, a.fingerprint,
+            a.body_fingerprint, a.file_hash, a.text, a.truncated)  # fmt: skip
+
+
+def memory_from_row(r: Sequence[Any], anchors: Sequence[Anchor]) -> Memory:
+    """A memory from its `MEMORY_COLUMNS` values."""
+    return Memory(
+        id=str(r[0]),
+        text=str(r[1]),
+        kind=str(r[2]),
+        tags=tuple(orjson.loads(r[3])),
+        origin=cast(Origin, r[4]),
+        status=cast(MemoryStatus, r[5]),
+        created_at=str(r[6]),
+        anchors=tuple(anchors),
+        last_used_at=r[7],
+        last_verified_at=r[8],
+        superseded_by=r[9],
+    )
+
+
+def anchor_from_row(r: Sequence[Any]) -> Anchor:
+    """An anchor from its `REF_COLUMNS` values."""
+    spec = RefSpec(
+        type=cast(RefType, r[0]), path=str(r[1]), symbol=r[2], start_line=r[3], end_line=r[4]
+    )
+    return Anchor(
+        spec=spec,
+        start_line=r[5],
+        end_line=r[6],
+        container=tuple(orjson.loads(r[7])),
+        commit=r[8],
+        branch=r[9],
+        dirty=bool(r[10]),
+        content_hash=str(r[11]),
+        fingerprint=str(r[12]),
+        body_fingerprint=r[13],
+        file_hash=str(r[14]),
+        text=str(r[15]),
+        truncated=bool(r[16]),
+    )
