@@ -11,10 +11,6 @@ path and marked external, never shown as an in-root path with its text.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,13 +21,13 @@ from lsprotocol import types
 from disk.errors import OutsideRootError
 from disk.statedir import state_file
 from lsp.convert import Converter
-from tests.adversarial.cli import REPO, Done, cli, tree
+from tests.adversarial.cli import Done, cli, tree
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import require_binary
+from tests.map.killsave import kill_mid_save
 from tests.memory.conftest import GIT_ENV, Repo
 
 CODE = "def area(w, h):\n    return w * h\n"
-KILL_DEADLINE_S = 60.0
 SCENARIO_TIMEOUT_S = 180.0
 
 
@@ -121,37 +117,6 @@ def test_a_state_file_behind_a_linked_folder_inside_codeanchor_is_refused(
         state_file(root, "clangd/compile_commands.json")
 
 
-SAVER = """
-import sys
-from pathlib import Path
-from map.codemap import CodeMap
-codemap = CodeMap.open(Path(sys.argv[1]))
-while True:
-    print("saving", flush=True)
-    codemap.save(full=True)
-"""
-
-
-def _kill_mid_save(root: Path) -> None:
-    """Kill -9 a process that rewrites the whole map store over and over, mid-write."""
-    saver = subprocess.Popen(
-        [sys.executable, "-c", SAVER, str(root)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    try:
-        assert saver.stdout is not None
-        for _ in range(3):  # two saves done, the third under way
-            assert saver.stdout.readline().strip() == b"saving"
-        saver.send_signal(signal.SIGKILL)
-    finally:
-        saver.kill()
-        saver.wait(timeout=KILL_DEADLINE_S)
-        if saver.stdout is not None:
-            saver.stdout.close()
-
-
 @pytest.fixture
 def bigger(shapes: Repo) -> Iterator[Repo]:
     """The repository with enough code that a save takes a moment."""
@@ -175,7 +140,7 @@ def test_map_build_after_a_killed_save_uses_the_store_and_drops_old_snapshots(
     built = cli(root, "map", "build", "--json")
     assert built.code == 0, built.err
     assert not any((folder / name).exists() for name in old) and notes.exists()
-    _kill_mid_save(root)
+    kill_mid_save(root)
     done = cli(root, "map", "build", "--json")
     assert done.code == 0, done.err
     assert done.json()["files_changed"] == 0  # the store was whole: nothing re-extracted

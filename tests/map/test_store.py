@@ -5,11 +5,7 @@ versions) is rebuilt; a write killed mid-way leaves the previous state usable.""
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,9 +16,7 @@ from map.codemap import CodeMap, MapSettings
 from map.errors import MapError
 from map.store import LEGACY_NAME
 from tests.map.graph_state import copy_repo, fresh, graph_state
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-KILL_DEADLINE_S = 30.0
+from tests.map.killsave import kill_mid_save
 
 
 def warm_state(codemap: CodeMap, node_ids: list[str]) -> dict[str, Any]:
@@ -182,39 +176,13 @@ def test_the_snapshot_of_earlier_versions_is_replaced_by_the_store(tmp_path: Pat
     assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
 
 
-SAVER = """
-import sys
-from pathlib import Path
-from map.codemap import CodeMap
-codemap = CodeMap.open(Path(sys.argv[1]))
-while True:
-    print("saving", flush=True)
-    codemap.save(full=True)
-"""
-
-
 def test_killing_a_process_mid_save_leaves_a_usable_store(tmp_path: Path) -> None:
     root = copy_repo(tmp_path)
     for n in range(30):  # enough rows that a save takes a moment
         body = "".join(f"def f{n}_{i}(x):\n    return f{n}_{i - 1}(x)\n\n" for i in range(40))
         (root / "pkg" / f"m{n}.py").write_text(body)
     original = CodeMap.open(root)
-    saver = subprocess.Popen(
-        [sys.executable, "-c", SAVER, str(root)],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-    )
-    try:
-        assert saver.stdout is not None
-        for _ in range(3):  # two saves done, the third under way
-            assert saver.stdout.readline().strip() == b"saving"
-        saver.send_signal(signal.SIGKILL)
-    finally:
-        saver.kill()
-        saver.wait(timeout=KILL_DEADLINE_S)
-        if saver.stdout is not None:
-            saver.stdout.close()
+    kill_mid_save(root)
     reopened = CodeMap.open(root)
     assert reopened.last_report is not None
     assert not reopened.last_report.full  # the previous state was used
