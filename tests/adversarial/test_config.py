@@ -24,12 +24,12 @@ import orjson
 import pytest
 
 from tests.adversarial.cli import CLI_TIMEOUT_S, Done, cli
+from tests.adversarial.conftest import SCENARIO_TIMEOUT_S
 from tests.bridge.mcp_session import call, example_repo, serve
 from tests.conftest import require_binary
 
 LIMITER = "shop/middleware/rate_limit.py"
 ALLOW = f"{LIMITER}#RateLimiter.allow"
-SCENARIO_TIMEOUT_S = 180.0
 
 
 @dataclass(frozen=True)

@@ -22,24 +22,11 @@ from disk.errors import OutsideRootError
 from disk.statedir import state_file
 from lsp.convert import Converter
 from tests.adversarial.cli import Done, cli, tree
+from tests.adversarial.conftest import SCENARIO_TIMEOUT_S
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import require_binary
 from tests.map.killsave import kill_mid_save
 from tests.memory.conftest import GIT_ENV, Repo
-
-CODE = "def area(w, h):\n    return w * h\n"
-SCENARIO_TIMEOUT_S = 180.0
-
-
-@pytest.fixture
-def shapes(tmp_path: Path) -> Repo:
-    """A git repository with one committed Python file."""
-    repo = Repo(tmp_path / "repo")
-    repo.root.mkdir()
-    repo.git("init", "-q", "-b", "main")
-    repo.write("shapes.py", CODE)
-    repo.commit("start")
-    return repo
 
 
 @pytest.fixture

@@ -26,22 +26,9 @@ from mcp import Client, StdioServerParameters
 
 from memory.schema import APPLICATION_ID
 from tests.adversarial.cli import REPO, cli, tree, unprivileged
+from tests.adversarial.conftest import CODE, SCENARIO_TIMEOUT_S
 from tests.bridge.mcp_session import CALL_TIMEOUT_S
 from tests.memory.conftest import GIT_ENV, Repo
-
-CODE = "def area(w, h):\n    return w * h\n"
-SCENARIO_TIMEOUT_S = 180.0
-
-
-@pytest.fixture
-def shapes(tmp_path: Path) -> Repo:
-    """A git repository with one committed Python file."""
-    repo = Repo(tmp_path / "repo")
-    repo.root.mkdir()
-    repo.git("init", "-q", "-b", "main")
-    repo.write("shapes.py", CODE)
-    repo.commit("start")
-    return repo
 
 
 def _add(repo: Repo, store: Path | str, text: str = "area multiplies") -> str:
