@@ -141,7 +141,7 @@ def judge(
     reasons: list[dict[str, str]] = []
     if not checked and not alone:
         reasons.append(
-            _reason(
+            reason(
                 "not_checked",
                 "no name in code at the target position (a keyword, punctuation or a "
                 "comment): the answer was not cross-checked; target the symbol's name "
@@ -150,12 +150,12 @@ def judge(
         )
     if loading:
         reasons.append(
-            _reason("server_loading", "the language server was still loading the workspace")
+            reason("server_loading", "the language server was still loading the workspace")
         )
-    reasons.extend(_reason("workspace_incomplete", problem) for problem in workspace)
+    reasons.extend(reason("workspace_incomplete", problem) for problem in workspace)
     if scan is not None and (scan.capped or unparsed_files):
         reasons.append(
-            _reason(
+            reason(
                 "scan_capped",
                 f"the scan for {scan.name!r} stopped at its limits ({scan.files_scanned} files "
                 f"searched, {unparsed_files} not parsed): candidates may be missing",
@@ -163,7 +163,7 @@ def judge(
         )
     if priming is not None and priming.failed:
         reasons.append(
-            _reason(
+            reason(
                 "priming_failed",
                 f"{len(priming.not_opened)} candidate files could not be opened "
                 f"({priming.failed}): the server may not have searched them",
@@ -171,7 +171,7 @@ def judge(
         )
     elif priming is not None and priming.not_opened:
         reasons.append(
-            _reason(
+            reason(
                 "priming_capped",
                 f"{len(priming.not_opened)} candidate files were not opened (cap "
                 f"{priming.cap}): the server may not have searched them",
@@ -206,19 +206,20 @@ def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> dict[str, str]:
         )
     if text_only:
         parts.append(f"{text_only} seen by the text scan alone (comments, strings)")
-    return _reason("unconfirmed_candidates", "; ".join(parts))
+    return reason("unconfirmed_candidates", "; ".join(parts))
 
 
 def _outside_reason(files: Sequence[str]) -> dict[str, str]:
     shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
-    return _reason(
+    return reason(
         "outside_project",
         f"{len(files)} files where the map sees the name used but the server found nothing "
         f"({shown}): outside its project (tsconfig include, compilation database) or not searched",
     )
 
 
-def _reason(code: str, message: str) -> dict[str, str]:
+def reason(code: str, message: str) -> dict[str, str]:
+    """One entry of `completenessReasons`."""
     return {"code": code, "message": message}
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bridge.completeness import reason
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.targets import checked_path, parse_node_id
@@ -26,10 +27,6 @@ from memory.changes import diff_files
 MAX_FILES = 40
 """Changed files checked in one answer (the rest are named in `notChecked`)."""
 _RANK = {"error": 0, "warning": 1, "information": 2, "hint": 3}
-
-
-def _reason(code: str, message: str) -> dict[str, str]:
-    return {"code": code, "message": message}
 
 
 def _item(d: Diagnostic) -> dict[str, Any]:
@@ -134,7 +131,7 @@ def _reasons(
     reasons = []
     if loading:
         reasons.append(
-            _reason(
+            reason(
                 "server_loading",
                 f"the language server was still loading the workspace ({len(loading)} files): "
                 "diagnostics may be missing; ask again in a few seconds",
@@ -143,7 +140,7 @@ def _reasons(
     late = [r.path for r in reports if not r.settled]
     if late:
         reasons.append(
-            _reason(
+            reason(
                 "diagnostics_timeout",
                 f"no diagnostics published for the current text of {len(late)} files in time "
                 f"({', '.join(late[:3])}): what is listed may be old or missing items",
@@ -151,11 +148,11 @@ def _reasons(
         )
     if no_server:
         reasons.append(
-            _reason("no_server", f"{len(no_server)} changed files have no language server")
+            reason("no_server", f"{len(no_server)} changed files have no language server")
         )
     if capped:
         reasons.append(
-            _reason(
+            reason(
                 "files_capped",
                 f"{len(capped)} more changed files were not checked (cap {MAX_FILES}): "
                 "pass `path` for each",
