@@ -42,7 +42,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         "workspace-symbols", parents=[parent], help="find symbols by name across the workspace"
     )
     workspace.add_argument("query")
-    workspace.add_argument("--language", default="python")
+    workspace.add_argument(
+        "--language", help="ask only this language's server (default: the workspace's languages)"
+    )
     workspace.add_argument("--budget", type=int)
     workspace.set_defaults(
         handler=lambda a: run_tool(

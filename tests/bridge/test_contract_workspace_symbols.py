@@ -14,6 +14,7 @@ import pytest
 from bridge.server_errors import server_failure
 from bridge.symbol_search import EXACT, FUZZY, match_rank
 from lsp.errors import ServerRequestError
+from tests.adversarial.cli import cli
 from tests.bridge.mcp_session import call, call_error, example_repo, serve
 from tests.conftest import FIXTURES, require_binary
 
@@ -71,6 +72,13 @@ def test_every_language_answers_and_exact_names_come_first(tmp_path: Path) -> No
     assert ranks == sorted(ranks) and ranks[0] == EXACT
     # the prefix match before the substring ones, whatever order the servers gave
     assert found.index(("area_of", "a_helpers.py")) < found.index(("total_area", "a_helpers.py"))
+
+
+def test_the_cli_asks_the_workspace_languages_by_default(tmp_path: Path) -> None:
+    done = cli(_repo(tmp_path, python=False), "nav", "workspace-symbols", "area", "--json")
+    assert done.code == 0, done.err
+    data = done.json()["data"]
+    assert data["languages"] == ["typescript"] and data["symbols"][0]["name"] == "area"
 
 
 def test_asking_a_language_the_workspace_lacks_says_so(tmp_path: Path) -> None:
