@@ -129,7 +129,7 @@ def _static(data: dict[str, Any]) -> dict[str, Any]:
 
 async def map_status(app: AppContext) -> Envelope:
     """The map at a glance: files, symbols, edges, languages, stale files, the
-    watcher's state and the last build's duration. Call it first in a session."""
+    watcher's state and the last build's duration."""
     code_map = await app.code_map()
     status = dataclasses.asdict(code_map.status())
     status["built_at"] = status["built_at"].isoformat()

@@ -101,9 +101,7 @@ async def memory_recall(
     return respond(data, budget_tokens=app.budget(budget), items_key="hits")
 
 
-async def memory_check(
-    app: AppContext, ids: MemoryIds = None, budget: Budget = None
-) -> Envelope:
+async def memory_check(app: AppContext, ids: MemoryIds = None, budget: Budget = None) -> Envelope:
     """Check memories against the code now (all active/stale/historical ones by default).
 
     Per reference: `valid`, `relocated` (same content elsewhere: the new
