@@ -37,6 +37,15 @@ class Hit:
     warning: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """The hits of one recall, and how many stale matches were left out of them."""
+
+    hits: list[Hit]
+    stale_hidden: int
+    """Stale memories that matched but were left out (`include_stale` shows them)."""
+
+
 def recall(
     store: MemoryBackend,
     ws: Workspace,
@@ -46,7 +55,7 @@ def recall(
     include_stale: bool = False,
     now: datetime | None = None,
     dependencies: DependencyProbe | None = None,
-) -> list[Hit]:
+) -> Recalled:
     """The best `limit` memories for `query`, checked now, freshest first among equals.
 
     A hit's score is its BM25 relevance relative to the best match (0-1],
@@ -57,14 +66,15 @@ def recall(
     best = max((score for _, score in found), default=0.0)
     relevance = {m.id: score / best if best > 0 else 1.0 for m, score in found}
     candidates = [m for m, _ in found if m.status not in NEVER_RECALLED]
-    hits = []
+    hits, hidden = [], 0
     for result in check_memories(ws, candidates, dependencies=dependencies):
         if result.status == "stale" and not include_stale:
+            hidden += 1
             continue
         score = relevance[result.memory.id] * freshness(result, when)
         hits.append(Hit(result, round(score, 4), warning(result)))
     hits.sort(key=lambda h: -h.score)
-    return hits[:limit]
+    return Recalled(hits[:limit], hidden)
 
 
 def freshness(result: MemoryCheck, now: datetime) -> float:

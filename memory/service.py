@@ -33,7 +33,7 @@ from memory.model import (
     RefCheck,
     RefSpec,
 )
-from memory.recall import Hit, recall
+from memory.recall import Recalled, recall
 from memory.refs import RefParser
 from memory.stores import MemoryBackend, StoreLocation, open_store, store_exists, store_location
 from memory.workspace import Workspace
@@ -224,18 +224,18 @@ class MemoryService:
             results = check_memories(ws, memories, dependencies=probe)
             return touched(results, diff, probe)
 
-    def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> list[Hit]:
+    def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> Recalled:
         """Search, check and rank; records last_used_at for what it returns."""
         if limit < 1:
             raise MemoryInputError(f"limit {limit}: ask for at least one memory")
         ws = self.workspace()
         with self._probe(ws) as probe:
-            hits = recall(
+            found = recall(
                 self.store, ws, query, limit=limit, include_stale=include_stale, dependencies=probe
             )
-        if hits:
-            self.writable.touch([h.check.memory.id for h in hits], now_stamp())
-        return hits
+        if found.hits:
+            self.writable.touch([h.check.memory.id for h in found.hits], now_stamp())
+        return found
 
     def show(self, memory_id: str) -> MemoryCheck:
         """One memory with its check; records last_used_at."""

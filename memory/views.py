@@ -194,3 +194,9 @@ def ref_line(result: RefCheck) -> str:
     if result.place is not None and result.status != "valid":
         line += f" -> {result.place}"
     return line
+
+
+def hidden_line(count: int) -> str:
+    """The line that says stale matches were left out of a recall."""
+    noun = "memory" if count == 1 else "memories"
+    return f"{count} stale {noun} hidden: recall with include_stale (--include-stale) to see them"

@@ -27,7 +27,7 @@ from memory.review import review
 from memory.service import MemoryService, NewMemory
 from memory.stores import store_location
 from memory.transfer import export_lines, import_file
-from memory.views import memory_check, memory_view, recall_hit, ref_line, saved
+from memory.views import hidden_line, memory_check, memory_view, recall_hit, ref_line, saved
 
 Run = Callable[[MemoryService, argparse.Namespace], int]
 
@@ -209,9 +209,19 @@ def _show(service: MemoryService, args: argparse.Namespace) -> int:
 
 
 def _recall(service: MemoryService, args: argparse.Namespace) -> int:
-    hits = service.recall(args.query, limit=args.limit, include_stale=args.include_stale)
-    data = {"query": args.query, "hits": [recall_hit(h) for h in hits]}
-    _out(args, data, lambda: _print_hits(hits))
+    found = service.recall(args.query, limit=args.limit, include_stale=args.include_stale)
+    data = {
+        "query": args.query,
+        "hits": [recall_hit(h) for h in found.hits],
+        "staleHidden": found.stale_hidden,
+    }
+
+    def human() -> None:
+        _print_hits(found.hits)
+        if found.stale_hidden:
+            print(f"{hidden_line(found.stale_hidden)}")
+
+    _out(args, data, human)
     return 0
 
 

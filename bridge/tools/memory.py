@@ -91,14 +91,20 @@ async def memory_recall(
 
     Hits are ranked by relevance with a bonus for freshly verified memories
     and penalties for changed or deleted code. Stale memories are left out
-    unless `include_stale`; historical ones (their code is gone) come
-    labelled. Each hit has `status`, `check` (per reference: status, where it
-    is now, reason) and `warning`: when set, read it before trusting the
-    memory, re-read the code it names, then memory_verify or memory_supersede.
+    unless `include_stale` (`staleHidden` counts them, and a warning says so);
+    historical ones (their code is gone) come labelled. Each hit has `status`,
+    `check` (per reference: status, where it is now, reason) and `warning`:
+    when set, read it before trusting the memory, re-read the code it names,
+    then memory_verify or memory_supersede.
     """
-    hits = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
-    data = {"query": query, "hits": [views.recall_hit(h) for h in hits]}
-    return respond(data, budget_tokens=app.budget(budget), items_key="hits")
+    found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
+    data = {
+        "query": query,
+        "hits": [views.recall_hit(h) for h in found.hits],
+        "staleHidden": found.stale_hidden,
+    }
+    hidden = [views.hidden_line(found.stale_hidden)] if found.stale_hidden else []
+    return respond(data, budget_tokens=app.budget(budget), items_key="hits", warnings=hidden)
 
 
 async def memory_check(app: AppContext, ids: MemoryIds = None, budget: Budget = None) -> Envelope:

@@ -79,8 +79,12 @@ def test_recall_leaves_out_stale_unless_asked(service: MemoryService, repo: Repo
     fresh = _save(service, "render output uses comma and space", "src/csv.py#render")
     stale = _save(service, "parse output is a list split on comma", "src/csv.py#parse")
     repo.write("src/csv.py", CODE.replace('split(",")', 'split(";")'))
-    assert [h.check.memory.id for h in service.recall("comma output")] == [fresh]
-    hits = service.recall("comma output", include_stale=True)
+    quiet = service.recall("comma output")
+    assert [h.check.memory.id for h in quiet.hits] == [fresh]
+    assert quiet.stale_hidden == 1  # said, not silently dropped
+    loud = service.recall("comma output", include_stale=True)
+    assert loud.stale_hidden == 0
+    hits = loud.hits
     assert {h.check.memory.id for h in hits} == {fresh, stale}
     stale_hit = next(h for h in hits if h.check.memory.id == stale)
     assert stale_hit.warning is not None and stale_hit.warning.startswith("STALE")
@@ -90,7 +94,7 @@ def test_recall_leaves_out_stale_unless_asked(service: MemoryService, repo: Repo
 def test_historical_is_recalled_and_labelled(service: MemoryService, repo: Repo) -> None:
     memory_id = _save(service, "the csv module is tiny", "src/csv.py")
     repo.git("rm", "-q", "src/csv.py")
-    (hit,) = service.recall("tiny csv")
+    (hit,) = service.recall("tiny csv").hits
     assert hit.check.memory.id == memory_id
     assert hit.check.status == "historical"
     assert hit.warning is not None and "HISTORICAL" in hit.warning
@@ -102,9 +106,9 @@ def test_supersede_links_and_retire_hides(service: MemoryService) -> None:
     assert service.store.get(old).status == "superseded"
     assert service.store.get(old).superseded_by == new.id
     assert [a.ref for a in new.anchors] == ["src/csv.py#parse"]
-    assert [h.check.memory.id for h in service.recall("naive")] == [new.id]
+    assert [h.check.memory.id for h in service.recall("naive").hits] == [new.id]
     service.retire(new.id)
-    assert service.recall("naive") == []
+    assert service.recall("naive").hits == []
     assert service.store.get(new.id).status == "retired"
 
 

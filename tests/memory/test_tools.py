@@ -27,6 +27,8 @@ def test_save_recall_check_verify_supersede_retire(repo: Repo) -> None:
         repo.write("hello.py", CODE.replace("'hi '", "'hello '"))
         quiet = await memory.memory_recall(app, "greet prefix")
         assert quiet["data"]["hits"] == []
+        assert quiet["data"]["staleHidden"] == 1
+        assert any("1 stale memory hidden" in w for w in quiet["warnings"])
         loud = await memory.memory_recall(app, "greet prefix", include_stale=True)
         (hit,) = loud["data"]["hits"]
         assert hit["status"] == "stale"
