@@ -20,7 +20,7 @@ from disk.text import decode_source
 from map.languages import language_for
 from memory.errors import MemoryInputError
 from memory.files import FileNow
-from memory.git import BlobReader, Change, GitError, GitRepo, _parse_name_status
+from memory.git import BlobReader, Change, GitError, GitRepo
 from memory.model import Anchor, MemoryCheck, RefCheck
 from memory.symdiff import Side, SymbolChange, diff_symbols
 from memory.workspace import Workspace
@@ -62,11 +62,7 @@ def diff_files(root: Path, since: str = "HEAD", until: str | None = None) -> Dif
         )
     start = _commit(repo, since)
     end = None if until is None else _commit(repo, until)
-    out = repo.run(
-        "diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", start,
-        *([end] if end else []),
-    )  # fmt: skip
-    files, _ = _parse_name_status(out.split("\0"), 0)
+    files = repo.changes(start, end)
     if end is None:
         for path in repo.untracked():
             files.setdefault(path, Change("added"))

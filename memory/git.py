@@ -95,9 +95,17 @@ class GitRepo:
 
     def worktree_changes(self) -> dict[str, Change]:
         """Paths whose working-tree content differs from HEAD (staged renames detected)."""
-        out = self.run("diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", "HEAD")
-        changes, _ = _parse_name_status(out.split("\0"), 0)
-        return changes
+        return self.changes("HEAD")
+
+    def changes(self, start: str, end: str | None = None) -> dict[str, Change]:
+        """Paths changed from commit `start` to `end` (None: the working tree), renames
+        detected; untracked files are not included."""
+        out = self.run(
+            "diff", "--relative", "--name-status", "-z", "-M", "--no-ext-diff", start,
+            *([end] if end else []),
+        )  # fmt: skip
+        found, _ = _parse_name_status(out.split("\0"), 0)
+        return found
 
     def known_commits(self, commits: Sequence[str]) -> set[str]:
         """Those of `commits` this repository has, asked in one git process."""
