@@ -32,6 +32,17 @@ from bridge.candidates import Scan, Site
 from bridge.priming import Priming
 
 Question = Literal["references", "callers", "implementations", "definition"]
+ReasonCode = Literal[
+    "not_checked",
+    "server_loading",
+    "workspace_incomplete",
+    "scan_capped",
+    "priming_capped",
+    "priming_failed",
+    "unconfirmed_candidates",
+    "outside_project",
+]
+"""The codes `judge` gives in `completenessReasons` (published in the nav schemas)."""
 _USES = frozenset({"call", "inherits", "use", "import"})
 """What the map sees in code that uses a name (a definition is another symbol's)."""
 _CONTESTED: dict[Question, frozenset[str]] = {

@@ -17,6 +17,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from bridge.candidates import Source
+from bridge.completeness import ReasonCode
+
 Target = Annotated[
     str,
     Field(
@@ -64,17 +67,8 @@ SymbolKind = Literal[
 ]  # fmt: skip
 """LSP SymbolKind names, in lower case."""
 Completeness = Literal["complete", "partial"]
-CompletenessReason = Literal[
-    "not_checked",
-    "server_loading",
-    "workspace_incomplete",
-    "scan_capped",
-    "priming_capped",
-    "priming_failed",
-    "unconfirmed_candidates",
-    "outside_project",
-]
-SiteSource = Literal["map", "text"]
+CompletenessReason = ReasonCode
+SiteSource = Source
 """Where an unconfirmed site comes from: code the map sees, or a text scan."""
 SeenAs = Literal["definition", "call", "inherits", "use", "import", "mention", "unparsed"]
 
