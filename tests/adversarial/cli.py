@@ -60,13 +60,15 @@ def cli(
 
 def unprivileged() -> list[str] | None:
     """A command prefix that runs a program without the right to write what its user
-    cannot (as `nobody` under root), [] when not root, None when that is not possible."""
+    cannot: under root, root without its permission-bypassing capabilities (it can
+    still read the checkout wherever it lies); [] when not root; None when that is not
+    possible."""
     if os.geteuid() != 0:
         return []
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         return None
-    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
 
 
 def tree(path: Path) -> dict[str, bytes]:
