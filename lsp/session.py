@@ -7,7 +7,7 @@ delay, and its open documents are replayed; after `restart_limit` crashes
 within `restart_window` it is given up until that window has passed.
 
 A slow answer is not a crash: a request that times out fails alone, and the
-server keeps running. Only `HANG_AFTER_TIMEOUTS` requests in a row left
+server keeps running. Only `hang_after_timeouts` requests in a row left
 unanswered mean it hangs: then it is killed and that counts as a crash (as
 does a server that does not answer `initialize` in time). Until the
 server's first non-empty answer, empty answers are retried until
@@ -53,8 +53,6 @@ _BACKOFF_FIRST_S = 0.25
 _BACKOFF_MAX_S = 4.0
 _COLD_POLL_FIRST_S = 0.1
 _COLD_POLL_MAX_S = 0.5
-HANG_AFTER_TIMEOUTS = 2
-"""Requests in a row without an answer after which a server is presumed hung."""
 
 
 def is_empty(result: object) -> bool:
@@ -262,7 +260,7 @@ class ServerSession:
         if self._connection is not conn:
             return
         self._unanswered += 1
-        if self._unanswered >= HANG_AFTER_TIMEOUTS:
+        if self._unanswered >= self._settings.hang_after_timeouts:
             await self._fail(conn)
 
     async def _fail(self, conn: Connection) -> None:

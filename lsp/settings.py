@@ -10,7 +10,10 @@ class LiveSettings:
     """Tunables of the server pool; every duration is in seconds."""
 
     request_timeout: float = 10.0
-    """How long one request may take before RequestTimeoutError (and a restart)."""
+    """How long one request may take before it fails alone with RequestTimeoutError."""
+    hang_after_timeouts: int = 2
+    """Requests in a row left unanswered after which a server is presumed hung,
+    killed and restarted (the kill counts as a crash)."""
     cold_start_deadline: float = 8.0
     """Until a server's first non-empty answer, empty answers are retried this long."""
     max_open_documents: int = 64
@@ -18,3 +21,4 @@ class LiveSettings:
     restart_limit: int = 3
     """After this many crashes within `restart_window`, the server is given up."""
     restart_window: float = 60.0
+    """The window, in seconds, in which `restart_limit` crashes give a server up."""

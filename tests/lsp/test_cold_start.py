@@ -12,7 +12,6 @@ import pytest
 
 from lsp.catalog import Catalog
 from lsp.errors import RequestTimeoutError, ServerCrashedError, UnsupportedQueryError
-from lsp.session import HANG_AFTER_TIMEOUTS
 from lsp.settings import LiveSettings
 from tests.lsp.conftest import open_live, python_catalog_with
 
@@ -47,16 +46,18 @@ def test_a_warm_server_is_believed_when_it_answers_empty(tmp_path: Path) -> None
 
 
 def test_a_hung_server_is_restarted_after_requests_in_a_row_time_out(tmp_path: Path) -> None:
-    settings = LiveSettings(request_timeout=1.0)
+    settings = LiveSettings(request_timeout=1.0, hang_after_timeouts=3)
     with open_live("py_app", tmp_path, catalog=_fake("hang"), settings=settings) as live:
         with pytest.raises(RequestTimeoutError) as caught:
             live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
         assert "fake-hang did not answer textDocument/definition within 1 s" in str(caught.value)
-        [slow] = live.pool.status()  # one slow answer: the server keeps running
-        assert slow.state == "running" and slow.pid is not None
-        for _ in range(HANG_AFTER_TIMEOUTS - 1):
+        for _ in range(settings.hang_after_timeouts - 2):
             with pytest.raises(RequestTimeoutError):
                 live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
+        [slow] = live.pool.status()  # slow answers, too few in a row: the server keeps running
+        assert slow.state == "running" and slow.pid is not None
+        with pytest.raises(RequestTimeoutError):
+            live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
         [status] = live.pool.status()
         assert (status.state, status.pid) == ("stopped", None)
         with pytest.raises(UnsupportedQueryError, match="textDocument/documentSymbol"):
