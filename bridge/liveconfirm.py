@@ -4,23 +4,31 @@ The memory check runs in a worker thread; each question goes to the event
 loop that owns the live pool and waits there (bounded). A file's outline is
 asked once per check. A symbol is confirmed when the server's document
 symbols have its node ID with the name on a line of the reported range.
-Files without a server, and any failure or timeout, answer None
-(`unavailable`): a live confirmation never fails a check. At most
-`max_files` files are asked per check, so a check after a large refactor
-stays bounded (the rest are `unavailable`).
+A file without a server (`no_server`, said once per language in `notes`), a
+failure or a timeout (`server_failed`) answer None: a live confirmation never
+fails a check. At most `max_files` files are asked per check, within
+`budget_s` seconds, so a check after a large refactor stays bounded (the
+rest are `over_budget`).
+
+`check_live` is the CLI's `memory check`: the check with live confirmation,
+on servers this process starts and stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from bridge.context import AppContext
+from bridge.errors import ToolError
 from bridge.symbols import LiveSymbol
 from bridge.tools.resolve import live_symbols
 from disk.errors import DiskError
 from lsp.errors import LspError, NoServerError, UnsupportedFileError
+from memory.model import LiveCheck, LiveReason, MemoryCheck
+from memory.service import MemoryService
 
 MAX_FILES = 20
 """Files whose outline one check asks for."""
@@ -42,39 +50,87 @@ class LiveConfirmer:
         self.app = app
         self.loop = loop
         self.max_files = max_files
+        self.budget_s = budget_s
         self.deadline = time.monotonic() + budget_s
-        self._outlines: dict[str, list[LiveSymbol] | None] = {}
+        self._outlines: dict[str, list[LiveSymbol] | LiveReason] = {}
+        self._notes: dict[str, str] = {}
+        """Why some symbols could not be confirmed, by language (or cause): said once."""
 
-    def __call__(self, path: str, symbol: str, lines: tuple[int, int]) -> bool | None:
-        """True when the server lists `path#symbol` with its name within `lines`."""
+    def __call__(self, path: str, symbol: str, lines: tuple[int, int]) -> LiveCheck:
+        """Listed when the server has `path#symbol` with its name within `lines`."""
         outline = self._outline(path)
-        if outline is None:
-            return None
+        if isinstance(outline, str):
+            return LiveCheck(None, outline)
         node_id = f"{path}#{symbol}"
         first, last = lines
-        return any(
+        listed = any(
             s.node_id == node_id and first <= s.selection.start_line + 1 <= last for s in outline
         )
+        return LiveCheck(True, "listed") if listed else LiveCheck(False, "not_listed")
 
-    def _outline(self, path: str) -> list[LiveSymbol] | None:
+    @property
+    def notes(self) -> list[str]:
+        """What kept symbols from being confirmed (a missing server, the budget), one line each."""
+        return list(self._notes.values())
+
+    def _outline(self, path: str) -> list[LiveSymbol] | LiveReason:
         if path in self._outlines:
             return self._outlines[path]
-        outline: list[LiveSymbol] | None = None
-        left = self.deadline - time.monotonic()
-        if len(self._outlines) < self.max_files and left > 0 and self._has_server(path):
-            future = asyncio.run_coroutine_threadsafe(live_symbols(self.app, path), self.loop)
-            try:
-                outline = future.result(timeout=left)
-            except FutureTimeout:
-                future.cancel()
-            except (LspError, DiskError, OSError):  # a crashed or refusing server
-                outline = None
+        outline = self._ask(path)
         self._outlines[path] = outline
         return outline
 
-    def _has_server(self, path: str) -> bool:
+    def _ask(self, path: str) -> list[LiveSymbol] | LiveReason:
         try:
-            self.app.live.language_of(path)
-        except (NoServerError, UnsupportedFileError):
-            return False
-        return True
+            language = self.app.live.language_of(path)
+        except NoServerError as exc:
+            return self._note(exc.language, str(exc), "no_server")
+        except UnsupportedFileError:
+            return self._note(path, f"no language server reads {path}", "no_server")
+        except LspError as exc:
+            return self._note(path, str(exc), "no_server")
+        left = self.deadline - time.monotonic()
+        if len(self._outlines) >= self.max_files or left <= 0:
+            return self._note(
+                "over_budget",
+                f"at most {self.max_files} files and {self.budget_s:.0f} s per check; "
+                "the symbols past that say over_budget",
+                "over_budget",
+            )
+        future = asyncio.run_coroutine_threadsafe(live_symbols(self.app, path), self.loop)
+        try:
+            return future.result(timeout=left)
+        except FutureTimeout:
+            future.cancel()
+            problem = f"no outline of {path} in time"
+        except (LspError, ToolError, DiskError, OSError) as exc:  # a crashed or refusing server
+            problem = f"{path}: {exc}"
+        return self._note(
+            f"failed {language}", f"the {language} server failed: {problem}", "server_failed"
+        )
+
+    def _note(self, key: str, message: str, reason: LiveReason) -> LiveReason:
+        """Say once per `key` why symbols are not confirmed; returns `reason`."""
+        self._notes.setdefault(key, f"live confirmation: {message}")
+        return reason
+
+
+def check_live(service: MemoryService, ids: Sequence[str]) -> tuple[list[MemoryCheck], list[str]]:
+    """Check `ids` (default: every memory) with the symbols found confirmed live.
+
+    A server starts only when a found symbol needs it, and stops before this
+    returns. Returns the results and what to tell the user (a missing server).
+    """
+    return asyncio.run(_check_live(service, ids))
+
+
+async def _check_live(
+    service: MemoryService, ids: Sequence[str]
+) -> tuple[list[MemoryCheck], list[str]]:
+    app = AppContext(service.root)
+    try:
+        confirm = LiveConfirmer(app, asyncio.get_running_loop())
+        results = await asyncio.to_thread(service.check, ids, live=confirm)
+        return results, app.take_notices() + confirm.notes
+    finally:
+        await app.aclose()

@@ -1,15 +1,14 @@
 """Live confirmation: a language server asked whether a symbol the check found is there.
 
 memory/ never imports lsp/: the bridge passes a `LiveConfirm` built on its
-language servers. The check asks it about every symbol it *found* by
-searching: relocated, renamed or modified under another node ID (another
-file, container or name) than the anchored one. A symbol still under its own
-node ID (lines moved, body edited) was found by identity and is not asked,
-so the budget of questions goes where the check inferred. The answer goes
-in `RefCheck.live`: `confirmed` (the server's document
-symbols have that `Qual.Name` at those lines), `refuted` (they do not: a
-warning says so), `unavailable` (no server for that file, or no answer in
-time).
+language servers. The check asks it about every symbol it *found*: relocated
+or renamed, or modified at a place (file, name or lines) other than the
+anchored one. A symbol still where it was (valid, or edited within the same
+lines) and anything not found (deleted, unknown), as well as files and line
+ranges, are not asked: `needs_live` says which. The answer goes in
+`RefCheck.live` (`LiveCheck`): listed (the server's document symbols have
+that `Qual.Name` at those lines), not listed (a warning says so), or no
+answer, with the reason (no server, a failed server, the budget spent).
 """
 
 from __future__ import annotations
@@ -17,30 +16,49 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from memory.model import RefCheck
+from memory.model import LiveCheck, Place, RefCheck
 
-LiveConfirm = Callable[[str, str, tuple[int, int]], bool | None]
-"""(path, `Qual.Name`, (first line, last line), 1-based) -> confirmed, refuted or None."""
+LiveConfirm = Callable[[str, str, tuple[int, int]], LiveCheck]
+"""(path, `Qual.Name`, (first line, last line), 1-based) -> what the server said."""
 
-CONFIRMED_STATUSES = frozenset({"relocated", "renamed", "modified"})
+FOUND_STATUSES = frozenset({"relocated", "renamed", "modified"})
+
+SKIPPED = LiveCheck(None, "skipped")
+NOT_NEEDED = LiveCheck(None, "not_needed")
+
+
+def needs_live(result: RefCheck) -> bool:
+    """True when `result` found a symbol at a place worth confirming with a server."""
+    place = result.place
+    if result.status not in FOUND_STATUSES or place is None or place.symbol is None:
+        return False
+    if place.start_line is None or place.end_line is None:
+        return False
+    if result.status != "modified":
+        return True
+    anchor = result.anchor
+    anchored = Place(anchor.spec.path, anchor.spec.symbol, anchor.start_line, anchor.end_line)
+    return place != anchored
 
 
 def confirm_live(result: RefCheck, live: LiveConfirm) -> RefCheck:
     """`result` with `live` set, when it found a symbol at a place worth confirming."""
-    place, spec = result.place, result.anchor.spec
-    if result.status not in CONFIRMED_STATUSES or place is None or place.symbol is None:
+    place = result.place
+    if not needs_live(result) or place is None or place.symbol is None:
         return result
-    if (place.path, place.symbol) == (spec.path, spec.symbol):
-        return result
-    if place.start_line is None or place.end_line is None:
-        return result
-    confirmed = live(place.path, place.symbol, (place.start_line, place.end_line))
-    if confirmed is None:
-        return replace(result, live="unavailable")
-    if confirmed:
-        return replace(result, live="confirmed")
+    lines = (place.start_line or 0, place.end_line or 0)
+    answer = live(place.path, place.symbol, lines)
+    if answer.confirmed is not False:
+        return replace(result, live=answer)
     warning = (
         f"{result.anchor.ref}: the language server does not list {place.symbol} at "
         f"{place.path} lines {place.start_line}-{place.end_line}; re-read the code"
     )
-    return replace(result, live="refuted", warnings=(*result.warnings, warning))
+    return replace(result, live=answer, warnings=(*result.warnings, warning))
+
+
+def live_of(result: RefCheck) -> LiveCheck:
+    """What to say of `result`'s live confirmation: the answer, else why there is none."""
+    if result.live is not None:
+        return result.live
+    return SKIPPED if needs_live(result) else NOT_NEEDED

@@ -9,13 +9,29 @@ per memory, worst case first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 RefType = Literal["file", "symbol", "line_range"]
 RefStatus = Literal["valid", "relocated", "renamed", "modified", "deleted", "unknown"]
 MemoryStatus = Literal["active", "stale", "historical", "superseded", "retired", "draft"]
 Origin = Literal["agent", "human"]
-LiveAnswer = Literal["confirmed", "refuted", "unavailable"]
+RefReason = Literal[
+    "unchanged", "whitespace_only",  # valid
+    "lines_moved", "git_rename", "content_moved", "container_changed",
+    "moved_to_other_file",  # relocated (whitespace_only too, when reformatted elsewhere)
+    "same_body_new_name",  # renamed
+    "file_changed_since_commit", "file_changed", "renamed_with_edits", "symbol_changed",
+    "lines_changed", "moved_with_edits", "container_changed_with_edits",  # modified
+    "file_deleted", "symbol_not_found", "lines_gone",  # deleted
+    "unreadable", "invalid_ref", "ambiguous",  # unknown
+]  # fmt: skip
+"""Why a reference has its status (docs/contracts.md#reference-statuses)."""
+LiveReason = Literal[
+    "listed", "not_listed", "no_server", "server_failed", "over_budget", "skipped", "not_needed"
+]
+"""Why a live confirmation says what it says (see `LiveCheck`)."""
+
+REF_REASONS: frozenset[str] = frozenset(get_args(RefReason))
 
 MEMORY_STATUSES: tuple[MemoryStatus, ...] = (
     "active",
@@ -118,6 +134,24 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class LiveCheck:
+    """What a language server said of a symbol the check found (docs/contracts.md).
+
+    `confirmed` is True when its document symbols list the symbol at the
+    reported lines (`listed`), False when they do not (`not_listed`), None
+    when nobody could say: `no_server` (none installed for the file's
+    language), `server_failed` (crashed, refused, no answer in time),
+    `over_budget` (the check's files or time for live questions were spent),
+    `skipped` (not asked: live confirmation off, or a surface that does not
+    confirm), `not_needed` (nothing was found elsewhere to confirm: valid,
+    deleted, unknown, a file or a line range).
+    """
+
+    confirmed: bool | None
+    reason: LiveReason
+
+
+@dataclass(frozen=True, slots=True)
 class RefCheck:
     """One reference checked against the code as it is now.
 
@@ -125,9 +159,9 @@ class RefCheck:
     None. `confidence` (a `memory.confidence.Confidence` level) is set when
     the place was inferred: relocated, renamed, modified elsewhere.
     `candidates` lists the equally good places of an ambiguous result
-    (`unknown`, reason `ambiguous`). `live` says whether a language server
-    confirmed the symbol at `place`: confirmed, refuted, unavailable (no
-    server for the file, or no answer in time); None when not asked.
+    (`unknown`, reason `ambiguous`). `live` is what a language server said
+    of the symbol at `place` (`memory.live`); None when it was not asked.
+    `reason` is one of `RefReason`.
     """
 
     anchor: Anchor
@@ -137,7 +171,7 @@ class RefCheck:
     confidence: float | None = None
     warnings: tuple[str, ...] = field(default=())
     candidates: tuple[Place, ...] = field(default=())
-    live: LiveAnswer | None = None
+    live: LiveCheck | None = None
 
 
 @dataclass(frozen=True, slots=True)

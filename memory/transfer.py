@@ -22,7 +22,9 @@ from memory.views import memory_check, memory_view
 
 IMPORT_KEYS = frozenset({"text", "refs", "kind", "tags", "origin"})
 EXPORT_ONLY_KEYS = frozenset(
-    {"id", "status", "created_at", "last_used_at", "last_verified_at", "superseded_by", "check"}
+    {"id", "status", "createdAt", "lastUsedAt", "lastVerifiedAt", "supersededBy", "check"}
+    # what exports before the camelCase keys (issue 13) wrote: they still import
+    | {"created_at", "last_used_at", "last_verified_at", "superseded_by"}
 )
 
 
@@ -95,10 +97,10 @@ def export_lines(checks: Iterable[MemoryCheck]) -> Iterator[str]:
             "origin": view["origin"],
             "id": view["id"],
             "status": result.status,
-            "created_at": view["created_at"],
-            "last_used_at": view["last_used_at"],
-            "last_verified_at": view["last_verified_at"],
-            "superseded_by": view["superseded_by"],
+            "createdAt": view["createdAt"],
+            "lastUsedAt": view["lastUsedAt"],
+            "lastVerifiedAt": view["lastVerifiedAt"],
+            "supersededBy": view["supersededBy"],
             "check": memory_check(result),
         }
         yield orjson.dumps(line).decode()

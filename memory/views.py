@@ -1,42 +1,51 @@
-"""The JSON shapes of the CLI contract (docs/contracts.md), built from the model.
+"""The JSON shapes of the memory answers (docs/contracts.md), built from the model.
 
-These TypedDicts are what `--json` prints and what the MCP tools return as
-data; outside scripts depend on the key names, so they change only with the
-contract.
+One serializer for both surfaces: `--json` prints these and the memory_*
+MCP tools return them as `data` (bridge/memory_shapes.py publishes them as
+output schemas). Keys are camelCase; enumerations are `Literal`s (and
+`Confidence`), so the schema lists their values. Outside scripts depend on
+the key names: they change only with the contract.
 """
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import NotRequired, cast
 
+from typing_extensions import TypedDict
+
+from memory.confidence import Confidence
+from memory.live import live_of
 from memory.model import (
     Anchor,
-    LiveAnswer,
+    LiveReason,
     Memory,
     MemoryCheck,
     MemoryStatus,
+    Origin,
     RefCheck,
+    RefReason,
     RefStatus,
+    RefType,
 )
-from memory.recall import Hit
+from memory.recall import Hit, Recalled
 
 
 class RefResultView(TypedDict):
-    """One reference checked: where it is now, and why it has this status."""
+    """One reference checked: where it is now, why it has this status, what the
+    language server said of the symbol found."""
 
     ref: str
     status: RefStatus
     path: str | None
     symbol: str | None
-    start_line: int | None
-    end_line: int | None
-    confidence: float | None
-    reason: str
+    startLine: int | None
+    endLine: int | None
+    confidence: Confidence | None
+    reason: RefReason
+    liveConfirmed: bool | None
+    liveReason: LiveReason
     candidates: NotRequired[list[str]]
     """An ambiguous result's equally good places (`path#Qual.Name lines A-B`)."""
-    live: NotRequired[LiveAnswer]
-    """confirmed, refuted or unavailable: what a language server said of the symbol
-    found (present when one was asked: relocated, renamed, modified symbols)."""
 
 
 class MemoryCheckView(TypedDict):
@@ -52,24 +61,39 @@ class StoredRefView(TypedDict):
     """A reference as stored: what it pointed at, where, when, with what content."""
 
     ref: str
-    type: str
+    type: RefType
     path: str
     symbol: str | None
-    start_line: int | None
-    end_line: int | None
+    startLine: int | None
+    endLine: int | None
     commit: str | None
     branch: str | None
     dirty: bool
-    content_hash: str
+    contentHash: str
     fingerprint: str
     text: str
 
 
 class SavedView(TypedDict):
-    """What `memory add` (and save, supersede, verify) answer."""
+    """What `memory add` (and save, verify) answer."""
 
     id: str
     refs: list[StoredRefView]
+
+
+class SupersededView(TypedDict):
+    """What supersede answers: the new memory, the one it replaces, its references."""
+
+    id: str
+    supersedes: str
+    refs: list[StoredRefView]
+
+
+class RetiredView(TypedDict):
+    """What retire answers."""
+
+    id: str
+    status: MemoryStatus
 
 
 class MemoryView(TypedDict):
@@ -79,12 +103,12 @@ class MemoryView(TypedDict):
     text: str
     kind: str
     tags: list[str]
-    origin: str
+    origin: Origin
     status: MemoryStatus
-    created_at: str
-    last_used_at: str | None
-    last_verified_at: str | None
-    superseded_by: str | None
+    createdAt: str
+    lastUsedAt: str | None
+    lastVerifiedAt: str | None
+    supersededBy: str | None
     refs: list[str]
 
 
@@ -97,28 +121,43 @@ class RecallHitView(TypedDict):
     tags: list[str]
     status: MemoryStatus
     score: float
-    last_verified_at: str | None
+    lastVerifiedAt: str | None
     warning: str | None
     check: MemoryCheckView
+
+
+class RecallView(TypedDict):
+    """What recall answers: the hits, best first, and how many stale ones were left out."""
+
+    query: str
+    hits: list[RecallHitView]
+    staleHidden: int
+
+
+class ChecksView(TypedDict):
+    """What check answers: one result per memory."""
+
+    memories: list[MemoryCheckView]
 
 
 def ref_result(result: RefCheck) -> RefResultView:
     """The contract shape of one reference check."""
     place = result.place
+    live = live_of(result)
     view = RefResultView(
         ref=result.anchor.ref,
         status=result.status,
         path=place.path if place else None,
         symbol=place.symbol if place else None,
-        start_line=place.start_line if place else None,
-        end_line=place.end_line if place else None,
-        confidence=result.confidence,
-        reason=result.reason,
+        startLine=place.start_line if place else None,
+        endLine=place.end_line if place else None,
+        confidence=None if result.confidence is None else Confidence(result.confidence),
+        reason=cast(RefReason, result.reason),
+        liveConfirmed=live.confirmed,
+        liveReason=live.reason,
     )
     if result.candidates:
         view["candidates"] = [str(c) for c in result.candidates]
-    if result.live is not None:
-        view["live"] = result.live
     return view
 
 
@@ -132,6 +171,11 @@ def memory_check(result: MemoryCheck) -> MemoryCheckView:
     )
 
 
+def checks(results: list[MemoryCheck]) -> ChecksView:
+    """The answer to check, in the order given."""
+    return ChecksView(memories=[memory_check(r) for r in results])
+
+
 def stored_ref(anchor: Anchor) -> StoredRefView:
     """The contract shape of one stored reference."""
     return StoredRefView(
@@ -139,20 +183,30 @@ def stored_ref(anchor: Anchor) -> StoredRefView:
         type=anchor.spec.type,
         path=anchor.spec.path,
         symbol=anchor.spec.symbol,
-        start_line=anchor.start_line,
-        end_line=anchor.end_line,
+        startLine=anchor.start_line,
+        endLine=anchor.end_line,
         commit=anchor.commit,
         branch=anchor.branch,
         dirty=anchor.dirty,
-        content_hash=anchor.content_hash,
+        contentHash=anchor.content_hash,
         fingerprint=anchor.fingerprint,
         text=anchor.text,
     )
 
 
 def saved(memory: Memory) -> SavedView:
-    """The answer to add/save: the ID and the references as stored."""
+    """The answer to add/save/verify: the ID and the references as stored."""
     return SavedView(id=memory.id, refs=[stored_ref(a) for a in memory.anchors])
+
+
+def superseded(new: Memory, old_id: str) -> SupersededView:
+    """The answer to supersede: the new memory and the ID it replaces."""
+    return SupersededView(id=new.id, supersedes=old_id, refs=[stored_ref(a) for a in new.anchors])
+
+
+def retired(memory: Memory) -> RetiredView:
+    """The answer to retire."""
+    return RetiredView(id=memory.id, status=memory.status)
 
 
 def memory_view(memory: Memory) -> MemoryView:
@@ -164,10 +218,10 @@ def memory_view(memory: Memory) -> MemoryView:
         tags=list(memory.tags),
         origin=memory.origin,
         status=memory.status,
-        created_at=memory.created_at,
-        last_used_at=memory.last_used_at,
-        last_verified_at=memory.last_verified_at,
-        superseded_by=memory.superseded_by,
+        createdAt=memory.created_at,
+        lastUsedAt=memory.last_used_at,
+        lastVerifiedAt=memory.last_verified_at,
+        supersededBy=memory.superseded_by,
         refs=[a.ref for a in memory.anchors],
     )
 
@@ -182,17 +236,27 @@ def recall_hit(hit: Hit) -> RecallHitView:
         tags=list(memory.tags),
         status=hit.check.status,
         score=hit.score,
-        last_verified_at=memory.last_verified_at,
+        lastVerifiedAt=memory.last_verified_at,
         warning=hit.warning,
         check=memory_check(hit.check),
     )
 
 
+def recalled(query: str, found: Recalled) -> RecallView:
+    """The answer to recall."""
+    return RecallView(
+        query=query, hits=[recall_hit(h) for h in found.hits], staleHidden=found.stale_hidden
+    )
+
+
 def ref_line(result: RefCheck) -> str:
-    """One line for people: status, reference, reason, and where it is now when it moved."""
+    """One line for people: status, reference, reason, where it is now when it moved, and
+    what the language server said of it when asked."""
     line = f"{result.status:<9} {result.anchor.ref} ({result.reason})"
     if result.place is not None and result.status != "valid":
         line += f" -> {result.place}"
+    if result.live is not None:
+        line += f" [live: {result.live.reason.replace('_', ' ')}]"
     return line
 
 

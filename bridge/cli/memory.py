@@ -5,6 +5,9 @@
 Every subcommand takes `--store PATH` (else $CODEANCHOR_STORE, else
 `<root>/.codeanchor/memory.db`) besides `--root` and `--json`. `check` exits
 1 when a checked memory is stale; bad input exits 2 and writes nothing.
+`--json` prints the shapes `memory.views` builds, the `data` of the memory_*
+MCP tools. `check` confirms the symbols it found with a language server
+when one is installed for their language (`--no-live`: not).
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bridge.cli.common import print_json
+from bridge.cli.common import print_json, report_warning
+from bridge.liveconfirm import check_live
 from map.codemap import CodeMap
 from memory.changes import diff_files
 from memory.errors import MemoryInputError
@@ -27,7 +31,17 @@ from memory.review import review
 from memory.service import MemoryService, NewMemory
 from memory.stores import store_location
 from memory.transfer import export_lines, import_file
-from memory.views import hidden_line, memory_check, memory_view, recall_hit, ref_line, saved
+from memory.views import (
+    checks,
+    hidden_line,
+    memory_check,
+    memory_view,
+    recalled,
+    ref_line,
+    retired,
+    saved,
+    superseded,
+)
 
 Run = Callable[[MemoryService, argparse.Namespace], int]
 
@@ -76,6 +90,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         metavar="COMMIT",
         help="only the memories the diff from COMMIT to the working tree moved, modified or "
         "deleted references of, or changed callees of (opens the code map)",
+    )
+    p.add_argument(
+        "--no-live",
+        action="store_true",
+        help="do not confirm found symbols with a language server (by default one is "
+        "started for the languages that need it, when installed)",
     )
 
     p = add("import", _import, "import memories from a JSONL file (all or nothing)")
@@ -144,8 +164,13 @@ def _check(service: MemoryService, args: argparse.Namespace) -> int:
         service.code_map = CodeMap.open(service.root)
     if args.since:
         return _check_since(service, args)
-    results = service.check(args.ids)
-    _out(args, {"memories": [memory_check(r) for r in results]}, lambda: _print_checks(results))
+    if args.no_live:
+        results = service.check(args.ids)
+    else:
+        results, notes = check_live(service, args.ids)
+        for note in notes:
+            report_warning(note)
+    _out(args, checks(results), lambda: _print_checks(results))
     return 1 if any(r.status == "stale" for r in results) else 0
 
 
@@ -210,11 +235,7 @@ def _show(service: MemoryService, args: argparse.Namespace) -> int:
 
 def _recall(service: MemoryService, args: argparse.Namespace) -> int:
     found = service.recall(args.query, limit=args.limit, include_stale=args.include_stale)
-    data = {
-        "query": args.query,
-        "hits": [recall_hit(h) for h in found.hits],
-        "staleHidden": found.stale_hidden,
-    }
+    data = recalled(args.query, found)
 
     def human() -> None:
         _print_hits(found.hits)
@@ -237,14 +258,17 @@ def _verify(service: MemoryService, args: argparse.Namespace) -> int:
 
 def _supersede(service: MemoryService, args: argparse.Namespace) -> int:
     new = service.supersede(args.id, args.text, args.ref, kind=args.kind, tags=args.tag)
-    data = {"id": new.id, "supersedes": args.id, "refs": saved(new)["refs"]}
-    _out(args, data, lambda: print(f"{args.id} superseded by {new.id}: {_refs(new)}"))
+    _out(
+        args,
+        superseded(new, args.id),
+        lambda: print(f"{args.id} superseded by {new.id}: {_refs(new)}"),
+    )
     return 0
 
 
 def _retire(service: MemoryService, args: argparse.Namespace) -> int:
     memory = service.retire(args.id)
-    _out(args, {"id": memory.id, "status": memory.status}, lambda: print(f"retired {memory.id}"))
+    _out(args, retired(memory), lambda: print(f"retired {memory.id}"))
     return 0
 
 

@@ -7,8 +7,10 @@ returns a memory checks it first: each reference is `valid`, `relocated`,
 `stale` or `historical` (or `superseded`, `retired`, `draft`). Reading never
 counts as verification: only `memory_verify` re-anchors a memory.
 
-Each tool is `(app, **arguments) -> Envelope` like every bridge tool; the
-work runs in a worker thread (git, SQLite and hashing block).
+Each tool is `(app, **arguments) -> XAnswer` like every bridge tool; its
+`data` is the shape `memory.views` builds, the one the CLI prints
+(bridge/memory_shapes.py). The work runs in a worker thread (git, SQLite and
+hashing block).
 """
 
 from __future__ import annotations
@@ -18,8 +20,15 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import respond
 from bridge.liveconfirm import LiveConfirmer
+from bridge.memory_shapes import (
+    CheckAnswer,
+    RecallAnswer,
+    RetiredAnswer,
+    SavedAnswer,
+    SupersededAnswer,
+)
 from bridge.schema_types import (
     Budget,
     IncludeStale,
@@ -65,7 +74,7 @@ async def memory_save(
     refs: MemoryRefs,
     kind: MemoryKind = "fact",
     tags: MemoryTags = None,
-) -> Envelope:
+) -> SavedAnswer:
     """Save a memory anchored to code, so it can be checked when recalled later.
 
     `text`: what to remember, self-contained (a decision, a convention, a
@@ -86,7 +95,7 @@ async def memory_recall(
     limit: RecallLimit = 10,
     include_stale: IncludeStale = False,
     budget: Budget = None,
-) -> Envelope:
+) -> RecallAnswer:
     """Find memories about `query` (full-text), each checked against the code now.
 
     Hits are ranked by relevance with a bonus for freshly verified memories
@@ -98,16 +107,14 @@ async def memory_recall(
     then memory_verify or memory_supersede.
     """
     found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
-    data = {
-        "query": query,
-        "hits": [views.recall_hit(h) for h in found.hits],
-        "staleHidden": found.stale_hidden,
-    }
+    data = views.recalled(query, found)
     hidden = [views.hidden_line(found.stale_hidden)] if found.stale_hidden else []
     return respond(data, budget_tokens=app.budget(budget), items_key="hits", warnings=hidden)
 
 
-async def memory_check(app: AppContext, ids: MemoryIds = None, budget: Budget = None) -> Envelope:
+async def memory_check(
+    app: AppContext, ids: MemoryIds = None, budget: Budget = None
+) -> CheckAnswer:
     """Check memories against the code now (all active/stale/historical ones by default).
 
     Per reference: `valid`, `relocated` (same content elsewhere: the new
@@ -117,19 +124,25 @@ async def memory_check(app: AppContext, ids: MemoryIds = None, budget: Budget = 
     but whose direct callees changed gets a `dependencies_changed` warning
     (this opens the code map). A symbol found elsewhere (relocated, renamed,
     modified at a new place) is confirmed by the file's language server:
-    `live` is confirmed, refuted or unavailable. An `unknown` reference with
-    reason `ambiguous` lists its equally good `candidates`. Stale memories
-    come first.
+    `liveConfirmed` is true (listed there), false (not listed: re-read the
+    code) or null, and `liveReason` says why (`no_server`, `server_failed`,
+    `over_budget`; `not_needed` when nothing was found elsewhere). An
+    `unknown` reference with reason `ambiguous` lists its equally good
+    `candidates`. Stale memories come first.
     """
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
     results = await _run(app, lambda s: s.check(ids or (), live=confirm), code_map)
     ordered = sorted(results, key=lambda r: r.status != "stale")
-    data = {"memories": [views.memory_check(r) for r in ordered]}
-    return respond(data, budget_tokens=app.budget(budget), items_key="memories")
+    return respond(
+        views.checks(ordered),
+        budget_tokens=app.budget(budget),
+        items_key="memories",
+        warnings=confirm.notes,
+    )
 
 
-async def memory_verify(app: AppContext, id: MemoryId) -> Envelope:
+async def memory_verify(app: AppContext, id: MemoryId) -> SavedAnswer:
     """Confirm a memory still holds: re-anchor its references where they are now.
 
     Call it after re-reading the code a stale or relocated memory names and
@@ -147,7 +160,7 @@ async def memory_supersede(
     refs: NewRefs = None,
     kind: NewKind = None,
     tags: MemoryTags = None,
-) -> Envelope:
+) -> SupersededAnswer:
     """Replace a memory that is no longer true by a corrected one.
 
     The old memory becomes `superseded` (kept, linked to the new one, never
@@ -155,11 +168,10 @@ async def memory_supersede(
     now; `kind` and `tags` default to the old ones. Returns the new memory.
     """
     memory = await _run(app, lambda s: s.supersede(id, text, refs or (), kind=kind, tags=tags))
-    data = {"id": memory.id, "supersedes": id, "refs": views.saved(memory)["refs"]}
-    return respond(data, budget_tokens=app.budget(None))
+    return respond(views.superseded(memory, id), budget_tokens=app.budget(None))
 
 
-async def memory_retire(app: AppContext, id: MemoryId) -> Envelope:
+async def memory_retire(app: AppContext, id: MemoryId) -> RetiredAnswer:
     """Retire a memory that no longer applies: kept for the record, never recalled again."""
     memory = await _run(app, lambda s: s.retire(id))
-    return respond({"id": memory.id, "status": memory.status}, budget_tokens=app.budget(None))
+    return respond(views.retired(memory), budget_tokens=app.budget(None))

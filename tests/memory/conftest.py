@@ -10,12 +10,14 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from pydantic import TypeAdapter
 
 from memory.anchor import capture
 from memory.check import check_memories
 from memory.model import Memory, MemoryCheck, RefCheck
 from memory.refs import parse_ref
 from memory.stores import STORE_ENV
+from memory.views import MemoryCheckView, memory_check
 from memory.workspace import Workspace
 from tests.pgserver import Postgres, running_postgres
 
@@ -72,7 +74,10 @@ class Repo:
         )
 
     def check(self, memory: Memory) -> MemoryCheck:
-        return check_memories(Workspace(self.root), [memory])[0]
+        result = check_memories(Workspace(self.root), [memory])[0]
+        # every status, reason and confidence level is one the published schema lists
+        TypeAdapter(MemoryCheckView).validate_python(memory_check(result), strict=True)
+        return result
 
     def check_ref(self, memory: Memory) -> RefCheck:
         (result,) = self.check(memory).refs

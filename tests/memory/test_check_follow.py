@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from memory.check import check_anchor, check_memories
-from memory.model import RefSpec
+from memory.model import LiveCheck, RefSpec
 from memory.workspace import Workspace
 from tests.memory.conftest import Repo
 
@@ -177,9 +177,10 @@ def test_symbols_found_elsewhere_are_confirmed_live_when_asked(repo: Repo) -> No
     repo.commit("move parse_header, rename keep")
     asked: list[tuple[str, str, tuple[int, int]]] = []
 
-    def live(path: str, symbol: str, lines: tuple[int, int]) -> bool | None:
+    def live(path: str, symbol: str, lines: tuple[int, int]) -> LiveCheck:
         asked.append((path, symbol, lines))
-        return {"pkg/headers.py": True, "pkg/parser.py": False}[path]
+        listed = path == "pkg/headers.py"
+        return LiveCheck(True, "listed") if listed else LiveCheck(False, "not_listed")
 
     (result,) = check_memories(Workspace(repo.root), [memory], live=live)
     moved, renamed, lines = result.refs
@@ -187,8 +188,8 @@ def test_symbols_found_elsewhere_are_confirmed_live_when_asked(repo: Repo) -> No
         ("pkg/headers.py", "parse_header", (1, 7)),
         ("pkg/parser.py", "keep_value", (5, 6)),
     ]
-    assert (moved.status, moved.live) == ("modified", "confirmed")
-    assert (renamed.status, renamed.live) == ("renamed", "refuted")
+    assert (moved.status, moved.live) == ("modified", LiveCheck(True, "listed"))
+    assert (renamed.status, renamed.live) == ("renamed", LiveCheck(False, "not_listed"))
     assert "does not list keep_value" in renamed.warnings[-1]
     assert lines.live is None
 

@@ -1,4 +1,4 @@
-"""memory_check confirms the symbols it found elsewhere with a REAL language server (ty)."""
+"""memory_check confirms the symbols it found with a REAL language server (ty)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import asyncio
 
 from bridge.context import AppContext
 from bridge.tools import memory
+from memory.check import check_memories
+from memory.live import live_of
+from memory.model import LiveCheck
+from memory.workspace import Workspace
 from tests.memory.conftest import Repo
 
 TIMEOUT_S = 120.0
@@ -35,13 +39,14 @@ def test_memory_check_confirms_a_moved_and_edited_symbol_live(repo: Repo) -> Non
                 "greetings.py",
                 "greet",
             )
-            assert greet["live"] == "confirmed"
-            assert (other["status"], other["symbol"], other["live"]) == (
+            assert (greet["liveConfirmed"], greet["liveReason"]) == (True, "listed")
+            assert (other["status"], other["symbol"], other["liveConfirmed"]) == (
                 "renamed",
                 "another",
-                "confirmed",
+                True,
             )
-            assert "live" not in notes
+            assert (notes["liveConfirmed"], notes["liveReason"]) == (None, "not_needed")
+            assert checked["warnings"] == []
         finally:
             await app.aclose()
 
@@ -50,3 +55,30 @@ def test_memory_check_confirms_a_moved_and_edited_symbol_live(repo: Repo) -> Non
             await scenario()
 
     asyncio.run(bounded())
+
+
+def test_every_symbol_found_at_a_new_place_is_asked_and_only_those(repo: Repo) -> None:
+    code = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+    repo.write("m.py", code)
+    repo.commit("start")
+    memory = repo.remember("m.py#a", "m.py#b", "m.py#c", "m.py:9-10")
+    edited = code.replace("return 1", "return 10").replace("return 2", "x = 2\n    return x")
+    repo.write("m.py", "import os\n\n\n" + edited)  # a: edited, moved down; b: grew; c: moved
+    asked: list[str] = []
+
+    def live(path: str, symbol: str, lines: tuple[int, int]) -> LiveCheck:
+        asked.append(f"{symbol} {lines[0]}-{lines[1]}")
+        return LiveCheck(True, "listed")
+
+    (result,) = check_memories(Workspace(repo.root), [memory], live=live)
+    assert [(r.status, live_of(r).reason) for r in result.refs] == [
+        ("modified", "listed"),
+        ("modified", "listed"),
+        ("relocated", "listed"),
+        ("relocated", "not_needed"),
+    ]
+    assert asked == ["a 4-5", "b 8-10", "c 13-14"]
+    (unasked,) = check_memories(Workspace(repo.root), [memory])
+    assert [live_of(r) for r in unasked.refs] == [LiveCheck(None, "skipped")] * 3 + [
+        LiveCheck(None, "not_needed")
+    ]

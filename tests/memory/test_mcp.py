@@ -18,7 +18,8 @@ def test_save_then_recall_and_check_over_mcp(repo: Repo) -> None:
     async def scenario() -> None:
         async with serve(repo.root) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert tools["memory_save"].annotations.read_only_hint is False
+            annotations = tools["memory_save"].annotations
+            assert annotations is not None and annotations.read_only_hint is False
             saved = await call(client, "memory_save", text="greet says hi", refs=["hello.py#greet"])
             memory_id = saved["data"]["id"]
             repo.write("hello.py", CODE.replace("'hi '", "'hello '"))

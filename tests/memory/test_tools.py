@@ -32,7 +32,8 @@ def test_save_recall_check_verify_supersede_retire(repo: Repo) -> None:
         loud = await memory.memory_recall(app, "greet prefix", include_stale=True)
         (hit,) = loud["data"]["hits"]
         assert hit["status"] == "stale"
-        assert hit["warning"].startswith("STALE") and f"verify {memory_id}" in hit["warning"]
+        warning = hit["warning"] or ""
+        assert warning.startswith("STALE") and f"verify {memory_id}" in warning
         checked = await memory.memory_check(app, [memory_id])
         assert checked["data"]["memories"][0]["refs"][0]["status"] == "modified"
         await memory.memory_verify(app, memory_id)
