@@ -28,9 +28,22 @@ def _write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _lines(truth_module: ModuleType, root: Path, language: str, **wanted: object) -> set[str]:
-    truth = truth_module.Truth(root, language)
-    found = truth.occurrences(truth_module.Wanted(**wanted))
+def _uses(
+    truth_module: ModuleType,
+    root: Path,
+    language: str,
+    symbol: str,
+    path: str,
+    lines: tuple[int, int],
+) -> set[str]:
+    """What the truth counts as uses of `symbol` (`name`, or `Class.name` for a
+    member) defined at `lines` of `path`: `path:LINE`, then `?` when only maybe
+    the symbol, `()` when a call."""
+    container, _, name = symbol.rpartition(".")
+    wanted = truth_module.Wanted(
+        name=name, member=bool(container), container=container, path=path, lines=lines
+    )
+    found = truth_module.Truth(root, language).occurrences(wanted)
     return {f"{o.path}:{o.line}{'' if o.direct else '?'}{'()' if o.is_call else ''}" for o in found}
 
 
@@ -56,16 +69,7 @@ def test_python_function_uses_count_and_other_meanings_do_not(
             "other.py": "from jinja2 import render\nrender(5)\n",
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "python",
-        name="render",
-        member=False,
-        container="",
-        path="pkg/tools.py",
-        lines=(1, 2),
-    )
+    found = _uses(truth_module, root, "python", "render", "pkg/tools.py", (1, 2))
     assert found == {"pkg/tools.py:1", "pkg/use.py:2", "pkg/use.py:5()", "pkg/use.py:6()"}
 
 
@@ -91,16 +95,7 @@ def test_python_method_uses_are_direct_only_through_self_or_its_class(
             ),
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "python",
-        name="dispatch",
-        member=True,
-        container="App",
-        path="app.py",
-        lines=(5, 6),
-    )
+    found = _uses(truth_module, root, "python", "App.dispatch", "app.py", (5, 6))
     # the def lines count (both: the parse cannot tell the two methods apart), super()
     # inside its own body is the base's, a plain local is no method, `app` is untyped
     assert found == {"app.py:2", "app.py:5", "app.py:8()", "app.py:9()", "app.py:12?()"}
@@ -136,16 +131,7 @@ def test_go_package_members_are_not_the_project_function(
             ),
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "go",
-        name="HandleFunc",
-        member=True,
-        container="Router",
-        path="mux.go",
-        lines=(4, 4),
-    )
+    found = _uses(truth_module, root, "go", "Router.HandleFunc", "mux.go", (4, 4))
     assert found == {"mux.go:4", "mux.go:7?()"}
 
 
@@ -168,26 +154,8 @@ def test_typescript_globals_and_namespace_members_are_not_a_method(
             ),
         },
     )
-    bigint = _lines(
-        truth_module,
-        root,
-        "typescript",
-        name="bigint",
-        member=True,
-        container="Mocker",
-        path="mocker.ts",
-        lines=(3, 3),
-    )
-    parse = _lines(
-        truth_module,
-        root,
-        "typescript",
-        name="parse",
-        member=True,
-        container="Mocker",
-        path="mocker.ts",
-        lines=(4, 4),
-    )
+    bigint = _uses(truth_module, root, "typescript", "Mocker.bigint", "mocker.ts", (3, 3))
+    parse = _uses(truth_module, root, "typescript", "Mocker.parse", "mocker.ts", (4, 4))
     assert bigint == {"mocker.ts:3", "mocker.ts:7?"}
     assert parse == {"mocker.ts:4", "mocker.ts:9()"}
 
@@ -222,16 +190,7 @@ def test_a_method_through_its_imported_class_counts_through_a_namespace_not(
             "use.py": "from app import App\nimport app\nApp.dispatch(x)\napp.dispatch()\n",
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "python",
-        name="dispatch",
-        member=True,
-        container="App",
-        path="app.py",
-        lines=(2, 3),
-    )
+    found = _uses(truth_module, root, "python", "App.dispatch", "app.py", (2, 3))
     assert found == {"app.py:2", "use.py:3()"}
 
 
@@ -248,16 +207,7 @@ def test_a_namesake_reached_through_a_foreign_package_does_not_count(
             ),
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "python",
-        name="send_from_directory",
-        member=False,
-        container="",
-        path="helpers.py",
-        lines=(2, 3),
-    )
+    found = _uses(truth_module, root, "python", "send_from_directory", "helpers.py", (2, 3))
     assert found == {"helpers.py:2"}
 
 
@@ -296,16 +246,7 @@ def test_a_local_named_like_a_method_is_not_the_method(
             ),
         },
     )
-    found = _lines(
-        truth_module,
-        root,
-        "typescript",
-        name="time",
-        member=True,
-        container="ZodString",
-        path="s.ts",
-        lines=(2, 2),
-    )
+    found = _uses(truth_module, root, "typescript", "ZodString.time", "s.ts", (2, 2))
     assert found == {"s.ts:2", "s.ts:5?()", "s.ts:6?()"}
 
 
