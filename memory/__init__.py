@@ -13,7 +13,8 @@
     history    what the code was at the anchor commit (is a candidate new?)
     confidence the named confidence levels and the evidence behind each
     similarity token similarity (rapidfuzz) and name affinity
-    live       LiveConfirm: the protocol the bridge implements on language servers
+    live       LiveConfirm: the protocol the bridge implements on language servers;
+               which found symbols are asked (needs_live)
     files, results   one file's content; result shapes the checks share
     deps       dependencies_changed, from the map's call graph
     changes    a diff's files and symbols, and the memories it touches
@@ -21,7 +22,7 @@
     recall     FTS5/BM25 search ranked with freshness
     service    the operations the CLI and the MCP tools share
     transfer   JSONL import/export
-    views      the JSON shapes of the CLI contract
+    views      the JSON shapes of every memory answer (CLI --json and MCP data)
     review     the interactive walk through stale memories
 
     errors     the domain's own error tree (translated by bridge.translate)
