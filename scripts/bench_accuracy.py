@@ -39,20 +39,21 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
+
 from accuracy.corpora import DEFAULT_CACHE, PROJECTS, Project, corpus
 from accuracy.measure import Asker, Run, median_p95, percent
 from accuracy.sample import candidates, pick
 from accuracy.truth import Truth
+from benchinfo import code_commit
 from rich.console import Console
 from rich.table import Table
 
-import bridge
 from bridge.config import BridgeConfig, Config
 from bridge.context import AppContext
 from bridge.errors import ToolError
@@ -295,7 +296,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for key in LANGUAGES[language]:
             rows.extend(await _project_rows(PROJECTS[key], args))
     return {
-        "commit": _head(),
+        "commit": code_commit(),
         "seed": args.seed,
         "load": os.getloadavg()[0],
         "rows": rows,
@@ -319,20 +320,6 @@ async def _project_rows(project: Project, args: argparse.Namespace) -> list[dict
             continue
         rows.append(summarize(run, project))
     return rows
-
-
-def _head() -> str:
-    """The commit of the code being measured (with `+dirty` when the tree has edits);
-    the folder's name when that code is no git checkout (an exported commit)."""
-    code = Path(bridge.__file__).resolve().parents[1]
-    if not (code / ".git").exists():
-        return f"{code.name} (exported)"
-    git = ["git", "-C", str(code)]
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(
-        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-    )
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,7 +38,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,16 +47,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mcp import Client, StdioServerParameters
-from rich.console import Console
-from rich.table import Table
-
-from bridge.context import AppContext
-from bridge.targets import LspPosition, PositionTarget, to_lsp_position
-from bridge.tools import mapping, nav, resolve
-from map.codemap import CodeMap
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))  # the tests' git and MCP session helpers
+
+from benchinfo import code_commit  # noqa: E402
+from mcp import Client  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from bridge.context import AppContext  # noqa: E402
+from bridge.targets import LspPosition, PositionTarget, to_lsp_position  # noqa: E402
+from bridge.tools import mapping, nav, resolve  # noqa: E402
+from lsp.pool import LivePool  # noqa: E402
+from map.codemap import CodeMap  # noqa: E402
+from tests.bridge.mcp_session import server_params  # noqa: E402
+from tests.gitrepo import commit_all  # noqa: E402
+
 DEFAULT_PACKAGE = "pygments"
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "bridge"
 TABLE_WIDTH = 130
@@ -71,6 +76,8 @@ CALL_TIMEOUT_S = 120.0
 err = Console(stderr=True)
 
 Raw = Callable[[AppContext], Awaitable[object]]
+PositionQuery = Callable[[LivePool, str, int, int], Awaitable[object]]
+"""A live-layer call at a position, e.g. `LivePool.references`."""
 T = TypeVar("T")
 
 
@@ -104,19 +111,7 @@ def make_corpus(package: str, root: Path) -> Path:
         source, root / package, ignore=shutil.ignore_patterns("__pycache__", "tests", "*.so")
     )
     (root / "pyproject.toml").write_text(f'[project]\nname = "{package}-bench"\nversion = "0"\n')
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "bench",
-        "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-        "GIT_COMMITTER_NAME": "bench",
-        "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-    }
-    for command in (
-        ["git", "init", "-q", "-b", "main"],
-        ["git", "add", "-A"],
-        ["git", "commit", "-qm", "corpus"],
-    ):
-        subprocess.run(command, cwd=root, env=env, check=True)
+    commit_all(root, "corpus")
     return root
 
 
@@ -238,35 +233,24 @@ def all_cases(t: Targets) -> list[Case]:
     def at(site: Site) -> dict[str, Any]:
         return {"target": site.position, "name": site.name}
 
-    def live(site: Site, ask: Callable[[AppContext, LspPosition], Awaitable[object]]) -> Raw:
-        return lambda app: ask(app, _position(app, site))
+    def live(site: Site, ask: PositionQuery) -> Raw:
+        def raw(app: AppContext) -> Awaitable[object]:
+            p = _position(app, site)
+            return ask(app.live, p.path, p.line, p.character)
+
+        return raw
 
     return [
-        Case(
-            "nav_references",
-            nav.nav_references,
-            at(t.cls),
-            live(t.cls, lambda a, p: a.live.references(p.path, p.line, p.character)),
-        ),
+        Case("nav_references", nav.nav_references, at(t.cls), live(t.cls, LivePool.references)),
         Case(
             "nav_references",
             nav.nav_references,
             {"target": t.cls.node_id},
-            live(t.cls, lambda a, p: a.live.references(p.path, p.line, p.character)),
+            live(t.cls, LivePool.references),
             variant="node ID",
         ),
-        Case(
-            "nav_definition",
-            nav.nav_definition,
-            at(t.use),
-            live(t.use, lambda a, p: a.live.definition(p.path, p.line, p.character)),
-        ),
-        Case(
-            "nav_hover",
-            nav.nav_hover,
-            at(t.method),
-            live(t.method, lambda a, p: a.live.hover(p.path, p.line, p.character)),
-        ),
+        Case("nav_definition", nav.nav_definition, at(t.use), live(t.use, LivePool.definition)),
+        Case("nav_hover", nav.nav_hover, at(t.method), live(t.method, LivePool.hover)),
         Case(
             "nav_symbols",
             nav.nav_symbols,
@@ -279,18 +263,8 @@ def all_cases(t: Targets) -> list[Case]:
             {"query": t.cls.name},
             lambda app: app.live.workspace_symbols(t.cls.name, language="python"),
         ),
-        Case(
-            "nav_callers",
-            nav.nav_callers,
-            at(t.method),
-            live(t.method, lambda a, p: a.live.incoming_calls(p.path, p.line, p.character)),
-        ),
-        Case(
-            "nav_callees",
-            nav.nav_callees,
-            at(t.caller),
-            live(t.caller, lambda a, p: a.live.outgoing_calls(p.path, p.line, p.character)),
-        ),
+        Case("nav_callers", nav.nav_callers, at(t.method), live(t.method, LivePool.incoming_calls)),
+        Case("nav_callees", nav.nav_callees, at(t.caller), live(t.caller, LivePool.outgoing_calls)),
         Case(
             "resolve",
             resolve.resolve,
@@ -365,14 +339,9 @@ async def measure_mcp(
     root: Path, cases: list[Case], runs: int, samples: dict[str, Samples]
 ) -> dict[str, float]:
     """Latencies through `codeanchor serve` over stdio; returns cold-start times."""
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "bridge.cli", "serve", "--root", str(root)],
-        cwd=str(REPO_ROOT),
-    )
     cold: dict[str, float] = {}
     started = time.perf_counter()
-    async with Client(params, read_timeout_seconds=CALL_TIMEOUT_S) as client:
+    async with Client(server_params(root), read_timeout_seconds=CALL_TIMEOUT_S) as client:
         cold["session_start_s"] = time.perf_counter() - started
 
         async def call(case: Case) -> int:
@@ -519,7 +488,7 @@ async def bench(
     return {
         "corpus": {"package": package, "files": files, "root": str(root)},
         "runs": runs,
-        "commit": _head(),
+        "commit": code_commit(),
         "watch": watch,
         "load": os.getloadavg()[0],
         "targets": asdict(targets),
@@ -532,16 +501,6 @@ async def bench(
         },
         "tools": rows(samples),
     }
-
-
-def _head() -> str:
-    """The commit of the code being measured (with `+dirty` when the tree has edits)."""
-    git = ["git", "-C", str(REPO_ROOT)]
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(
-        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-    )
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def main(argv: list[str] | None = None) -> int:

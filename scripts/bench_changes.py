@@ -25,10 +25,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,21 +46,10 @@ from bridge.tools.changes import map_changes  # noqa: E402
 from memory.changes import diff_files, symbol_changes  # noqa: E402
 from memory.service import MemoryService, NewMemory  # noqa: E402
 from memory.workspace import Workspace  # noqa: E402
+from tests.gitrepo import commit_all  # noqa: E402
 
 FILES = 20
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 _TOP_DEF = re.compile(r"^def ([A-Za-z_]\w*)\(", re.MULTILINE)
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, check=True)
 
 
 def _edited_files(root: Path) -> list[tuple[str, str]]:
@@ -80,9 +67,7 @@ def _prepare(corpus: str, cache: Path, into: Path) -> tuple[Path, list[tuple[str
     root = into / corpus
     unpack_sources(fetch_wheels(cache, CORPORA[corpus]), root)
     (root / ".gitignore").write_text(".codeanchor/\n")
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "corpus")
+    commit_all(root, "corpus")
     edited = _edited_files(root)
     with MemoryService(root) as service:
         service.save_many(

@@ -10,7 +10,6 @@ so the map and the servers see an ordinary checkout. A later run reuses it.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,14 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "accuracy"
+from tests.gitrepo import commit_all
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-}
+DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "accuracy"
 
 # zod's tests import the package by its own name: map it onto the sources, as
 # zod's own repository does, so the type checker sees one project.
@@ -219,12 +213,6 @@ def corpus(project: Project, cache: Path) -> Path:
                     shutil.copyfile(path, dest)
         if project.extra is not None:
             project.extra(top, repo)
-        env = {**os.environ, **GIT_ENV}
-        for command in (
-            ["git", "init", "-q", "-b", "main"],
-            ["git", "add", "-A"],
-            ["git", "commit", "-qm", f"corpus {project.source}"],
-        ):
-            subprocess.run(command, cwd=repo, env=env, check=True, capture_output=True)
+        commit_all(repo, f"corpus {project.source}")
         repo.rename(root)
     return root

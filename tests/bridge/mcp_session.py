@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +14,8 @@ import orjson
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
 
+from tests.gitrepo import commit_all
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example"
 CALL_TIMEOUT_S = 60.0
 
@@ -24,19 +25,7 @@ def example_repo(dest: Path, *, watch: bool) -> Path:
     root = dest / "repo"
     shutil.copytree(EXAMPLE, root)
     (root / "codeanchor.toml").write_text(f"watch = {str(watch).lower()}\n")
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.invalid",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.invalid",
-    }
-    for command in (
-        ["git", "init", "-q", "-b", "main"],
-        ["git", "add", "-A"],
-        ["git", "commit", "-qm", "example"],
-    ):
-        subprocess.run(command, cwd=root, env=env, check=True)
+    commit_all(root, "example")
     return root
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from map.codemap import CodeMap, MapSettings
+from tests.gitrepo import git as git  # the map tests' git: one helper for every test
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_repo"
 
@@ -17,16 +17,6 @@ def copy_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(FIXTURE, root)
     return root
-
-
-def git(root: Path, *args: str) -> None:
-    """Run git in `root` as a throwaway identity; raises when git fails."""
-    subprocess.run(
-        ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", *args],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
 
 
 def graph_state(codemap: CodeMap) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
