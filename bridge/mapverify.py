@@ -10,7 +10,9 @@ symbols partially (ty): the user's file is the one opened.
 At most `MAX_CHECKED_EDGES` edges are checked per answer, in the order the
 answer lists them; the rest, and edges that cannot be checked (an `imports`
 or `contains` edge, a file changed since the map was built, a language with
-no server, a server error), stay `verified: null` with a reason.
+no server, a server error), stay `verified: null`, counted in
+`uncheckedReasons` by code: `not_a_use`, `changed_since_build`, `over_cap`,
+`no_server`, `server_error`.
 """
 
 from __future__ import annotations
@@ -19,79 +21,70 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bridge.context import AppContext
-from bridge.mapview import UseSite, changed_since_build, use_site
+from bridge.map_shapes import UncheckedReason, Verification
+from bridge.mapview import Edge, UseSite, changed_since_build, use_site
 from disk.errors import DiskError
 from lsp.errors import LspError, NoServerError, UnsupportedFileError
 from map.codemap import CodeMap
 
 MAX_CHECKED_EDGES = 32
-METHOD = "definition at the use site"
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """One listed edge: `user` uses `used` (`kind`: calls, references, inherits...)."""
-
-    user: str
-    used: str
-    kind: str
 
 
 @dataclass(slots=True)
-class Verification:
+class Verdicts:
     """Which edges held: True, False, or None (not checked, see `reasons`)."""
 
     verdicts: dict[Edge, bool | None] = field(default_factory=dict)
-    reasons: dict[str, int] = field(default_factory=dict)
+    reasons: dict[UncheckedReason, int] = field(default_factory=dict)
 
-    def skip(self, edge: Edge, reason: str) -> None:
+    def skip(self, edge: Edge, reason: UncheckedReason) -> None:
         """Record `edge` as unchecked, for `reason`."""
         self.verdicts[edge] = None
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
-    def summary(self) -> dict[str, object]:
-        """The JSON shape answers carry (`verification`)."""
+    def summary(self) -> Verification:
+        """What answers carry as `verification`."""
         found = list(self.verdicts.values())
-        return {
-            "method": METHOD,
-            "checked": sum(v is not None for v in found),
-            "held": sum(v is True for v in found),
-            "notHeld": sum(v is False for v in found),
-            "unchecked": sum(v is None for v in found),
-            "uncheckedReasons": dict(sorted(self.reasons.items())),
-        }
+        return Verification(
+            method="definition at the use site",
+            checked=sum(v is not None for v in found),
+            held=sum(v is True for v in found),
+            notHeld=sum(v is False for v in found),
+            unchecked=sum(v is None for v in found),
+            uncheckedReasons=dict(sorted(self.reasons.items())),
+        )
 
 
-async def verify_edges(app: AppContext, code_map: CodeMap, edges: Sequence[Edge]) -> Verification:
+async def verify_edges(app: AppContext, code_map: CodeMap, edges: Sequence[Edge]) -> Verdicts:
     """Check `edges` (deduplicated, in order) against the live server."""
-    result = Verification()
+    result = Verdicts()
     sites: list[tuple[Edge, UseSite]] = []
     for edge in dict.fromkeys(edges):
         site = use_site(code_map, edge.user, edge.used, edge.kind)
         if site is None:
-            result.skip(edge, "not a use the map can point at")
+            result.skip(edge, "not_a_use")
         elif changed_since_build(code_map, site.path) or changed_since_build(
             code_map, site.target_path
         ):
-            result.skip(edge, "file changed since the map was built")
+            result.skip(edge, "changed_since_build")
         elif len(sites) >= MAX_CHECKED_EDGES:
-            result.skip(edge, f"over the cap of {MAX_CHECKED_EDGES} checked edges")
+            result.skip(edge, "over_cap")
         else:
             sites.append((edge, site))
     no_server: set[str] = set()  # file extensions
     for edge, site in sites:
         extension = site.path.rpartition(".")[2]
         if extension in no_server:
-            result.skip(edge, "no language server for the file")
+            result.skip(edge, "no_server")
             continue
         try:
             found = await app.live.definition(site.path, site.line, site.character)
         except (NoServerError, UnsupportedFileError):
             no_server.add(extension)
-            result.skip(edge, "no language server for the file")
+            result.skip(edge, "no_server")
             continue
-        except (LspError, DiskError) as exc:
-            result.skip(edge, f"server error: {type(exc).__name__}")
+        except (LspError, DiskError):
+            result.skip(edge, "server_error")
             continue
         result.verdicts[edge] = any(
             loc.path == site.target_path

@@ -1,5 +1,5 @@
 """What the bridge reads from the cached map: a node's recorded place, an edge's
-use sites, and freshness.
+use sites and facts, a reached node as answers list it, and freshness.
 
 A file counts as stale for an answer when the watcher flagged it, or when
 its content on disk no longer hashes to what the map recorded.
@@ -10,10 +10,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from bridge.map_shapes import Neighbor, NodeKind
 from map.codemap import CodeMap
-from map.model import Range
+from map.model import EdgeKind, Range
+from map.query import Neighbor as Reached
 
 MAX_SUGGESTIONS = 5
 USE_KINDS = frozenset({"calls", "references", "inherits"})
@@ -84,6 +86,45 @@ def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
     return MapEntry(
         node_id, attrs["path"], attrs["kind"], first, last, selection.start_line + 1, attrs["range"]
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One listed edge: `user` uses `used` (`kind`: calls, references, inherits...)."""
+
+    user: str
+    used: str
+    kind: str
+
+
+def edge_of(found: Reached, incoming: bool) -> Edge:
+    """The edge `found` was reached over, as user -> used (`incoming`: walking to users)."""
+    if incoming:
+        return Edge(found.node_id, found.source, found.via)
+    return Edge(found.source, found.node_id, found.via)
+
+
+def neighbor(code_map: CodeMap, found: Reached, incoming: bool) -> Neighbor:
+    """A node a graph walk reached, as map answers list it: the walk's facts, the last
+    edge's confidence and use lines, and the node's own lines."""
+    edge = edge_of(found, incoming)
+    facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
+    item = Neighbor(
+        {
+            "nodeId": found.node_id,
+            "kind": cast(NodeKind, found.kind),
+            "distance": found.distance,
+            "via": cast(EdgeKind, found.via),
+            "from": found.source,
+            "confidence": round(found.confidence, 2),
+            "edgeConfidence": facts.get("confidence", 1.0),
+            "at": facts.get("at", []),
+        }
+    )
+    lines = code_map.lines_of(found.node_id)
+    if lines:
+        item["lines"] = list(lines)
+    return item
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rich.console import Console
 
@@ -13,6 +12,8 @@ from bridge.cli.common import print_json, report_warning
 from bridge.cli.progress import build_progress
 from bridge.cli.run import run_tool
 from bridge.context import AppContext
+from bridge.envelope import respond
+from bridge.map_shapes import BuildAnswer, BuildData, NodeKind
 from bridge.tools import changes, mapping
 from map.codemap import CodeMap
 
@@ -37,7 +38,11 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 
     search = sub.add_parser("search", parents=[parent], help="find symbols by name/glob/re:regex")
     search.add_argument("query")
-    search.add_argument("--kind", help="only this kind (class, function, method, ...)")
+    search.add_argument(
+        "--kind",
+        choices=[k for part in get_args(NodeKind) for k in get_args(part)],
+        help="only this kind (class, function, method, ...)",
+    )
     search.add_argument("--limit", type=int, default=50)
     _budget(search)
     search.set_defaults(
@@ -130,30 +135,35 @@ def _walker(direction: Literal["in", "out"]) -> Any:
 
 
 def _build(args: argparse.Namespace) -> int:
-    """Open (or build) the map with a progress bar, then update it from the disk."""
+    """Open (or build) the map with a progress bar, then update it from the disk; print
+    the map_status summary and what this build did (the answer envelope with --json)."""
     app = AppContext(args.root)
     started = time.monotonic()
     with build_progress("building the map", enabled=not args.json) as progress:
         code_map = CodeMap.open(app.root, app.map_settings, progress)
-    status = dataclasses.asdict(code_map.status())
-    status["built_at"] = status["built_at"].isoformat()
-    status["duration_s"] = round(time.monotonic() - started, 3)
     report = code_map.last_report
-    status["files_changed"] = len(report.files_changed) if report else 0
-    status["files_removed"] = len(report.files_removed) if report else 0
+    data = BuildData(
+        **mapping.summary(code_map.status()),
+        durationSeconds=round(time.monotonic() - started, 3),
+        changedCount=len(report.files_changed) if report else 0,
+        removedCount=len(report.files_removed) if report else 0,
+    )
+    answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
+        respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
+    )
     if args.json:
-        print_json(status)
-    else:
-        languages = ", ".join(f"{k} {v}" for k, v in status["languages"].items())
-        skipped = sum(status["skipped"].values())
-        Console(highlight=False).print(
-            f"map of {app.root}: {status['files']} files ({languages}), {status['symbols']} "
-            f"symbols, {status['edges']} edges; {skipped} files skipped; "
-            f"{status['files_changed']} re-extracted, {status['files_removed']} removed; "
-            f"{status['duration_s']:.2f} s"
-        )
-    for notice in app.take_notices():  # an untrusted snapshot_dir was not used
-        report_warning(notice)
+        print_json(answer)
+        return 0
+    languages = ", ".join(f"{k} {v}" for k, v in data["languages"].items())
+    skipped = ", ".join(f"{v} {k}" for k, v in sorted(data["skipped"].items()))
+    Console(highlight=False).print(
+        f"map of {app.root}: {data['files']} files ({languages}), {data['symbols']} "
+        f"symbols, {data['edges']} edges; skipped: {skipped or 'none'}; "
+        f"{data['changedCount']} re-extracted, {data['removedCount']} removed; "
+        f"{data['durationSeconds']:.2f} s"
+    )
+    for warning in answer["warnings"]:
+        report_warning(warning)
     return 0
 
 

@@ -14,19 +14,35 @@ references it moved, modified or deleted and the callees that changed.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import cast, get_args
 
+from bridge.change_shapes import (
+    ChangeCounts,
+    ChangedFile,
+    ChangedSymbol,
+    ChangesAnswer,
+    ChangesData,
+    ChangesDepth,
+    Since,
+    TouchedMemory,
+    TouchedRef,
+    Until,
+    WithMemories,
+)
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import respond
 from bridge.errors import BadInputError
-from bridge.mapverify import Edge, verify_edges
-from bridge.mapview import edge_facts, map_stamp
+from bridge.map_shapes import Neighbor, NodeKind, Verify
+from bridge.mapverify import verify_edges
+from bridge.mapview import Edge, edge_of, map_stamp, neighbor
+from bridge.schema_types import Budget
 from map.codemap import CodeMap
 from map.languages import language_for
-from map.query import Neighbor
+from map.query import Neighbor as Reached
 from memory.changes import Diff, Touched, diff_files, symbol_changes
+from memory.model import RefReason
 from memory.service import MemoryService
-from memory.symdiff import SymbolChange
+from memory.symdiff import ChangeKind, SymbolChange
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
@@ -38,64 +54,55 @@ REMOVED_NOTE = (
 )
 
 
-def _dependent(code_map: CodeMap, found: Neighbor) -> dict[str, Any]:
-    facts = edge_facts(code_map, found.node_id, found.source, found.via)
-    return {
-        "nodeId": found.node_id,
-        "kind": found.kind,
-        "distance": found.distance,
-        "via": found.via,
-        "from": found.source,
-        "confidence": round(found.confidence, 2),
-        "at": facts.get("at", []),
-    }
-
-
-def _symbol(change: SymbolChange, dependents: list[dict[str, Any]], total: int) -> dict[str, Any]:
-    item: dict[str, Any] = {
-        "change": change.change,
-        "nodeId": change.node_id,
-        "oldId": change.old_id,
-        "kind": change.kind,
-        "lines": list(change.lines) if change.lines else None,
-    }
+def _symbol(change: SymbolChange, dependents: list[Neighbor], total: int) -> ChangedSymbol:
+    item = ChangedSymbol(
+        change=change.change,
+        nodeId=change.node_id,
+        oldId=change.old_id,
+        kind=cast(NodeKind, change.kind),
+        lines=list(change.lines) if change.lines else None,
+        dependentCount=total,
+        dependents=dependents[:MAX_DEPENDENTS],
+    )
     if change.similarity is not None:
         item["similarity"] = change.similarity
-    item["dependentCount"] = total
-    item["dependents"] = dependents[:MAX_DEPENDENTS]
     if change.change == "removed":
         item["note"] = REMOVED_NOTE
     return item
 
 
-def _memory(found: Touched) -> dict[str, Any]:
+def _memory(found: Touched) -> TouchedMemory:
     memory = found.check.memory
-    return {
-        "id": memory.id,
-        "text": memory.text,
-        "kind": memory.kind,
-        "status": found.check.status,
-        "refs": [
-            {
-                "ref": str(r.anchor.spec),
-                "status": r.status,
-                "reason": r.reason,
-                "path": None if r.place is None else r.place.path,
-                "symbol": None if r.place is None else r.place.symbol,
-                "startLine": None if r.place is None else r.place.start_line,
-                "endLine": None if r.place is None else r.place.end_line,
-            }
-            for r in found.refs
-        ],
-        "calleesChanged": list(found.callees),
-    }
-
-
-def _files(diff: Diff) -> list[dict[str, Any]]:
-    return [
-        {"path": path, "change": c.kind, **({"newPath": c.new_path} if c.new_path else {})}
-        for path, c in sorted(diff.files.items())
+    refs = [
+        TouchedRef(
+            ref=str(r.anchor.spec),
+            status=r.status,
+            reason=cast(RefReason, r.reason),
+            path=None if r.place is None else r.place.path,
+            symbol=None if r.place is None else r.place.symbol,
+            startLine=None if r.place is None else r.place.start_line,
+            endLine=None if r.place is None else r.place.end_line,
+        )
+        for r in found.refs
     ]
+    return TouchedMemory(
+        id=memory.id,
+        text=memory.text,
+        kind=memory.kind,
+        status=found.check.status,
+        refs=refs,
+        calleesChanged=list(found.callees),
+    )
+
+
+def _files(diff: Diff) -> list[ChangedFile]:
+    files = []
+    for path, c in sorted(diff.files.items()):
+        item = ChangedFile(path=path, change=c.kind)
+        if c.new_path:
+            item["newPath"] = c.new_path
+        files.append(item)
+    return files
 
 
 async def _fresh_map(app: AppContext, diff: Diff) -> tuple[CodeMap, bool]:
@@ -113,13 +120,13 @@ async def _fresh_map(app: AppContext, diff: Diff) -> tuple[CodeMap, bool]:
 
 async def map_changes(
     app: AppContext,
-    since: str = "HEAD",
-    until: str | None = None,
-    depth: int = 2,
-    verify: bool = False,
-    memories: bool = True,
-    budget: int | None = None,
-) -> Envelope:
+    since: Since = "HEAD",
+    until: Until = None,
+    depth: ChangesDepth = 2,
+    verify: Verify = False,
+    memories: WithMemories = True,
+    budget: Budget = None,
+) -> ChangesAnswer:
     """What changed from the commit `since` (default HEAD) to the working tree (or to
     the commit `until`): `symbols`, each with `change` (added, removed, modified,
     moved, renamed; matched as the memory check matches), `nodeId` (now) and `oldId`
@@ -134,25 +141,28 @@ async def map_changes(
     diff = await asyncio.to_thread(diff_files, app.root, since, until)
     code_map, rebuilt = await _fresh_map(app, diff)
     changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
-    items: list[dict[str, Any]] = []
-    first_hop: list[tuple[dict[str, Any], Edge]] = []
+    items: list[ChangedSymbol] = []
+    first_hop: list[tuple[Neighbor, Edge]] = []
     for change in changes:
-        found: list[Neighbor] = []
+        found: list[Reached] = []
         if change.node_id is not None and change.node_id in code_map.graph:
             found = code_map.impact(change.node_id, depth)
-        dependents = [_dependent(code_map, n) for n in found]
+        dependents = [neighbor(code_map, n, True) for n in found]
         first_hop.extend(
-            (d, Edge(n.node_id, n.source, n.via))
+            (d, edge_of(n, True))
             for d, n in zip(dependents[:MAX_DEPENDENTS], found, strict=False)
             if n.distance == 1
         )
         items.append(_symbol(change, dependents, len(found)))
-    data: dict[str, Any] = {
-        "since": diff.since,
-        "until": diff.until,
-        "counts": {k: sum(c.change == k for c in changes) for k in _KINDS},
-        "mapRebuilt": rebuilt,
-    }
+    counts = {k: sum(c.change == k for c in changes) for k in get_args(ChangeKind)}
+    data = ChangesData(
+        since=diff.since,
+        until=diff.until,
+        counts=cast(ChangeCounts, counts),
+        mapRebuilt=rebuilt,
+        files=_files(diff)[:MAX_FILES_LISTED],
+        symbols=items,
+    )
     warnings = []
     if until is not None:
         warnings.append(
@@ -168,8 +178,6 @@ async def map_changes(
             warnings.append("the map was rebuilt while its edges were being verified: ask again")
     if memories:
         data["memories"] = [_memory(t) for t in touched]
-    data["files"] = _files(diff)[:MAX_FILES_LISTED]
-    data["symbols"] = items
     stamp = map_stamp(code_map, {c.node_id.partition("#")[0] for c in changes if c.node_id})
     return respond(
         data,
@@ -179,9 +187,6 @@ async def map_changes(
         map_built_at=stamp.built_at,
         stale=stamp.stale,
     )
-
-
-_KINDS = ("added", "removed", "modified", "moved", "renamed")
 
 
 def _diff(

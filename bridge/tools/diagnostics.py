@@ -13,11 +13,23 @@ there were more changed files than one answer checks (`files_capped`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import cast
 
-from bridge.completeness import reason
+from bridge.change_shapes import (
+    DiagnosticItem,
+    DiagnosticsAnswer,
+    DiagnosticsData,
+    DiagnosticsFile,
+    DiagnosticsPath,
+    DiagnosticsReason,
+    DiagnosticsScope,
+    NotChecked,
+    Severity,
+    Since,
+)
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import respond
+from bridge.schema_types import Budget
 from bridge.targets import checked_path, parse_node_id
 from bridge.tools.nav import retry_once, workspace_warnings
 from lsp.diagnostics import Diagnostic, DiagnosticsReport
@@ -26,34 +38,34 @@ from memory.changes import diff_files
 
 MAX_FILES = 40
 """Changed files checked in one answer (the rest are named in `notChecked`)."""
-_RANK = {"error": 0, "warning": 1, "information": 2, "hint": 3}
+_RANK: dict[str, int] = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
-def _item(d: Diagnostic) -> dict[str, Any]:
-    return {
-        "path": d.path,
-        "line": d.line,
-        "column": d.column,
-        "endLine": d.end_line,
-        "endColumn": d.end_column,
-        "severity": d.severity,
-        "message": d.message,
-        "code": d.code,
-        "source": d.source,
-    }
+def _item(d: Diagnostic) -> DiagnosticItem:
+    return DiagnosticItem(
+        path=d.path,
+        line=d.line,
+        column=d.column,
+        endLine=d.end_line,
+        endColumn=d.end_column,
+        severity=cast(Severity, d.severity),
+        message=d.message,
+        code=d.code,
+        source=d.source,
+    )
 
 
-def _file(report: DiagnosticsReport, loading: bool) -> dict[str, Any]:
-    count = {s: sum(d.severity == s for d in report.diagnostics) for s in ("error", "warning")}
-    return {
-        "path": report.path,
-        "source": report.source,
-        "settled": report.settled,
-        "loading": loading,
-        "errors": count["error"],
-        "warnings": count["warning"],
-        "total": len(report.diagnostics),
-    }
+def _file(report: DiagnosticsReport, loading: bool) -> DiagnosticsFile:
+    found = [d.severity for d in report.diagnostics]
+    return DiagnosticsFile(
+        path=report.path,
+        source=report.source,
+        settled=report.settled,
+        loading=loading,
+        errors=found.count("error"),
+        warnings=found.count("warning"),
+        total=len(found),
+    )
 
 
 async def _changed_paths(app: AppContext, since: str) -> list[str]:
@@ -68,8 +80,8 @@ async def _changed_paths(app: AppContext, since: str) -> list[str]:
 
 
 async def nav_diagnostics(
-    app: AppContext, path: str | None = None, since: str = "HEAD", budget: int | None = None
-) -> Envelope:
+    app: AppContext, path: DiagnosticsPath = None, since: Since = "HEAD", budget: Budget = None
+) -> DiagnosticsAnswer:
     """Errors and warnings the live language servers report NOW (after re-syncing
     the disk, so an edit written a moment ago counts): for `path`, or else for every
     file changed since the commit `since` (default HEAD: uncommitted work).
@@ -103,18 +115,22 @@ async def nav_diagnostics(
     found = [d for r in reports for d in r.diagnostics]
     found.sort(key=lambda d: (_RANK.get(d.severity, 4), d.path, d.line, d.column))
     reasons = _reasons(reports, loading, no_server, capped)
-    data = {
-        "scope": {"path": paths[0]} if path is not None else {"since": since},
-        "errorCount": sum(d.severity == "error" for d in found),
-        "warningCount": sum(d.severity == "warning" for d in found),
-        "count": len(found),
-        "completeness": "partial" if reasons else "complete",
-        "completenessReasons": reasons,
-        "files": [_file(r, r.path in loading) for r in reports],
-        "notChecked": [{"path": p, "reason": why} for p, why in no_server.items()]
-        + [{"path": p, "reason": "files_capped"} for p in capped],
-        "diagnostics": [_item(d) for d in found],
-    }
+    scope = DiagnosticsScope(path=paths[0]) if path is not None else DiagnosticsScope(since=since)
+    data = DiagnosticsData(
+        scope=scope,
+        errorCount=sum(d.severity == "error" for d in found),
+        warningCount=sum(d.severity == "warning" for d in found),
+        count=len(found),
+        completeness="partial" if reasons else "complete",
+        completenessReasons=reasons,
+        files=[_file(r, r.path in loading) for r in reports],
+        notChecked=[NotChecked(path=p, reason="no_server", message=m) for p, m in no_server.items()]
+        + [
+            NotChecked(path=p, reason="files_capped", message=f"over the cap of {MAX_FILES} files")
+            for p in capped
+        ],
+        diagnostics=[_item(d) for d in found],
+    )
     warnings = [w for p in paths[:1] for w in workspace_warnings(app, p)]
     if reasons:
         codes = ", ".join(r["code"] for r in reasons)
@@ -127,34 +143,36 @@ def _reasons(
     loading: set[str],
     no_server: dict[str, str],
     capped: list[str],
-) -> list[dict[str, str]]:
+) -> list[DiagnosticsReason]:
     reasons = []
     if loading:
         reasons.append(
-            reason(
-                "server_loading",
-                f"the language server was still loading the workspace ({len(loading)} files): "
-                "diagnostics may be missing; ask again in a few seconds",
+            DiagnosticsReason(
+                code="server_loading",
+                message=f"the language server was still loading the workspace ({len(loading)} "
+                "files): diagnostics may be missing; ask again in a few seconds",
             )
         )
     late = [r.path for r in reports if not r.settled]
     if late:
         reasons.append(
-            reason(
-                "diagnostics_timeout",
-                f"no diagnostics published for the current text of {len(late)} files in time "
-                f"({', '.join(late[:3])}): what is listed may be old or missing items",
+            DiagnosticsReason(
+                code="diagnostics_timeout",
+                message=f"no diagnostics published for the current text of {len(late)} files "
+                f"in time ({', '.join(late[:3])}): what is listed may be old or missing items",
             )
         )
     if no_server:
         reasons.append(
-            reason("no_server", f"{len(no_server)} changed files have no language server")
+            DiagnosticsReason(
+                code="no_server", message=f"{len(no_server)} changed files have no language server"
+            )
         )
     if capped:
         reasons.append(
-            reason(
-                "files_capped",
-                f"{len(capped)} more changed files were not checked (cap {MAX_FILES}): "
+            DiagnosticsReason(
+                code="files_capped",
+                message=f"{len(capped)} more changed files were not checked (cap {MAX_FILES}): "
                 "pass `path` for each",
             )
         )

@@ -14,24 +14,65 @@ Graph answers (`map_neighbors`, `map_impact`, `map_path`) say they are static
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, cast
 
 from bridge.context import AppContext
 from bridge.envelope import Envelope, respond
 from bridge.errors import BadInputError
-from bridge.mapverify import Edge, verify_edges
-from bridge.mapview import changed_files, edge_facts, map_stamp
+from bridge.map_shapes import (
+    EdgeKinds,
+    ImpactAnswer,
+    ImpactData,
+    ImpactDepth,
+    KindFilter,
+    MapFilePath,
+    MapLanguage,
+    MapSummary,
+    Neighbor,
+    NeighborsAnswer,
+    NeighborsData,
+    NodeId,
+    NodeKind,
+    OutlineAnswer,
+    OutlineData,
+    OutlineSymbol,
+    OverviewAnswer,
+    OverviewData,
+    PathAnswer,
+    PathData,
+    PathEnd,
+    PathStart,
+    RebuildAnswer,
+    RebuildData,
+    SearchAnswer,
+    SearchData,
+    SearchHit,
+    SearchLimit,
+    SearchPattern,
+    SkipReason,
+    StaticData,
+    StatusAnswer,
+    StatusData,
+    Step,
+    Verify,
+    WalkDepth,
+    WalkDirection,
+    WatcherInfo,
+)
+from bridge.mapverify import verify_edges
+from bridge.mapview import Edge, changed_files, edge_facts, edge_of, map_stamp, neighbor
+from bridge.schema_types import Budget
 from bridge.targets import parse_node_id
-from map.codemap import CodeMap
-from map.model import EdgeKind
-from map.query import Neighbor
+from map.codemap import CodeMap, MapStatus
+from map.model import EdgeKind, SymbolKind
+from map.query import Neighbor as Reached
 
 USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
 MAX_DEPTH = 10
-SOURCE = "map"
+LISTED_FILES = 50
+"""Files a rebuild report lists per kind (the counts have them all)."""
 STATIC_NOTE = (
     "static edges from the cached map, resolved by name through the imports: confidence 1.0 "
     "resolved, 0.9 through a base class, 0.5 or less a guess by name (unknown receiver); "
@@ -42,14 +83,15 @@ STATIC_NOTE = (
 def _answer(
     app: AppContext,
     code_map: CodeMap,
-    data: dict[str, Any],
+    data: Any,
     *,
     paths: Iterable[str],
     budget: int | None,
     items_key: str | None = None,
     notes: Iterable[str] = (),
 ) -> Envelope:
-    """Wrap a map answer: budget, `mapBuiltAt`, stale files and the rebuild hint.
+    """Wrap a map answer: budget, `mapBuiltAt`, stale files (`staleFiles`) and the
+    rebuild hint.
 
     Synchronous on purpose: no rebuild can start between reading the map and
     answering (rebuilds wait for the event loop; see AppContext.code_map).
@@ -63,7 +105,7 @@ def _answer(
         warnings.append(
             f"changed since the map was built: {shown}" + (f" and {more} more" if more > 0 else "")
         )
-        data.setdefault("stale_files", list(stamp.stale_paths))
+        data.setdefault("staleFiles", list(stamp.stale_paths))
     if app.note_staleness(stamp.stale):
         warnings.append("stale answers are piling up: call map_rebuild before relying on the map")
     return respond(
@@ -80,86 +122,102 @@ def _path_of(node_id: str) -> str:
     return node_id.partition("#")[0]
 
 
-def _edge_of(found: Neighbor, incoming: bool) -> Edge:
-    """The edge `found` was reached over, as user -> used."""
-    if incoming:
-        return Edge(found.node_id, found.source, found.via)
-    return Edge(found.source, found.node_id, found.via)
+def _static() -> StaticData:
+    """What says that an answer's edges come from the map."""
+    return StaticData(source="map", note=STATIC_NOTE)
 
 
-def _neighbor(found: Neighbor, code_map: CodeMap, incoming: bool) -> dict[str, Any]:
-    lines = code_map.lines_of(found.node_id)
-    edge = _edge_of(found, incoming)
-    facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
-    return {
-        "nodeId": found.node_id,
-        "kind": found.kind,
-        "distance": found.distance,
-        "via": found.via,
-        "from": found.source,
-        "confidence": round(found.confidence, 2),
-        "edgeConfidence": facts.get("confidence", 1.0),
-        "at": facts.get("at", []),
-        **({"lines": list(lines)} if lines else {}),
-    }
-
-
-async def _verified(
+async def _graph_answer(
     app: AppContext,
     code_map: CodeMap,
-    data: dict[str, Any],
-    items: list[dict[str, Any]],
-    edges: list[Edge],
-) -> list[str]:
-    """Mark each item `verified` from the live server; the warnings to show."""
-    built = code_map.built_at
-    verification = await verify_edges(app, code_map, edges)
-    for item, edge in zip(items, edges, strict=True):
-        item["verified"] = verification.verdicts.get(edge)
-    data["verification"] = verification.summary()
-    if code_map.built_at != built:
-        return ["the map was rebuilt while its edges were being verified: ask again"]
-    return []
+    data: NeighborsData | ImpactData | PathData,
+    listed: tuple[str, list[Neighbor] | list[Step], list[Edge]],
+    *,
+    paths: Iterable[str],
+    budget: int | None,
+    verify: bool,
+) -> Envelope:
+    """A graph answer, its `listed` edges (items key, items, edges) first confirmed
+    live when asked (`verified` per item, `verification`)."""
+    key, items, edges = listed
+    notes = []
+    if verify:
+        built = code_map.built_at
+        verification = await verify_edges(app, code_map, edges)
+        for item, edge in zip(items, edges, strict=True):
+            item["verified"] = verification.verdicts.get(edge)
+        data["verification"] = verification.summary()
+        if code_map.built_at != built:
+            notes.append("the map was rebuilt while its edges were being verified: ask again")
+    return _answer(app, code_map, data, paths=paths, budget=budget, items_key=key, notes=notes)
 
 
-def _static(data: dict[str, Any]) -> dict[str, Any]:
-    """Say that an answer's edges come from the map."""
-    return {**data, "source": SOURCE, "note": STATIC_NOTE}
+def summary(status: MapStatus) -> MapSummary:
+    """The map at a glance, as map_status and `map build` give it."""
+    return MapSummary(
+        files=status.files,
+        symbols=status.symbols,
+        edges=status.edges,
+        languages=cast(dict[MapLanguage, int], status.languages),
+        skipped=cast(dict[SkipReason, int], status.skipped),
+        staleFiles=list(status.stale_files),
+        builtAt=status.built_at.isoformat(),
+        lastBuildSeconds=round(status.last_build_s, 3),
+    )
 
 
-async def map_status(app: AppContext) -> Envelope:
-    """The map at a glance: files, symbols, edges, languages, stale files, the
-    watcher's state and the last build's duration."""
+def _watcher(state: dict[str, Any]) -> WatcherInfo:
+    """The watcher's state with camelCase keys."""
+    return cast(WatcherInfo, {_camel(k): v for k, v in state.items()})
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+async def map_status(app: AppContext) -> StatusAnswer:
+    """The map at a glance: files, symbols, edges, languages, skipped files by reason,
+    stale files, the watcher's state and the last build's duration."""
     code_map = await app.code_map()
-    status = dataclasses.asdict(code_map.status())
-    status["built_at"] = status["built_at"].isoformat()
-    status["last_build_s"] = round(status["last_build_s"], 3)
-    status["watcher"] = app.watcher_state()
-    if status["watcher"]["status"] != "watching":
+    data = StatusData(**summary(code_map.status()), watcher=_watcher(app.watcher_state()))
+    if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
         # (a stat each; a hash only where the stamp moved)
-        status["stale_files"] = sorted(set(status["stale_files"]) | set(changed_files(code_map)))
-    return _answer(app, code_map, status, paths=status["stale_files"], budget=None)
+        data["staleFiles"] = sorted(set(data["staleFiles"]) | set(changed_files(code_map)))
+    return _answer(app, code_map, data, paths=data["staleFiles"], budget=None)
 
 
-async def map_rebuild(app: AppContext) -> Envelope:
+async def map_rebuild(app: AppContext) -> RebuildAnswer:
     """Bring the map up to date with the disk now (incremental: only files whose
-    content changed are re-extracted). Returns what changed and how long it took."""
+    content changed are re-extracted). Returns what changed (the first 50 files of
+    each list; the counts have them all) and how long it took."""
     report = await app.rebuild_map()
     code_map = await app.code_map()
-    data = dataclasses.asdict(report)
-    for key in ("files_changed", "files_removed", "files_added"):
-        data[key] = data[key][:50]
+    data = RebuildData(
+        full=report.full,
+        filesTotal=report.files_total,
+        filesChanged=report.files_changed[:LISTED_FILES],
+        filesRemoved=report.files_removed[:LISTED_FILES],
+        filesAdded=report.files_added[:LISTED_FILES],
+        changedCount=len(report.files_changed),
+        removedCount=len(report.files_removed),
+        addedCount=len(report.files_added),
+        filesRelinked=report.files_relinked,
+        restamped=report.restamped,
+        skipped=cast(dict[SkipReason, int], report.skipped),
+        durationSeconds=round(report.duration_s, 3),
+    )
     return _answer(app, code_map, data, paths=(), budget=None)
 
 
 async def map_search(
     app: AppContext,
-    query: str,
-    kind: str | None = None,
-    limit: int = 50,
-    budget: int | None = None,
-) -> Envelope:
+    query: SearchPattern,
+    kind: KindFilter = None,
+    limit: SearchLimit = 50,
+    budget: Budget = None,
+) -> SearchAnswer:
     """Find symbols (and files) in the map by name: a plain substring, a glob
     (`*Store*`) or a regex (`re:^get_`). Optionally one `kind` (class, function,
     method, ...). Returns `hits` with node IDs, best match first."""
@@ -169,48 +227,51 @@ async def map_search(
         raise BadInputError(f"limit {limit} is out of range", hint="pass 1 to 500")
     code_map = await app.code_map()
     hits = code_map.search(query, kinds=[kind] if kind else None, limit=limit)
-    data = {
-        "query": query,
-        "hits": [
-            {
-                "nodeId": h.node_id,
-                "kind": h.kind,
-                "path": h.path,
-                **({"lines": list(h.lines)} if h.lines else {}),
-            }
-            for h in hits
-        ],
-    }
+    found = []
+    for h in hits:
+        hit = SearchHit(nodeId=h.node_id, kind=cast(NodeKind, h.kind), path=h.path)
+        if h.lines:
+            hit["lines"] = list(h.lines)
+        found.append(hit)
+    data = SearchData(query=query, hits=found)
     return _answer(
         app, code_map, data, paths={h.path for h in hits}, budget=budget, items_key="hits"
     )
 
 
-async def map_outline(app: AppContext, path: str, budget: int | None = None) -> Envelope:
+async def map_outline(app: AppContext, path: MapFilePath, budget: Budget = None) -> OutlineAnswer:
     """The symbols of one file as the map recorded them, nested, with node IDs
     and 1-based lines (for the live outline use nav_symbols)."""
     file_id = parse_node_id(path).path
     code_map = await app.code_map()
-    entries = code_map.outline(file_id)
-    data = {
-        "path": file_id,
-        "symbols": [
-            {"nodeId": e.node_id, "kind": e.kind, "lines": list(e.lines), "depth": e.depth}
-            for e in entries
-        ],
-    }
+    symbols = [
+        OutlineSymbol(
+            nodeId=e.node_id, kind=cast(SymbolKind, e.kind), lines=list(e.lines), depth=e.depth
+        )
+        for e in code_map.outline(file_id)
+    ]
+    data = OutlineData(path=file_id, symbols=symbols)
     return _answer(app, code_map, data, paths=[file_id], budget=budget, items_key="symbols")
+
+
+def _walked(
+    code_map: CodeMap, target: str, found: list[Reached], incoming: bool
+) -> tuple[list[Neighbor], list[Edge], set[str]]:
+    """The items, edges and files of the nodes a walk from `target` reached."""
+    items = [neighbor(code_map, n, incoming) for n in found]
+    edges = [edge_of(n, incoming) for n in found]
+    return items, edges, {_path_of(target), *(_path_of(n.node_id) for n in found)}
 
 
 async def map_neighbors(
     app: AppContext,
-    node_id: str,
-    direction: Literal["in", "out"] = "out",
-    kinds: list[EdgeKind] | None = None,
-    depth: int = 1,
-    budget: int | None = None,
-    verify: bool = False,
-) -> Envelope:
+    node_id: NodeId,
+    direction: WalkDirection = "out",
+    kinds: EdgeKinds = None,
+    depth: WalkDepth = 1,
+    budget: Budget = None,
+    verify: Verify = False,
+) -> NeighborsAnswer:
     """Graph neighbours of a node: direction "in" gives callers/users, "out" gives
     callees/uses; `kinds` picks edge kinds (calls, references, inherits, imports,
     contains; default calls+references+inherits); `depth` up to 10. Static edges,
@@ -220,23 +281,26 @@ async def map_neighbors(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map()
     found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
-    incoming = direction == "in"
-    items = [_neighbor(n, code_map, incoming) for n in found]
-    data = _static({"nodeId": target, "direction": direction, "neighbors": items})
-    notes = (
-        await _verified(app, code_map, data, items, [_edge_of(n, incoming) for n in found])
-        if verify
-        else []
-    )
-    paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
-    return _answer(
-        app, code_map, data, paths=paths, budget=budget, items_key="neighbors", notes=notes
+    items, edges, paths = _walked(code_map, target, found, direction == "in")
+    data = NeighborsData(**_static(), nodeId=target, direction=direction, neighbors=items)
+    return await _graph_answer(
+        app,
+        code_map,
+        data,
+        ("neighbors", items, edges),
+        paths=paths,
+        budget=budget,
+        verify=verify,
     )
 
 
 async def map_path(
-    app: AppContext, source: str, target: str, budget: int | None = None, verify: bool = False
-) -> Envelope:
+    app: AppContext,
+    source: PathStart,
+    target: PathEnd,
+    budget: Budget = None,
+    verify: Verify = False,
+) -> PathAnswer:
     """The shortest chain of edges from one node to another (e.g. how a handler
     reaches a database call); empty when there is none. `steps` gives each edge
     with its kind and `confidence`; `verify=true` confirms them with the live server."""
@@ -247,19 +311,18 @@ async def map_path(
         Edge(user, used, _kind_between(code_map, user, used))
         for user, used in itertools.pairwise(chain)
     ]
-    steps = [
-        {"from": e.user, "to": e.used, "via": e.kind, **_step_facts(code_map, e)} for e in edges
-    ]
-    data = _static({"from": start, "to": end, "path": chain, "found": bool(chain), "steps": steps})
-    notes = await _verified(app, code_map, data, steps, edges) if verify else []
-    return _answer(
+    steps = [_step(code_map, e) for e in edges]
+    data = PathData(
+        {**_static(), "from": start, "to": end, "path": chain, "found": bool(chain), "steps": steps}
+    )
+    return await _graph_answer(
         app,
         code_map,
         data,
+        ("path", steps, edges),
         paths={_path_of(n) for n in chain},
         budget=budget,
-        items_key="path",
-        notes=notes,
+        verify=verify,
     )
 
 
@@ -269,18 +332,26 @@ def _kind_between(code_map: CodeMap, user: str, used: str) -> str:
     return min((str(k) for k in kinds if k != "contains"), default="contains")
 
 
-def _step_facts(code_map: CodeMap, edge: Edge) -> dict[str, Any]:
+def _step(code_map: CodeMap, edge: Edge) -> Step:
     facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
-    return {"confidence": facts.get("confidence", 1.0), "at": facts.get("at", [])}
+    return Step(
+        {
+            "from": edge.user,
+            "to": edge.used,
+            "via": cast(EdgeKind, edge.kind),
+            "confidence": facts.get("confidence", 1.0),
+            "at": facts.get("at", []),
+        }
+    )
 
 
 async def map_impact(
     app: AppContext,
-    node_id: str,
-    depth: int | None = None,
-    budget: int | None = None,
-    verify: bool = False,
-) -> Envelope:
+    node_id: NodeId,
+    depth: ImpactDepth = None,
+    budget: Budget = None,
+    verify: Verify = False,
+) -> ImpactAnswer:
     """What depends on a node, transitively: everything that calls, references or
     inherits it (or its members), nearest first. Use before changing it. Static
     edges; `verify=true` confirms the listed ones with the live server."""
@@ -289,30 +360,28 @@ async def map_impact(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map()
     found = code_map.impact(target, depth)
-    items = [_neighbor(n, code_map, True) for n in found]
-    data = _static({"nodeId": target, "count": len(found), "dependents": items})
-    notes = (
-        await _verified(app, code_map, data, items, [_edge_of(n, True) for n in found])
-        if verify
-        else []
-    )
-    paths = {_path_of(target), *(_path_of(n.node_id) for n in found)}
-    return _answer(
-        app, code_map, data, paths=paths, budget=budget, items_key="dependents", notes=notes
+    items, edges, paths = _walked(code_map, target, found, True)
+    data = ImpactData(**_static(), nodeId=target, count=len(found), dependents=items)
+    return await _graph_answer(
+        app,
+        code_map,
+        data,
+        ("dependents", items, edges),
+        paths=paths,
+        budget=budget,
+        verify=verify,
     )
 
 
-async def map_overview(app: AppContext, budget: int | None = None) -> Envelope:
+async def map_overview(app: AppContext, budget: Budget = None) -> OverviewAnswer:
     """The repo map: the most central symbols (PageRank over the graph), grouped
     by file, within the budget. The compact overview to read first."""
     budget_tokens = app.budget(budget)
     code_map = await app.code_map()
     overview = code_map.overview(max(budget_tokens - 150, 50))
-    data = {
-        "text": overview.text,
-        "symbols": len(overview.entries),
-        "truncated": overview.truncated,
-    }
+    data = OverviewData(
+        text=overview.text, symbols=len(overview.entries), truncated=overview.truncated
+    )
     return _answer(
         app, code_map, data, paths={_path_of(e) for e in overview.entries}, budget=budget_tokens
     )

@@ -20,11 +20,20 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from bridge.change_shapes import (
+    Apply,
+    NewName,
+    PreviewHashes,
+    RenameAnswer,
+    RenameData,
+    RenamedFile,
+)
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import respond
 from bridge.errors import BadInputError, NotFoundError, ToolError
+from bridge.nav_shapes import TargetLine
+from bridge.schema_types import Budget, Name, Target
 from bridge.tools.nav import position_of, retry_once
 from disk.errors import DiskError
 from disk.stamps import content_hash
@@ -43,12 +52,11 @@ class ConflictError(ToolError):
 
 @dataclass(frozen=True, slots=True)
 class _Planned:
-    path: str
+    """One file's edits as the answer shows them (`shown`), and what to write where."""
+
+    shown: RenamedFile
     absolute: Path
-    before_hash: str
     after: bytes
-    edits: int
-    diff: str
 
 
 def _plan(edits: FileEdits) -> _Planned:
@@ -63,14 +71,10 @@ def _plan(edits: FileEdits) -> _Planned:
         f"b/{edits.path}",
         n=DIFF_CONTEXT,
     )
-    return _Planned(
-        edits.path,
-        edits.absolute,
-        content_hash(data),
-        bom + new_text.encode("utf-8"),
-        len(edits.edits),
-        "".join(diff),
+    shown = RenamedFile(
+        path=edits.path, edits=len(edits.edits), hash=content_hash(data), diff="".join(diff)
     )
+    return _Planned(shown, edits.absolute, bom + new_text.encode("utf-8"))
 
 
 def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) -> list[str]:
@@ -81,9 +85,10 @@ def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) ->
             now = content_hash(read_source_bytes(plan.absolute))
         except (OSError, DiskError):  # gone or no longer text: changed all the same
             now = ""
-        seen = plan.before_hash if hashes is None else hashes.get(plan.path)
-        if now != plan.before_hash or now != seen:
-            changed.append(plan.path)
+        path, before = plan.shown["path"], plan.shown["hash"]
+        seen = before if hashes is None else hashes.get(path)
+        if now != before or now != seen:
+            changed.append(path)
     return changed
 
 
@@ -104,13 +109,13 @@ def _write(plan: _Planned) -> None:
 
 async def nav_rename(
     app: AppContext,
-    target: str,
-    new_name: str,
-    name: str | None = None,
-    apply: bool = False,
-    hashes: dict[str, str] | None = None,
-    budget: int | None = None,
-) -> Envelope:
+    target: Target,
+    new_name: NewName,
+    name: Name = None,
+    apply: Apply = False,
+    hashes: PreviewHashes = None,
+    budget: Budget = None,
+) -> RenameAnswer:
     """Rename the symbol at TARGET to `new_name` across the workspace, as the live
     language server would. By default a PREVIEW only: `files` lists, per file, its
     `path`, `edits` (count), `hash` (the content the preview was computed on) and a
@@ -147,18 +152,15 @@ async def nav_rename(
             )
         for plan in planned:
             _write(plan)
-        await _after_write(app, [p.path for p in planned])
-    data: dict[str, Any] = {
-        "target": {"path": position.path, "line": position.line + 1},
-        "newName": wanted,
-        "applied": apply,
-        "fileCount": len(planned),
-        "editCount": sum(p.edits for p in planned),
-        "files": [
-            {"path": p.path, "edits": p.edits, "hash": p.before_hash, "diff": p.diff}
-            for p in planned
-        ],
-    }
+        await _after_write(app, [p.shown["path"] for p in planned])
+    data = RenameData(
+        target=TargetLine(path=position.path, line=position.line + 1),
+        newName=wanted,
+        applied=apply,
+        fileCount=len(planned),
+        editCount=sum(p.shown["edits"] for p in planned),
+        files=[p.shown for p in planned],
+    )
     warnings = [] if apply else ["preview only: nothing written (pass apply=true to write it)"]
     return respond(data, budget_tokens=budget_tokens, items_key="files", warnings=warnings)
 

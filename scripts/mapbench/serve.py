@@ -124,8 +124,8 @@ async def rebuild(root: Path, args: dict[str, Any]) -> Timings:
                 started = time.perf_counter()
                 report = await _call(client, "map_rebuild")
                 spent.append(time.perf_counter() - started)
-                if report["data"]["files_changed"] != [args["file"]]:
-                    raise RuntimeError(f"rebuilt {report['data']['files_changed'][:5]}")
+                if report["data"]["filesChanged"] != [args["file"]]:
+                    raise RuntimeError(f"rebuilt {report['data']['filesChanged'][:5]}")
                 path.write_bytes(original)
                 await _call(client, "map_rebuild")
         finally:

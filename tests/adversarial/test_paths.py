@@ -130,8 +130,8 @@ def test_map_build_after_a_killed_save_uses_the_store_and_drops_old_snapshots(
     kill_mid_save(root)
     done = cli(root, "map", "build", "--json")
     assert done.code == 0, done.err
-    assert done.json()["files_changed"] == 0  # the store was whole: nothing re-extracted
-    assert done.json()["symbols"] == built.json()["symbols"]
+    assert done.json()["data"]["changedCount"] == 0  # the store was whole: nothing re-extracted
+    assert done.json()["data"]["symbols"] == built.json()["data"]["symbols"]
 
 
 # --------------------------------------------------------------- reads

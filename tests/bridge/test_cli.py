@@ -124,13 +124,17 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def built(repo: Path) -> dict[str, Any]:
-    """What `map build --json` printed (it runs once per module)."""
+    """The `data` of what `map build --json` printed (it runs once per module): the
+    answer envelope, as every other command's."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(["map", "build", "--json", "--root", str(repo)])
     assert code == 0
     document: dict[str, Any] = orjson.loads(out.getvalue())
-    return document
+    assert set(document) == ENVELOPE_KEYS and document["ok"] is True
+    assert document["mapBuiltAt"] == document["data"]["builtAt"]
+    data: dict[str, Any] = document["data"]
+    return data
 
 
 # ----------------------------------------------------------- map
@@ -142,8 +146,23 @@ def test_map_build_prints_one_json_document_counting_the_fixture(
     python_files = sorted(repo.rglob("*.py"))
     assert built["files"] == len(python_files)
     assert built["languages"] == {"python": len(python_files)}
-    assert built["stale_files"] == []
-    assert datetime.fromisoformat(built["built_at"])
+    assert built["staleFiles"] == []
+    assert datetime.fromisoformat(built["builtAt"])
+    assert built["changedCount"] == len(python_files)  # a first build reads every file
+    # README.md, pyproject.toml and codeanchor.toml are listed, and left out
+    assert built["skipped"] == {"unsupported_language": 3}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="map/codemap.py: a map opened from its store (CodeMap._adopt) does not restore "
+    "the skip counts its build found, so a one-shot `map status` reports none (issue 13)",
+)
+def test_map_status_reports_the_files_the_build_skipped(
+    capsys: pytest.CaptureFixture[str], repo: Path, built: dict[str, Any]
+) -> None:
+    status = envelope(run_cli(capsys, repo, "map", "status", "--json"))["data"]
+    assert status["skipped"] == built["skipped"]
 
 
 def test_map_search_answers_node_ids_with_their_lines(
@@ -161,7 +180,7 @@ def test_map_search_answers_node_ids_with_their_lines(
         i for i in defined_ids(repo, PRICING) if "#PriceBook" in i
     }
     assert found["stale"] is False
-    assert datetime.fromisoformat(found["mapBuiltAt"]) >= datetime.fromisoformat(built["built_at"])
+    assert datetime.fromisoformat(found["mapBuiltAt"]) >= datetime.fromisoformat(built["builtAt"])
 
 
 def test_map_show_outlines_a_file_in_order(
@@ -214,7 +233,7 @@ def test_map_overview_and_status_describe_the_whole_map(
 
     status = envelope(run_cli(capsys, repo, "map", "status", "--json"))["data"]
     assert (status["files"], status["symbols"]) == (built["files"], built["symbols"])
-    assert status["stale_files"] == []
+    assert status["staleFiles"] == []
     assert status["watcher"] == {"status": "stopped"}
 
 

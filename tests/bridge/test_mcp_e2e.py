@@ -274,7 +274,7 @@ def test_served_map_flags_an_edit_at_once_and_rebuilds_by_itself(tmp_path: Path)
             assert status["watcher"]["status"] == "watching"
             _insert_above(root, LIMITER, "class RateLimiter", ["# moved down", "# again"])
             hit = await call(client, "map_search", query="RateLimiter")
-            assert hit["stale"] is True and LIMITER in hit["data"]["stale_files"]
+            assert hit["stale"] is True and LIMITER in hit["data"]["staleFiles"]
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
                 data = (await call(client, "resolve", target=ALLOW))["data"]
@@ -283,7 +283,7 @@ def test_served_map_flags_an_edit_at_once_and_rebuilds_by_itself(tmp_path: Path)
                 await asyncio.sleep(0.05)
             assert data["mapStale"] is False, "the watcher should have rebuilt the map"
             after = (await call(client, "map_status"))["data"]
-            assert after["stale_files"] == [] and after["watcher"]["rebuild_count"] >= 1
+            assert after["staleFiles"] == [] and after["watcher"]["rebuildCount"] >= 1
 
     run(scenario)
 

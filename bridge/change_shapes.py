@@ -1,0 +1,245 @@
+"""The typed `data` of what a change touched: nav_diagnostics, nav_rename, map_changes.
+
+Published as MCP output and input schemas (see bridge.schema_types for how).
+Keys are camelCase; lines and columns 1-based.
+See docs/contracts.md#what-a-change-touched-nav_diagnostics-nav_rename-map_changes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, NotRequired
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from bridge.envelope import AnswerBase
+from bridge.map_shapes import Neighbor, NodeKind, Verification
+from bridge.nav_shapes import TargetLine
+from bridge.schema_types import Completeness
+from lsp.diagnostics import Source as DiagnosticsSource
+from memory.git import ChangeKind as FileChangeKind
+from memory.model import MemoryStatus, RefReason, RefStatus
+from memory.symdiff import ChangeKind
+
+Severity = Literal["error", "warning", "information", "hint"]
+DiagnosticsReasonCode = Literal[
+    "server_loading", "diagnostics_timeout", "no_server", "files_capped"
+]
+"""Why a nav_diagnostics answer is partial."""
+NotCheckedReason = Literal["no_server", "files_capped"]
+
+# ----------------------------------------------------------------- parameters
+
+DiagnosticsPath = Annotated[
+    str | None,
+    Field(
+        description="One file to check (repo-relative; a node ID's path part also works); "
+        "default: every file changed since `since`."
+    ),
+]
+Since = Annotated[
+    str,
+    Field(description="The commit the changes are counted from (default HEAD: uncommitted work)."),
+]
+Until = Annotated[
+    str | None,
+    Field(description="The commit the diff ends at (default: the working tree)."),
+]
+ChangesDepth = Annotated[
+    int, Field(description="How many edges away dependents are listed (1-10).")
+]
+WithMemories = Annotated[
+    bool, Field(description="List the memories the change touches (`memories`).")
+]
+NewName = Annotated[str, Field(description="The new identifier (one line, not empty).")]
+Apply = Annotated[
+    bool,
+    Field(
+        description="Write the edits (default: a preview only); refused with `conflict` when "
+        "a file changed since the rename was computed."
+    ),
+]
+PreviewHashes = Annotated[
+    dict[str, str] | None,
+    Field(
+        description="{path: hash} from a preview's `files`: with `apply`, write only if every "
+        "file still has the content that was previewed."
+    ),
+]
+
+# ----------------------------------------------------------------- nav_diagnostics
+
+
+class DiagnosticsScope(TypedDict):
+    """What was checked: one `path`, or the files changed `since` a commit."""
+
+    path: NotRequired[str]
+    since: NotRequired[str]
+
+
+class DiagnosticsReason(TypedDict):
+    """Why a diagnostics answer is partial."""
+
+    code: DiagnosticsReasonCode
+    message: str
+
+
+class DiagnosticItem(TypedDict):
+    """One problem: 1-based lines and columns."""
+
+    path: str
+    line: int
+    column: int
+    endLine: int
+    endColumn: int
+    severity: Severity
+    message: str
+    code: str | None
+    source: str | None
+
+
+class DiagnosticsFile(TypedDict):
+    """How one file's diagnostics were had (`pull`ed or `published`), and its counts."""
+
+    path: str
+    source: DiagnosticsSource
+    settled: bool
+    loading: bool
+    errors: int
+    warnings: int
+    total: int
+
+
+class NotChecked(TypedDict):
+    """A changed file that was not checked, and why."""
+
+    path: str
+    reason: NotCheckedReason
+    message: str
+
+
+class DiagnosticsData(TypedDict):
+    """nav_diagnostics: errors first."""
+
+    scope: DiagnosticsScope
+    errorCount: int
+    warningCount: int
+    count: int
+    completeness: Completeness
+    completenessReasons: list[DiagnosticsReason]
+    files: list[DiagnosticsFile]
+    notChecked: list[NotChecked]
+    diagnostics: list[DiagnosticItem]
+
+
+# ----------------------------------------------------------------- nav_rename
+
+
+class RenamedFile(TypedDict):
+    """One file a rename edits: its edit count, the hash of the content the rename was
+    computed on, and a unified diff."""
+
+    path: str
+    edits: int
+    hash: str
+    diff: str
+
+
+class RenameData(TypedDict):
+    """nav_rename: a preview, or what was written (`applied`)."""
+
+    target: TargetLine
+    newName: str
+    applied: bool
+    fileCount: int
+    editCount: int
+    files: list[RenamedFile]
+
+
+# ----------------------------------------------------------------- map_changes
+
+
+class ChangedSymbol(TypedDict):
+    """A symbol the diff changed: `nodeId` now, `oldId` before, and what depends on it."""
+
+    change: ChangeKind
+    nodeId: str | None
+    oldId: str | None
+    kind: NodeKind
+    lines: list[int] | None
+    similarity: NotRequired[float]
+    dependentCount: int
+    dependents: list[Neighbor]
+    note: NotRequired[str]
+
+
+class TouchedRef(TypedDict):
+    """A memory's reference the diff moved, modified or deleted; where it is now."""
+
+    ref: str
+    status: RefStatus
+    reason: RefReason
+    path: str | None
+    symbol: str | None
+    startLine: int | None
+    endLine: int | None
+
+
+class TouchedMemory(TypedDict):
+    """A memory the diff touches."""
+
+    id: str
+    text: str
+    kind: str
+    status: MemoryStatus
+    refs: list[TouchedRef]
+    calleesChanged: list[str]
+
+
+class ChangedFile(TypedDict):
+    """A file the diff changed (`newPath` for a rename)."""
+
+    path: str
+    change: FileChangeKind
+    newPath: NotRequired[str]
+
+
+class ChangeCounts(TypedDict):
+    """How many symbols changed each way."""
+
+    added: int
+    removed: int
+    modified: int
+    moved: int
+    renamed: int
+
+
+class ChangesData(TypedDict):
+    """map_changes."""
+
+    since: str
+    until: str | None
+    counts: ChangeCounts
+    mapRebuilt: bool
+    verification: NotRequired[Verification]
+    memories: NotRequired[list[TouchedMemory]]
+    files: list[ChangedFile]
+    symbols: list[ChangedSymbol]
+
+
+class DiagnosticsAnswer(AnswerBase):
+    """The nav_diagnostics answer."""
+
+    data: DiagnosticsData
+
+
+class RenameAnswer(AnswerBase):
+    """The nav_rename answer."""
+
+    data: RenameData
+
+
+class ChangesAnswer(AnswerBase):
+    """The map_changes answer."""
+
+    data: ChangesData

@@ -1,0 +1,314 @@
+"""The typed `data` of the map_* answers and `map build --json`, and their parameters.
+
+Published as MCP output and input schemas (see bridge.schema_types for how).
+Keys are camelCase; lines 1-based and inclusive (`lines`: [first, last]).
+See docs/contracts.md#map-answers.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, NotRequired
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from bridge.envelope import AnswerBase
+from map.model import EdgeKind, SymbolKind
+from map.watch import WatchStatus
+
+MapLanguage = Literal["python", "typescript", "tsx", "javascript", "go", "c", "cpp", "rust", "java"]
+"""The languages the map extracts (map.languages.LANGUAGES)."""
+SkipReason = Literal[
+    "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",
+    "undecodable", "generated", "unreadable", "extract_failed",
+]  # fmt: skip
+"""Why a listed file stays out of the map (map.walk and map.ingest SKIP_*)."""
+NodeKind = Literal["file"] | SymbolKind
+"""A map node's kind: a file, or the kind of symbol extraction found."""
+Direction = Literal["in", "out"]
+UncheckedReason = Literal[
+    "not_a_use", "changed_since_build", "over_cap", "no_server", "server_error"
+]
+"""Why `verify` left an edge `verified: null` (bridge.mapverify)."""
+
+# ----------------------------------------------------------------- parameters
+
+SearchPattern = Annotated[
+    str,
+    Field(
+        description="A name to find: plain text (case-insensitive; exact, then prefix, then "
+        "substring), a glob (`*Store*`), or a regex (`re:^get_`)."
+    ),
+]
+KindFilter = Annotated[
+    NodeKind | None, Field(description="Only nodes of this kind (default: every kind).")
+]
+SearchLimit = Annotated[int, Field(description="Most hits to return (1-500).")]
+MapFilePath = Annotated[
+    str, Field(description="A repo-relative file path (a node ID's path part also works).")
+]
+NodeId = Annotated[
+    str, Field(description="A map node ID: a file path, or `path#Qual.Name` for a symbol.")
+]
+WalkDirection = Annotated[
+    Direction,
+    Field(description='"in": what calls or uses the node; "out": what it calls or uses.'),
+]
+EdgeKinds = Annotated[
+    list[EdgeKind] | None,
+    Field(description="The edge kinds to follow (default: calls, references, inherits)."),
+]
+WalkDepth = Annotated[int, Field(description="How many edges away to go (1-10).")]
+ImpactDepth = Annotated[
+    int | None, Field(description="How many edges away to go (1-10; default: no limit).")
+]
+Verify = Annotated[
+    bool,
+    Field(
+        description="Confirm each listed edge with the live language server (`verified` per "
+        "edge; at most 32 per answer)."
+    ),
+]
+PathStart = Annotated[str, Field(description="The node ID the chain starts from.")]
+PathEnd = Annotated[str, Field(description="The node ID the chain should reach.")]
+
+# ----------------------------------------------------------------- shared parts
+
+
+class MapData(TypedDict):
+    """What every map answer may carry: the files it names that changed since the build."""
+
+    staleFiles: NotRequired[list[str]]
+
+
+class Verification(TypedDict):
+    """What `verify` found: edges checked, held, not held, and why some were not checked."""
+
+    method: Literal["definition at the use site"]
+    checked: int
+    held: int
+    notHeld: int
+    unchecked: int
+    uncheckedReasons: dict[UncheckedReason, int]
+
+
+class StaticData(MapData):
+    """A graph answer: its edges come from the static map (`source`, `note`)."""
+
+    source: Literal["map"]
+    note: str
+    verification: NotRequired[Verification]
+
+
+_From = TypedDict("_From", {"from": str})
+"""`from` is a Python keyword: the functional form declares it."""
+_FromTo = TypedDict("_FromTo", {"from": str, "to": str})
+
+
+class Neighbor(_From):
+    """A node reached over edges: `via` the kind of the last one, `from` the node it was
+    reached from, `confidence` the weakest edge on the way, `edgeConfidence` and `at`
+    (use lines) the last edge's."""
+
+    nodeId: str
+    kind: NodeKind
+    distance: int
+    via: EdgeKind
+    confidence: float
+    edgeConfidence: float
+    at: list[int]
+    lines: NotRequired[list[int]]
+    verified: NotRequired[bool | None]
+
+
+# ----------------------------------------------------------------- answers' data
+
+
+class SearchHit(TypedDict):
+    """A node whose name matched."""
+
+    nodeId: str
+    kind: NodeKind
+    path: str
+    lines: NotRequired[list[int]]
+
+
+class SearchData(MapData):
+    """map_search: hits, best match first."""
+
+    query: str
+    hits: list[SearchHit]
+
+
+class OutlineSymbol(TypedDict):
+    """One symbol of a file as the map recorded it; `depth` 0 is top level."""
+
+    nodeId: str
+    kind: SymbolKind
+    lines: list[int]
+    depth: int
+
+
+class OutlineData(MapData):
+    """map_outline: the file's symbols in file order."""
+
+    path: str
+    symbols: list[OutlineSymbol]
+
+
+class NeighborsData(StaticData):
+    """map_neighbors."""
+
+    nodeId: str
+    direction: Direction
+    neighbors: list[Neighbor]
+
+
+class ImpactData(StaticData):
+    """map_impact: transitive dependents, nearest first."""
+
+    nodeId: str
+    count: int
+    dependents: list[Neighbor]
+
+
+class Step(_FromTo):
+    """One edge of a path: `from` uses `to` (`via`), with its confidence and use lines."""
+
+    via: EdgeKind
+    confidence: float
+    at: list[int]
+    verified: NotRequired[bool | None]
+
+
+class PathData(StaticData, _FromTo):
+    """map_path: the node IDs of the shortest chain (`path`, empty when none) and its
+    `steps`."""
+
+    path: list[str]
+    found: bool
+    steps: list[Step]
+
+
+class OverviewData(MapData):
+    """map_overview: the ranked repo map as text; `symbols` how many it shows."""
+
+    text: str
+    symbols: int
+    truncated: bool
+
+
+class WatcherInfo(TypedDict):
+    """The file watcher (only `status` when nothing watches); times in epoch seconds."""
+
+    status: WatchStatus
+    root: NotRequired[str]
+    lastEventAt: NotRequired[float | None]
+    pendingRebuild: NotRequired[bool]
+    rebuilding: NotRequired[bool]
+    rebuildCount: NotRequired[int]
+    failedRebuilds: NotRequired[int]
+    lastRebuildAt: NotRequired[float | None]
+    lastError: NotRequired[str | None]
+
+
+class MapSummary(TypedDict):
+    """The map at a glance: counts, languages (files each), skipped files by reason,
+    and the files changed since the build."""
+
+    files: int
+    symbols: int
+    edges: int
+    languages: dict[MapLanguage, int]
+    skipped: dict[SkipReason, int]
+    staleFiles: list[str]
+    builtAt: str
+    lastBuildSeconds: float
+
+
+class StatusData(MapSummary):
+    """map_status."""
+
+    watcher: WatcherInfo
+
+
+class BuildData(MapSummary):
+    """`map build --json`: the summary, and what this build did."""
+
+    durationSeconds: float
+    changedCount: int
+    removedCount: int
+
+
+class RebuildData(MapData):
+    """map_rebuild: what the rebuild re-extracted, removed, added (lists capped at 50)."""
+
+    full: bool
+    filesTotal: int
+    filesChanged: list[str]
+    filesRemoved: list[str]
+    filesAdded: list[str]
+    changedCount: int
+    removedCount: int
+    addedCount: int
+    filesRelinked: int
+    restamped: int
+    skipped: dict[SkipReason, int]
+    durationSeconds: float
+
+
+# ----------------------------------------------------------------- answers
+
+
+class SearchAnswer(AnswerBase):
+    """The map_search answer."""
+
+    data: SearchData
+
+
+class OutlineAnswer(AnswerBase):
+    """The map_outline answer."""
+
+    data: OutlineData
+
+
+class NeighborsAnswer(AnswerBase):
+    """The map_neighbors answer."""
+
+    data: NeighborsData
+
+
+class PathAnswer(AnswerBase):
+    """The map_path answer."""
+
+    data: PathData
+
+
+class ImpactAnswer(AnswerBase):
+    """The map_impact answer."""
+
+    data: ImpactData
+
+
+class OverviewAnswer(AnswerBase):
+    """The map_overview answer."""
+
+    data: OverviewData
+
+
+class StatusAnswer(AnswerBase):
+    """The map_status answer."""
+
+    data: StatusData
+
+
+class BuildAnswer(AnswerBase):
+    """What `map build --json` prints."""
+
+    data: BuildData
+
+
+class RebuildAnswer(AnswerBase):
+    """The map_rebuild answer."""
+
+    data: RebuildData
