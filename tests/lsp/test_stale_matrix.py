@@ -25,9 +25,9 @@ from string import Template
 
 import pytest
 
+from tests.gitrepo import commit_all, git
 from tests.lsp.conftest import Live, open_live
 from tests.lsp.realserver import PATIENT, insert_lines_at_top, places, rewrite_keeping_mtime
-from tests.map.graph_state import git
 
 
 @dataclass(frozen=True)
@@ -204,9 +204,7 @@ def _before_start(tree: Tree) -> None:
         tree.pair(name)
     tree.write("nv_spare", tree.function("nv_idle"))
     tree.write("gone_extra", tree.caller("gone_extra_caller", "gone", "gone_def"))
-    git(tree.root, "init", "-q", "-b", "main")
-    git(tree.root, "add", "-A")
-    git(tree.root, "commit", "-q", "-m", "base")
+    commit_all(tree.root, "base")
     git(tree.root, "checkout", "-q", "-b", "feature")
     insert_lines_at_top(tree.root, tree.path("gc_use"), 3, tree.lang.comment)
     tree.write("gc_new", tree.caller("gc_new_caller", "gc", "gc_def"))
