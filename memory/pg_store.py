@@ -15,7 +15,6 @@ rolled back whole.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -24,7 +23,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
+from memory.errors import MemoryInputError, MemoryStoreError
 from memory.git import CommitStamp
 from memory.model import Anchor, Memory, MemoryStatus
 from memory.pg_schema import upgrade
@@ -34,11 +33,13 @@ from memory.rows import (
     anchor_from_row,
     anchor_values,
     columns,
+    in_order,
     memory_from_row,
     memory_values,
+    search_words,
+    unknown_memory,
 )
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 CONNECT_TIMEOUT_S = 10
 
 
@@ -170,11 +171,7 @@ class PgMemoryStore:
 
     def get_many(self, ids: Sequence[str]) -> list[Memory]:
         """Memories in the order asked; raises UnknownMemoryError naming the first unknown."""
-        by_id = {m.id: m for m in self._load("AND m.id = ANY(%s)", (list(ids),))}
-        for memory_id in ids:
-            if memory_id not in by_id:
-                self._unknown(memory_id)
-        return [by_id[i] for i in ids]
+        return in_order(ids, self._load("AND m.id = ANY(%s)", (list(ids),)), self.ids)
 
     def select(
         self, statuses: Collection[MemoryStatus] | None = None, kind: str | None = None
@@ -191,10 +188,7 @@ class PgMemoryStore:
 
     def search(self, query: str, limit: int) -> list[tuple[Memory, float]]:
         """Full-text matches with their relevance (higher is better)."""
-        words = _WORD.findall(query)
-        if not words:
-            raise MemoryInputError(f"query {query!r} has no words to search for")
-        ts_query = " | ".join(w.lower() for w in words)
+        ts_query = " | ".join(w.lower() for w in search_words(query))
         rows = self._fetch(
             "SELECT id, ts_rank_cd(search, to_tsquery('simple', %s)) AS rank FROM memories "
             "WHERE repo_id = %s AND search @@ to_tsquery('simple', %s) "
@@ -229,11 +223,7 @@ class PgMemoryStore:
             (self.repo_id, memory_id),
         )
         if cur.fetchone() is None:
-            self._unknown(memory_id)
-
-    def _unknown(self, memory_id: str) -> None:
-        near = difflib.get_close_matches(memory_id, self.ids(), n=3, cutoff=0.5)
-        raise UnknownMemoryError(f"no memory with ID {memory_id!r}", suggestions=near)
+            raise unknown_memory(memory_id, self.ids())
 
     def _insert(self, cur: psycopg.Cursor[Any], memories: Sequence[Memory]) -> None:
         for m in memories:

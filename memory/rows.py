@@ -1,4 +1,5 @@
-"""How a memory and its anchors become table rows and back, for both stores.
+"""What both stores share: how a memory and its anchors become table rows and
+back, and how a lookup or a search is checked before any SQL runs.
 
 SQLite (`memory.store`) and PostgreSQL (`memory.pg_store`) keep the same
 columns; only their SQL dialects differ. Tags and containers are JSON arrays.
@@ -6,12 +7,17 @@ columns; only their SQL dialects differ. Tags and containers are JSON arrays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 import orjson
 
+from memory.errors import MemoryInputError, UnknownMemoryError
 from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
+
+_WORD = re.compile(r"\w+", re.UNICODE)
 
 MEMORY_COLUMNS = (
     "id", "text", "kind", "tags", "origin", "status", "created_at", "last_used_at",
@@ -82,3 +88,29 @@ def anchor_from_row(r: Sequence[Any]) -> Anchor:
         text=str(r[15]),
         truncated=bool(r[16]),
     )
+
+
+def search_words(query: str) -> list[str]:
+    """The words of a full-text query; MemoryInputError when it has none."""
+    words = _WORD.findall(query)
+    if not words:
+        raise MemoryInputError(f"query {query!r} has no words to search for")
+    return words
+
+
+def in_order(
+    ids: Sequence[str], found: Iterable[Memory], known: Callable[[], list[str]]
+) -> list[Memory]:
+    """The `found` memories in the order of `ids`; UnknownMemoryError naming the
+    first ID not found, with the nearest of the `known` ones."""
+    by_id = {m.id: m for m in found}
+    for memory_id in ids:
+        if memory_id not in by_id:
+            raise unknown_memory(memory_id, known())
+    return [by_id[i] for i in ids]
+
+
+def unknown_memory(memory_id: str, known: Sequence[str]) -> UnknownMemoryError:
+    """The error for an ID no memory has, suggesting the nearest `known` IDs."""
+    near = difflib.get_close_matches(memory_id, known, n=3, cutoff=0.5)
+    return UnknownMemoryError(f"no memory with ID {memory_id!r}", suggestions=near)

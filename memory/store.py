@@ -17,8 +17,6 @@ MemoryStoreError before anything is written, and a store opened for reading
 
 from __future__ import annotations
 
-import difflib
-import re
 import sqlite3
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -27,7 +25,7 @@ from pathlib import Path
 import orjson
 
 from disk.statedir import STATE_DIR
-from memory.errors import MemoryInputError, MemoryStoreError, UnknownMemoryError
+from memory.errors import MemoryInputError, MemoryStoreError
 from memory.git import CommitStamp
 from memory.model import Anchor, Memory, MemoryStatus
 from memory.rows import (
@@ -36,14 +34,16 @@ from memory.rows import (
     anchor_from_row,
     anchor_values,
     columns,
+    in_order,
     memory_from_row,
     memory_values,
+    search_words,
+    unknown_memory,
 )
 from memory.schema import SCHEMA_VERSION, Ownership, ownership, stored_version, upgrade
 from memory.storefile import NEW_FILE_HINT, STORE_NAME, foreign_store, inspect_store_file
 
 BUSY_TIMEOUT_MS = 30_000
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def default_store_path(root: Path) -> Path:
@@ -221,22 +221,14 @@ class MemoryStore:
 
     def get(self, memory_id: str) -> Memory:
         """One memory; raises UnknownMemoryError (with the nearest IDs) when absent."""
-        found = self.get_many([memory_id])
-        return found[0]
+        return self.get_many([memory_id])[0]
 
     def get_many(self, ids: Sequence[str]) -> list[Memory]:
         """Memories in the order asked; raises UnknownMemoryError naming the first unknown ID."""
-        by_id = {
-            m.id: m
-            for m in self._load(
-                "WHERE m.id IN (SELECT value FROM json_each(?))",
-                (orjson.dumps(list(ids)).decode(),),
-            )
-        }
-        for memory_id in ids:
-            if memory_id not in by_id:
-                self._unknown(memory_id)
-        return [by_id[i] for i in ids]
+        found = self._load(
+            "WHERE m.id IN (SELECT value FROM json_each(?))", (orjson.dumps(list(ids)).decode(),)
+        )
+        return in_order(ids, found, self.ids)
 
     def select(
         self, statuses: Collection[MemoryStatus] | None = None, kind: str | None = None
@@ -255,10 +247,7 @@ class MemoryStore:
 
     def search(self, query: str, limit: int) -> list[tuple[Memory, float]]:
         """Full-text matches with their BM25 relevance (higher is better)."""
-        words = _WORD.findall(query)
-        if not words:
-            raise MemoryInputError(f"query {query!r} has no words to search for")
-        match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+        match = " OR ".join('"' + w.replace('"', "") + '"' for w in search_words(query))
         with self._failing():
             rows = self._conn.execute(
                 "SELECT m.id, -bm25(memories_fts) FROM memories_fts JOIN memories m "
@@ -283,11 +272,7 @@ class MemoryStore:
 
     def _require(self, conn: sqlite3.Connection, memory_id: str) -> None:
         if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory_id,)).fetchone() is None:
-            self._unknown(memory_id)
-
-    def _unknown(self, memory_id: str) -> None:
-        near = difflib.get_close_matches(memory_id, self.ids(), n=3, cutoff=0.5)
-        raise UnknownMemoryError(f"no memory with ID {memory_id!r}", suggestions=near)
+            raise unknown_memory(memory_id, self.ids())
 
     def _load(self, where: str, params: tuple[str, ...]) -> list[Memory]:
         with self._failing():
