@@ -113,18 +113,12 @@ class WorkspaceSymbolsData(TypedDict):
     symbols: list[FoundSymbol]
 
 
-class CallersData(TypedDict):
-    """nav_callers, cross-checked like references."""
+class CallersData(Checked):
+    """nav_callers, cross-checked like references (the fields of `Checked`)."""
 
     target: TargetLine
     count: int
     callers: list[CallEntry]
-    completeness: Completeness
-    completenessReasons: list[Reason]
-    unconfirmed: list[UnconfirmedSite]
-    unconfirmedCount: int
-    crossCheck: CrossCheck | None
-    priming: PrimingInfo | None
 
 
 class CalleesData(TypedDict):
