@@ -13,6 +13,7 @@ alive as long as any worker lives, so nothing else would ever end them.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -36,6 +37,7 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
+from map.wire import dispatch_table, dumps, loads
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -181,6 +183,9 @@ class Loaded:
     skipped: str | None = None
 
 
+_WIRE = dispatch_table(FileStamp, Loaded)
+
+
 def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Loaded:
     """Stat, read, hash and (when the hash moved) extract one file."""
     full = Path(root, path)
@@ -237,8 +242,25 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> list[Loaded]:
-    return [load_one(root, path, known, max_bytes) for path, known in items]
+def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> bytes:
+    """Pool task: load `items`, pickled for the trip back (map.wire); then collect
+    whatever cycles the chunk left (automatic collection is off in workers)."""
+    packed = dumps([load_one(root, path, known, max_bytes) for path, known in items], _WIRE)
+    gc.collect()
+    return packed
+
+
+def _start_worker(parent: int) -> None:
+    """Pool worker initializer: die with `parent`; no automatic collections.
+
+    Extraction makes many short-lived objects and almost no cycles, which
+    reference counting frees; automatic passes cost a tenth of the extraction
+    time. Each chunk ends with one collection instead, over little: the
+    imported modules are frozen out of the collector's view first.
+    """
+    gc.disable()
+    gc.freeze()
+    _watch_parent(parent)
 
 
 def load_many(
@@ -262,11 +284,12 @@ def load_many(
     context = multiprocessing.get_context("forkserver")
     done = 0
     with ProcessPoolExecutor(
-        max_workers=count, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),)
+        max_workers=count, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     ) as pool:
-        for batch in pool.map(
+        for packed in pool.map(
             _load_chunk, [str(root)] * len(chunks), chunks, [max_bytes] * len(chunks)
         ):
+            batch: list[Loaded] = loads(packed)
             yield from batch
             done += len(batch)
             if progress is not None:
