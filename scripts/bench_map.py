@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from mapbench.procs import WorkerPeaks
+from mapbench.scale import SCALE_CORPORA, SCALE_MEASURES, scale_rows, scale_table
 from mapbench.serve import SESSIONS
 from rich.console import Console
 from rich.table import Table
@@ -71,12 +72,22 @@ WHEELS = {
     "pandas": "pandas==3.1.1",
     "scipy": "scipy==1.17.1",
     "sqlalchemy": "sqlalchemy==2.1.9",
+    "transformers": "transformers==5.23.0",  # 53 MB of Python
+    "kubernetes": "kubernetes==37.0.2",  # 74 MB
+    "pulumi_aws": "pulumi-aws==7.51.1",  # 119 MB (generated)
 }
 CORPORA = {
     "click": ("click",),
     "sympy": ("sympy",),
     "mix": ("sympy", "pandas", "scipy", "django", "sqlalchemy"),
+    "large": ("sympy", "pandas", "scipy", "django", "sqlalchemy", "transformers", "kubernetes"),
+    "huge": (
+        *("sympy", "pandas", "scipy", "django", "sqlalchemy", "transformers", "kubernetes"),
+        "pulumi_aws",
+    ),
 }
+"""Source MB as the map lists them: click 0.4, sympy 26, mix 86, large 212, huge 331."""
+DEFAULT_CORPORA = ("click", "sympy", "mix")
 MEASURES = (
     "floor-read",
     "floor-parse",
@@ -313,13 +324,17 @@ CHILD_MEASURES: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+async def _session(measure: str, root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    return await SESSIONS[measure](root, args)
+
+
 def child_main(measure: str, root: str, args_json: str) -> None:
     """Run one measurement and print its result, with peak RSS, as one JSON line."""
     load = os.getloadavg()[0]
     args = json.loads(args_json)
     with WorkerPeaks() as workers:
         if measure in SESSIONS:
-            result = asyncio.run(SESSIONS[measure](Path(root), args))
+            result = asyncio.run(_session(measure, Path(root), args))
         else:
             result = CHILD_MEASURES[measure](Path(root), args)
     result["load_1m"] = load
@@ -371,6 +386,9 @@ class Figure:
             if server
             else round(statistics.median(run["worker_rss_mb"] for run in self.runs)),
             "load_1m": round(statistics.median(run["load_1m"] for run in self.runs), 1),
+            "rss_first_mb": round(statistics.median(run["rss_first_mb"] for run in self.runs))
+            if "rss_first_mb" in self.runs[0]
+            else None,
             "note": _note(self.runs),
             "runs_ms": [round(value, 1) for value in ms],
         }
@@ -493,6 +511,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per measure (default 3)")
     parser.add_argument("--quick", action="store_true", help="click only: seconds, for development")
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help=f"scale series: {', '.join(SCALE_MEASURES)} on {', '.join(SCALE_CORPORA)} "
+        "(or the --corpus given), then a cost per MB per measure (the largest takes long)",
+    )
     parser.add_argument("--corpus", action="append", choices=sorted(CORPORA), help="repeatable")
     parser.add_argument("--measure", action="append", choices=MEASURES, help="repeatable")
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="pool size for parse")
@@ -504,8 +528,9 @@ def main() -> None:
     if args.child:
         child_main(*args.child)
         return
-    names = ["click"] if args.quick else (args.corpus or list(CORPORA))
-    measures = tuple(args.measure or MEASURES)
+    default_names = SCALE_CORPORA if args.scale else DEFAULT_CORPORA
+    names = ["click"] if args.quick else (args.corpus or list(default_names))
+    measures = tuple(args.measure or (SCALE_MEASURES if args.scale else MEASURES))
     corpora: list[Corpus] = []
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="codeanchor-bench-") as scratch:
@@ -528,9 +553,14 @@ def main() -> None:
             ],
             "figures": rows,
         }
+        if args.scale:
+            payload["scale"] = scale_rows({c.name: c.megabytes for c in corpora}, rows)
         print(json.dumps(payload, indent=2))
     else:
         render(corpora, rows, args.runs, args.workers, args.label)
+        if args.scale:
+            sizes = {corpus.name: corpus.megabytes for corpus in corpora}
+            Console(width=max(Console().width, 170)).print(scale_table(sizes, rows))
 
 
 if __name__ == "__main__":
