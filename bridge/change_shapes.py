@@ -16,7 +16,7 @@ from bridge.envelope import AnswerBase
 from bridge.map_shapes import Neighbor, NodeKind, Verification
 from bridge.nav_shapes import TargetLine
 from bridge.schema_types import Completeness
-from lsp.diagnostics import Source as DiagnosticsSource
+from lsp import DiagnosticsSource
 from memory.git import ChangeKind as FileChangeKind
 from memory.model import MemoryStatus, RefReason, RefStatus
 from memory.symdiff import ChangeKind

@@ -2,12 +2,23 @@
 
 Knows nothing of the map. Imports `disk` for paths, stamps and text.
 
-    pool.LivePool          the front door: typed queries by path and LSP position
-    settings.LiveSettings  timeouts, open-document limit, restart policy
-    model                  what queries return (repo-relative, 1-based lines)
-    errors                 the LspError tree (bad paths raise disk.errors)
-    catalog, catalog_config, doctor
-                           which server serves which language, and its quirks
+The front door: the layers above import only the names in `__all__`, from
+`lsp` itself (`from lsp import LivePool`), never a submodule. Each name is
+loaded from its module on first use (PEP 562), so `import lsp` costs nothing,
+and the LSP client (pygls, lsprotocol) loads only with the names that need it
+(`LivePool`, the diagnostics and edit types).
+
+    LivePool           typed queries by path and LSP position (pool)
+    LiveSettings       timeouts, open-document limit, restart policy (settings)
+    Span ... ServerStatus
+                       what queries return: repo-relative, 1-based lines (model)
+    LspError ...       the error tree (bad paths raise disk.errors) (errors)
+    Catalog, ServerSpec, catalog_from_config, configured_servers, without_commands
+                       which server serves which language, and its quirks
+    examine, ServerReport
+                       which servers are installed, their versions (doctor)
+    Diagnostic, DiagnosticsReport, DiagnosticsSource     (diagnostics)
+    FileEdits, TextEdit, apply_edits                     a rename's edits (edits)
 
 Inside, one job per module:
 
@@ -27,3 +38,125 @@ Inside, one job per module:
     edits      a rename's WorkspaceEdit as text edits per file, applied to text
     uris       file:// URIs <-> paths
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lsp.catalog import Catalog, ServerSpec
+    from lsp.catalog_config import (
+        ConfiguredServer,
+        catalog_from_config,
+        configured_servers,
+        without_commands,
+    )
+    from lsp.diagnostics import Diagnostic, DiagnosticsReport, DiagnosticsSource
+    from lsp.doctor import ServerReport, examine
+    from lsp.edits import FileEdits, TextEdit, UnsupportedEditError, apply_edits
+    from lsp.errors import (
+        LspError,
+        NoServerError,
+        PositionError,
+        RequestTimeoutError,
+        ServerCrashedError,
+        ServerGaveUpError,
+        ServerRequestError,
+        UnknownLanguageError,
+        UnsupportedFileError,
+        UnsupportedQueryError,
+    )
+    from lsp.model import (
+        CallSite,
+        DocumentSymbolNode,
+        HoverInfo,
+        Location,
+        ServerStatus,
+        Span,
+        WorkspaceSymbol,
+    )
+    from lsp.pool import LivePool
+    from lsp.settings import LiveSettings
+
+_HOME = {
+    "Catalog": "lsp.catalog",
+    "ServerSpec": "lsp.catalog",
+    "ConfiguredServer": "lsp.catalog_config",
+    "catalog_from_config": "lsp.catalog_config",
+    "configured_servers": "lsp.catalog_config",
+    "without_commands": "lsp.catalog_config",
+    "Diagnostic": "lsp.diagnostics",
+    "DiagnosticsReport": "lsp.diagnostics",
+    "DiagnosticsSource": "lsp.diagnostics",
+    "ServerReport": "lsp.doctor",
+    "examine": "lsp.doctor",
+    "FileEdits": "lsp.edits",
+    "TextEdit": "lsp.edits",
+    "UnsupportedEditError": "lsp.edits",
+    "apply_edits": "lsp.edits",
+    "LspError": "lsp.errors",
+    "NoServerError": "lsp.errors",
+    "PositionError": "lsp.errors",
+    "RequestTimeoutError": "lsp.errors",
+    "ServerCrashedError": "lsp.errors",
+    "ServerGaveUpError": "lsp.errors",
+    "ServerRequestError": "lsp.errors",
+    "UnknownLanguageError": "lsp.errors",
+    "UnsupportedFileError": "lsp.errors",
+    "UnsupportedQueryError": "lsp.errors",
+    "CallSite": "lsp.model",
+    "DocumentSymbolNode": "lsp.model",
+    "HoverInfo": "lsp.model",
+    "Location": "lsp.model",
+    "ServerStatus": "lsp.model",
+    "Span": "lsp.model",
+    "WorkspaceSymbol": "lsp.model",
+    "LivePool": "lsp.pool",
+    "LiveSettings": "lsp.settings",
+}
+"""Where each public name lives."""
+
+__all__ = [
+    "CallSite",
+    "Catalog",
+    "ConfiguredServer",
+    "Diagnostic",
+    "DiagnosticsReport",
+    "DiagnosticsSource",
+    "DocumentSymbolNode",
+    "FileEdits",
+    "HoverInfo",
+    "LivePool",
+    "LiveSettings",
+    "Location",
+    "LspError",
+    "NoServerError",
+    "PositionError",
+    "RequestTimeoutError",
+    "ServerCrashedError",
+    "ServerGaveUpError",
+    "ServerReport",
+    "ServerRequestError",
+    "ServerSpec",
+    "ServerStatus",
+    "Span",
+    "TextEdit",
+    "UnknownLanguageError",
+    "UnsupportedEditError",
+    "UnsupportedFileError",
+    "UnsupportedQueryError",
+    "WorkspaceSymbol",
+    "apply_edits",
+    "catalog_from_config",
+    "configured_servers",
+    "examine",
+    "without_commands",
+]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use."""
+    if name not in _HOME:
+        raise AttributeError(f"module 'lsp' has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOME[name]), name)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from lsp.documents import OpenDocument
     from lsp.session import ServerSession
 
-Source = Literal["pull", "published"]
+DiagnosticsSource = Literal["pull", "published"]
 VERSIONED_QUIET_S = 0.1
 """Quiet after a publish for the current version (a server may send a second one)."""
 UNVERSIONED_QUIET_S = 0.4
@@ -66,7 +66,7 @@ class DiagnosticsReport:
     """
 
     path: str
-    source: Source
+    source: DiagnosticsSource
     diagnostics: tuple[Diagnostic, ...]
     settled: bool
 
