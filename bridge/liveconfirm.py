@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from bridge.context import AppContext
-from bridge.errors import ToolError
+from bridge.errors import BadInputError, ToolError
 from bridge.symbols import LiveSymbol
 from bridge.tools.resolve import live_symbols
 from disk.errors import DiskError
@@ -119,7 +119,8 @@ def check_live(service: MemoryService, ids: Sequence[str]) -> tuple[list[MemoryC
     """Check `ids` (default: every memory) with the symbols found confirmed live.
 
     A server starts only when a found symbol needs it, and stops before this
-    returns. Returns the results and what to tell the user (a missing server).
+    returns. Returns the results and what to tell the user (a missing server;
+    a configuration too broken to start any, which leaves the check unconfirmed).
     """
     return asyncio.run(_check_live(service, ids))
 
@@ -127,7 +128,11 @@ def check_live(service: MemoryService, ids: Sequence[str]) -> tuple[list[MemoryC
 async def _check_live(
     service: MemoryService, ids: Sequence[str]
 ) -> tuple[list[MemoryCheck], list[str]]:
-    app = AppContext(service.root)
+    try:
+        app = AppContext(service.root)
+    except BadInputError as exc:  # a broken configuration keeps the servers, not the check, away
+        results = await asyncio.to_thread(service.check, ids)
+        return results, [f"live confirmation off: {exc.message}"]
     try:
         confirm = LiveConfirmer(app, asyncio.get_running_loop())
         results = await asyncio.to_thread(service.check, ids, live=confirm)

@@ -14,7 +14,7 @@
     confidence the named confidence levels and the evidence behind each
     similarity token similarity (rapidfuzz) and name affinity
     live       LiveConfirm: the protocol the bridge implements on language servers;
-               which found symbols are asked (needs_live)
+               which found symbols are asked (question)
     files, results   one file's content; result shapes the checks share
     deps       dependencies_changed, from the map's call graph
     changes    a diff's files and symbols, and the memories it touches

@@ -5,7 +5,7 @@ language servers. The check asks it about every symbol it *found*: relocated
 or renamed, or modified at a place (file, name or lines) other than the
 anchored one. A symbol still where it was (valid, or edited within the same
 lines) and anything not found (deleted, unknown), as well as files and line
-ranges, are not asked: `needs_live` says which. The answer goes in
+ranges, are not asked: `question` says what is. The answer goes in
 `RefCheck.live` (`LiveCheck`): listed (the server's document symbols have
 that `Qual.Name` at those lines), not listed (a warning says so), or no
 answer, with the reason (no server, a failed server, the budget spent).
@@ -27,32 +27,33 @@ SKIPPED = LiveCheck(None, "skipped")
 NOT_NEEDED = LiveCheck(None, "not_needed")
 
 
-def needs_live(result: RefCheck) -> bool:
-    """True when `result` found a symbol at a place worth confirming with a server."""
+def question(result: RefCheck) -> tuple[str, str, tuple[int, int]] | None:
+    """What to ask a server about `result`: (path, `Qual.Name`, lines), or None when
+    it found no symbol at a place worth confirming."""
     place = result.place
     if result.status not in FOUND_STATUSES or place is None or place.symbol is None:
-        return False
+        return None
     if place.start_line is None or place.end_line is None:
-        return False
-    if result.status != "modified":
-        return True
+        return None
     anchor = result.anchor
     anchored = Place(anchor.spec.path, anchor.spec.symbol, anchor.start_line, anchor.end_line)
-    return place != anchored
+    if result.status == "modified" and place == anchored:
+        return None  # edited within its own lines: found by identity, nothing to confirm
+    return place.path, place.symbol, (place.start_line, place.end_line)
 
 
 def confirm_live(result: RefCheck, live: LiveConfirm) -> RefCheck:
     """`result` with `live` set, when it found a symbol at a place worth confirming."""
-    place = result.place
-    if not needs_live(result) or place is None or place.symbol is None:
+    asked = question(result)
+    if asked is None:
         return result
-    lines = (place.start_line or 0, place.end_line or 0)
-    answer = live(place.path, place.symbol, lines)
+    answer = live(*asked)
     if answer.confirmed is not False:
         return replace(result, live=answer)
+    path, symbol, (first, last) = asked
     warning = (
-        f"{result.anchor.ref}: the language server does not list {place.symbol} at "
-        f"{place.path} lines {place.start_line}-{place.end_line}; re-read the code"
+        f"{result.anchor.ref}: the language server does not list {symbol} at "
+        f"{path} lines {first}-{last}; re-read the code"
     )
     return replace(result, live=answer, warnings=(*result.warnings, warning))
 
@@ -61,4 +62,4 @@ def live_of(result: RefCheck) -> LiveCheck:
     """What to say of `result`'s live confirmation: the answer, else why there is none."""
     if result.live is not None:
         return result.live
-    return SKIPPED if needs_live(result) else NOT_NEEDED
+    return NOT_NEEDED if question(result) is None else SKIPPED

@@ -290,3 +290,21 @@ def test_check_says_when_no_server_is_installed(
     assert (code, ref["status"], ref["path"]) == (1, "modified", "geometry.py")
     assert (ref["liveConfirmed"], ref["liveReason"]) == (None, "no_server")
     assert "live confirmation: no python language server: ty is not installed" in err
+
+
+def test_a_broken_configuration_leaves_the_check_unconfirmed_not_failed(
+    capsys: pytest.CaptureFixture[str], shapes: Repo
+) -> None:
+    _add(capsys, shapes, "shapes.py#area")
+    shapes.write("codeanchor.toml", "bogus_key = 1\n")
+    shapes.write("shapes.py", CODE[CODE.index("def perimeter") :])
+    shapes.write("geometry.py", "import math\n\n\n" + MOVED)
+    code, data, err = _run(capsys, shapes, "check")
+    (ref,) = data["memories"][0]["refs"]
+    assert (code, ref["status"], ref["liveConfirmed"], ref["liveReason"]) == (
+        1,
+        "modified",
+        None,
+        "skipped",
+    )
+    assert "live confirmation off: " in err and "bogus_key" in err
