@@ -10,14 +10,14 @@ and the LSP client (pygls, lsprotocol) loads only with the names that need it
 
     LivePool           typed queries by path and LSP position (pool)
     LiveSettings       timeouts, open-document limit, restart policy (settings)
-    Span ... ServerStatus
+    Span ... ServerStatus, DiagnosticsSource
                        what queries return: repo-relative, 1-based lines (model)
     LspError ...       the error tree (bad paths raise disk.errors) (errors)
     Catalog, ServerSpec, catalog_from_config, configured_servers, without_commands
                        which server serves which language, and its quirks
     examine, ServerReport
                        which servers are installed, their versions (doctor)
-    Diagnostic, DiagnosticsReport, DiagnosticsSource     (diagnostics)
+    Diagnostic, DiagnosticsReport      diagnostics of one document (diagnostics)
     FileEdits, TextEdit, apply_edits                     a rename's edits (edits)
 
 Inside, one job per module:
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
         configured_servers,
         without_commands,
     )
-    from lsp.diagnostics import Diagnostic, DiagnosticsReport, DiagnosticsSource
+    from lsp.diagnostics import Diagnostic, DiagnosticsReport
     from lsp.doctor import ServerReport, examine
     from lsp.edits import FileEdits, TextEdit, UnsupportedEditError, apply_edits
     from lsp.errors import (
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     )
     from lsp.model import (
         CallSite,
+        DiagnosticsSource,
         DocumentSymbolNode,
         HoverInfo,
         Location,
@@ -88,7 +89,6 @@ _HOME = {
     "without_commands": "lsp.catalog_config",
     "Diagnostic": "lsp.diagnostics",
     "DiagnosticsReport": "lsp.diagnostics",
-    "DiagnosticsSource": "lsp.diagnostics",
     "ServerReport": "lsp.doctor",
     "examine": "lsp.doctor",
     "FileEdits": "lsp.edits",
@@ -106,6 +106,7 @@ _HOME = {
     "UnsupportedFileError": "lsp.errors",
     "UnsupportedQueryError": "lsp.errors",
     "CallSite": "lsp.model",
+    "DiagnosticsSource": "lsp.model",
     "DocumentSymbolNode": "lsp.model",
     "HoverInfo": "lsp.model",
     "Location": "lsp.model",

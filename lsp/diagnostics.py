@@ -17,18 +17,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from disk.paths import relative_posix
 from lsp.errors import ServerRequestError, UnsupportedQueryError
+from lsp.model import DiagnosticsSource
 
 if TYPE_CHECKING:
     from lsp.documents import OpenDocument
     from lsp.session import ServerSession
 
-DiagnosticsSource = Literal["pull", "published"]
 VERSIONED_QUIET_S = 0.1
 """Quiet after a publish for the current version (a server may send a second one)."""
 UNVERSIONED_QUIET_S = 0.4

@@ -9,6 +9,10 @@ Paths are repo-relative POSIX paths, or absolute for files outside the root
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+DiagnosticsSource = Literal["pull", "published"]
+"""How a document's diagnostics were had: asked for (pull), or as the server published them."""
 
 
 @dataclass(frozen=True, slots=True)
