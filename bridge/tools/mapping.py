@@ -132,7 +132,6 @@ async def _graph_answer(
     code_map: CodeMap,
     data: NeighborsData | ImpactData | PathData,
     listed: tuple[str, list[Neighbor] | list[Step], list[Edge]],
-    *,
     paths: Iterable[str],
     budget: int | None,
     verify: bool,
@@ -283,15 +282,8 @@ async def map_neighbors(
     found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
     items, edges, paths = _walked(code_map, target, found, direction == "in")
     data = NeighborsData(**_static(), nodeId=target, direction=direction, neighbors=items)
-    return await _graph_answer(
-        app,
-        code_map,
-        data,
-        ("neighbors", items, edges),
-        paths=paths,
-        budget=budget,
-        verify=verify,
-    )
+    listed = ("neighbors", items, edges)
+    return await _graph_answer(app, code_map, data, listed, paths, budget, verify)
 
 
 async def map_path(
@@ -315,15 +307,8 @@ async def map_path(
     data = PathData(
         {**_static(), "from": start, "to": end, "path": chain, "found": bool(chain), "steps": steps}
     )
-    return await _graph_answer(
-        app,
-        code_map,
-        data,
-        ("path", steps, edges),
-        paths={_path_of(n) for n in chain},
-        budget=budget,
-        verify=verify,
-    )
+    paths = {_path_of(n) for n in chain}
+    return await _graph_answer(app, code_map, data, ("path", steps, edges), paths, budget, verify)
 
 
 def _kind_between(code_map: CodeMap, user: str, used: str) -> str:
@@ -362,15 +347,8 @@ async def map_impact(
     found = code_map.impact(target, depth)
     items, edges, paths = _walked(code_map, target, found, True)
     data = ImpactData(**_static(), nodeId=target, count=len(found), dependents=items)
-    return await _graph_answer(
-        app,
-        code_map,
-        data,
-        ("dependents", items, edges),
-        paths=paths,
-        budget=budget,
-        verify=verify,
-    )
+    listed = ("dependents", items, edges)
+    return await _graph_answer(app, code_map, data, listed, paths, budget, verify)
 
 
 async def map_overview(app: AppContext, budget: Budget = None) -> OverviewAnswer:
