@@ -12,17 +12,19 @@ import dataclasses
 import logging
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bridge.config import Config, build_dataclass, catalog_of
 from bridge.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
-from lsp.pool import LivePool
-from lsp.settings import LiveSettings
+from lsp import LiveSettings
 from map.codemap import BuildReport, CodeMap, MapSettings
 from map.live_map import LiveMap
 from memory.service import MemoryService
 from memory.stores import store_exists, store_location
+
+if TYPE_CHECKING:
+    from lsp import LivePool
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class AppContext:
     def live(self) -> LivePool:
         """The pool of language servers (servers themselves start on first use)."""
         if self._live is None:
+            from lsp import LivePool  # the LSP client: only for commands that ask a server
+
             self._live = LivePool(self.root, self.catalog, self.live_settings)
         return self._live
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bridge.candidates import Site
 from disk.paths import relative_posix
-from lsp.errors import RequestTimeoutError, ServerCrashedError
-from lsp.pool import LivePool
+from lsp import RequestTimeoutError, ServerCrashedError
+
+if TYPE_CHECKING:
+    from lsp import LivePool
 
 PRIME_CAP = 48
 """Files opened for one question, at most."""
