@@ -93,8 +93,8 @@ class LiveConfirmer:
         if len(self._outlines) >= self.max_files or left <= 0:
             return self._note(
                 "over_budget",
-                f"at most {self.max_files} files and {self.budget_s:.0f} s per check; "
-                "the symbols past that say over_budget",
+                f"a check asks for at most {self.max_files} file outlines in "
+                f"{self.budget_s:.0f} s; the symbols past that say over_budget",
                 "over_budget",
             )
         future = asyncio.run_coroutine_threadsafe(live_symbols(self.app, path), self.loop)

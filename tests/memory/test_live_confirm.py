@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bridge.context import AppContext
+from bridge.liveconfirm import LiveConfirmer
 from bridge.tools import memory
 from memory.check import check_memories
 from memory.live import live_of
@@ -82,3 +85,32 @@ def test_every_symbol_found_at_a_new_place_is_asked_and_only_those(repo: Repo) -
     assert [live_of(r) for r in unasked.refs] == [LiveCheck(None, "skipped")] * 3 + [
         LiveCheck(None, "not_needed")
     ]
+
+
+@pytest.mark.store_specific
+def test_live_questions_stop_at_the_file_budget_and_say_so(repo: Repo) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.write("b.py", "def g():\n    return 2\n")
+
+    async def scenario() -> None:
+        app = AppContext(repo.root)
+        try:
+            confirm = LiveConfirmer(app, asyncio.get_running_loop(), max_files=1)
+            first = await asyncio.to_thread(confirm, "a.py", "f", (1, 2))
+            wrong = await asyncio.to_thread(confirm, "a.py", "f", (5, 6))
+            second = await asyncio.to_thread(confirm, "b.py", "g", (1, 2))
+            assert (first, wrong, second) == (
+                LiveCheck(True, "listed"),
+                LiveCheck(False, "not_listed"),
+                LiveCheck(None, "over_budget"),
+            )
+            (note,) = confirm.notes
+            assert note.startswith("live confirmation: a check asks for at most 1 file outlines")
+        finally:
+            await app.aclose()
+
+    async def bounded() -> None:
+        async with asyncio.timeout(TIMEOUT_S):
+            await scenario()
+
+    asyncio.run(bounded())
