@@ -36,9 +36,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bridge.context import AppContext
 from bridge.tools.nav import nav_references
@@ -50,6 +51,8 @@ FIXTURE_QUESTIONS = (
     ("retryDelay", "source/utils/delay.ts", ()),
     ("mergeHeaders", "source/utils/merge.ts", ("test/helpers.ts",)),
 )
+T = TypeVar("T")
+Place = tuple[str, int]
 TSCONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["source"]}\n'
 
 
@@ -116,34 +119,41 @@ def position(root: Path, path: str, name: str) -> tuple[int, int]:
     raise SystemExit(f"{name} not declared in {path}")
 
 
-async def raw_answers(root: Path, questions: list[Any]) -> list[tuple[set[tuple[str, int]], float]]:
-    """The live layer's own references, no priming, on a fresh server."""
+async def _answers(
+    root: Path, questions: list[Any], ask: Callable[[AppContext, str, str, int, int], Awaitable[T]]
+) -> list[tuple[T, float]]:
+    """Each question asked in turn on a fresh server (`ask(app, name, path, line,
+    column)`), with the milliseconds it took."""
     app = AppContext(root)
     try:
         out = []
         for name, path, _ in questions:
             line, col = position(root, path, name)
             started = time.perf_counter()
-            found = await app.live.references(path, line, col)
-            out.append(({(loc.path, loc.line) for loc in found}, _ms(started)))
+            answer = await ask(app, name, path, line, col)
+            out.append((answer, _ms(started)))
         return out
     finally:
         await app.aclose()
+
+
+async def raw_answers(root: Path, questions: list[Any]) -> list[tuple[set[tuple[str, int]], float]]:
+    """The live layer's own references, no priming, on a fresh server."""
+
+    async def ask(app: AppContext, _name: str, path: str, line: int, col: int) -> set[Place]:
+        return {(loc.path, loc.line) for loc in await app.live.references(path, line, col)}
+
+    return await _answers(root, questions, ask)
 
 
 async def primed_answers(root: Path, questions: list[Any]) -> list[tuple[dict[str, Any], float]]:
     """`nav_references` (primed and checked) on a fresh server."""
-    app = AppContext(root)
-    try:
-        out = []
-        for name, path, _ in questions:
-            line, _col = position(root, path, name)
-            started = time.perf_counter()
-            envelope = await nav_references(app, f"{path}:{line + 1}", name, budget=50_000)
-            out.append((envelope["data"], _ms(started)))
-        return out
-    finally:
-        await app.aclose()
+
+    async def ask(app: AppContext, name: str, path: str, line: int, _col: int) -> dict[str, Any]:
+        envelope = await nav_references(app, f"{path}:{line + 1}", name, budget=50_000)
+        return dict(envelope["data"])
+
+    return await _answers(root, questions, ask)
 
 
 def _ms(started: float) -> float:
