@@ -24,9 +24,10 @@ import pytest
 from lsp.errors import RequestTimeoutError, ServerCrashedError
 from lsp.settings import LiveSettings
 from tests.adversarial.cli import REPO
-from tests.bridge.mcp_session import call, example_repo, processes_under, serve
+from tests.bridge.mcp_session import call, example_repo, serve
 from tests.conftest import require_binary
 from tests.lsp.conftest import Live, open_live, position_of
+from tests.processes import processes_under, session_members
 
 DEADLINE_S = 60.0
 MODULES = 600
@@ -35,22 +36,6 @@ MODULE_TEXT = "".join(
     f"def helper{i}(x: int) -> int:\n    return x + {i}\n\n"
     for i in range(40)
 )
-
-
-def session_members(sid: int) -> dict[int, str]:
-    """pid -> command line of every process in session `sid`."""
-    found: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == sid:
-            found[int(entry.name)] = cmdline.strip()
-    return found
 
 
 def wait_until(condition: Callable[[], bool], what: str) -> None:

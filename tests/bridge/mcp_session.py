@@ -15,6 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
 
 from tests.gitrepo import commit_all
+from tests.processes import processes_under as processes_under  # re-exported
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example"
 CALL_TIMEOUT_S = 60.0
@@ -67,28 +68,3 @@ async def call_error(client: Client, tool: str, **arguments: Any) -> dict[str, A
     assert envelope["ok"] is False
     error: dict[str, Any] = envelope["error"]
     return error
-
-
-def processes_under(marker: str) -> dict[int, str]:
-    """pid -> command line of every process whose command line, or whose
-    ancestor's, contains `marker` (the serve process and its servers)."""
-    table: dict[int, tuple[int, str]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        table[int(entry.name)] = (ppid, cmdline)
-    found: dict[int, str] = {}
-    for pid, (_, cmdline) in table.items():
-        current, seen = pid, set()
-        while current in table and current not in seen:
-            seen.add(current)
-            if marker in table[current][1]:
-                found[pid] = cmdline
-                break
-            current = table[current][0]
-    return found
