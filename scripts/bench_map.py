@@ -267,16 +267,29 @@ class GcTimer:
 
 
 def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    """No map store: `open` builds everything and saves."""
+    """No map store: `open` builds everything and saves.
+
+    Also split into its phases: the scan (list, read, extract in the pool) ends
+    with the last progress report, the rebuild (scan + link) with its
+    report's duration, and the rest is the save.
+    """
     shutil.rmtree(root / ".codeanchor", ignore_errors=True)
+    scanned = [0.0]
+
+    def progress(_done: int, _total: int) -> None:
+        scanned[0] = time.perf_counter()
+
     with GcTimer() as collector:
         started = time.perf_counter()
-        codemap = CodeMap.open(root, _settings(args))
+        codemap = CodeMap.open(root, _settings(args), progress)
         seconds = time.perf_counter() - started
     status = codemap.status()
+    rebuilt = codemap.last_report.duration_s if codemap.last_report else seconds
+    scan_s = scanned[0] - started if scanned[0] else rebuilt
     return {
         "seconds": seconds,
         "gc_seconds": collector.seconds,
+        "phases": {"scan": scan_s, "link": rebuilt - scan_s, "save": seconds - rebuilt},
         "symbols": status.symbols,
         "edges": status.edges,
     }
@@ -389,6 +402,10 @@ class Figure:
             "rss_first_mb": round(statistics.median(run["rss_first_mb"] for run in self.runs))
             if "rss_first_mb" in self.runs[0]
             else None,
+            "phases_ms": {
+                phase: round(statistics.median(run["phases"][phase] for run in self.runs) * 1000)
+                for phase in self.runs[0].get("phases", {})
+            },
             "note": _note(self.runs),
             "runs_ms": [round(value, 1) for value in ms],
         }
@@ -401,6 +418,11 @@ def _note(runs: list[dict[str, Any]]) -> str:
         words.append(f"{statistics.median(run['files_relinked'] for run in runs):.0f} relinked")
     if "symbols" in runs[0]:
         words.append(f"{runs[0]['symbols']} symbols, {runs[0]['edges']} edges")
+    if "phases" in runs[0]:
+        words.extend(
+            f"{phase} {statistics.median(run['phases'][phase] for run in runs):.1f} s"
+            for phase in runs[0]["phases"]
+        )
     if "gc_seconds" in runs[0]:
         words.append(f"GC {statistics.median(run['gc_seconds'] for run in runs) * 1000:.0f} ms")
     if "rss_first_mb" in runs[0]:

@@ -33,6 +33,9 @@ class Series:
 SERIES = (
     Series("parse floor (tree-sitter parse, same pool)", "floor-parse", "median_ms", "ms"),
     Series("cold build, store written", "cold", "median_ms", "ms"),
+    Series("  of which scan (list, read, extract in the pool)", "cold", "phase:scan", "ms"),
+    Series("  of which link (graph)", "cold", "phase:link", "ms"),
+    Series("  of which save (map store)", "cold", "phase:save", "ms"),
     Series("cold build / parse floor", "cold", "floor_ratio", "x"),
     Series("cold build: peak RSS (builder + largest worker)", "cold", "build_rss_mb", "MB"),
     Series("warm start: process start -> first answer", "start-to-answer", "median_ms", "ms"),
@@ -92,6 +95,9 @@ def _value(series: Series, row: dict[str, Any], floors: dict[str, float]) -> flo
         return float(row["median_ms"]) / floor if floor else None
     if series.field == "build_rss_mb":
         return float(row["peak_rss_mb"] + row["worker_rss_mb"])
+    if series.field.startswith("phase:"):
+        phase = row.get("phases_ms", {}).get(series.field.removeprefix("phase:"))
+        return None if phase is None else float(phase)
     value = row.get(series.field)
     return None if value is None else float(value)
 
