@@ -44,9 +44,6 @@ KindFilter = Annotated[
     NodeKind | None, Field(description="Only nodes of this kind (default: every kind).")
 ]
 SearchLimit = Annotated[int, Field(description="Most hits to return (1-500).")]
-MapFilePath = Annotated[
-    str, Field(description="A repo-relative file path (a node ID's path part also works).")
-]
 NodeId = Annotated[
     str, Field(description="A map node ID: a file path, or `path#Qual.Name` for a symbol.")
 ]

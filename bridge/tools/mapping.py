@@ -27,7 +27,6 @@ from bridge.map_shapes import (
     ImpactData,
     ImpactDepth,
     KindFilter,
-    MapFilePath,
     MapLanguage,
     MapSummary,
     Neighbor,
@@ -63,7 +62,7 @@ from bridge.map_shapes import (
 )
 from bridge.mapverify import verify_edges
 from bridge.mapview import Edge, changed_files, edge_facts, edge_of, map_stamp, neighbor
-from bridge.schema_types import Budget
+from bridge.schema_types import Budget, FilePath
 from bridge.targets import parse_node_id
 from map.codemap import CodeMap, MapStatus
 from map.model import EdgeKind, SymbolKind
@@ -238,7 +237,7 @@ async def map_search(
     )
 
 
-async def map_outline(app: AppContext, path: MapFilePath, budget: Budget = None) -> OutlineAnswer:
+async def map_outline(app: AppContext, path: FilePath, budget: Budget = None) -> OutlineAnswer:
     """The symbols of one file as the map recorded them, nested, with node IDs
     and 1-based lines (for the live outline use nav_symbols)."""
     file_id = parse_node_id(path).path
