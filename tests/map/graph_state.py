@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from map.codemap import CodeMap, MapSettings
+from map.graph import MapGraph
 from tests.gitrepo import git as git  # the map tests' git: one helper for every test
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_repo"
@@ -19,12 +20,13 @@ def copy_repo(tmp_path: Path) -> Path:
     return root
 
 
-def graph_state(codemap: CodeMap) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    """Every node with its attributes and every edge with its attributes, comparable."""
-    nodes = {node: dict(data) for node, data in codemap.graph.nodes(data=True)}
+def graph_state(of: CodeMap | MapGraph) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    """Every node with its attributes and every edge with its attributes, comparable
+    (of a map, or of a bare graph the linker built)."""
+    graph = of.graph if isinstance(of, CodeMap) else of
+    nodes = {node: dict(data) for node, data in graph.nodes(data=True)}
     edges = sorted(
-        (u, v, k, sorted(data.items()))
-        for u, v, k, data in codemap.graph.edges(keys=True, data=True)
+        (u, v, k, sorted(data.items())) for u, v, k, data in graph.edges(keys=True, data=True)
     )
     return nodes, edges
 

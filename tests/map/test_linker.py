@@ -9,6 +9,7 @@ import networkx as nx
 from map.extract import extract_file
 from map.graph import MapGraph
 from map.linker import Linker
+from tests.map.graph_state import graph_state
 
 PY = {
     "pkg/__init__.py": "from .impl import make\n",
@@ -53,12 +54,6 @@ def _edge(graph: MapGraph, source: str, target: str, kind: str) -> dict[str, Any
     )
     data: dict[str, Any] = graph.edges[source, target, kind]
     return data
-
-
-def _snapshot(graph: MapGraph) -> tuple[dict[str, Any], set[tuple[str, str, str, str]]]:
-    nodes = {n: dict(d) for n, d in graph.nodes(data=True)}
-    edges = {(u, v, k, repr(sorted(d.items()))) for u, v, k, d in graph.edges(keys=True, data=True)}
-    return nodes, edges
 
 
 def test_calls_resolve_through_from_imports_and_reexports() -> None:
@@ -117,7 +112,7 @@ def test_editing_a_reexport_reroutes_edges_like_a_fresh_build() -> None:
     assert not graph.has_edge("app/main.py#Child.run", "pkg/impl.py#make", key="calls")
     assert stats.files_relinked == 1  # only the edited file is resolved whole
     fresh, _ = _build(changed)
-    assert _snapshot(graph) == _snapshot(fresh)
+    assert graph_state(graph) == graph_state(fresh)
 
 
 TS = {

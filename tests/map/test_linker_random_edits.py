@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import networkx as nx
 
@@ -13,6 +12,7 @@ from map.extract import extract_file
 from map.graph import MapGraph
 from map.linker import Change, Linker
 from map.model import FileExtract
+from tests.map.graph_state import graph_state
 
 PACKAGE = Path(nx.__file__).parent
 CORPUS = ("classes", "algorithms/shortest_paths", "algorithms/traversal", "utils")
@@ -32,12 +32,6 @@ def _link(sources: dict[str, bytes]) -> tuple[MapGraph, Linker]:
     linker = Linker(graph)
     linker.apply({p: (None, extract_file(p, s)) for p, s in sources.items()}, {})
     return graph, linker
-
-
-def _state(graph: MapGraph) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    nodes = {n: dict(d) for n, d in graph.nodes(data=True)}
-    edges = sorted((u, v, k, sorted(d.items())) for u, v, k, d in graph.edges(keys=True, data=True))
-    return nodes, edges
 
 
 def _mutate(rnd: random.Random, sources: dict[str, bytes], step: int) -> dict[str, bytes | None]:
@@ -82,4 +76,4 @@ def test_random_edits_link_like_a_fresh_build() -> None:
                 changes[path] = (old, extract_file(path, data))
         linker.apply(changes, {})
         fresh, _ = _link(sources)
-        assert _state(graph) == _state(fresh), (step, sorted(edits))
+        assert graph_state(graph) == graph_state(fresh), (step, sorted(edits))
