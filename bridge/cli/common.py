@@ -6,8 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-import orjson
-
 from bridge.errors import ToolError
 
 
@@ -25,6 +23,8 @@ def parent_parser() -> argparse.ArgumentParser:
 
 def print_json(data: Any) -> None:
     """Write `data` as one JSON document on stdout."""
+    import orjson  # not for `--help`
+
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 

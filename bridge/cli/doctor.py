@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -16,11 +15,8 @@ from bridge.trust import TrustState
 from lsp.doctor import examine
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add the `doctor` command."""
-    parser = subparsers.add_parser(
-        "doctor", parents=[parent], help="which language servers are found, and what to install"
-    )
+def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Make `doctor` run the examination (its `parser` has the common options)."""
     parser.set_defaults(handler=run)
 
 

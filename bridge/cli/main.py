@@ -10,38 +10,82 @@ before any command runs; a failure of any kind ends in a one-line message
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
+from typing import NamedTuple
 
 from bridge.cli import common
 from bridge.errors import BadInputError
 from bridge.inputs import check_text
-from bridge.translate import as_tool_error, internal_error
 
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _command_modules() -> list[ModuleType]:
-    """The modules that each add a family of subcommands (`register(subparsers)`)."""
-    from bridge.cli import doctor, map, memory, nav, serve, trust
+class Command(NamedTuple):
+    """One top-level command: its name, its one-line help, and where its arguments
+    and handler are registered (`module:function`, called as `function(parser, common)`).
 
-    return [nav, map, memory, serve, doctor, trust]
+    A family (nav, map, memory) has actions of its own, each taking the common
+    options; a single command takes them itself."""
+
+    name: str
+    help: str
+    register: str
+    family: bool = False
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every subcommand registered."""
+COMMANDS = (
+    Command("nav", "ask the live language server", "bridge.cli.nav:register_nav", family=True),
+    Command(
+        "resolve",
+        "where a node is now: live location vs the map",
+        "bridge.cli.nav:register_resolve",
+    ),
+    Command("map", "the cached map of symbols and edges", "bridge.cli.map:register", family=True),
+    Command("memory", "memories anchored to code", "bridge.cli.memory:register", family=True),
+    Command("serve", "serve every tool over MCP on stdio", "bridge.cli.serve:register"),
+    Command(
+        "doctor",
+        "which language servers are found, and what to install",
+        "bridge.cli.doctor:register",
+    ),
+    Command(
+        "trust",
+        "let this repository's configuration run the language servers it names",
+        "bridge.cli.trust:register",
+    ),
+)
+"""Every command, in the order `--help` lists them."""
+
+
+def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The argument parser for the command line `words`.
+
+    Only the command `words` names is registered in full (importing its module);
+    the others are a name and a line of help. `--help`, and any command, so pays
+    only for the modules it runs: not for the MCP SDK, the language-server client
+    or the graph library when it does not need them.
+    """
     parser = argparse.ArgumentParser(
         prog="codeanchor",
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in _command_modules():
-        module.register(subparsers, common.parent_parser())
+    chosen = words[0] if words else None
+    for command in COMMANDS:
+        if command.name != chosen:
+            subparsers.add_parser(command.name, help=command.help)
+            continue
+        shared = common.parent_parser()
+        own = subparsers.add_parser(
+            command.name, help=command.help, parents=[] if command.family else [shared]
+        )
+        module, function = command.register.split(":")
+        getattr(importlib.import_module(module), function)(own, shared)
     return parser
 
 
@@ -54,8 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInputError as exc:
         common.report_error(exc, as_json=False)
         return exc.exit_code
-    parser = build_parser()
-    args = parser.parse_args(words)
+    args = build_parser(words).parse_args(words)
     try:
         args.root = Path(args.root).resolve()
         if not args.root.is_dir():
@@ -63,9 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Handler = args.handler
         return handler(args)
     except Exception as exc:
+        from bridge.translate import as_tool_error, internal_error  # the lower layers' errors
+
         error = as_tool_error(exc)
         if error is None:
             if os.environ.get("CODEANCHOR_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
             error = internal_error(exc)
             error.hint = "this is a bug in codeanchor; run with CODEANCHOR_DEBUG=1 to see where"

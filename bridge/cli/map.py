@@ -18,9 +18,8 @@ from bridge.tools import changes, mapping
 from map.codemap import CodeMap
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add `map` and its subcommands."""
-    map_parser = subparsers.add_parser("map", help="the cached map of symbols and edges")
+def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Add the subcommands of `map` to its parser."""
     sub = map_parser.add_subparsers(dest="map_command", required=True, metavar="ACTION")
 
     build = sub.add_parser("build", parents=[parent], help="build or update the map (incremental)")

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from bridge.cli.common import print_json, report_warning
-from bridge.liveconfirm import check_live
 from map.codemap import CodeMap
 from memory.changes import diff_files
 from memory.errors import MemoryInputError
@@ -46,15 +45,14 @@ from memory.views import (
 Run = Callable[[MemoryService, argparse.Namespace], int]
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add the `memory` command family."""
+def register(memory: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Add the `memory` command family to its parser."""
     common = argparse.ArgumentParser(add_help=False, parents=[parent])
     common.add_argument(
         "--store",
         metavar="PATH",
         help="memory store (default: $CODEANCHOR_STORE, else <root>/.codeanchor/memory.db)",
     )
-    memory = subparsers.add_parser("memory", help="memories anchored to code")
     commands = memory.add_subparsers(dest="memory_command", required=True, metavar="ACTION")
 
     def add(name: str, run: Run, help_text: str) -> argparse.ArgumentParser:
@@ -167,6 +165,8 @@ def _check(service: MemoryService, args: argparse.Namespace) -> int:
     if args.no_live:
         results = service.check(args.ids)
     else:
+        from bridge.liveconfirm import check_live  # language servers: only for `check`
+
         results, notes = check_live(service, args.ids)
         for note in notes:
             report_warning(note)

@@ -1,43 +1,46 @@
-"""`codeanchor nav ...` and `codeanchor resolve`: live questions from the command line."""
+"""`codeanchor nav ...` and `codeanchor resolve`: live questions from the command line.
+
+The tools (and the language-server client under them) are imported when a
+command runs, not when the parser is built: `nav refs --help` stays cheap.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from bridge.cli.run import run_tool
-from bridge.context import AppContext
-from bridge.envelope import Envelope
 from bridge.errors import BadInputError
-from bridge.tools import diagnostics, nav, rename, resolve
+
+if TYPE_CHECKING:
+    from bridge.context import AppContext
+    from bridge.envelope import Envelope
 
 _TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add `nav` (with its subcommands) and `resolve`."""
-    nav_parser = subparsers.add_parser("nav", help="ask the live language server")
-    nav_sub = nav_parser.add_subparsers(dest="nav_command", required=True, metavar="QUESTION")
-    for command, fn, help_text in (
-        ("def", nav.nav_definition, "where it is defined"),
-        ("type-def", nav.nav_type_definition, "where its type is defined"),
-        ("impl", nav.nav_implementations, "its implementations"),
-        ("refs", nav.nav_references, "every use of it"),
-        ("hover", nav.nav_hover, "its type and docs"),
-        ("callers", nav.nav_callers, "functions calling it"),
-        ("callees", nav.nav_callees, "functions it calls"),
+def register_nav(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Add the `nav` questions to its `parser`."""
+    nav_sub = parser.add_subparsers(dest="nav_command", required=True, metavar="QUESTION")
+    for command, tool, help_text in (
+        ("def", "nav_definition", "where it is defined"),
+        ("type-def", "nav_type_definition", "where its type is defined"),
+        ("impl", "nav_implementations", "its implementations"),
+        ("refs", "nav_references", "every use of it"),
+        ("hover", "nav_hover", "its type and docs"),
+        ("callers", "nav_callers", "functions calling it"),
+        ("callees", "nav_callees", "functions it calls"),
     ):
         sub = nav_sub.add_parser(command, parents=[parent], help=help_text)
         sub.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
         sub.add_argument("--name", help="with path:LINE, the name on that line to ask about")
         sub.add_argument("--budget", type=int, help="answer size cap in tokens")
-        sub.set_defaults(handler=_positional(fn))
+        sub.set_defaults(handler=_positional("bridge.tools.nav", tool))
     symbols = nav_sub.add_parser("symbols", parents=[parent], help="the live outline of a file")
     symbols.add_argument("path")
     symbols.add_argument("--budget", type=int)
-    symbols.set_defaults(
-        handler=lambda a: run_tool(a, lambda app: nav.nav_symbols(app, a.path, a.budget))
-    )
+    symbols.set_defaults(handler=_symbols)
     workspace = nav_sub.add_parser(
         "workspace-symbols", parents=[parent], help="find symbols by name across the workspace"
     )
@@ -46,11 +49,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         "--language", help="ask only this language's server (default: the workspace's languages)"
     )
     workspace.add_argument("--budget", type=int)
-    workspace.set_defaults(
-        handler=lambda a: run_tool(
-            a, lambda app: nav.nav_workspace_symbols(app, a.query, a.language, a.budget)
-        )
-    )
+    workspace.set_defaults(handler=_workspace_symbols)
     diags = nav_sub.add_parser(
         "diagnostics",
         parents=[parent],
@@ -76,17 +75,34 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     )
     renamer.add_argument("--budget", type=int)
     renamer.set_defaults(handler=_rename)
-    resolver = subparsers.add_parser(
-        "resolve", parents=[parent], help="where a node is now: live location vs the map"
+
+
+def register_resolve(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Add the arguments of `resolve` to its `parser` (the common options are on it)."""
+    parser.add_argument("target", metavar="ID", help=_TARGET_HELP)
+    parser.add_argument("--name", help="with path:LINE, the name on that line")
+    parser.add_argument("--budget", type=int)
+    parser.set_defaults(handler=_positional("bridge.tools.resolve", "resolve"))
+
+
+def _symbols(args: argparse.Namespace) -> int:
+    from bridge.tools import nav
+
+    return run_tool(args, lambda app: nav.nav_symbols(app, args.path, args.budget))
+
+
+def _workspace_symbols(args: argparse.Namespace) -> int:
+    from bridge.tools import nav
+
+    return run_tool(
+        args, lambda app: nav.nav_workspace_symbols(app, args.query, args.language, args.budget)
     )
-    resolver.add_argument("target", metavar="ID", help=_TARGET_HELP)
-    resolver.add_argument("--name", help="with path:LINE, the name on that line")
-    resolver.add_argument("--budget", type=int)
-    resolver.set_defaults(handler=_positional(resolve.resolve))
 
 
 def _diagnostics(args: argparse.Namespace) -> int:
     """`nav diagnostics`: exit 1 when an error is reported (as `memory check` for stale)."""
+    from bridge.tools import diagnostics
+
     errors: list[int] = []
 
     async def call(app: AppContext) -> Envelope:
@@ -109,6 +125,8 @@ def _show_diagnostics(envelope: Envelope) -> None:
 
 
 def _rename(args: argparse.Namespace) -> int:
+    from bridge.tools import rename
+
     hashes: dict[str, str] = {}
     for item in args.hash:
         path, sep, digest = item.partition("=")
@@ -129,8 +147,11 @@ def _rename(args: argparse.Namespace) -> int:
     )
 
 
-def _positional(fn: Any) -> Any:
+def _positional(module: str, tool: str) -> Any:
+    """The handler of a command that asks `module.tool(app, target, name, budget=)`."""
+
     def handler(args: argparse.Namespace) -> int:
+        fn = getattr(importlib.import_module(module), tool)
         return run_tool(args, lambda app: fn(app, args.target, args.name, budget=args.budget))
 
     return handler

@@ -1,21 +1,23 @@
-"""Run one tool from the command line: build the context, await, print, close."""
+"""Run one tool from the command line: build the context, await, print, close.
+
+The context (and the layers under it) is imported when a tool runs, so that a
+command module can import `run_tool` while its parser is built, for nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bridge.cli.common import print_json, report_warning
-from bridge.context import AppContext
-from bridge.envelope import Envelope
-from bridge.translate import as_tool_error
 
-ToolCall = Callable[[AppContext], Awaitable[Envelope]]
+if TYPE_CHECKING:
+    from bridge.context import AppContext
+    from bridge.envelope import Envelope
+
+ToolCall: TypeAlias = "Callable[[AppContext], Awaitable[Envelope]]"
 
 
 def run_tool(
@@ -32,6 +34,9 @@ def run_tool(
 
 
 async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
+    from bridge.context import AppContext
+    from bridge.translate import as_tool_error
+
     app = AppContext(args.root)
     try:
         return app.announce(await call(app))
@@ -48,6 +53,9 @@ async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
 
 def show_listing(envelope: Envelope) -> None:
     """Print an answer for a person: its items one per line, then its warnings."""
+    from rich.console import Console
+    from rich.markup import escape
+
     console = Console(highlight=False)
     data = envelope["data"]
     if isinstance(data, dict):
@@ -67,6 +75,8 @@ def show_listing(envelope: Envelope) -> None:
 
 
 def _line(item: Any) -> str:
+    from rich.markup import escape
+
     if isinstance(item, dict):
         where = item.get("nodeId") or item.get("path") or item.get("name") or ""
         line = item.get("line") or item.get("startLine")

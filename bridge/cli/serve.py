@@ -7,23 +7,22 @@ import asyncio
 import contextlib
 import logging
 import signal
-from typing import Any
+from typing import TYPE_CHECKING
 
-from bridge.context import AppContext
-from bridge.mcp_server import build_server
-from bridge.mcp_stdio import start_stdin_relay
+if TYPE_CHECKING:
+    from bridge.context import AppContext
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add the `serve` command."""
-    parser = subparsers.add_parser(
-        "serve", parents=[parent], help="serve every tool over MCP on stdio"
-    )
+def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Make `serve` run the server (its `parser` has the common options)."""
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects; language servers stop with it."""
+    from bridge.context import AppContext  # the MCP SDK and every layer: only to serve
+    from bridge.mcp_stdio import start_stdin_relay
+
     logging.basicConfig(level=logging.WARNING, format="codeanchor: %(levelname)s %(message)s")
     app = AppContext(args.root, serving=True)
     start_stdin_relay()
@@ -34,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(app: AppContext) -> None:
     """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
     takes too long) kills every language server at once, then shuts down."""
+    from bridge.mcp_server import build_server
+
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()
 

@@ -24,16 +24,13 @@ from bridge.trust import TrustState, TrustStore, assess, trust
 from lsp.catalog_config import ConfiguredServer, configured_servers
 
 
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add the `trust` command."""
-    parser = subparsers.add_parser(
-        "trust",
-        parents=[parent],
-        help="let this repository's configuration run the language servers it names",
-        description="A repository's codeanchor.toml or [tool.codeanchor] can set the "
+def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
+    """Add the options of `trust` to its `parser` (the common options are on it)."""
+    parser.description = (
+        "A repository's codeanchor.toml or [tool.codeanchor] can set the "
         "commands language servers run; they run only once you trust that configuration. "
         "Trust is kept in your user configuration directory, for this root and this exact "
-        "configuration: any edit needs trust again.",
+        "configuration: any edit needs trust again."
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(

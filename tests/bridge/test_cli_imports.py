@@ -1,0 +1,101 @@
+"""What a one-shot command loads before it does anything: a user waits for it.
+
+`codeanchor --help` and every `<command> --help` build only the parser: no MCP
+SDK, no LSP client, no graph library, no database driver. Commands that ask
+no language server (`map status`, `memory recall`, `memory list`) run without
+the MCP SDK or the LSP client (pygls, lsprotocol). Each command runs in a
+fresh interpreter, which reports the packages it loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from bridge.cli.main import COMMANDS
+from tests.bridge.mcp_session import example_repo
+
+REPO = Path(__file__).resolve().parents[2]
+TIMEOUT_S = 120.0
+SERVERS = {"mcp", "mcp_types", "lsprotocol", "pygls"}
+"""The MCP SDK and the LSP client: only for `serve` and the commands that ask a server."""
+HEAVY = SERVERS | {"networkx", "psycopg", "pydantic", "tree_sitter", "rich", "rapidfuzz"}
+"""Everything `--help` has no use for."""
+CHILD = """
+import sys
+import orjson
+from bridge.cli.main import main
+report, words = sys.argv[1], sys.argv[2:]
+try:
+    code = main(words)
+except SystemExit as exit:
+    code = exit.code
+with open(report, "wb") as out:
+    out.write(orjson.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def loaded(tmp_path: Path, *words: str) -> tuple[int, set[str]]:
+    """Run `codeanchor WORDS` in a fresh interpreter: its exit code and the top-level
+    packages it imported."""
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(report), *words],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert report.exists(), done.stderr
+    result = orjson.loads(report.read_bytes())
+    return result["code"], {name.split(".")[0] for name in result["modules"]}
+
+
+def test_help_lists_every_command_and_loads_nothing_heavy(tmp_path: Path) -> None:
+    code, packages = loaded(tmp_path, "--help")
+    assert code == 0
+    assert packages & HEAVY == set()
+    done = subprocess.run(
+        [sys.executable, "-m", "bridge.cli", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        cwd=REPO,
+    )
+    assert all(command.name in done.stdout for command in COMMANDS), done.stdout
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("nav", "refs", "--help"),
+        ("resolve", "--help"),
+        ("map", "status", "--help"),
+        ("memory", "recall", "--help"),
+        ("serve", "--help"),
+        ("doctor", "--help"),
+        ("trust", "--help"),
+    ],
+    ids=" ".join,
+)
+def test_command_help_loads_no_server_client(tmp_path: Path, words: tuple[str, ...]) -> None:
+    code, packages = loaded(tmp_path, *words)
+    assert code == 0
+    assert packages & SERVERS == set()
+
+
+def test_commands_that_ask_no_server_load_no_server_client(tmp_path: Path) -> None:
+    root = example_repo(tmp_path, watch=False)
+    at = ("--root", str(root), "--json")
+    saved, _ = loaded(tmp_path, "memory", "add", "--text", "prices", "--ref", "shop/cart.py", *at)
+    assert saved == 0
+    for words in (("map", "status"), ("memory", "recall", "prices"), ("memory", "list")):
+        code, packages = loaded(tmp_path, *words, *at)
+        assert code == 0, words
+        assert packages & SERVERS == set(), words
