@@ -1,0 +1,54 @@
+"""The map benchmark's scale series: the cost per MB it reports is the fitted slope."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+@pytest.fixture
+def scale(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    return importlib.import_module("mapbench.scale")
+
+
+def _row(corpus: str, measure: str, ms: float, **extra: Any) -> dict[str, Any]:
+    return {"corpus": corpus, "measure": measure, "median_ms": ms, **extra}
+
+
+def test_cost_per_mb_is_the_slope_and_the_fixed_cost_the_intercept(scale: ModuleType) -> None:
+    sizes = {"small": 10.0, "mid": 50.0, "big": 100.0}
+    rows = [
+        _row(name, "cold", 200 + 30 * mb, peak_rss_mb=100, worker_rss_mb=50)
+        for name, mb in sizes.items()
+    ] + [_row(name, "floor-parse", 10 * mb) for name, mb in sizes.items()]
+    lines = {line["series"]: line for line in scale.scale_rows(sizes, rows)}
+    cold = lines["cold build, store written"]
+    assert cold["per_mb"] == pytest.approx(30)
+    assert cold["fixed"] == pytest.approx(200)
+    assert lines["cold build: peak RSS (builder + largest worker)"]["per_mb"] == pytest.approx(0)
+    ratio = lines["cold build / parse floor"]
+    assert ratio["values"]["small"] == pytest.approx(5)  # 500 ms over a 100 ms floor
+    assert ratio["per_mb"] is None  # a ratio has no cost per MB
+
+
+def test_a_failed_or_missing_measure_leaves_its_cell_empty(scale: ModuleType) -> None:
+    sizes = {"small": 10.0, "big": 100.0}
+    rows = [
+        _row("small", "edit+map_rebuild", 50),
+        {"corpus": "big", "measure": "edit+map_rebuild", "error": "server died"},
+    ]
+    lines = {line["series"]: line for line in scale.scale_rows(sizes, rows)}
+    rebuild = lines["edit, then map_rebuild over MCP"]
+    assert rebuild["values"] == {"small": 50.0, "big": None}
+    assert rebuild["per_mb"] is None  # one point is no line
+    assert lines["parse floor (tree-sitter parse, same pool)"]["values"] == {
+        "small": None,
+        "big": None,
+    }
