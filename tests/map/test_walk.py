@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from map.walk import content_skip_reason, list_files
+from tests.gitrepo import git
 
 
 def _is_source(path: str) -> bool:
@@ -35,15 +35,11 @@ def _tree(root: Path) -> None:
         (root / rel).write_text(text)
 
 
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-
-
 @pytest.mark.parametrize("in_git", [False, True])
 def test_listing_respects_gitignore_and_counts_skips(tmp_path: Path, in_git: bool) -> None:
     _tree(tmp_path)
     if in_git:
-        _git(tmp_path, "init", "-q")
+        git(tmp_path, "init", "-q")
     listing = list_files(tmp_path, accept=_is_source, exclude=("gen/",))
     assert listing.files == ("app/main.py", "sub/public.py", "web/app.js")
     assert listing.go_mods == ("svc/go.mod",)
