@@ -164,7 +164,7 @@ def summary(status: MapStatus) -> MapSummary:
     )
 
 
-def _watcher(state: dict[str, Any]) -> WatcherInfo:
+def watcher_info(state: dict[str, Any]) -> WatcherInfo:
     """The watcher's state with camelCase keys."""
     return cast(WatcherInfo, {_camel(k): v for k, v in state.items()})
 
@@ -178,7 +178,7 @@ async def map_status(app: AppContext) -> StatusAnswer:
     """The map at a glance: files, symbols, edges, languages, skipped files by reason,
     stale files, the watcher's state and the last build's duration."""
     code_map = await app.code_map()
-    data = StatusData(**summary(code_map.status()), watcher=_watcher(app.watcher_state()))
+    data = StatusData(**summary(code_map.status()), watcher=watcher_info(app.watcher_state()))
     if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
         # (a stat each; a hash only where the stamp moved)

@@ -1,12 +1,16 @@
-"""The enumerations the map answers publish name exactly what the map produces."""
+"""The enumerations and the watcher keys the map answers publish are exactly what the
+map produces."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import get_args
 
-from bridge.map_shapes import MapLanguage, SkipReason
+from bridge.map_shapes import MapLanguage, SkipReason, WatcherInfo
+from bridge.tools.mapping import watcher_info
 from map import ingest, walk
 from map.languages import LANGUAGES
+from map.watch import WatcherState
 
 
 def test_the_published_languages_are_the_ones_the_map_extracts() -> None:
@@ -21,3 +25,10 @@ def test_the_published_skip_reasons_are_every_reason_the_map_gives() -> None:
         if name.startswith("SKIP_") and isinstance(value, str)
     }
     assert set(get_args(SkipReason)) == given
+
+
+def test_a_running_watchers_state_has_the_published_keys() -> None:
+    state = WatcherState("watching", "/repo", 1.0, False, False, 2, 0, 1.5, None)
+    info = watcher_info(dataclasses.asdict(state))
+    assert set(info) == set(WatcherInfo.__annotations__)
+    assert info["rebuildCount"] == 2 and info["lastRebuildAt"] == 1.5
