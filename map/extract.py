@@ -80,22 +80,14 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     syntax errors yields what tree-sitter could recover. A `.h` header that
     holds C++ (namespaces, classes, templates) is extracted as C++.
     """
-    language = language_for(path)
-    if language is None:
-        raise ValueError(f"{path}: no extractor for this file extension")
-    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(data):
-        language = "cpp"
-    decode_source(data, path=path)
+    language, source = source_of(path, data)
     digest = content_hash(data)
-    source = data[len(_BOM) :] if data.startswith(_BOM) else data
     tree = Parser(grammar(language)).parse(source)
     query = extraction_query(language)
     matches = QueryCursor(query).matches(tree.root_node)
     found = collect(matches, language)
     positions = Positions(source)
-    symbols = _symbols(path, source, positions, found)
-    if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
-        symbols = _symbols(path, source, positions, found)
+    symbols = qualified_symbols(path, source, language, positions, found)
     return FileExtract(
         path=path,
         language=language,
@@ -105,6 +97,33 @@ def extract_file(path: str, data: bytes) -> FileExtract:
         references=_references(path, positions, found, symbols),
         assignments=_assignments(path, found, symbols),
     )
+
+
+def source_of(path: str, data: bytes) -> tuple[str, bytes]:
+    """The language `data` is extracted as, and the bytes to parse (no BOM).
+
+    A `.h` header that holds C++ is C++. Raises ValueError for an unsupported
+    extension and disk.errors.UndecodableFileError when `data` is not UTF-8.
+    """
+    language = language_for(path)
+    if language is None:
+        raise ValueError(f"{path}: no extractor for this file extension")
+    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(data):
+        language = "cpp"
+    decode_source(data, path=path)
+    return language, data[len(_BOM) :] if data.startswith(_BOM) else data
+
+
+def qualified_symbols(
+    path: str, source: bytes, language: str, positions: Positions, found: Collected
+) -> tuple[Symbol, ...]:
+    """The symbols of one query pass: qualified, numbered, fingerprinted, a C or C++
+    prototype left out when the file defines its function. Attaches references
+    (if any were captured) to their scopes."""
+    symbols = _symbols(path, source, positions, found)
+    if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
+        symbols = _symbols(path, source, positions, found)
+    return symbols
 
 
 def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> tuple[Symbol, ...]:

@@ -40,7 +40,7 @@ def capture(ws: Workspace, spec: RefSpec) -> Anchor:
     body: str | None = None
     container: tuple[str, ...] = ()
     if spec.type == "symbol":
-        if ws.extract(file) is None:
+        if ws.outline(file) is None:
             raise MemoryInputError(
                 f"{spec}: symbols are not extracted from {spec.path} (unsupported file type)",
                 hint="reference the whole file or a line range (path:START-END) instead",
@@ -92,8 +92,8 @@ def find_symbol(ws: Workspace, file: FileNow, name: str) -> Symbol | None:
 
 def symbols_of(ws: Workspace, file: FileNow) -> tuple[Symbol, ...]:
     """Every symbol in `file` (none for files in unknown languages)."""
-    extract = ws.extract(file)
-    return extract.symbols if extract else ()
+    outline = ws.outline(file)
+    return outline.symbols if outline else ()
 
 
 def _near_symbols(ws: Workspace, file: FileNow, spec: RefSpec) -> list[str]:

@@ -83,7 +83,7 @@ def _commit(repo: GitRepo, name: str) -> str:
 def diff_sides(diff: Diff, ws: Workspace) -> tuple[dict[str, Side], dict[str, Side]]:
     """Both sides of every changed file the map can parse (old path keys, new path keys).
 
-    Extracted through `ws`, once per content: a memory check on the same workspace
+    Outlined through `ws`, once per content: a memory check on the same workspace
     reuses them (the old side is what its history reads), and so does the map's."""
     old: dict[str, Side] = {}
     new: dict[str, Side] = {}
@@ -118,11 +118,11 @@ def _put(ws: Workspace, sides: dict[str, Side], file: FileNow | None) -> None:
     if file is None:
         return
     try:
-        extract = ws.extract(file)
+        outline = ws.outline(file)
     except (DiskError, ValueError):
         return
-    if extract is not None:
-        sides[file.path] = Side(extract, file.text)
+    if outline is not None:
+        sides[file.path] = Side(outline, file.text)
 
 
 @dataclass(frozen=True, slots=True)

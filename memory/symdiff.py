@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from map.model import FileExtract, Symbol
+from map.model import Symbol
+from map.outline import Outline
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW
 from memory.similarity import name_affinity, similarity, tokens
 from memory.workspace import body_fingerprint
@@ -33,9 +34,9 @@ ChangeKind = Literal["added", "removed", "modified", "moved", "renamed"]
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One file on one side of the diff: its extraction and its text."""
+    """One file on one side of the diff: its symbols and its text."""
 
-    extract: FileExtract
+    outline: Outline
     text: str
     lines: tuple[str, ...] = field(init=False)
 
@@ -72,8 +73,8 @@ def diff_symbols(
 ) -> list[SymbolChange]:
     """The symbol changes between `old` and `new` files (keyed by path; `renamed`
     maps an old path to its new one), in new-path order."""
-    olds = {s.node_id: _Entry(side, s) for side in old.values() for s in side.extract.symbols}
-    news = {s.node_id: _Entry(side, s) for side in new.values() for s in side.extract.symbols}
+    olds = {s.node_id: _Entry(side, s) for side in old.values() for s in side.outline.symbols}
+    news = {s.node_id: _Entry(side, s) for side in new.values() for s in side.outline.symbols}
     found: list[SymbolChange] = []
     for node_id in [n for n in olds if n in news]:
         before, after = olds.pop(node_id), news.pop(node_id)
@@ -121,11 +122,11 @@ def _renamed(
     for old_id, before in list(olds.items()):
         old = before.symbol
         body = body_fingerprint(before.side.lines_of(old), old.name)
-        lineage = renamed.get(before.side.extract.path, before.side.extract.path)
+        lineage = renamed.get(before.side.outline.path, before.side.outline.path)
         candidates = [
             e
             for e in news.values()
-            if e.side.extract.path == lineage
+            if e.side.outline.path == lineage
             and e.symbol.container == old.container
             and body_fingerprint(e.side.lines_of(e.symbol), e.symbol.name, old.name) == body
         ] or [

@@ -2,8 +2,8 @@
 
 Everything a run asks git or the disk is asked once and kept for the rest
 of the run: HEAD and branch, the changes since each distinct anchor commit,
-each file read, each file's extraction (cached by content hash, so a file is
-parsed once however many references point into it). Nothing here outlives
+each file read, each file's outline (its symbols, `map.outline`: cached by
+content hash, so a file is parsed once however many references point into it). Nothing here outlives
 the run: a new run sees the disk afresh.
 """
 
@@ -19,10 +19,10 @@ from disk.errors import DiskError, MissingFileError, OutsideRootError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
-from map.extract import extract_file
 from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
 from map.languages import language_for
 from map.model import FileExtract, Symbol
+from map.outline import Outline, outline_file
 from map.walk import list_files
 from memory.files import FileNow
 from memory.git import Change, GitError, GitRepo, compose
@@ -89,7 +89,7 @@ class SymbolIndex:
 
 
 class Workspace:
-    """Per-run caches over the root: git facts, file reads, extractions."""
+    """Per-run caches over the root: git facts, file reads, outlines."""
 
     def __init__(
         self,
@@ -105,7 +105,7 @@ class Workspace:
         self.git = git if git is not None else (GitRepo.discover(self.root) if use_git else None)
         self._changes: dict[str, dict[str, Change] | None] = {}
         self._files: dict[str, FileNow | None] = {}
-        self._extracts: dict[tuple[str, str], FileExtract | None] = {}
+        self._outlines: dict[tuple[str, str], Outline | None] = {}
         self._indexes: dict[tuple[str, str], SymbolIndex] = {}
         self._bases: dict[str, str | None] = {}
         self._candidates: dict[str | None, list[FileNow]] = {}
@@ -221,18 +221,19 @@ class Workspace:
         except DiskError:
             return None
 
-    def extract(self, file: FileNow) -> FileExtract | None:
-        """The file's symbols (parsed once per content), or None for unknown languages."""
+    def outline(self, file: FileNow) -> Outline | None:
+        """The file's symbols (the map's extraction when it has this content, else
+        outlined once per content), or None for unknown languages."""
         key = (file.path, file.hash)
-        if key not in self._extracts:
+        if key not in self._outlines:
             known = self._known(file.path) if self._known is not None else None
             if known is not None and known.content_hash == file.hash:
-                self._extracts[key] = known
+                self._outlines[key] = Outline.of(known)
             elif language_for(file.path):
-                self._extracts[key] = extract_file(file.path, file.data)
+                self._outlines[key] = outline_file(file.path, file.data)
             else:
-                self._extracts[key] = None
-        return self._extracts[key]
+                self._outlines[key] = None
+        return self._outlines[key]
 
     def file_fingerprint(self, file: FileNow) -> str:
         """The whole file's normalized fingerprint."""
@@ -286,8 +287,8 @@ class Workspace:
         """The file's symbols indexed for searching (built once per content)."""
         key = (file.path, file.hash)
         if key not in self._indexes:
-            extract = self.extract(file)
-            self._indexes[key] = SymbolIndex.of(file, extract.symbols if extract else ())
+            outline = self.outline(file)
+            self._indexes[key] = SymbolIndex.of(file, outline.symbols if outline else ())
         return self._indexes[key]
 
     def candidates(self, commit: str | None) -> list[str]:

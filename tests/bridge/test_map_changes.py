@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from bridge.cli.main import main
-from map.extract import extract_file
+from map.outline import outline_file
 from memory.changes import diff_files
 from memory.errors import MemoryInputError
 from memory.service import MemoryService, NewMemory
@@ -145,7 +145,7 @@ def test_memory_check_since_lists_the_memories_a_diff_touches(
 
 
 def _side(path: str, text: str) -> Side:
-    return Side(extract_file(path, text.encode()), text)
+    return Side(outline_file(path, text.encode()), text)
 
 
 def test_a_reformat_is_no_change_and_an_edited_move_is_a_move() -> None:

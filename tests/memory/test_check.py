@@ -286,11 +286,13 @@ def test_the_code_maps_extraction_is_reused_only_for_the_same_content(repo: Repo
     maps_view = extract_file("src/tokens.py", TOKENS.encode())
     ws = Workspace(repo.root, known=lambda path: maps_view)
     file = ws.read("src/tokens.py")
-    assert file is not None and ws.extract(file) is maps_view
+    reused = ws.outline(file) if file is not None else None
+    assert reused is not None and reused.symbols is maps_view.symbols
     repo.write("src/tokens.py", TOKENS + "\n\nX = 1\n")
     fresh = Workspace(repo.root, known=lambda path: maps_view)
     changed = fresh.read("src/tokens.py")
     assert changed is not None
-    extract = fresh.extract(changed)
-    assert extract is not None and extract is not maps_view
-    assert extract.content_hash == changed.hash
+    outline = fresh.outline(changed)
+    assert outline is not None and outline.symbols is not maps_view.symbols
+    assert outline.content_hash == changed.hash
+    assert [s.node_id for s in outline.symbols][-1] == "src/tokens.py#X"
