@@ -19,8 +19,7 @@ from bridge.candidates import Site
 from bridge.context import AppContext
 from bridge.targets import LspPosition
 from disk.errors import DiskError
-from lsp.errors import LspError
-from lsp.model import CallSite, DocumentSymbolNode, Location
+from lsp import CallSite, DocumentSymbolNode, Location, LspError
 
 MAX_FUNCTIONS = 16
 _FUNCTIONS = frozenset({"function", "method", "constructor"})

@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bridge.errors import BadInputError
-from lsp.catalog import Catalog
-from lsp.catalog_config import catalog_from_config
+from lsp import Catalog, catalog_from_config
 
 T = TypeVar("T")
 

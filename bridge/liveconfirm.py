@@ -26,7 +26,7 @@ from bridge.errors import BadInputError, ToolError
 from bridge.symbols import LiveSymbol
 from bridge.tools.resolve import live_symbols
 from disk.errors import DiskError
-from lsp.errors import LspError, NoServerError, UnsupportedFileError
+from lsp import LspError, NoServerError, UnsupportedFileError
 from memory.model import LiveCheck, LiveReason, MemoryCheck
 from memory.service import MemoryService
 

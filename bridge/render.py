@@ -16,7 +16,7 @@ from typing_extensions import TypedDict
 from bridge.schema_types import SymbolKind
 from bridge.symbols import LiveSymbol
 from disk.columns import from_utf16
-from lsp.model import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
+from lsp import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
 
 
 class LspRange(TypedDict):

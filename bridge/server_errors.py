@@ -7,7 +7,7 @@ whole Node.js stack); an answer carries the message without the frames.
 from __future__ import annotations
 
 from bridge.errors import UnavailableError
-from lsp.errors import ServerRequestError
+from lsp import ServerRequestError
 
 
 def server_failure(exc: ServerRequestError) -> str:

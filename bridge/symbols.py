@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from bridge.targets import NodeTarget
-from lsp.model import DocumentSymbolNode, Span
+from lsp import DocumentSymbolNode, Span
 
 _GO_RECEIVER = re.compile(r"^\(\*?(?P<type>[\w.]+)(?:\[[^\]]*\])?\)\.(?P<name>\w+)$")
 _PARAMS = re.compile(r"\(.*\)$")

@@ -12,7 +12,7 @@ import errno
 from bridge.errors import BadInputError, NotFoundError, ToolError, UnavailableError, UnknownIdError
 from bridge.inputs import shown
 from disk.errors import DiskError, MissingFileError, OutsideRootError, UnreadableFileError
-from lsp.errors import (
+from lsp import (
     LspError,
     NoServerError,
     PositionError,

@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from bridge.config import Config, ConfigError, catalog_of, load_config
-from lsp.catalog_config import without_commands
+from lsp import without_commands
 
 TRUST_FILE = "trust.json"
 TRUST_SCHEMA = 1

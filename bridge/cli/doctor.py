@@ -12,7 +12,7 @@ from rich.table import Table
 from bridge.cli.common import print_json
 from bridge.context import AppContext
 from bridge.trust import TrustState
-from lsp.doctor import examine
+from lsp import examine
 
 
 def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:

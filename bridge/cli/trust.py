@@ -21,7 +21,7 @@ from rich.markup import escape
 from bridge.cli.common import print_json
 from bridge.config import Config, catalog_of, load_config
 from bridge.trust import TrustState, TrustStore, assess, trust
-from lsp.catalog_config import ConfiguredServer, configured_servers
+from lsp import ConfiguredServer, configured_servers
 
 
 def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:

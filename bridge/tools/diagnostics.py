@@ -32,8 +32,7 @@ from bridge.envelope import respond
 from bridge.schema_types import Budget
 from bridge.targets import checked_path, parse_node_id
 from bridge.tools.nav import retry_once, workspace_warnings
-from lsp.diagnostics import Diagnostic, DiagnosticsReport
-from lsp.errors import NoServerError, UnsupportedFileError
+from lsp import Diagnostic, DiagnosticsReport, NoServerError, UnsupportedFileError
 from memory.changes import diff_files
 
 MAX_FILES = 40

@@ -54,8 +54,7 @@ from bridge.targets import (
     to_lsp_position,
 )
 from bridge.tools.resolve import resolve_live
-from lsp.errors import ServerCrashedError, ServerGaveUpError, ServerRequestError
-from lsp.model import CallSite, Location
+from lsp import CallSite, Location, ServerCrashedError, ServerGaveUpError, ServerRequestError
 
 T = TypeVar("T")
 

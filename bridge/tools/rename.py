@@ -38,7 +38,7 @@ from bridge.tools.nav import position_of, retry_once
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
-from lsp.edits import FileEdits, apply_edits
+from lsp import FileEdits, apply_edits
 
 _BOM = b"\xef\xbb\xbf"
 DIFF_CONTEXT = 2

@@ -29,7 +29,7 @@ from bridge.targets import NodeTarget, PositionTarget, checked_path, parse_targe
 from bridge.translate import as_tool_error
 from disk.errors import DiskError, MissingFileError
 from disk.text import read_source
-from lsp.errors import ServerRequestError
+from lsp import ServerRequestError
 
 SIGNATURE_CHARS = 200
 
