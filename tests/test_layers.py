@@ -1,8 +1,13 @@
-"""The layer rule of docs/contracts.md#layers: who may import whom."""
+"""The layer rule of docs/contracts.md#layers: who may import whom, and through which door.
+
+A package above imports a layer with a front door only from the door itself
+(`from lsp import LivePool`), never from a submodule (`lsp.pool`).
+"""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -16,17 +21,26 @@ ALLOWED = {
     "memory": {"map", "disk"},
     "bridge": {"memory", "map", "lsp", "disk"},
 }
+FRONT_DOORS = {
+    "bridge": {"lsp"},
+}
+"""The layers each package imports only through their front door (`__init__.py`)."""
 
 
-def _imported_packages(source: Path) -> set[str]:
+def _imported_modules(source: Path) -> set[str]:
+    """Every module `source` imports by absolute name, anywhere in it."""
     tree = ast.parse(source.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
-    return found & OURS
+            found.add(node.module)
+    return found
+
+
+def _imported_packages(source: Path) -> set[str]:
+    return {module.split(".")[0] for module in _imported_modules(source)} & OURS
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
@@ -37,3 +51,27 @@ def test_package_imports_only_lower_layers(package: str) -> None:
         if (imported := _imported_packages(path)) - ALLOWED[package] - {package}
     }
     assert offenders == {}
+
+
+@pytest.mark.parametrize("package", sorted(FRONT_DOORS))
+def test_package_uses_only_front_doors(package: str) -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(behind)
+        for path in (ROOT / package).rglob("*.py")
+        if (
+            behind := {
+                module
+                for module in _imported_modules(path)
+                if module.split(".")[0] in FRONT_DOORS[package] and "." in module
+            }
+        )
+    }
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("layer", sorted(set().union(*FRONT_DOORS.values())))
+def test_front_door_names_resolve(layer: str) -> None:
+    """Every name a front door lists is public and loads."""
+    door = importlib.import_module(layer)
+    assert [name for name in door.__all__ if name.startswith("_")] == []
+    assert [name for name in door.__all__ if getattr(door, name, None) is None] == []
