@@ -36,6 +36,7 @@ from map.graph import MapGraph, node_rows, take_touched, use_edges
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
 from map.model import FileExtract
+from map.names import NameIndex
 from map.reader import MapReader
 from map.stale import StaleFlags
 from map.store import (
@@ -124,6 +125,7 @@ class CodeMap(MapReader):
         self._version = 0
         """Moves whenever the graph does (keys the cached ranks)."""
         self._ranked: tuple[int, list[str]] | None = None
+        self._names = NameIndex()
         self._store: MapStore | None = None
         self._loaded = True
         """The graph holds the whole map (else the store does, and the graph is empty)."""

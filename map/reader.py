@@ -12,12 +12,15 @@ from typing import Any, TypeVar
 from disk.stamps import FileStamp
 from map import query, warm
 from map.errors import UnknownNodeError
-from map.graph import MapGraph
+from map.graph import FILE_KIND, MapGraph, node_details
 from map.model import EdgeKind, FileExtract, Symbol
-from map.store import MapStore
+from map.names import Candidate, FileNames, NameIndex, names_text
+from map.store import MapStore, StoreError
 
 T = TypeVar("T")
 SUGGESTIONS = 5
+BULK_NAMES = 64
+"""More files than this to (re)index read their search lines from the store at once."""
 
 
 class MapReader(ABC):
@@ -28,6 +31,9 @@ class MapReader(ABC):
     """Moves whenever the graph does (keys the cached ranks)."""
     _ranked: tuple[int, list[str]] | None
     """The symbols, most central first, as of a `_version`."""
+    _store: MapStore | None
+    _names: NameIndex
+    """What search narrows its candidates with; follows `_stamps` (see `_names_now`)."""
 
     @property
     @abstractmethod
@@ -43,6 +49,10 @@ class MapReader(ABC):
     def _extracts(self) -> Mapping[str, FileExtract]:
         """Every file's extract, from the loaded graph."""
 
+    @abstractmethod
+    def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
+        """An edge's kind, confidence, lines and candidates, from the loaded graph."""
+
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
         found = self.attrs(node_id)
@@ -55,8 +65,8 @@ class MapReader(ABC):
         stored = self._from_store(lambda store: (warm.attrs(store, node_id),))
         if stored is not None:
             return stored[0]
-        found = self.graph.nodes.get(node_id)
-        return dict(found) if found is not None else None
+        extract = self._extracts().get(node_id.partition("#")[0])
+        return node_details(extract, node_id) if extract is not None else None
 
     def lines_of(self, node_id: str) -> tuple[int, int] | None:
         """A symbol's 1-based, inclusive lines (None: a file, or no such node)."""
@@ -72,12 +82,7 @@ class MapReader(ABC):
             stored = self._from_store(lambda store: (store.edge(source, target, kind),))
             if stored is not None:
                 return stored[0]
-        graph = self.graph
-        return (
-            dict(graph.edges[source, target, kind])
-            if graph.has_edge(source, target, key=kind)
-            else None
-        )
+        return self._edge_details(source, target, kind)
 
     def has_node(self, node_id: str) -> bool:
         """Whether the map holds a node with this ID."""
@@ -104,11 +109,13 @@ class MapReader(ABC):
     def search(
         self, pattern: str, *, kinds: Iterable[str] | None = None, limit: int = 50
     ) -> list[query.Hit]:
-        """Symbols (and files) by name, glob or regex; see `query.search`."""
-        stored = self._from_store(lambda store: warm.search(store, pattern, kinds, limit))
-        if stored is not None:
-            return stored
-        return query.search(self.graph, pattern, kinds=kinds, limit=limit)
+        """Symbols (and files) by name, glob or regex; see `query.search`. Only the
+        nodes the names index cannot rule out are scored (the same order and hits)."""
+        if self._from_store(lambda store: True) is None:
+            self._extracts()  # the graph answers: rebuilt first if the store just failed
+        found = self._names_now().candidates(pattern)
+        nodes = ((c.node_id, a) for c in found if (a := self._search_attrs(c)) is not None)
+        return query.search_nodes(nodes, pattern, kinds=kinds, limit=limit)
 
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
@@ -151,6 +158,53 @@ class MapReader(ABC):
         if self._ranked is None or self._ranked[0] != self._version:
             self._ranked = (self._version, query.ranked(graph, query.rank(graph)))
         return query.overview(graph, token_budget, self._ranked[1])
+
+    def _names_now(self) -> NameIndex:
+        """The names index as of the current files: the files whose content hash moved
+        since it last looked are indexed again (from the store when many, as at start)."""
+        index, stamps = self._names, self._stamps
+        if index.synced is stamps:
+            return index
+        wanted = {path: digest for path, (_, digest) in stamps.items()}
+        for path in index.paths() - wanted.keys():
+            index.drop(path)
+        missing = {p: d for p, d in wanted.items() if index.digest(p) != d}
+        if len(missing) > BULK_NAMES and self._store is not None:
+            try:
+                rows = self._store.names()
+            except StoreError:
+                rows = []
+            for path, digest, text in rows:
+                if missing.get(path) == digest:
+                    index.put(FileNames.of(path, digest, text))
+                    del missing[path]
+        for path, digest in missing.items():
+            extract = self.extract_of(path)
+            if extract is not None:
+                index.put(FileNames.of(path, digest, names_text(extract)))
+        index.synced = stamps
+        return index
+
+    def _search_attrs(self, found: Candidate) -> dict[str, Any] | None:
+        """What search scores a candidate by: kind, path, name, qualified name, lines."""
+        if found.position == 0:
+            return {"kind": FILE_KIND, "path": found.path}
+        stored = self._from_store(lambda store: (store.node(found.node_id),))
+        if stored is not None:
+            return stored[0]
+        extract = self._extracts().get(found.path)
+        symbols = extract.symbols if extract is not None else ()
+        at = found.position - 1
+        symbol = symbols[at] if at < len(symbols) and symbols[at].node_id == found.node_id else None
+        if symbol is None:
+            return None
+        return {
+            "kind": symbol.kind,
+            "path": found.path,
+            "name": symbol.name,
+            "qualname": symbol.qualname,
+            "lines": (symbol.range.first_line, symbol.range.last_line),
+        }
 
     def _require(self, node_id: str) -> None:
         if not self.has_node(node_id):

@@ -1,9 +1,9 @@
 """Answers from the map store alone, before (or without) the graph.
 
-A restarted server answers search, outline, a node's attributes and
-one-hop neighbours from the store's rows at once; each answer is the one the
-graph would give (the same `map.query` functions run on a small graph of
-just the rows involved).
+A restarted server answers outline, a node's attributes and one-hop
+neighbours from the store's rows at once (search too: see map.names); each
+answer is the one the graph would give (the same `map.query` functions run
+on a small graph of just the rows involved).
 """
 
 from __future__ import annotations
@@ -17,15 +17,6 @@ from map import query
 from map.graph import FILE_KIND, MapGraph, add_file, symbol_attrs
 from map.model import EdgeKind, FileExtract
 from map.store import MapStore
-
-
-def search(
-    store: MapStore, pattern: str, kinds: Iterable[str] | None, limit: int
-) -> list[query.Hit]:
-    """`query.search` over the store's nodes (narrowed in SQL for a plain pattern)."""
-    wanted = None if kinds is None else frozenset(kinds)
-    nodes = store.nodes(wanted, query.plain_text(pattern))
-    return query.search_nodes(nodes, pattern, kinds=wanted, limit=limit)
 
 
 def outline(extract: FileExtract) -> list[query.OutlineEntry]:

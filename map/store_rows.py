@@ -1,0 +1,104 @@
+"""How the map's rows are laid out in SQLite, and turned into rows and back.
+
+Tables: `meta` (schema, root, build time, Go modules, summary counts),
+`files` (per file: stat stamp, content hash, its extract as an orjson blob
+and its search lines, see map.names), `skipped`, `nodes` (every file and
+symbol with what outline and neighbours show: kind, name, qualified name,
+lines) and `edges` (the resolved uses with their lines, confidence and
+candidates), keyed by source and indexed by target. A file's nodes and
+outgoing edges are the rows whose ID is the path or starts with `path#`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from disk.stamps import FileStamp
+from map.snapshot import SCHEMA_VERSION
+
+STORE_SCHEMA = f"2.{SCHEMA_VERSION}"
+"""This layout and the extract encoding it holds."""
+TABLES = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE files (
+    path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, edges INTEGER NOT NULL,
+    extract BLOB NOT NULL, names TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE skipped (
+    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, reason TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+    path TEXT NOT NULL, first INTEGER, last INTEGER
+) WITHOUT ROWID;
+CREATE TABLE edges (
+    source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL,
+    lines BLOB NOT NULL, confidence REAL NOT NULL, candidates BLOB NOT NULL,
+    PRIMARY KEY (source, target, kind)
+) WITHOUT ROWID;
+CREATE INDEX edges_target ON edges (target);
+"""
+NODE_COLUMNS = "id, kind, name, qualname, path, first, last"
+EDGE_COLUMNS = "lines, confidence, candidates"
+
+
+def stamp_row(stamp: FileStamp) -> tuple[int, int, int, int]:
+    """A stat stamp as the four columns `size, mtime_ns, ctime_ns, inode`."""
+    return (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
+
+
+def node_row(node_id: str, attrs: Mapping[str, Any]) -> tuple[object, ...]:
+    """A node's row from its graph attributes."""
+    name = str(attrs.get("name", attrs["path"]))
+    lines = attrs.get("lines")
+    first, last = lines if lines is not None else (None, None)
+    return (
+        node_id,
+        attrs["kind"],
+        name,
+        str(attrs.get("qualname", name)),
+        attrs["path"],
+        first,
+        last,
+    )
+
+
+def node_of(row: tuple[Any, ...]) -> tuple[str, dict[str, Any]]:
+    """(ID, attributes) from a row of NODE_COLUMNS."""
+    node_id, kind, name, qualname, path, first, last = row
+    if kind == "file":
+        return node_id, {"kind": kind, "path": path}
+    return node_id, {
+        "kind": kind,
+        "path": path,
+        "name": name,
+        "qualname": qualname,
+        "lines": (first, last),
+    }
+
+
+def edge_row(source: str, target: str, kind: str, attrs: Mapping[str, Any]) -> tuple[object, ...]:
+    """An edge's row from its graph attributes."""
+    return (
+        source,
+        target,
+        kind,
+        orjson.dumps(attrs["lines"]),
+        attrs["confidence"],
+        orjson.dumps(attrs["candidates"]),
+    )
+
+
+def edge_attrs(kind: str, lines: bytes, confidence: float, candidates: bytes) -> dict[str, Any]:
+    """An edge's attributes from its EDGE_COLUMNS."""
+    return {
+        "kind": kind,
+        "lines": tuple(orjson.loads(lines)),
+        "confidence": confidence,
+        "candidates": tuple(orjson.loads(candidates)),
+    }
