@@ -221,8 +221,9 @@ def test_a_snapshot_folder_outside_the_root_needs_trust(repo: Repo, tmp_path: Pa
     elsewhere = tmp_path / "elsewhere"
     (repo.root / "codeanchor.toml").write_text(f"[map]\nsnapshot_dir = {str(elsewhere)!r}\n")
     built = repo.cli("map", "build", "--json")
-    assert built.code == 0 and built.json()["files"] > 0
-    assert "map.snapshot_dir" in built.err and "codeanchor trust --root" in built.err
+    assert built.code == 0 and built.json()["data"]["files"] > 0
+    [untrusted] = _trust_warnings(built.json())  # in the envelope, as map status says it
+    assert "map.snapshot_dir" in untrusted and "codeanchor trust --root" in untrusted
     assert not elsewhere.exists() and (repo.root / ".codeanchor" / "map.sqlite").is_file()
     [warning] = _trust_warnings(repo.answer("map", "status"))
     assert "map.snapshot_dir" in warning
