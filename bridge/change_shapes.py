@@ -17,9 +17,7 @@ from bridge.map_shapes import Neighbor, NodeKind, Verification
 from bridge.nav_shapes import TargetLine
 from bridge.schema_types import Completeness
 from lsp import DiagnosticsSource
-from memory.git import ChangeKind as FileChangeKind
-from memory.model import MemoryStatus, RefReason, RefStatus
-from memory.symdiff import ChangeKind
+from memory import FileChangeKind, MemoryStatus, RefReason, RefStatus, SymbolChangeKind
 
 Severity = Literal["error", "warning", "information", "hint"]
 DiagnosticsReasonCode = Literal[
@@ -162,7 +160,7 @@ class RenameData(TypedDict):
 class ChangedSymbol(TypedDict):
     """A symbol the diff changed: `nodeId` now, `oldId` before, and what depends on it."""
 
-    change: ChangeKind
+    change: SymbolChangeKind
     nodeId: str | None
     oldId: str | None
     kind: NodeKind

@@ -27,8 +27,7 @@ from bridge.symbols import LiveSymbol
 from bridge.tools.resolve import live_symbols
 from disk.errors import DiskError
 from lsp import LspError, NoServerError, UnsupportedFileError
-from memory.model import LiveCheck, LiveReason, MemoryCheck
-from memory.service import MemoryService
+from memory import LiveCheck, LiveReason, MemoryCheck, MemoryService
 
 MAX_FILES = 20
 """Files whose outline one check asks for."""

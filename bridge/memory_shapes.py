@@ -8,7 +8,7 @@ confidence levels enumerated. See docs/contracts.md#memory-answers.
 from __future__ import annotations
 
 from bridge.envelope import AnswerBase
-from memory.views import ChecksView, RecallView, RetiredView, SavedView, SupersededView
+from memory import ChecksView, RecallView, RetiredView, SavedView, SupersededView
 
 
 class SavedAnswer(AnswerBase):

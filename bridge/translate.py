@@ -24,7 +24,7 @@ from lsp import (
 )
 from map.errors import MapError, UnknownNodeError
 from map.query import BadPatternError
-from memory.errors import (
+from memory import (
     MemoryDomainError,
     MemoryInputError,
     MemoryNotFoundError,

@@ -1,5 +1,11 @@
 """Anchored memories: notes tied to code, checked against git and the disk before use.
 
+The front door: bridge/ imports only the names in `__all__`, from `memory`
+itself (`from memory import MemoryService`), never a submodule. Each name is
+loaded from its module on first use (PEP 562), so `import memory` costs
+nothing and a caller loads only the modules whose names it uses. Inside, one
+job per module:
+
     model      the vocabulary: RefSpec, Anchor, Memory, RefCheck, MemoryCheck
     refs       parse `path`, `path#Qual.Name`, `path:START-END` (confined to the root)
     store      SQLite (WAL, schema version, one transaction per write)
@@ -31,3 +37,172 @@ Errors: MemoryInputError for malformed input, UnknownMemoryError (with
 suggestions) for unknown memory IDs or symbols, MemoryNotFoundError for files
 that are not there. A refused request writes nothing.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memory.changes import Diff, Touched, diff_files, symbol_changes
+    from memory.errors import (
+        MemoryDomainError,
+        MemoryInputError,
+        MemoryNotFoundError,
+        MemoryStoreError,
+        UnknownMemoryError,
+    )
+    from memory.git import FileChangeKind
+    from memory.live import LiveConfirm
+    from memory.migrate import migrate_store
+    from memory.model import (
+        MEMORY_STATUSES,
+        ORIGINS,
+        Anchor,
+        LiveCheck,
+        LiveReason,
+        Memory,
+        MemoryCheck,
+        MemoryStatus,
+        RefCheck,
+        RefReason,
+        RefSpec,
+        RefStatus,
+    )
+    from memory.pg_store import redact
+    from memory.recall import Hit, Recalled
+    from memory.review import review_stale
+    from memory.service import MemoryService, NewMemory
+    from memory.stores import store_exists, store_location
+    from memory.symdiff import SymbolChange, SymbolChangeKind
+    from memory.transfer import export_lines, import_file
+    from memory.views import (
+        ChecksView,
+        RecallView,
+        RetiredView,
+        SavedView,
+        SupersededView,
+        checks,
+        hidden_line,
+        memory_check,
+        memory_view,
+        recalled,
+        ref_line,
+        retired,
+        saved,
+        superseded,
+    )
+
+_HOME = {
+    "Diff": "memory.changes",
+    "Touched": "memory.changes",
+    "diff_files": "memory.changes",
+    "symbol_changes": "memory.changes",
+    "MemoryDomainError": "memory.errors",
+    "MemoryInputError": "memory.errors",
+    "MemoryNotFoundError": "memory.errors",
+    "MemoryStoreError": "memory.errors",
+    "UnknownMemoryError": "memory.errors",
+    "FileChangeKind": "memory.git",
+    "LiveConfirm": "memory.live",
+    "migrate_store": "memory.migrate",
+    "Anchor": "memory.model",
+    "LiveCheck": "memory.model",
+    "LiveReason": "memory.model",
+    "MEMORY_STATUSES": "memory.model",
+    "Memory": "memory.model",
+    "MemoryCheck": "memory.model",
+    "MemoryStatus": "memory.model",
+    "ORIGINS": "memory.model",
+    "RefCheck": "memory.model",
+    "RefReason": "memory.model",
+    "RefSpec": "memory.model",
+    "RefStatus": "memory.model",
+    "redact": "memory.pg_store",
+    "Hit": "memory.recall",
+    "Recalled": "memory.recall",
+    "review_stale": "memory.review",
+    "MemoryService": "memory.service",
+    "NewMemory": "memory.service",
+    "store_exists": "memory.stores",
+    "store_location": "memory.stores",
+    "SymbolChange": "memory.symdiff",
+    "SymbolChangeKind": "memory.symdiff",
+    "export_lines": "memory.transfer",
+    "import_file": "memory.transfer",
+    "ChecksView": "memory.views",
+    "RecallView": "memory.views",
+    "RetiredView": "memory.views",
+    "SavedView": "memory.views",
+    "SupersededView": "memory.views",
+    "checks": "memory.views",
+    "hidden_line": "memory.views",
+    "memory_check": "memory.views",
+    "memory_view": "memory.views",
+    "recalled": "memory.views",
+    "ref_line": "memory.views",
+    "retired": "memory.views",
+    "saved": "memory.views",
+    "superseded": "memory.views",
+}
+"""Where each public name lives."""
+
+__all__ = [
+    "MEMORY_STATUSES",
+    "ORIGINS",
+    "Anchor",
+    "ChecksView",
+    "Diff",
+    "FileChangeKind",
+    "Hit",
+    "LiveCheck",
+    "LiveConfirm",
+    "LiveReason",
+    "Memory",
+    "MemoryCheck",
+    "MemoryDomainError",
+    "MemoryInputError",
+    "MemoryNotFoundError",
+    "MemoryService",
+    "MemoryStatus",
+    "MemoryStoreError",
+    "NewMemory",
+    "RecallView",
+    "Recalled",
+    "RefCheck",
+    "RefReason",
+    "RefSpec",
+    "RefStatus",
+    "RetiredView",
+    "SavedView",
+    "SupersededView",
+    "SymbolChange",
+    "SymbolChangeKind",
+    "Touched",
+    "UnknownMemoryError",
+    "checks",
+    "diff_files",
+    "export_lines",
+    "hidden_line",
+    "import_file",
+    "memory_check",
+    "memory_view",
+    "migrate_store",
+    "recalled",
+    "redact",
+    "ref_line",
+    "retired",
+    "review_stale",
+    "saved",
+    "store_exists",
+    "store_location",
+    "superseded",
+    "symbol_changes",
+]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use."""
+    if name not in _HOME:
+        raise AttributeError(f"module 'memory' has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOME[name]), name)

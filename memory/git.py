@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-ChangeKind = Literal["modified", "deleted", "renamed", "added"]
+FileChangeKind = Literal["modified", "deleted", "renamed", "added"]
 GIT_TIMEOUT_S = 60
 
 
@@ -35,7 +35,7 @@ class CommitStamp:
 class Change:
     """How one path changed between a commit and the working tree."""
 
-    kind: ChangeKind
+    kind: FileChangeKind
     new_path: str | None = None
     """For renames: where the file is now."""
     similarity: int | None = None

@@ -16,7 +16,7 @@ from memory.errors import MemoryInputError
 from memory.stores import StoreLocation, open_store, store_exists
 
 
-def migrate(root: Path, source: StoreLocation, target: StoreLocation) -> int:
+def migrate_store(root: Path, source: StoreLocation, target: StoreLocation) -> int:
     """Copy the memories of the repository at `root` from `source` to `target`; returns
     how many were copied. Raises MemoryInputError when the target already holds any of
     them (nothing is copied then)."""

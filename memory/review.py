@@ -31,7 +31,7 @@ class ReviewSummary(TypedDict):
     ignored: list[str]
 
 
-def review(
+def review_stale(
     service: MemoryService, stdin: TextIO, stdout: TextIO, *, require_tty: bool = True
 ) -> ReviewSummary:
     """Walk the stale memories; raises MemoryInputError when `stdin` is not a terminal."""

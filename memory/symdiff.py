@@ -29,7 +29,7 @@ from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW
 from memory.similarity import name_affinity, similarity, tokens
 from memory.workspace import body_fingerprint
 
-ChangeKind = Literal["added", "removed", "modified", "moved", "renamed"]
+SymbolChangeKind = Literal["added", "removed", "modified", "moved", "renamed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ class Side:
 class SymbolChange:
     """One changed symbol: where it is now (`node_id`) and where it was (`old_id`)."""
 
-    change: ChangeKind
+    change: SymbolChangeKind
     node_id: str | None
     old_id: str | None
     kind: str
@@ -165,7 +165,7 @@ def _parent(node_id: str) -> str:
 
 
 def _change(
-    change: ChangeKind,
+    change: SymbolChangeKind,
     shown: _Entry,
     *,
     after: _Entry | None,

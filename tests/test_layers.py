@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import pkgutil
 from pathlib import Path
 
 import pytest
@@ -22,25 +23,25 @@ ALLOWED = {
     "bridge": {"memory", "map", "lsp", "disk"},
 }
 FRONT_DOORS = {
-    "bridge": {"lsp"},
+    "bridge": {"lsp", "memory"},
 }
 """The layers each package imports only through their front door (`__init__.py`)."""
 
 
-def _imported_modules(source: Path) -> set[str]:
-    """Every module `source` imports by absolute name, anywhere in it."""
+def _imports(source: Path) -> set[tuple[str, str | None]]:
+    """Every absolute import in `source`, anywhere in it: (module, name imported from it)."""
     tree = ast.parse(source.read_text(encoding="utf-8"))
-    found: set[str] = set()
+    found: set[tuple[str, str | None]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found.update((alias.name, None) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module)
+            found.update((node.module, alias.name) for alias in node.names)
     return found
 
 
 def _imported_packages(source: Path) -> set[str]:
-    return {module.split(".")[0] for module in _imported_modules(source)} & OURS
+    return {module.split(".")[0] for module, _ in _imports(source)} & OURS
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
@@ -55,14 +56,17 @@ def test_package_imports_only_lower_layers(package: str) -> None:
 
 @pytest.mark.parametrize("package", sorted(FRONT_DOORS))
 def test_package_uses_only_front_doors(package: str) -> None:
+    """`from lsp import LivePool`; not `from lsp.pool import LivePool`, `from lsp import pool`."""
+    public = {layer: set(importlib.import_module(layer).__all__) for layer in FRONT_DOORS[package]}
     offenders = {
-        str(path.relative_to(ROOT)): sorted(behind)
+        str(path.relative_to(ROOT)): sorted(f"{module}:{name}" for module, name in behind)
         for path in (ROOT / package).rglob("*.py")
         if (
             behind := {
-                module
-                for module in _imported_modules(path)
-                if module.split(".")[0] in FRONT_DOORS[package] and "." in module
+                (module, name)
+                for module, name in _imports(path)
+                if module.split(".")[0] in public
+                and (module not in public or name not in public[module])
             }
         )
     }
@@ -71,7 +75,10 @@ def test_package_uses_only_front_doors(package: str) -> None:
 
 @pytest.mark.parametrize("layer", sorted(set().union(*FRONT_DOORS.values())))
 def test_front_door_names_resolve(layer: str) -> None:
-    """Every name a front door lists is public and loads."""
+    """Every name a front door lists is public and loads, and none is also the name of a
+    submodule (once that submodule is imported, the package attribute is the module)."""
     door = importlib.import_module(layer)
+    submodules = {info.name for info in pkgutil.iter_modules(door.__path__)}
     assert [name for name in door.__all__ if name.startswith("_")] == []
+    assert sorted(set(door.__all__) & submodules) == []
     assert [name for name in door.__all__ if getattr(door, name, None) is None] == []

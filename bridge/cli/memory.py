@@ -20,25 +20,30 @@ from typing import Any
 
 from bridge.cli.common import print_json, report_warning
 from map.codemap import CodeMap
-from memory.changes import diff_files
-from memory.errors import MemoryInputError
-from memory.migrate import migrate
-from memory.model import MEMORY_STATUSES, ORIGINS, Memory, MemoryCheck
-from memory.pg_store import redact
-from memory.recall import Hit
-from memory.review import review
-from memory.service import MemoryService, NewMemory
-from memory.stores import store_location
-from memory.transfer import export_lines, import_file
-from memory.views import (
+from memory import (
+    MEMORY_STATUSES,
+    ORIGINS,
+    Hit,
+    Memory,
+    MemoryCheck,
+    MemoryInputError,
+    MemoryService,
+    NewMemory,
     checks,
+    diff_files,
+    export_lines,
     hidden_line,
+    import_file,
     memory_check,
     memory_view,
+    migrate_store,
     recalled,
+    redact,
     ref_line,
     retired,
+    review_stale,
     saved,
+    store_location,
     superseded,
 )
 
@@ -275,7 +280,7 @@ def _retire(service: MemoryService, args: argparse.Namespace) -> int:
 def _migrate(args: argparse.Namespace) -> int:
     root: Path = args.root
     source, target = store_location(root, args.store), store_location(root, args.to)
-    copied = migrate(root, source, target)
+    copied = migrate_store(root, source, target)
     shown = redact(str(target))
     _out(args, {"copied": copied, "to": shown}, lambda: print(f"copied {copied} to {shown}"))
     return 0
@@ -283,7 +288,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _review(service: MemoryService, args: argparse.Namespace) -> int:
     # With --json the walk talks on stderr: stdout carries only the summary.
-    summary = review(service, sys.stdin, sys.stderr if args.json else sys.stdout)
+    summary = review_stale(service, sys.stdin, sys.stderr if args.json else sys.stdout)
     if args.json:
         print_json(summary)
     return 0

@@ -39,10 +39,16 @@ from bridge.schema_types import Budget
 from map.codemap import CodeMap
 from map.languages import language_for
 from map.query import Neighbor as Reached
-from memory.changes import Diff, Touched, diff_files, symbol_changes
-from memory.model import RefReason
-from memory.service import MemoryService
-from memory.symdiff import ChangeKind, SymbolChange
+from memory import (
+    Diff,
+    MemoryService,
+    RefReason,
+    SymbolChange,
+    SymbolChangeKind,
+    Touched,
+    diff_files,
+    symbol_changes,
+)
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
@@ -154,7 +160,7 @@ async def map_changes(
             if n.distance == 1
         )
         items.append(_symbol(change, dependents, len(found)))
-    counts = {k: sum(c.change == k for c in changes) for k in get_args(ChangeKind)}
+    counts = {k: sum(c.change == k for c in changes) for k in get_args(SymbolChangeKind)}
     data = ChangesData(
         since=diff.since,
         until=diff.until,

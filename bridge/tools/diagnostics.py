@@ -33,7 +33,7 @@ from bridge.schema_types import Budget
 from bridge.targets import checked_path, parse_node_id
 from bridge.tools.nav import retry_once, workspace_warnings
 from lsp import Diagnostic, DiagnosticsReport, NoServerError, UnsupportedFileError
-from memory.changes import diff_files
+from memory import diff_files
 
 MAX_FILES = 40
 """Changed files checked in one answer (the rest are named in `notChecked`)."""

@@ -45,9 +45,17 @@ from bridge.schema_types import (
 )
 from bridge.translate import as_tool_error
 from map.codemap import CodeMap
-from memory import views
-from memory.errors import MemoryDomainError
-from memory.service import MemoryService, NewMemory
+from memory import (
+    MemoryDomainError,
+    MemoryService,
+    NewMemory,
+    checks,
+    hidden_line,
+    recalled,
+    retired,
+    saved,
+    superseded,
+)
 
 T = TypeVar("T")
 
@@ -86,7 +94,7 @@ async def memory_save(
     """
     new = NewMemory(text, tuple(refs), kind, tuple(tags or ()), "agent")
     memory = await _run(app, lambda s: s.save(new))
-    return respond(views.saved(memory), budget_tokens=app.budget(None))
+    return respond(saved(memory), budget_tokens=app.budget(None))
 
 
 async def memory_recall(
@@ -107,8 +115,8 @@ async def memory_recall(
     then memory_verify or memory_supersede.
     """
     found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
-    data = views.recalled(query, found)
-    hidden = [views.hidden_line(found.stale_hidden)] if found.stale_hidden else []
+    data = recalled(query, found)
+    hidden = [hidden_line(found.stale_hidden)] if found.stale_hidden else []
     return respond(data, budget_tokens=app.budget(budget), items_key="hits", warnings=hidden)
 
 
@@ -135,7 +143,7 @@ async def memory_check(
     results = await _run(app, lambda s: s.check(ids or (), live=confirm), code_map)
     ordered = sorted(results, key=lambda r: r.status != "stale")
     return respond(
-        views.checks(ordered),
+        checks(ordered),
         budget_tokens=app.budget(budget),
         items_key="memories",
         warnings=confirm.notes,
@@ -150,7 +158,7 @@ async def memory_verify(app: AppContext, id: MemoryId) -> SavedAnswer:
     reference is deleted: then memory_supersede (new refs) or memory_retire.
     """
     memory = await _run(app, lambda s: s.verify(id))
-    return respond(views.saved(memory), budget_tokens=app.budget(None))
+    return respond(saved(memory), budget_tokens=app.budget(None))
 
 
 async def memory_supersede(
@@ -168,10 +176,10 @@ async def memory_supersede(
     now; `kind` and `tags` default to the old ones. Returns the new memory.
     """
     memory = await _run(app, lambda s: s.supersede(id, text, refs or (), kind=kind, tags=tags))
-    return respond(views.superseded(memory, id), budget_tokens=app.budget(None))
+    return respond(superseded(memory, id), budget_tokens=app.budget(None))
 
 
 async def memory_retire(app: AppContext, id: MemoryId) -> RetiredAnswer:
     """Retire a memory that no longer applies: kept for the record, never recalled again."""
     memory = await _run(app, lambda s: s.retire(id))
-    return respond(views.retired(memory), budget_tokens=app.budget(None))
+    return respond(retired(memory), budget_tokens=app.budget(None))

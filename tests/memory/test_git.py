@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.git import Change, ChangeKind, GitRepo, compose
+from memory.git import Change, FileChangeKind, GitRepo, compose
 from memory.workspace import Workspace
 from tests.memory.conftest import Repo
 
@@ -72,7 +72,7 @@ def _direct(repo: Repo, commit: str) -> dict[str, Change]:
             changes[paths[0]] = Change("renamed", new_path=paths[1], similarity=int(status[1:]))
             changes[paths[1]] = Change("added")
         else:
-            kinds: dict[str, ChangeKind] = {"D": "deleted", "A": "added"}
+            kinds: dict[str, FileChangeKind] = {"D": "deleted", "A": "added"}
             changes[paths[0]] = Change(kinds.get(status, "modified"))
     return changes
 

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from memory.errors import MemoryInputError
-from memory.review import review
+from memory.review import review_stale
 from memory.service import MemoryService, NewMemory
 from tests.memory.conftest import Repo
 
@@ -32,7 +32,7 @@ def test_review_walks_stale_memories(repo: Repo) -> None:
         repo.write("money.py", changed[: changed.index("\n\n\ndef tip")] + "\n")
         answers = io.StringIO("v\nx\ni\nv\nr\n")
         shown = io.StringIO()
-        summary = review(service, answers, shown, require_tty=False)
+        summary = review_stale(service, answers, shown, require_tty=False)
         assert summary == {
             "verified": [ids[0]],
             "superseded": {},
@@ -48,5 +48,5 @@ def test_review_walks_stale_memories(repo: Repo) -> None:
 
 def test_review_refuses_without_a_terminal(repo: Repo) -> None:
     with MemoryService(repo.root) as service, pytest.raises(MemoryInputError) as caught:
-        review(service, io.StringIO(""), io.StringIO())
+        review_stale(service, io.StringIO(""), io.StringIO())
     assert caught.value.hint is not None and "memory verify" in caught.value.hint
