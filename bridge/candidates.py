@@ -34,10 +34,7 @@ from tree_sitter import Parser
 
 from disk.errors import DiskError
 from disk.text import decode_source, read_source_bytes
-from map.extract import extract_file
-from map.languages import grammar, language_for
-from map.model import FileExtract
-from map.walk import list_files
+from map import FileExtract, extract_file, grammar, language_for, list_files
 
 MAX_SCANNED_FILES = 20_000
 MAX_LABELLED_FILES = 40

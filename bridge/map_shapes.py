@@ -13,8 +13,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bridge.envelope import AnswerBase
-from map.model import EdgeKind, SymbolKind
-from map.watch import WatchStatus
+from map import EdgeKind, SymbolKind, WatchStatus
 
 MapLanguage = Literal["python", "typescript", "tsx", "javascript", "go", "c", "cpp", "rust", "java"]
 """The languages the map extracts (map.languages.LANGUAGES)."""

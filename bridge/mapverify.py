@@ -25,7 +25,7 @@ from bridge.map_shapes import UncheckedReason, Verification
 from bridge.mapview import Edge, UseSite, changed_since_build, use_site
 from disk.errors import DiskError
 from lsp import LspError, NoServerError, UnsupportedFileError
-from map.codemap import CodeMap
+from map import CodeMap
 
 MAX_CHECKED_EDGES = 32
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bridge.context import AppContext
 from bridge.errors import ToolError, UnavailableError
 from lsp import LspError, WorkspaceSymbol
-from map.walk import list_files
+from map import list_files
 
 EXACT, PREFIX, SUBSTRING, FUZZY = 0, 1, 2, 3
 

@@ -22,8 +22,7 @@ from lsp import (
     UnsupportedFileError,
     UnsupportedQueryError,
 )
-from map.errors import MapError, UnknownNodeError
-from map.query import BadPatternError
+from map import BadPatternError, MapError, UnknownNodeError
 from memory import (
     MemoryDomainError,
     MemoryInputError,

@@ -13,7 +13,7 @@ import difflib
 
 from disk.errors import DiskError
 from disk.stamps import content_hash
-from map.model import Symbol
+from map import Symbol
 from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
 from memory.files import FileNow
 from memory.model import Anchor, RefSpec

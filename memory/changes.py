@@ -17,7 +17,7 @@ from pathlib import Path
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source
-from map.languages import language_for
+from map import language_for
 from memory.errors import MemoryInputError
 from memory.files import FileNow
 from memory.git import BlobReader, Change, GitError, GitRepo

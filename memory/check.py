@@ -36,8 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from disk.errors import DiskError
-from map.fingerprint import fingerprint_text
-from map.model import Symbol
+from map import Symbol, fingerprint_text
 from memory.anchor import find_symbol
 from memory.blocks import check_range
 from memory.confidence import Confidence

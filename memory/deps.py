@@ -10,17 +10,18 @@ warning is given: the check says nothing it cannot back.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from disk.errors import DiskError
 from disk.stamps import content_hash
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.languages import language_for
-from map.model import Fingerprint
+from map import Fingerprint, extract_file, language_for
 from memory.anchor import find_symbol
 from memory.git import BlobReader, Change
 from memory.model import Anchor, RefCheck
 from memory.workspace import Workspace, symbol_id
+
+if TYPE_CHECKING:
+    from map import MapGraph
 
 CALLS = "calls"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from map.model import Symbol
+from map import Symbol
 from memory.confidence import Confidence
 from memory.model import Anchor, Place, RefCheck
 from memory.workspace import symbol_id

@@ -15,8 +15,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from map.codemap import CodeMap
 from memory.anchor import capture
 from memory.changes import Diff, Touched, touched
 from memory.check import check_memories
@@ -37,6 +37,9 @@ from memory.recall import Recalled, recall
 from memory.refs import RefParser
 from memory.stores import MemoryBackend, StoreLocation, open_store, store_exists, store_location
 from memory.workspace import Workspace
+
+if TYPE_CHECKING:
+    from map import CodeMap  # the graph library: only with a map passed in
 
 DEFAULT_KIND = "fact"
 _KIND = re.compile(r"^[A-Za-z][\w-]{0,39}$")

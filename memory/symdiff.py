@@ -23,8 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from map.model import Symbol
-from map.outline import Outline
+from map import Outline, Symbol
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW
 from memory.similarity import name_affinity, similarity, tokens
 from memory.workspace import body_fingerprint

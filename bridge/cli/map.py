@@ -15,7 +15,7 @@ from bridge.context import AppContext
 from bridge.envelope import respond
 from bridge.map_shapes import BuildAnswer, BuildData, NodeKind
 from bridge.tools import changes, mapping
-from map.codemap import CodeMap
+from map import CodeMap
 
 
 def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from bridge.cli.common import print_json, report_warning
-from map.codemap import CodeMap
 from memory import (
     MEMORY_STATUSES,
     ORIGINS,
@@ -164,6 +163,8 @@ def _add(service: MemoryService, args: argparse.Namespace) -> int:
 
 def _check(service: MemoryService, args: argparse.Namespace) -> int:
     if args.deps or args.since:
+        from map import CodeMap  # the graph library: only for --deps and --since
+
         service.code_map = CodeMap.open(service.root)
     if args.since:
         return _check_since(service, args)
@@ -185,6 +186,12 @@ def _check_since(service: MemoryService, args: argparse.Namespace) -> int:
         raise MemoryInputError("pass memory IDs or --since, not both")
     diff = diff_files(service.root, args.since)
     found = service.touched_by(diff)
+    if found and not args.no_live:
+        from bridge.liveconfirm import touched_live  # language servers: only for what it found
+
+        found, notes = touched_live(service.root, found)
+        for note in notes:
+            report_warning(note)
     shown = [
         {
             **memory_check(t.check),

@@ -36,9 +36,8 @@ from bridge.map_shapes import Neighbor, NodeKind, Verify
 from bridge.mapverify import verify_edges
 from bridge.mapview import Edge, edge_of, map_stamp, neighbor
 from bridge.schema_types import Budget
-from map.codemap import CodeMap
-from map.languages import language_for
-from map.query import Neighbor as Reached
+from map import CodeMap, language_for
+from map import Neighbor as Reached
 from memory import (
     Diff,
     MemoryService,

@@ -44,7 +44,7 @@ from bridge.schema_types import (
     RecallQuery,
 )
 from bridge.translate import as_tool_error
-from map.codemap import CodeMap
+from map import CodeMap
 from memory import (
     MemoryDomainError,
     MemoryService,
