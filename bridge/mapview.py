@@ -162,7 +162,7 @@ def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | No
         or extract is None
     ):
         return None
-    lines = set(graph.edges[user, used, kind].get("lines", ()))
+    lines = set((code_map.edge_attrs(user, used, kind) or {}).get("lines", ()))
     uses = [
         ref
         for ref in extract.references

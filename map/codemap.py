@@ -32,7 +32,7 @@ from disk.stamps import FileStamp, content_hash
 from disk.statedir import STATE_DIR
 from map.errors import MapError
 from map.gcpause import paused_gc
-from map.graph import MapGraph, node_rows, take_touched, use_edges
+from map.graph import MapGraph, node_rows, take_touched
 from map.ingest import Scan, ScanOptions, scan, scan_known
 from map.linker import Change, Linker
 from map.model import FileExtract
@@ -425,13 +425,18 @@ class CodeMap(MapReader):
         extract = self._linker.extracts.get(path)
         if extract is None:
             return None
-        graph = self._linker.graph
-        return FileRows(extract, node_rows(graph, extract), use_edges(graph, extract))
+        return FileRows(
+            extract, node_rows(self._linker.graph, extract), self._linker.use_edges(path)
+        )
 
     def _extracts(self) -> Mapping[str, FileExtract]:
         if not self._materialize() or self._broken:
             self.rebuild()
         return self._linker.extracts
+
+    def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
+        self._extracts()  # the graph loaded (or rebuilt) first
+        return self._linker.edge_details(source, target, kind)
 
     def _summary(self) -> dict[str, Any]:
         """Symbols, edges and languages: from the graph once loaded, else from the store.

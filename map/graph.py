@@ -1,12 +1,16 @@
 """The networkx graph of the map: what its nodes and edges carry.
 
-Nodes: a file (`kind="file"`, `path`, `language`, `content_hash`) and its
-symbols (`kind` a SymbolKind, `path`, `name`, `qualname`, `lines` 1-based
-inclusive, `range`/`selection` as LSP `Range`s, `container`, `fingerprint`).
-Edges are keyed by their kind: `contains` (file -> top-level symbol, symbol
--> member), `imports` (file -> file), and `calls`/`references`/`inherits`
-(the enclosing symbol of a use -> the symbol used), which carry the 1-based
-`lines` of the uses, a `confidence` and, when ambiguous, the `candidates`.
+The graph holds what ranking, paths, impact and walks read, and no more:
+a file node is `{"kind": "file", "path"}`, a symbol node `{"kind", "path",
+"name", "qualname", "lines"}` (1-based, inclusive), every string shared with
+the file's extract. Display details (LSP ranges, container, fingerprint,
+language, content hash) are read from the extract when an answer needs them
+(`node_details`). Edges are keyed by their kind: `contains` (file -> top-level
+symbol, symbol -> member), `imports` (file -> file), and `calls`/`references`/
+`inherits` (the enclosing symbol of a use -> the symbol used). An edge's data
+is `{"kind", "confidence"}`, one read-only mapping shared by every edge of that
+kind and confidence (`EdgeData`); the lines of its uses and its candidates
+live with the linker that resolved it (`Linker.edge_details`).
 
 Every change is recorded as the files it touched (whose nodes or outgoing
 edges moved), so saving writes only those: `take_touched`.
@@ -14,8 +18,9 @@ edges moved), so saving writes only those: `take_touched`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, NamedTuple, TypeAlias
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, TypeAlias
 
 import networkx as nx
 
@@ -23,22 +28,15 @@ from map.model import FileExtract, Symbol
 
 FILE_KIND = "file"
 MapGraph: TypeAlias = "nx.MultiDiGraph[str]"
-
-
-class Link(NamedTuple):
-    """One use resolved to one target: a contribution to an edge."""
-
-    scope: str
-    target: str
-    kind: str
-    line: int
-    confidence: float
-    candidates: tuple[str, ...]
+EdgeData: TypeAlias = Mapping[str, Any]
+"""An edge's data: `kind` and `confidence`, read-only and shared."""
 
 
 EdgeKey = tuple[str, str, str]
 _TOUCHED = "touched"
 """The graph attribute holding the paths of the files changed since `take_touched`."""
+_SHARED = "edge data"
+"""The graph attribute holding the shared edge data, by (kind, confidence)."""
 
 
 def take_touched(graph: MapGraph) -> set[str]:
@@ -58,22 +56,28 @@ def node_rows(graph: MapGraph, extract: FileExtract) -> list[tuple[str, dict[str
     return [(n, graph.nodes[n]) for n in ids]
 
 
-def use_edges(graph: MapGraph, extract: FileExtract) -> list[tuple[str, str, str, dict[str, Any]]]:
-    """(source, target, kind, attributes) of the uses and imports from a file's nodes."""
+def use_keys(graph: MapGraph, extract: FileExtract) -> list[EdgeKey]:
+    """(source, target, kind) of the uses and imports from a file's nodes."""
     ids = [extract.path, *(s.node_id for s in extract.symbols)]
-    return [
-        (u, v, k, d) for u, v, k, d in graph.out_edges(ids, keys=True, data=True) if k != "contains"
-    ]
+    return [(u, v, k) for u, v, k in graph.out_edges(ids, keys=True) if k != "contains"]
 
 
-def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
-    """The node attributes of a symbol."""
+def node_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
+    """The attributes the graph keeps of a symbol."""
     return {
         "kind": symbol.kind,
         "path": path,
         "name": symbol.name,
         "qualname": symbol.qualname,
         "lines": (symbol.range.first_line, symbol.range.last_line),
+    }
+
+
+def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
+    """Every attribute of a symbol: the graph's, plus its LSP `range` and
+    `selection`, `container` and `fingerprint`."""
+    return {
+        **node_attrs(symbol, path),
         "range": symbol.range,
         "selection": symbol.selection,
         "container": symbol.container,
@@ -81,21 +85,30 @@ def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
     }
 
 
+def node_details(extract: FileExtract, node_id: str) -> dict[str, Any] | None:
+    """Every attribute of a node of `extract`'s file (the file's `language` and
+    `content_hash` too), or None when the file has no such node."""
+    path = extract.path
+    if node_id == path:
+        return {
+            "kind": FILE_KIND,
+            "path": path,
+            "language": extract.language,
+            "content_hash": extract.content_hash,
+        }
+    symbol = next((s for s in extract.symbols if s.node_id == node_id), None)
+    return symbol_attrs(symbol, path) if symbol is not None else None
+
+
 def add_file(graph: MapGraph, extract: FileExtract) -> None:
     """Add (or refresh) a file node, its symbol nodes and their `contains` edges."""
     path = extract.path
     _touch(graph, (path,))
-    graph.add_node(
-        path,
-        kind=FILE_KIND,
-        path=path,
-        language=extract.language,
-        content_hash=extract.content_hash,
-    )
+    graph.add_node(path, kind=FILE_KIND, path=path)
     for symbol in extract.symbols:
-        graph.add_node(symbol.node_id, **symbol_attrs(symbol, path))
+        graph.add_node(symbol.node_id, **node_attrs(symbol, path))
     for parent, child in _containment(extract):
-        graph.add_edge(parent, child, key="contains", kind="contains")
+        _put_edge(graph, parent, child, "contains", 1.0)
 
 
 def replace_file(
@@ -122,52 +135,46 @@ def replace_file(
         graph.remove_node(path)
 
 
-def set_edge(graph: MapGraph, key: EdgeKey, links: Iterable[Link]) -> None:
-    """Write one aggregated edge from its contributions; none removes it."""
+def set_edge(graph: MapGraph, key: EdgeKey, confidence: float | None) -> None:
+    """Write one aggregated edge with its `confidence` (the highest of its uses');
+    None removes it."""
     source, target, kind = key
     _touch(graph, (source,))
-    lines: set[int] = set()
-    candidates: set[str] = set()
-    confidence = 0.0
-    for link in links:
-        lines.add(link.line)
-        candidates.update(link.candidates)
-        confidence = max(confidence, link.confidence)
-    if not lines:
-        if graph.has_edge(source, target, key=kind):
-            graph.remove_edge(source, target, key=kind)
-        return
-    graph.add_edge(
-        source,
-        target,
-        key=kind,
-        kind=kind,
-        lines=tuple(sorted(lines)),
-        confidence=confidence,
-        candidates=tuple(sorted(candidates)),
-    )
+    if confidence is not None:
+        _put_edge(graph, source, target, kind, confidence)
+    elif graph.has_edge(source, target, key=kind):
+        graph.remove_edge(source, target, key=kind)
 
 
-def set_imports(graph: MapGraph, path: str, imported: dict[str, tuple[int, ...]]) -> None:
-    """Replace a file's `imports` edges."""
+def set_imports(graph: MapGraph, path: str, imported: Iterable[str]) -> None:
+    """Replace a file's `imports` edges with edges to the `imported` files."""
     _touch(graph, (path,))
+    wanted = set(imported)
     stale = [
         target
         for _, target, key in graph.out_edges(path, keys=True)
-        if key == "imports" and target not in imported
+        if key == "imports" and target not in wanted
     ]
     for target in stale:
         graph.remove_edge(path, target, key="imports")
-    for target, lines in imported.items():
-        graph.add_edge(
-            path,
-            target,
-            key="imports",
-            kind="imports",
-            lines=lines,
-            confidence=1.0,
-            candidates=(),
-        )
+    for target in sorted(wanted):
+        _put_edge(graph, path, target, "imports", 1.0)
+
+
+def _put_edge(graph: MapGraph, source: str, target: str, kind: str, confidence: float) -> None:
+    """Add or update an edge with the shared data of its kind and confidence.
+
+    networkx keeps one key dict per (source, target), the same object under
+    `_succ` and `_pred`; the shared mapping goes straight into it, as
+    `add_edge` would copy it into a dict of the edge's own."""
+    shared: dict[tuple[str, float], EdgeData] = graph.graph.setdefault(_SHARED, {})
+    data = shared.get((kind, confidence))
+    if data is None:
+        data = shared[kind, confidence] = MappingProxyType({"kind": kind, "confidence": confidence})
+    if not graph.has_edge(source, target, key=kind):
+        graph.add_edge(source, target, key=kind)
+    successors: dict[str, dict[str, dict[str, EdgeData]]] = vars(graph)["_succ"]
+    successors[source][target][kind] = data
 
 
 def _containment(extract: FileExtract) -> list[tuple[str, str]]:

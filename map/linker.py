@@ -19,9 +19,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 from map.gcpause import paused_gc
-from map.graph import EdgeKey, Link, MapGraph, replace_file, set_edge, set_imports
+from map.graph import EdgeKey, MapGraph, replace_file, set_edge, set_imports, use_keys
 from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.resolution import Resolution
@@ -272,26 +273,44 @@ class Linker:
         return keys
 
     def _write(self, path: str, links: _FileLinks, dirty: Iterable[EdgeKey]) -> None:
-        references = self._extracts[path].references
         for key in dirty:
             indexes = links.edges.get(key)
             if not indexes:
                 links.edges.pop(key, None)
-                set_edge(self.graph, key, ())
-                continue
-            contributions = [
-                Link(
-                    key[0],
-                    key[1],
-                    key[2],
-                    references[i].range.first_line,
-                    links.results[i].confidence,
-                    links.results[i].candidates,
-                )
-                for i in indexes
-            ]
-            if key[0] in self.graph and key[1] in self.graph:
-                set_edge(self.graph, key, contributions)
+                set_edge(self.graph, key, None)
+            elif key[0] in self.graph and key[1] in self.graph:
+                set_edge(self.graph, key, max(links.results[i].confidence for i in indexes))
+
+    def use_edges(self, path: str) -> list[tuple[str, str, str, dict[str, Any]]]:
+        """(source, target, kind, details) of the uses and imports from a file's nodes."""
+        return [
+            (u, v, k, details)
+            for u, v, k in use_keys(self.graph, self._extracts[path])
+            if (details := self.edge_details(u, v, k)) is not None
+        ]
+
+    def edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
+        """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
+        ambiguous, the `candidates` (None: the graph has no such edge)."""
+        if not self.graph.has_edge(source, target, key=kind):
+            return None
+        confidence = self.graph.edges[source, target, kind]["confidence"]
+        path = source.partition("#")[0]
+        lines: tuple[int, ...] = ()
+        candidates: set[str] = set()
+        if kind == "imports":
+            lines = self._scopes[path].imported_files.get(target, ())
+        elif kind != "contains":
+            references = self._extracts[path].references
+            indexes = self._links[path].edges[source, target, kind]
+            lines = tuple(sorted({references[i].range.first_line for i in indexes}))
+            candidates.update(*(self._links[path].results[i].candidates for i in indexes))
+        return {
+            "kind": kind,
+            "lines": lines,
+            "confidence": confidence,
+            "candidates": tuple(sorted(candidates)),
+        }
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

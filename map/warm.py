@@ -14,7 +14,7 @@ from typing import Any
 import networkx as nx
 
 from map import query
-from map.graph import FILE_KIND, MapGraph, add_file, symbol_attrs
+from map.graph import FILE_KIND, MapGraph, add_file, node_details
 from map.model import EdgeKind, FileExtract
 from map.store import MapStore
 
@@ -27,20 +27,9 @@ def outline(extract: FileExtract) -> list[query.OutlineEntry]:
 
 
 def attrs(store: MapStore, node_id: str) -> dict[str, Any] | None:
-    """A node's full attributes (as the graph holds them) from its file's extract."""
-    path = node_id.partition("#")[0]
-    extract = store.extract(path)
-    if extract is None:
-        return None
-    if node_id == path:
-        return {
-            "kind": FILE_KIND,
-            "path": path,
-            "language": extract.language,
-            "content_hash": extract.content_hash,
-        }
-    symbol = next((s for s in extract.symbols if s.node_id == node_id), None)
-    return symbol_attrs(symbol, path) if symbol is not None else None
+    """A node's full attributes (see `map.graph.node_details`) from its file's extract."""
+    extract = store.extract(node_id.partition("#")[0])
+    return node_details(extract, node_id) if extract is not None else None
 
 
 def neighbors(

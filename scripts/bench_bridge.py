@@ -144,7 +144,7 @@ class Targets:
 
 
 def _site(code_map: CodeMap, node_id: str) -> Site:
-    attrs = code_map.graph.nodes[node_id]
+    attrs = code_map.node(node_id)
     line = attrs["selection"].start_line + 1
     return Site(node_id, attrs["path"], line, attrs["name"])
 
@@ -190,12 +190,13 @@ def _use(code_map: CodeMap, root: Path, cls: str) -> Site:
     name = graph.nodes[cls]["name"]
     word = re.compile(rf"\b{re.escape(name)}\b")
     home = graph.nodes[cls]["path"]
-    for source, _, data in sorted(graph.in_edges(cls, data=True), key=lambda e: e[0]):
+    for source, _, kind in sorted(graph.in_edges(cls, keys=True)):
         path = graph.nodes[source]["path"]
-        if path == home:
+        data = code_map.edge_attrs(source, cls, kind)
+        if path == home or data is None:
             continue
         lines = (root / path).read_text().splitlines()
-        for line in sorted(data.get("lines", ())):
+        for line in sorted(data["lines"]):
             if word.search(lines[line - 1]):
                 return Site(source, path, line, name)
     raise SystemExit(f"no use of {cls} outside its file")

@@ -104,8 +104,9 @@ def _map_edges(
     pairs: set[Pair] = set()
     sites: set[Site] = set()
     for symbol in targets:
-        for source, _, kind, data in graph.in_edges(symbol.node_id, keys=True, data=True):
-            if kind not in kinds or data["confidence"] < threshold:
+        for source, _, kind, edge in graph.in_edges(symbol.node_id, keys=True, data=True):
+            data = code_map.edge_attrs(source, symbol.node_id, kind)
+            if kind not in kinds or data is None or edge["confidence"] < threshold:
                 continue
             pairs.add((source, symbol.node_id))
             path = source.partition("#")[0]

@@ -209,10 +209,9 @@ class Symbol:
 
 def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
     """Every symbol of the truth's language the ground truth can judge, by node ID."""
-    graph = code_map.graph
     mine = [
-        (node, attrs)
-        for node, attrs in graph.nodes(data=True)
+        (node, code_map.node(node))
+        for node, attrs in code_map.graph.nodes(data=True)
         if attrs.get("kind") != "file" and _language_of(code_map, attrs["path"]) == truth.language
     ]
     names = Counter(attrs["name"] for _, attrs in mine)
@@ -265,5 +264,5 @@ def pick(found: list[Symbol], count: int, seed: int, *, callable_only: bool) -> 
 
 
 def _language_of(code_map: CodeMap, path: str) -> str | None:
-    language = code_map.graph.nodes[path].get("language") if path in code_map.graph else None
-    return str(language) if language is not None else None
+    extract = code_map.extract_of(path)
+    return extract.language if extract is not None else None

@@ -143,7 +143,8 @@ def test_java_and_rust_resolve_best_effort_and_never_across_languages(tmp_path: 
     ]
     assert same_package["confidence"] == 1.0
     assert graph.has_edge("rs/src/lib.rs#total", "rs/src/shapes.rs#Circle.new", key="calls")
-    by_name = graph.edges["rs/src/lib.rs#total", "rs/src/shapes.rs#Circle.area", "calls"]
+    by_name = codemap.edge_attrs("rs/src/lib.rs#total", "rs/src/shapes.rs#Circle.area", "calls")
+    assert by_name is not None
     assert by_name["candidates"] == ()  # the Java `area` methods are no candidates
     assert not any(
         v.endswith(".java") or "#" not in v for v in graph.successors("rs/src/lib.rs#total")

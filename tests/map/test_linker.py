@@ -48,40 +48,41 @@ def _build(sources: dict[str, str]) -> tuple[MapGraph, Linker]:
     return graph, linker
 
 
-def _edge(graph: MapGraph, source: str, target: str, kind: str) -> dict[str, Any]:
-    assert graph.has_edge(source, target, key=kind), sorted(
-        (u, v, k) for u, v, k in graph.out_edges(source, keys=True)
+def _edge(linker: Linker, source: str, target: str, kind: str) -> dict[str, Any]:
+    """The edge's details (kind, confidence, lines, candidates), which it must have."""
+    data = linker.edge_details(source, target, kind)
+    assert data is not None, sorted(
+        (u, v, k) for u, v, k in linker.graph.out_edges(source, keys=True)
     )
-    data: dict[str, Any] = graph.edges[source, target, kind]
     return data
 
 
 def test_calls_resolve_through_from_imports_and_reexports() -> None:
-    graph, _ = _build(PY)
-    edge = _edge(graph, "app/main.py#Child.run", "pkg/impl.py#make", "calls")
+    _, linker = _build(PY)
+    edge = _edge(linker, "app/main.py#Child.run", "pkg/impl.py#make", "calls")
     assert edge["confidence"] == 1.0
     assert edge["candidates"] == ()
     assert edge["lines"] == (9,)
 
 
 def test_module_qualified_calls_resolve() -> None:
-    graph, _ = _build(PY)
-    assert _edge(graph, "app/main.py#main", "pkg/tools.py#helper", "calls")["lines"] == (12, 13)
+    graph, linker = _build(PY)
+    assert _edge(linker, "app/main.py#main", "pkg/tools.py#helper", "calls")["lines"] == (12, 13)
     assert graph.has_edge("app/main.py", "pkg/tools.py", key="imports")
     assert graph.has_edge("app/main.py", "pkg/__init__.py", key="imports")
 
 
 def test_inheritance_and_inherited_members() -> None:
-    graph, _ = _build(PY)
-    _edge(graph, "app/main.py#Child", "pkg/impl.py#Base", "inherits")
-    inherited = _edge(graph, "app/main.py#Child.run", "pkg/impl.py#Base.greet", "calls")
+    _, linker = _build(PY)
+    _edge(linker, "app/main.py#Child", "pkg/impl.py#Base", "inherits")
+    inherited = _edge(linker, "app/main.py#Child.run", "pkg/impl.py#Base.greet", "calls")
     assert 0 < inherited["confidence"] < 1.0
 
 
 def test_ambiguous_name_keeps_candidates_with_split_confidence() -> None:
-    graph, _ = _build(PY)
-    car = _edge(graph, "app/main.py#main", "app/engines.py#Car.start", "calls")
-    boat = _edge(graph, "app/main.py#main", "app/engines.py#Boat.start", "calls")
+    _, linker = _build(PY)
+    car = _edge(linker, "app/main.py#main", "app/engines.py#Car.start", "calls")
+    boat = _edge(linker, "app/main.py#main", "app/engines.py#Boat.start", "calls")
     assert (
         car["candidates"]
         == boat["candidates"]
@@ -133,19 +134,19 @@ TS = {
 
 
 def test_typescript_default_import_finds_the_export_of_that_name() -> None:
-    graph, _ = _build(
+    _, linker = _build(
         {
             "src/log.ts": "export default function log(m: string): void {}\n",
             "src/app.ts": "import log from './log';\nexport function run(): void { log('x'); }\n",
         }
     )
-    _edge(graph, "src/app.ts#run", "src/log.ts#log", "calls")
+    _edge(linker, "src/app.ts#run", "src/log.ts#log", "calls")
 
 
 def test_typescript_imports_index_files_and_namespaces() -> None:
-    graph, _ = _build(TS)
-    _edge(graph, "src/main.ts#Circle", "src/shapes/shape.ts#Shape", "inherits")
-    _edge(graph, "src/main.ts#Circle.radius", "src/shapes/shape.ts#area", "calls")
-    _edge(graph, "src/main.ts#Circle.radius", "src/util.ts#helper", "calls")
-    _edge(graph, "src/main.ts#Circle.radius", "src/shapes/shape.ts#Shape.size", "calls")
+    graph, linker = _build(TS)
+    _edge(linker, "src/main.ts#Circle", "src/shapes/shape.ts#Shape", "inherits")
+    _edge(linker, "src/main.ts#Circle.radius", "src/shapes/shape.ts#area", "calls")
+    _edge(linker, "src/main.ts#Circle.radius", "src/util.ts#helper", "calls")
+    _edge(linker, "src/main.ts#Circle.radius", "src/shapes/shape.ts#Shape.size", "calls")
     assert graph.has_edge("src/main.ts", "src/shapes/index.ts", key="imports")

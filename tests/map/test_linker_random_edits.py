@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -32,6 +33,11 @@ def _link(sources: dict[str, bytes]) -> tuple[MapGraph, Linker]:
     linker = Linker(graph)
     linker.apply({p: (None, extract_file(p, s)) for p, s in sources.items()}, {})
     return graph, linker
+
+
+def _details(linker: Linker) -> dict[str, list[tuple[str, str, str, dict[str, Any]]]]:
+    """Every file's uses and imports with their lines and candidates (the linker's)."""
+    return {path: sorted(linker.use_edges(path)) for path in linker.extracts}
 
 
 def _mutate(rnd: random.Random, sources: dict[str, bytes], step: int) -> dict[str, bytes | None]:
@@ -75,5 +81,6 @@ def test_random_edits_link_like_a_fresh_build() -> None:
                 sources[path] = data
                 changes[path] = (old, extract_file(path, data))
         linker.apply(changes, {})
-        fresh, _ = _link(sources)
+        fresh, fresh_linker = _link(sources)
         assert graph_state(graph) == graph_state(fresh), (step, sorted(edits))
+        assert _details(linker) == _details(fresh_linker), (step, sorted(edits))
