@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bridge.map_shapes import Neighbor, NodeKind
-from map.codemap import CodeMap
-from map.model import EdgeKind, Range
-from map.query import Neighbor as Reached
+from map import CodeMap, EdgeKind, Range
+from map import Neighbor as Reached
 
 MAX_SUGGESTIONS = 5
 USE_KINDS = frozenset({"calls", "references", "inherits"})
