@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Coroutine
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,7 +100,13 @@ class AppContext:
                 # a server starts fresh and then watches; a one-shot command reads the
                 # store as built and reports what changed since (see bridge.mapview)
                 self._map = await asyncio.to_thread(
-                    CodeMap.open, self.root, self.map_settings, refresh=self.serving
+                    partial(
+                        CodeMap.open,
+                        self.root,
+                        self.map_settings,
+                        refresh=self.serving,
+                        link_later=self.serving,
+                    )
                 )
                 if self.serving:
                     self._spawn(self._load_graph(self._map))
@@ -109,9 +116,14 @@ class AppContext:
 
     async def _load_graph(self, code_map: CodeMap) -> None:
         """Load the graph in a worker thread while the store answers lookups (ranking,
-        paths and impact wait for it)."""
+        paths and impact wait for it); then save what it linked of the files changed
+        while no server ran."""
         try:
+            unlinked = code_map.unlinked_files()
             await asyncio.to_thread(code_map.load_graph)
+            if unlinked:
+                async with self._map_lock:
+                    await asyncio.to_thread(code_map.save)
         except Exception as exc:  # the next query that needs the graph builds it
             log.warning("loading the map's graph failed: %s", exc)
 

@@ -140,6 +140,11 @@ class CodeMap(MapReader):
         """Files whose entry in `_edge_counts` is out of date."""
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
+        self._pending: dict[str, FileExtract | None] = {}
+        """Files changed (None: removed) since the store was written, re-extracted but not
+        linked yet: lookups answer from them, `_materialize` links them."""
+        self._link_later = False
+        """`rebuild` leaves an unloaded graph unloaded and records changes as pending."""
 
     @classmethod
     def open(
@@ -149,12 +154,17 @@ class CodeMap(MapReader):
         progress: Progress | None = None,
         *,
         refresh: bool = True,
+        link_later: bool = False,
     ) -> CodeMap:
         """The map of `root`: from its store when valid (changed files re-extracted),
         else built from scratch. Saves when anything moved.
 
         With `refresh=False` a valid store is taken as it was built, without
         checking the disk (a one-shot reader that reports staleness itself).
+        With `link_later`, files changed since the store was written are
+        re-extracted and answer lookups at once (`unlinked_files` lists them);
+        linking them waits for the graph (`load_graph`), and saving them for
+        the first `save` after it.
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
@@ -169,7 +179,11 @@ class CodeMap(MapReader):
             codemap._adopt(store, state)
             if not refresh:
                 return codemap
+        codemap._link_later = link_later
         report = codemap.rebuild(progress)
+        codemap._link_later = False
+        if codemap._pending:
+            return codemap
         if report.full or report.files_changed or report.files_removed or report.restamped:
             try:
                 codemap.save()
@@ -233,7 +247,9 @@ class CodeMap(MapReader):
                 found = scan(self.root, options, self._stamps, self._skipped_files, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
-        if found.extracts or removed or found.go_modules != self._go_modules or self._broken:
+        if self._link_later and not self._loaded and found.go_modules == self._go_modules:
+            self._defer(found.extracts, removed)
+        elif found.extracts or removed or found.go_modules != self._go_modules or self._broken:
             if not self._materialize():
                 return self.rebuild(progress)
             self._broken = False
@@ -276,7 +292,7 @@ class CodeMap(MapReader):
                 remove_legacy(path.parent)
                 store = MapStore.create(path, str(self.root))
                 self._saved, full = ({}, {}), True
-            if full and (not self._materialize() or self._broken):
+            if (full or self._pending) and (not self._materialize() or self._broken):
                 self.rebuild()
             files = set(self._linker.extracts) if full else set(self._dirty)
             stamps, skipped = self._saved
@@ -390,17 +406,39 @@ class CodeMap(MapReader):
             store = self._store
             assert store is not None  # unloaded maps come from a store
             try:
-                extracts = store.extracts(self._stamps)
+                extracts = store.extracts(self._saved[0])
             except StoreError as exc:
                 self._reset(exc)
                 return False
             linker = Linker(nx.MultiDiGraph())
             linker.apply({p: (None, e) for p, e in extracts.items()}, self._go_modules)
             take_touched(linker.graph)  # the store holds them already
+            self._link_pending(linker)
             self._linker = linker
             self._version += 1
             self._loaded = True
+            self._pending = {}  # after the graph took them: readers never miss them
             return True
+
+    def _defer(self, extracts: Mapping[str, FileExtract], removed: Iterable[str]) -> None:
+        """Record changes for `_materialize` to link (see `open`'s `link_later`)."""
+        self._pending.update(extracts)
+        self._pending.update(dict.fromkeys(removed))
+        if self._pending:
+            self._version += 1
+
+    def _link_pending(self, linker: Linker) -> None:
+        """Link the pending changes into `linker` (loaded as the store holds the map):
+        their files, and those whose edges they moved, are saved next time."""
+        linked = linker.extracts
+        changes: dict[str, Change] = {
+            p: (linked.get(p), e) for p, e in self._pending.items() if e is not None or p in linked
+        }
+        if changes:
+            linker.apply(changes, self._go_modules)
+            moved = set(changes) | take_touched(linker.graph)
+            self._dirty |= moved
+            self._uncounted |= moved
 
     def _forget_store(self, exc: StoreError) -> None:
         with self._load_lock:
@@ -417,6 +455,7 @@ class CodeMap(MapReader):
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
         self._edge_counts, self._uncounted = {}, set()
         self._last_scan = None
+        self._pending = {}
         self._store = None
         self._loaded = True
         self._broken = True

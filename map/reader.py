@@ -1,5 +1,11 @@
 """The questions a map answers, from its store while the graph is not loaded, else
-from the graph (see map.codemap, which supplies both)."""
+from the graph (see map.codemap, which supplies both).
+
+Files changed since the store was written that the graph has not linked yet
+(`unlinked_files`) answer lookups, search and outline from their new
+extracts; questions about their uses wait for the graph, and other answers
+about uses may miss theirs until it has linked them.
+"""
 
 from __future__ import annotations
 
@@ -34,6 +40,8 @@ class MapReader(ABC):
     _store: MapStore | None
     _names: NameIndex
     """What search narrows its candidates with; follows `_stamps` (see `_names_now`)."""
+    _pending: dict[str, FileExtract | None]
+    """Files changed (None: removed) since the store was written, not linked yet."""
 
     @property
     @abstractmethod
@@ -60,9 +68,18 @@ class MapReader(ABC):
             raise UnknownNodeError(node_id, self._suggestions(node_id))
         return {"id": node_id, **found}
 
+    def unlinked_files(self) -> frozenset[str]:
+        """Files changed since the store was written that the graph has not linked yet
+        (while it loads after a restart): answers about uses may miss theirs."""
+        return frozenset(self._pending)
+
     def attrs(self, node_id: str) -> dict[str, Any] | None:
         """A node's attributes (see map.graph), or None when the map has no such node."""
-        stored = self._from_store(lambda store: (warm.attrs(store, node_id),))
+        stored = self._from_rows(
+            node_id.partition("#")[0],
+            lambda store: (warm.attrs(store, node_id),),
+            lambda extract: (node_details(extract, node_id) if extract is not None else None,),
+        )
         if stored is not None:
             return stored[0]
         extract = self._extracts().get(node_id.partition("#")[0])
@@ -70,7 +87,11 @@ class MapReader(ABC):
 
     def lines_of(self, node_id: str) -> tuple[int, int] | None:
         """A symbol's 1-based, inclusive lines (None: a file, or no such node)."""
-        stored = self._from_store(lambda store: ((store.node(node_id) or {}).get("lines"),))
+        stored = self._from_rows(
+            node_id.partition("#")[0],
+            lambda store: ((store.node(node_id) or {}).get("lines"),),
+            lambda _: ((self.attrs(node_id) or {}).get("lines"),),
+        )
         if stored is not None:
             return stored[0]
         found = self.graph.nodes.get(node_id)
@@ -78,7 +99,7 @@ class MapReader(ABC):
 
     def edge_attrs(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         """The attributes of the edge `source -> target` of `kind` (None: no such edge)."""
-        if kind != "contains":
+        if kind != "contains" and source.partition("#")[0] not in self._pending:
             stored = self._from_store(lambda store: (store.edge(source, target, kind),))
             if stored is not None:
                 return stored[0]
@@ -86,19 +107,33 @@ class MapReader(ABC):
 
     def has_node(self, node_id: str) -> bool:
         """Whether the map holds a node with this ID."""
-        stored = self._from_store(lambda store: store.node(node_id) is not None)
+        stored = self._from_rows(
+            node_id.partition("#")[0],
+            lambda store: store.node(node_id) is not None,
+            lambda _: self.attrs(node_id) is not None,
+        )
         return stored if stored is not None else node_id in self.graph
 
     def node_ids(self, prefix: str = "") -> list[str]:
         """The IDs of the nodes that start with `prefix`, sorted."""
+        pending = self._pending
         stored = self._from_store(lambda store: store.node_ids(prefix))
+        if stored is not None and pending:
+            kept = [n for n in stored if n.partition("#")[0] not in pending]
+            new = (
+                node_id
+                for extract in pending.values()
+                if extract is not None
+                for node_id in (extract.path, *(s.node_id for s in extract.symbols))
+            )
+            return sorted([*kept, *(n for n in new if n.startswith(prefix))])
         if stored is not None:
             return stored
         return sorted(n for n in self.graph if n.startswith(prefix))
 
     def extract_of(self, path: str) -> FileExtract | None:
         """What extraction learned about a file, or None when it is not in the map."""
-        stored = self._from_store(lambda store: (store.extract(path),))
+        stored = self._from_rows(path, lambda store: (store.extract(path),), lambda e: (e,))
         return stored[0] if stored is not None else self._extracts().get(path)
 
     def symbols_in(self, path: str) -> list[Symbol]:
@@ -120,7 +155,7 @@ class MapReader(ABC):
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
         self._require(path)
-        extract = self._from_store(lambda store: (store.extract(path),))
+        extract = self._from_rows(path, lambda store: (store.extract(path),), lambda e: (e,))
         if extract is not None and extract[0] is not None:
             return warm.outline(extract[0])
         return query.outline(self.graph, path)
@@ -135,7 +170,7 @@ class MapReader(ABC):
         """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`."""
         self._require(node_id)
         allowed = None if kinds is None else list(kinds)
-        if depth == 1 and "contains" not in (allowed or ()):
+        if depth == 1 and "contains" not in (allowed or ()) and not self._unlinked(node_id):
             stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
             if stored is not None:
                 return stored
@@ -158,6 +193,24 @@ class MapReader(ABC):
         if self._ranked is None or self._ranked[0] != self._version:
             self._ranked = (self._version, query.ranked(graph, query.rank(graph)))
         return query.overview(graph, token_budget, self._ranked[1])
+
+    def _from_rows(
+        self,
+        path: str,
+        answer: Callable[[MapStore], T],
+        unlinked: Callable[[FileExtract | None], T],
+    ) -> T | None:
+        """While the graph is not loaded: `answer` from the store, or `unlinked` from the
+        new extract of `path` (None: removed) when it changed since the store was written.
+        None when the graph must answer."""
+        pending = self._pending  # taken first: the graph takes them before they go
+        if path in pending:
+            extract = pending[path]
+            return self._from_store(lambda _: unlinked(extract))
+        return self._from_store(answer)
+
+    def _unlinked(self, node_id: str) -> bool:
+        return node_id.partition("#")[0] in self._pending
 
     def _names_now(self) -> NameIndex:
         """The names index as of the current files: the files whose content hash moved
@@ -189,7 +242,11 @@ class MapReader(ABC):
         """What search scores a candidate by: kind, path, name, qualified name, lines."""
         if found.position == 0:
             return {"kind": FILE_KIND, "path": found.path}
-        stored = self._from_store(lambda store: (store.node(found.node_id),))
+        stored = self._from_rows(
+            found.path,
+            lambda store: (store.node(found.node_id),),
+            lambda _: (self.attrs(found.node_id),),
+        )
         if stored is not None:
             return stored[0]
         extract = self._extracts().get(found.path)

@@ -98,6 +98,13 @@ def _answer(
     budget_tokens = app.budget(budget)
     stamp = map_stamp(code_map, set(paths))
     warnings = list(notes)
+    if unlinked := sorted(code_map.unlinked_files()):
+        warnings.append(
+            f"the map is being refreshed: {len(unlinked)} files changed while no server ran "
+            f"({', '.join(unlinked[:3])}{', ...' if len(unlinked) > 3 else ''}) answer "
+            "lookups, search and outline, but their uses are not linked yet: callers, "
+            "references and counts may be incomplete until the graph has loaded"
+        )
     if stamp.stale:
         shown = ", ".join(stamp.stale_paths[:5])
         more = len(stamp.stale_paths) - 5
