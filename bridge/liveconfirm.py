@@ -10,16 +10,19 @@ fails a check. At most `max_files` files are asked per check, within
 `budget_s` seconds, so a check after a large refactor stays bounded (the
 rest are `over_budget`).
 
-`check_live` is the CLI's `memory check`: the check with live confirmation,
-on servers this process starts and stops.
+`run_live` gives the CLI's `memory check` (and `--since`) the same, on
+servers the one-shot process starts and stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import replace
+from pathlib import Path
+from typing import TypeVar
 
 from bridge.context import AppContext
 from bridge.errors import BadInputError, ToolError
@@ -27,7 +30,17 @@ from bridge.symbols import LiveSymbol
 from bridge.tools.resolve import live_symbols
 from disk.errors import DiskError
 from lsp import LspError, NoServerError, UnsupportedFileError
-from memory import LiveCheck, LiveReason, MemoryCheck, MemoryService
+from memory import (
+    LiveCheck,
+    LiveConfirm,
+    LiveReason,
+    MemoryCheck,
+    MemoryService,
+    Touched,
+    confirm_check,
+)
+
+T = TypeVar("T")
 
 MAX_FILES = 20
 """Files whose outline one check asks for."""
@@ -114,27 +127,41 @@ class LiveConfirmer:
         return reason
 
 
-def check_live(service: MemoryService, ids: Sequence[str]) -> tuple[list[MemoryCheck], list[str]]:
-    """Check `ids` (default: every memory) with the symbols found confirmed live.
+def run_live(root: Path, work: Callable[[LiveConfirm | None], T]) -> tuple[T, list[str]]:
+    """Run `work` in a worker thread with a `LiveConfirm` on language servers this
+    process starts (only when a found symbol needs one) and stops before returning.
 
-    A server starts only when a found symbol needs it, and stops before this
-    returns. Returns the results and what to tell the user (a missing server;
-    a configuration too broken to start any, which leaves the check unconfirmed).
+    `work` gets None when the configuration is too broken to start any server:
+    the check stays unconfirmed (`skipped`) and the notes say why. Returns what
+    `work` returned and what to tell the user (a missing or failing server).
     """
-    return asyncio.run(_check_live(service, ids))
+    return asyncio.run(_run_live(root, work))
 
 
-async def _check_live(
-    service: MemoryService, ids: Sequence[str]
-) -> tuple[list[MemoryCheck], list[str]]:
+async def _run_live(root: Path, work: Callable[[LiveConfirm | None], T]) -> tuple[T, list[str]]:
     try:
-        app = AppContext(service.root)
+        app = AppContext(root)
     except BadInputError as exc:  # a broken configuration keeps the servers, not the check, away
-        results = await asyncio.to_thread(service.check, ids)
-        return results, [f"live confirmation off: {exc.message}"]
+        return await asyncio.to_thread(work, None), [f"live confirmation off: {exc.message}"]
     try:
         confirm = LiveConfirmer(app, asyncio.get_running_loop())
-        results = await asyncio.to_thread(service.check, ids, live=confirm)
-        return results, app.take_notices() + confirm.notes
+        result = await asyncio.to_thread(work, confirm)
+        return result, app.take_notices() + confirm.notes
     finally:
         await app.aclose()
+
+
+def check_live(service: MemoryService, ids: Sequence[str]) -> tuple[list[MemoryCheck], list[str]]:
+    """`memory check`: check `ids` (default: every memory), found symbols confirmed live."""
+    return run_live(service.root, lambda live: service.check(ids, live=live))
+
+
+def touched_live(root: Path, found: list[Touched]) -> tuple[list[Touched], list[str]]:
+    """`memory check --since`: the touched memories' found symbols confirmed live."""
+
+    def confirm(live: LiveConfirm | None) -> list[Touched]:
+        if live is None:
+            return found
+        return [replace(t, check=confirm_check(t.check, live)) for t in found]
+
+    return run_live(root, confirm)

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         UnknownMemoryError,
     )
     from memory.git import FileChangeKind
-    from memory.live import LiveConfirm
+    from memory.live import LiveConfirm, confirm_check
     from memory.migrate import migrate_store
     from memory.model import (
         MEMORY_STATUSES,
@@ -105,6 +105,7 @@ _HOME = {
     "UnknownMemoryError": "memory.errors",
     "FileChangeKind": "memory.git",
     "LiveConfirm": "memory.live",
+    "confirm_check": "memory.live",
     "migrate_store": "memory.migrate",
     "Anchor": "memory.model",
     "LiveCheck": "memory.model",
@@ -181,6 +182,7 @@ __all__ = [
     "Touched",
     "UnknownMemoryError",
     "checks",
+    "confirm_check",
     "diff_files",
     "export_lines",
     "hidden_line",

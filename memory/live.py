@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from memory.model import LiveCheck, Place, RefCheck
+from memory.model import LiveCheck, MemoryCheck, Place, RefCheck
 
 LiveConfirm = Callable[[str, str, tuple[int, int]], LiveCheck]
 """(path, `Qual.Name`, (first line, last line), 1-based) -> what the server said."""
@@ -56,6 +56,18 @@ def confirm_live(result: RefCheck, live: LiveConfirm) -> RefCheck:
         f"{path} lines {first}-{last}; re-read the code"
     )
     return replace(result, live=answer, warnings=(*result.warnings, warning))
+
+
+def confirm_check(result: MemoryCheck, live: LiveConfirm) -> MemoryCheck:
+    """A memory's check with its found symbols confirmed after the fact (the warnings a
+    refusal adds joined to the memory's)."""
+    refs = tuple(confirm_live(r, live) for r in result.refs)
+    added = [
+        w
+        for old, new in zip(result.refs, refs, strict=True)
+        for w in new.warnings[len(old.warnings) :]
+    ]
+    return replace(result, refs=refs, warnings=(*result.warnings, *added))
 
 
 def live_of(result: RefCheck) -> LiveCheck:

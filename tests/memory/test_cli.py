@@ -308,3 +308,20 @@ def test_a_broken_configuration_leaves_the_check_unconfirmed_not_failed(
         "skipped",
     )
     assert "live confirmation off: " in err and "bogus_key" in err
+
+
+@pytest.mark.store_specific
+def test_check_since_confirms_the_touched_memories_live(
+    capsys: pytest.CaptureFixture[str], shapes: Repo
+) -> None:
+    require_binary("ty")
+    memory_id = _add(capsys, shapes, "shapes.py#area")
+    shapes.write("shapes.py", CODE[CODE.index("def perimeter") :])
+    shapes.write("geometry.py", "import math\n\n\n" + MOVED)
+    for flags, live in (([], (True, "listed")), (["--no-live"], (None, "skipped"))):
+        code, data, err = _run(capsys, shapes, "check", "--since", "HEAD", *flags)
+        (memory,) = data["memories"]
+        (ref,) = memory["refs"]
+        assert (code, memory["id"], memory["touchedRefs"]) == (1, memory_id, ["shapes.py#area"])
+        assert (ref["path"], ref["liveConfirmed"], ref["liveReason"]) == ("geometry.py", *live)
+        assert "live confirmation" not in err

@@ -10,7 +10,7 @@ from bridge.context import AppContext
 from bridge.liveconfirm import LiveConfirmer
 from bridge.tools import memory
 from memory.check import check_memories
-from memory.live import live_of
+from memory.live import confirm_check, live_of
 from memory.model import LiveCheck
 from memory.workspace import Workspace
 from tests.memory.conftest import Repo
@@ -114,3 +114,17 @@ def test_live_questions_stop_at_the_file_budget_and_say_so(repo: Repo) -> None:
             await scenario()
 
     asyncio.run(bounded())
+
+
+def test_a_check_confirmed_after_the_fact_carries_the_refusal_warning(repo: Repo) -> None:
+    repo.write("m.py", "def a():\n    return 1\n")
+    repo.commit("start")
+    memory = repo.remember("m.py#a", "m.py")
+    repo.write("m.py", "import os\n\n\ndef a():\n    return 1\n")
+    (unconfirmed,) = check_memories(Workspace(repo.root), [memory])
+    confirmed = confirm_check(
+        unconfirmed, lambda path, symbol, lines: LiveCheck(False, "not_listed")
+    )
+    assert [r.live for r in confirmed.refs] == [LiveCheck(False, "not_listed"), None]
+    (warning,) = [w for w in confirmed.warnings if w not in unconfirmed.warnings]
+    assert "does not list a at m.py lines 4-5" in warning
