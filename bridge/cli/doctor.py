@@ -10,8 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from bridge.cli.common import print_json
-from bridge.context import AppContext
-from bridge.trust import TrustState
+from bridge.config import catalog_of
+from bridge.trust import TrustState, load_trusted
 from lsp import examine
 
 
@@ -23,13 +23,11 @@ def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -
 def run(args: argparse.Namespace) -> int:
     """List every server, and whether the repository's configuration is trusted; exit 1
     when a server chosen for a language is missing."""
-    app = AppContext(args.root)
-    reports = examine(app.catalog)
+    config, trust = load_trusted(args.root)
+    reports = examine(catalog_of(config))
     missing_chosen = [r for r in reports if r.chosen_for and not r.found]
     if args.json:
-        print_json(
-            {"servers": [dataclasses.asdict(r) for r in reports], "config": app.trust.as_dict()}
-        )
+        print_json({"servers": [dataclasses.asdict(r) for r in reports], "config": trust.as_dict()})
     else:
         table = Table(title="Language servers")
         for column in ("server", "languages", "default for", "status", "version / install"):
@@ -41,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 status, detail = "[red]broken[/]", f"{r.problem}; install: {r.install}"
             table.add_row(r.name, ", ".join(r.languages), ", ".join(r.chosen_for), status, detail)
         Console().print(table)
-        Console(highlight=False).print(_trust_line(app.trust))
+        Console(highlight=False).print(_trust_line(trust))
     return 1 if missing_chosen else 0
 
 
