@@ -64,9 +64,8 @@ from bridge.mapverify import verify_edges
 from bridge.mapview import Edge, changed_files, edge_facts, edge_of, map_stamp, neighbor
 from bridge.schema_types import Budget, FilePath
 from bridge.targets import parse_node_id
-from map.codemap import CodeMap, MapStatus
-from map.model import EdgeKind, SymbolKind
-from map.query import Neighbor as Reached
+from map import CodeMap, EdgeKind, MapStatus, SymbolKind
+from map import Neighbor as Reached
 
 USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
 MAX_DEPTH = 10
