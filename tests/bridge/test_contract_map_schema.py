@@ -11,7 +11,6 @@ example after a change: a memory saved, a function's body edited, a method renam
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from tests.bridge.mcp_session import call, example_repo, serve
+from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
 
 SCENARIO_TIMEOUT_S = 240.0
@@ -81,57 +81,13 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return asyncio.run(scenario())
 
 
-def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in schema:
-        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
-    return schema
-
-
-def _key_faults(value: Any, schema: dict[str, Any], root: dict[str, Any], at: str) -> list[str]:
-    """Where `value` has keys its schema does not declare, or lacks required ones."""
-    schema = _resolve(schema, root)
-    if "anyOf" in schema:
-        tried = [_key_faults(value, branch, root, at) for branch in schema["anyOf"]]
-        return min(tried, key=len)
-    if isinstance(value, list):
-        return [
-            f
-            for i, v in enumerate(value)
-            for f in _key_faults(v, schema.get("items", {}), root, f"{at}[{i}]")
-        ]
-    if not isinstance(value, dict):
-        return []
-    if "properties" not in schema:
-        extra = schema.get("additionalProperties")
-        if not extra:  # `Any`: no shape published
-            return [f"{at}: an object with no published shape"]
-        return [f for k, v in value.items() for f in _key_faults(v, extra, root, f"{at}.{k}")]
-    declared = schema["properties"]
-    faults = [f"{at}.{k}: not declared" for k in sorted(set(value) - set(declared))]
-    faults += [f"{at}.{k}: required, missing" for k in schema.get("required", []) if k not in value]
-    for key in set(value) & set(declared):
-        faults += _key_faults(value[key], declared[key], root, f"{at}.{key}")
-    return faults
-
-
-def _properties(schema: Any) -> Iterator[tuple[str, Any]]:
-    """Every (property name, its schema) anywhere in a JSON schema."""
-    if isinstance(schema, dict):
-        yield from (schema.get("properties") or {}).items()
-        for value in schema.values():
-            yield from _properties(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            yield from _properties(value)
-
-
 def test_every_answer_has_exactly_the_keys_its_schema_declares(published: dict[str, Any]) -> None:
     tools = published["tools"]
     faults = {}
     for number, (tool, answer) in enumerate(published["answers"]):
         schema = tools[tool].output_schema
         jsonschema.validate(answer, schema)
-        found = _key_faults(answer, schema, schema, f"{tool}#{number}")
+        found = key_faults(answer, schema, f"{tool}#{number}")
         if found:
             faults[f"{tool}#{number}"] = found
     assert faults == {}
@@ -167,12 +123,12 @@ def test_every_parameter_is_described(published: dict[str, Any], tool: str) -> N
 def test_data_has_a_published_camel_case_shape(published: dict[str, Any], tool: str) -> None:
     schema = published["tools"][tool].output_schema
     assert "$ref" in schema["properties"]["data"]  # not `Any`
-    assert [n for n, _ in _properties(schema) if "_" in n] == []
+    assert [n for n, _ in properties(schema) if "_" in n] == []
 
 
 def test_enumerations_are_literals(published: dict[str, Any]) -> None:
     def enum_of(tool: str, prop: str) -> set[str]:
-        found = [p for n, p in _properties(published["tools"][tool].output_schema) if n == prop]
+        found = [p for n, p in properties(published["tools"][tool].output_schema) if n == prop]
         values: set[str] = set()
         for p in found:
             for branch in [p, *p.get("anyOf", []), p.get("propertyNames", {})]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from tests.bridge.mcp_session import example_repo, serve
+from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
 
 SCENARIO_TIMEOUT_S = 180.0
@@ -79,18 +79,6 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return asyncio.run(scenario())
 
 
-def _properties(schema: Any) -> Iterator[tuple[str, Any]]:
-    """Every (property name, its schema) anywhere in a JSON schema."""
-    if isinstance(schema, dict):
-        for name, value in (schema.get("properties") or {}).items():
-            yield name, value
-        for value in schema.values():
-            yield from _properties(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            yield from _properties(value)
-
-
 @pytest.mark.parametrize("tool", sorted(DESCRIBED))
 def test_every_parameter_is_described(published: dict[str, Any], tool: str) -> None:
     schema = published["tools"][tool].input_schema
@@ -103,14 +91,14 @@ def test_data_has_a_published_camel_case_shape(published: dict[str, Any], tool: 
     schema = published["tools"][tool].output_schema
     data = schema["properties"]["data"]
     assert "$ref" in data, data  # not `Any`
-    names = {name for name, _ in _properties(schema)}
+    names = {name for name, _ in properties(schema)}
     assert "count" in names or "verified" in names or "contents" in names or "symbols" in names
     assert [n for n in names if "_" in n] == []
 
 
 def test_enumerations_are_literals(published: dict[str, Any]) -> None:
     def enum_of(tool: str, prop: str) -> set[str]:
-        found = [p for n, p in _properties(published["tools"][tool].output_schema) if n == prop]
+        found = [p for n, p in properties(published["tools"][tool].output_schema) if n == prop]
         return {value for p in found for value in p.get("enum", [])}
 
     assert {"complete", "partial"} <= enum_of("nav_references", "completeness")
@@ -123,6 +111,7 @@ def test_every_answer_fits_its_output_schema(published: dict[str, Any]) -> None:
     tools = published["tools"]
     for tool, answer in published["answers"]:
         jsonschema.validate(answer, tools[tool].output_schema)
+        assert key_faults(answer, tools[tool].output_schema, tool) == []  # no drift either
     cut = [a for t, a in published["answers"] if t == "nav_references"]
     assert cut[-1]["truncated"] is not None  # an answer the budget cut is checked too
 
