@@ -69,11 +69,10 @@ if TYPE_CHECKING:
         RefSpec,
         RefStatus,
     )
-    from memory.pg_store import redact
     from memory.recall import Hit, Recalled
     from memory.review import review_stale
     from memory.service import MemoryService, NewMemory
-    from memory.stores import store_exists, store_location
+    from memory.stores import redact, store_exists, store_location
     from memory.symdiff import SymbolChange, SymbolChangeKind
     from memory.transfer import export_lines, import_file
     from memory.views import (
@@ -119,7 +118,7 @@ _HOME = {
     "RefReason": "memory.model",
     "RefSpec": "memory.model",
     "RefStatus": "memory.model",
-    "redact": "memory.pg_store",
+    "redact": "memory.stores",
     "Hit": "memory.recall",
     "Recalled": "memory.recall",
     "review_stale": "memory.review",

@@ -15,7 +15,6 @@ rolled back whole.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -39,18 +38,9 @@ from memory.rows import (
     search_words,
     unknown_memory,
 )
+from memory.stores import redact
 
 CONNECT_TIMEOUT_S = 10
-
-
-def is_postgres_dsn(spec: str) -> bool:
-    """Whether a `--store` value names a PostgreSQL database."""
-    return spec.startswith(("postgresql://", "postgres://"))
-
-
-def redact(dsn: str) -> str:
-    """The DSN without its password, for messages."""
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", dsn)
 
 
 class PgMemoryStore:

@@ -9,6 +9,7 @@ default. Both stores offer the operations of `MemoryBackend`.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -17,7 +18,6 @@ from disk.statedir import state_file
 from memory.git import CommitStamp
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus
-from memory.pg_store import PgMemoryStore, is_postgres_dsn
 from memory.store import MemoryStore, default_store_path
 from memory.storefile import STORE_NAME
 
@@ -63,6 +63,16 @@ def store_location(root: Path, explicit: str | Path | None = None) -> StoreLocat
     return Path(chosen).expanduser().resolve()
 
 
+def is_postgres_dsn(spec: str) -> bool:
+    """Whether a `--store` value names a PostgreSQL database."""
+    return spec.startswith(("postgresql://", "postgres://"))
+
+
+def redact(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", dsn)
+
+
 def store_exists(location: StoreLocation) -> bool:
     """Whether there may be memories there (a database server always may)."""
     return isinstance(location, str) or location.exists()
@@ -77,6 +87,8 @@ def open_store(location: StoreLocation, root: Path, *, create: bool) -> MemoryBa
     `.codeanchor` is a symlink: writes never follow links out of the root.
     """
     if isinstance(location, str):
+        from memory.pg_store import PgMemoryStore  # the PostgreSQL driver: only for its store
+
         return PgMemoryStore(location, repository_identity(root))
     if location == default_store_path(root):
         location = state_file(root, STORE_NAME, create_dir=create)
