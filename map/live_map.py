@@ -15,8 +15,10 @@ The rebuild is told every path seen since the previous one began
 (`CodeMap.rebuild(paths=...)`), so an edit to a known file checks that
 file only; a path the map does not know makes it scan the whole tree.
 Give a `lock` to keep readers from seeing half a graph: it is held for
-the whole rebuild, but not while a graph not loaded yet loads from the
-store (readers answer from the store meanwhile).
+the rebuild, and again for the save that follows, so readers waiting for
+it answer from the new graph before it is saved; it is not held while a
+graph not loaded yet loads from the store (readers answer from the store
+meanwhile).
 """
 
 from __future__ import annotations
@@ -105,11 +107,9 @@ class LiveMap:
             # outside the lock: readers keep answering from the store meanwhile
             await asyncio.to_thread(self.codemap.load_graph)
             async with self._lock:
-                await asyncio.to_thread(self._rebuild_and_save, changed)
+                await asyncio.to_thread(self.codemap.rebuild, None, changed)
         except BaseException:
             self._changed |= changed  # the next rebuild covers them again
             raise
-
-    def _rebuild_and_save(self, changed: set[str]) -> None:
-        self.codemap.rebuild(paths=changed)
-        self.codemap.save()
+        async with self._lock:  # readers waiting for the rebuild answer first
+            await asyncio.to_thread(self.codemap.save)

@@ -10,7 +10,9 @@ substring search per file) narrows a repository's nodes to the few worth
 scoring, and `map.query` scores those exactly as it would score the whole
 graph. A pattern without such a literal (`re:^.*$`, `*`) lists every node.
 
-The lines are stored with each file's rows (map.store), so a restarted server
+Beside them, each file keeps its symbols' kinds and lines (`details_text`),
+so a candidate is scored from the index alone, without the store or the
+graph. Both are stored with each file's rows (map.store): a restarted server
 searches at once, and an edit re-indexes only its files.
 """
 
@@ -20,8 +22,9 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any
 
+from map.graph import FILE_KIND
 from map.model import FileExtract
 from map.query import REGEX_PREFIX, plain_text
 
@@ -35,13 +38,9 @@ _CODE_LENGTHS = {"x": 2, "u": 4, "U": 8}
 """Regex characters that end a run of literal characters."""
 
 
-class Candidate(NamedTuple):
-    """A node that may match: its ID, its file, and its place there (0: the file)."""
-
-    node_id: str
-    path: str
-    position: int
-    """0 for the file itself, else 1 + the symbol's position in the file's extract."""
+Candidate = tuple[str, dict[str, Any]]
+"""A node that may match: its ID and what search scores it by (kind, path, name,
+qualified name, lines)."""
 
 
 def names_text(extract: FileExtract) -> str:
@@ -60,6 +59,11 @@ def names_text(extract: FileExtract) -> str:
     return "".join(lines)
 
 
+def details_text(extract: FileExtract) -> str:
+    """The kind and 1-based lines of a file's symbols, one line each: `kind first last`."""
+    return "".join(f"{s.kind} {s.range.first_line} {s.range.last_line}\n" for s in extract.symbols)
+
+
 @dataclass(frozen=True, slots=True)
 class FileNames:
     """One file's entry: its path, content hash and symbol lines, as stored and folded."""
@@ -67,30 +71,49 @@ class FileNames:
     path: str
     digest: str
     text: str
+    details: str
     folded_path: str
     folded: str
     starts: array[int]
     """Where each line of `folded` starts."""
 
     @classmethod
-    def of(cls, path: str, digest: str, text: str) -> FileNames:
-        """The entry of a file from its `names_text`."""
+    def of(cls, path: str, digest: str, text: str, details: str) -> FileNames:
+        """The entry of a file from its `names_text` and `details_text`."""
         folded = text.casefold()
         starts = array("l")
         at = 0
         while at < len(folded):
             starts.append(at)
             at = folded.index("\n", at) + 1
-        return cls(path, digest, text, path.casefold(), folded, starts)
+        return cls(path, digest, text, details, path.casefold(), folded, starts)
+
+    def file(self) -> Candidate:
+        """The file's own node."""
+        return self.path, {"kind": FILE_KIND, "path": self.path}
 
     def symbols(self, lines: Iterable[int]) -> Iterator[Candidate]:
         """The candidates on `lines` (0-based line numbers of the symbols)."""
         split = self.text.split("\n")  # one more than the lines: the text ends with one
+        details = self.details.split("\n")
         prefix = self.path + "#"
+        path = self.path
         for line in lines:
             fields = split[line].split("\t")
-            tail = fields[2] if len(fields) > 2 else fields[0]
-            yield Candidate(prefix + _unescape(tail), self.path, line + 1)
+            qual = _unescape(fields[0])
+            tail = _unescape(fields[2]) if len(fields) > 2 else qual
+            name = _unescape(fields[1]) if len(fields) > 1 else qual.rpartition(".")[2]
+            kind, first, last = details[line].split(" ")
+            yield (
+                prefix + tail,
+                {
+                    "kind": kind,
+                    "path": path,
+                    "name": name,
+                    "qualname": qual,
+                    "lines": (int(first), int(last)),
+                },
+            )
 
     def lines_holding(self, folded_literal: str) -> list[int]:
         """The lines whose folded text holds `folded_literal`, in order."""
@@ -144,7 +167,7 @@ class NameIndex:
         for entry in self._files.values():
             in_path = folded in entry.folded_path
             if in_path:
-                yield Candidate(entry.path, entry.path, 0)
+                yield entry.file()
                 if plain is None:  # a plain pattern matches an ID only whole
                     yield from entry.symbols(range(len(entry.starts)))  # the path is in each
                     continue
@@ -157,7 +180,7 @@ class NameIndex:
 
     def _everything(self) -> Iterator[Candidate]:
         for entry in self._files.values():
-            yield Candidate(entry.path, entry.path, 0)
+            yield entry.file()
             yield from entry.symbols(range(len(entry.starts)))
 
 

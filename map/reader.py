@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 from disk.stamps import FileStamp
 from map import query, warm
 from map.errors import UnknownNodeError
-from map.graph import FILE_KIND, MapGraph, node_details
+from map.graph import MapGraph, node_details
 from map.model import EdgeKind, FileExtract, Symbol
-from map.names import Candidate, FileNames, NameIndex, names_text
+from map.names import FileNames, NameIndex, details_text, names_text
 from map.store import MapStore, StoreError
 
 T = TypeVar("T")
@@ -149,8 +149,7 @@ class MapReader(ABC):
         if self._from_store(lambda store: True) is None:
             self._extracts()  # the graph answers: rebuilt first if the store just failed
         found = self._names_now().candidates(pattern)
-        nodes = ((c.node_id, a) for c in found if (a := self._search_attrs(c)) is not None)
-        return query.search_nodes(nodes, pattern, kinds=kinds, limit=limit)
+        return query.search_nodes(found, pattern, kinds=kinds, limit=limit)
 
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
@@ -227,41 +226,16 @@ class MapReader(ABC):
                 rows = self._store.names()
             except StoreError:
                 rows = []
-            for path, digest, text in rows:
+            for path, digest, text, details in rows:
                 if missing.get(path) == digest:
-                    index.put(FileNames.of(path, digest, text))
+                    index.put(FileNames.of(path, digest, text, details))
                     del missing[path]
         for path, digest in missing.items():
             extract = self.extract_of(path)
             if extract is not None:
-                index.put(FileNames.of(path, digest, names_text(extract)))
+                index.put(FileNames.of(path, digest, names_text(extract), details_text(extract)))
         index.synced = stamps
         return index
-
-    def _search_attrs(self, found: Candidate) -> dict[str, Any] | None:
-        """What search scores a candidate by: kind, path, name, qualified name, lines."""
-        if found.position == 0:
-            return {"kind": FILE_KIND, "path": found.path}
-        stored = self._from_rows(
-            found.path,
-            lambda store: (store.node(found.node_id),),
-            lambda _: (self.attrs(found.node_id),),
-        )
-        if stored is not None:
-            return stored[0]
-        extract = self._extracts().get(found.path)
-        symbols = extract.symbols if extract is not None else ()
-        at = found.position - 1
-        symbol = symbols[at] if at < len(symbols) and symbols[at].node_id == found.node_id else None
-        if symbol is None:
-            return None
-        return {
-            "kind": symbol.kind,
-            "path": found.path,
-            "name": symbol.name,
-            "qualname": symbol.qualname,
-            "lines": (symbol.range.first_line, symbol.range.last_line),
-        }
 
     def _require(self, node_id: str) -> None:
         if not self.has_node(node_id):

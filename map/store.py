@@ -22,7 +22,7 @@ import orjson
 from disk.stamps import FileStamp
 from map.gcpause import paused_gc
 from map.model import FileExtract
-from map.names import names_text
+from map.names import details_text, names_text
 from map.snapshot import decode_extract, encode_extract
 from map.store_files import (
     LEGACY_NAME,
@@ -192,9 +192,10 @@ class MapStore:
         )
         return [row[0] for row in rows]
 
-    def names(self) -> list[tuple[str, str, str]]:
-        """(path, content hash, search lines) of every file (see map.names)."""
-        return [(p, h, n) for p, h, n in self._rows("SELECT path, hash, names FROM files")]
+    def names(self) -> list[tuple[str, str, str, str]]:
+        """(path, content hash, search lines, details) of every file (see map.names)."""
+        rows = self._rows("SELECT path, hash, names, details FROM files")
+        return [(p, h, n, d) for p, h, n, d in rows]
 
     def edges(self, node_id: str, incoming: bool) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, attributes) of the edges into or out of `node_id`."""
@@ -235,7 +236,7 @@ class MapStore:
                     continue
                 stamp, digest = state.stamps[path]
                 db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         path,
                         digest,
@@ -243,6 +244,7 @@ class MapStore:
                         len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
                         orjson.dumps(encode_extract(rows.extract)),
                         names_text(rows.extract),
+                        details_text(rows.extract),
                     ),
                 )
                 db.executemany(
