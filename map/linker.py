@@ -62,6 +62,9 @@ class Linker:
         self._dependents: defaultdict[str, set[str]] = defaultdict(set)
         self._go_modules: dict[str, str] = {}
         self._resolver = Resolver(self._scopes, self._defs)
+        self._shared: dict[Resolution, Resolution] = {}
+        """One object per distinct resolution within an `apply`: references that
+        resolve alike (calls of one function) share it."""
 
     @property
     def extracts(self) -> Mapping[str, FileExtract]:
@@ -120,6 +123,7 @@ class Linker:
         for path, names in sorted(partial.items()):
             self._relink_names(path, names)
         self._resolver.forget()
+        self._shared.clear()
         return LinkStats(len(whole))
 
     def _facts(self, path: str) -> tuple[dict[str, tuple[object, ...]], tuple[str, ...]]:
@@ -266,7 +270,7 @@ class Linker:
             self._dependents[name].add(path)
         if resolution is None:
             return set()
-        links.results[index] = resolution
+        links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
         keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.reached}
         for key in keys:
             links.edges.setdefault(key, []).append(index)

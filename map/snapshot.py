@@ -78,6 +78,14 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
     language, digest, symbols, imports, references, assignments = raw
     prefix = path + "#"
     ids: dict[str | None, str] = {None: path}  # one string per scope, shared by its references
+    lines: dict[int, int] = {}  # one int per line number, shared by every range on that line
+
+    def span(r: list[int]) -> Range:
+        start, start_char, end, end_char = r
+        return Range(
+            lines.setdefault(start, start), start_char, lines.setdefault(end, end), end_char
+        )
+
     built: list[Symbol] = []
     for tail, name, kind, rng, sel, exact, normalized, qual, container in symbols:
         qualname = tail if qual is None else qual
@@ -88,8 +96,8 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
                 name=name,
                 qualname=qualname,
                 kind=kind,
-                range=Range(*rng),
-                selection=Range(*sel),
+                range=span(rng),
+                selection=span(sel),
                 container=tuple(qualname.split("."))[:-1]
                 if container is None
                 else tuple(container),
@@ -102,14 +110,14 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
         content_hash=digest,
         symbols=tuple(built),
         imports=tuple(
-            Import(module, tuple((a, b) for a, b in names), Range(*rng))
+            Import(module, tuple((a, b) for a, b in names), span(rng))
             for module, names, rng in imports
         ),
         references=tuple(
             Reference(
                 name=intern(name),
                 kind=_REF_KINDS[kind],
-                range=Range(*rng),
+                range=span(rng),
                 scope=ids[scope] if scope in ids else prefix + scope,
                 qualifier=intern(qualifier) if qualifier is not None else None,
             )
