@@ -14,9 +14,10 @@ file defines (or defined) one of the names it consulted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from map.extract_matches import CALLED, SUPER_CALL
+from map.lookup import Exports, Lookup, defined, see
 from map.model import RETURNS, Assignment, Range, Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
@@ -50,19 +51,7 @@ class _Class:
 _Target = _Module | _Class | None
 
 
-@dataclass(slots=True)
-class _Lookup:
-    """One resolution: the file it is for and the names it consulted elsewhere."""
-
-    file: str
-    consulted: set[str]
-    cyclic: bool = False
-    following: set[Assignment] = field(default_factory=set)
-    """Assignments whose value is being resolved (`x = x.parent` ends there)."""
-
-
 _NOWHERE = Range(0, 0, 0, 0)
-_UNDER_WAY: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
 
 class Resolver:
@@ -73,18 +62,17 @@ class Resolver:
     ) -> None:
         self._scopes = scopes
         self._defs = defs_by_name
-        self._exports: dict[tuple[tuple[str, ...], str], tuple[tuple[str, ...], frozenset[str]]]
-        self._exports = {}
+        self._exports = Exports(scopes)
         self._names = NameIndex(scopes, defs_by_name)
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
-        self._exports.clear()
+        self._exports.forget()
         self._names.forget()
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
-        ctx = _Lookup(path, consulted)
+        ctx = Lookup(path, consulted)
         scope = self._scopes[path]
         found = self._resolve(ctx, scope, ref, 0)
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
@@ -98,22 +86,14 @@ class Resolver:
         return Resolution(found.targets, found.confidence, constructor.targets)
 
     def _resolve(
-        self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int
+        self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         if ref.qualifier is None:
             return self._unqualified(ctx, scope, ref.scope, ref.name)
         return self._qualified(ctx, scope, ref, depth)
 
-    def _see(self, ctx: _Lookup, scope: FileScope, name: str) -> None:
-        if scope.path != ctx.file:
-            ctx.consulted.add(name)
-
-    def _qual(self, ctx: _Lookup, scope: FileScope, qual: str, name: str) -> tuple[str, ...]:
-        self._see(ctx, scope, name)
-        return scope.by_qual.get(qual, ())
-
     def _unqualified(
-        self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
         ids = self._local(ctx, scope, scope_id, name)
         assigned = scope.assignments(scope_id, name) if not ids else ()
@@ -123,24 +103,24 @@ class Resolver:
                 return _exact((target.node_id,))
             return target if isinstance(target, Resolution) else None
         if not ids:
-            self._see(ctx, scope, name)
+            see(ctx, scope, name)
             binding = scope.bindings.get(name)
             if binding is not None:
                 return _exact(self._bound(ctx, binding, name))
-            ids = self._exported(ctx, scope.stars, name)
+            ids = self._exports.find(ctx, scope.stars, name)
         for visible in scope.visible_files:
             if ids:
                 break
-            ids = self._qual(ctx, self._scopes[visible], name, name)
+            ids = defined(ctx, self._scopes[visible], name, name)
         if ids:
             return _exact(ids)
         if scope.language in BY_NAME_LANGUAGES:
             return self._by_name(ctx, scope, name, members=False)
         return None
 
-    def _local(self, ctx: _Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
+    def _local(self, ctx: Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
         """`name` in the scopes enclosing `scope_id`, innermost first."""
-        self._see(ctx, scope, name)
+        see(ctx, scope, name)
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
@@ -148,54 +128,13 @@ class Resolver:
                 return ids
         return ()
 
-    def _bound(self, ctx: _Lookup, binding: Binding, name: str) -> tuple[str, ...]:
+    def _bound(self, ctx: Lookup, binding: Binding, name: str) -> tuple[str, ...]:
         if isinstance(binding, NameBinding):
-            return self._exported(ctx, binding.files, binding.name)
-        return self._exported(ctx, binding.files, name)
-
-    def _exported(self, ctx: _Lookup, files: tuple[str, ...], name: str) -> tuple[str, ...]:
-        """`name` as the module in `files` exports it, following re-exports.
-
-        Answers are remembered (until `forget`) with the names they consulted;
-        a lookup already under way answers () so import cycles end, and an
-        answer that met a cycle is not remembered.
-        """
-        key = (files, name)
-        known = self._exports.get(key)
-        if known is _UNDER_WAY:
-            ctx.cyclic = True
-            return ()
-        if known is None:
-            self._exports[key] = _UNDER_WAY
-            inner = _Lookup("", set())
-            known = (self._search_exports(inner, files, name), frozenset(inner.consulted))
-            if inner.cyclic:  # the answer depends on where the cycle was entered
-                del self._exports[key]
-                ctx.cyclic = True
-            else:
-                self._exports[key] = known
-        ctx.consulted |= known[1]
-        return known[0]
-
-    def _search_exports(self, ctx: _Lookup, files: tuple[str, ...], name: str) -> tuple[str, ...]:
-        scopes = [self._scopes[f] for f in files if f in self._scopes]
-        for scope in scopes:
-            ids = self._qual(ctx, scope, name, name)
-            if ids:
-                return ids
-        for scope in scopes:
-            binding = scope.bindings.get(name)
-            if isinstance(binding, NameBinding):
-                ids = self._exported(ctx, binding.files, binding.name)
-                if ids:
-                    return ids
-            ids = self._exported(ctx, scope.stars, name)
-            if ids:
-                return ids
-        return ()
+            return self._exports.find(ctx, binding.files, binding.name)
+        return self._exports.find(ctx, binding.files, name)
 
     def _qualified(
-        self, ctx: _Lookup, scope: FileScope, ref: Reference, depth: int
+        self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         qualifier = (ref.qualifier or "").replace("::", ".").replace("->", ".")
         head, *rest = qualifier.split(".")
@@ -203,16 +142,14 @@ class Resolver:
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, _Module):
-            return _exact(self._exported(ctx, target.files, ref.name)) if target.files else None
+            return _exact(self._exports.find(ctx, target.files, ref.name)) if target.files else None
         if isinstance(target, _Class):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
         return self._by_name(ctx, scope, ref.name, members=True)
 
-    def _head(
-        self, ctx: _Lookup, scope: FileScope, scope_id: str, head: str, depth: int
-    ) -> _Target:
+    def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> _Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id)
             return _Class(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
@@ -226,7 +163,7 @@ class Resolver:
             target = self._assigned(ctx, scope, assigned, depth)
             return target if not isinstance(target, Resolution) else self._class_of(target.targets)
         if not ids:
-            self._see(ctx, scope, head)
+            see(ctx, scope, head)
             binding = scope.bindings.get(head)
             if isinstance(binding, ModuleBinding):
                 return _Module(binding.files)
@@ -240,7 +177,7 @@ class Resolver:
         return self._class_of(ids)
 
     def _assigned(
-        self, ctx: _Lookup, scope: FileScope, assigned: tuple[Assignment, ...], depth: int
+        self, ctx: Lookup, scope: FileScope, assigned: tuple[Assignment, ...], depth: int
     ) -> _Target | Resolution:
         """What a local name stands for, from its one assignment in scope: an alias's
         target (a module, a class, or the symbols of a name), or the instance of
@@ -270,7 +207,7 @@ class Resolver:
         return target or resolution
 
     def _aliased(
-        self, ctx: _Lookup, scope: FileScope, assignment: Assignment, depth: int
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
     ) -> _Target | Resolution:
         """What an alias's (dotted) value names as a module, a class, an instance or
         a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
@@ -285,13 +222,13 @@ class Resolver:
         if stepped is not None:
             return stepped
         if isinstance(target, _Module):
-            return _exact(self._exported(ctx, target.files, rest[-1])) if target.files else None
+            return _exact(self._exports.find(ctx, target.files, rest[-1])) if target.files else None
         if isinstance(target, _Class):
             return self._member(ctx, target, rest[-1], depth)
         return None
 
     def _module_variable(
-        self, ctx: _Lookup, files: tuple[str, ...], name: str, depth: int
+        self, ctx: Lookup, files: tuple[str, ...], name: str, depth: int
     ) -> _Target:
         """What a module-level variable `name` of the module in `files` holds (`g:
         _AppCtxGlobals = LocalProxy(...)`), following the imports that re-export it."""
@@ -299,7 +236,7 @@ class Resolver:
             scope = self._scopes.get(path)
             if scope is None or depth >= MAX_HOPS:
                 continue
-            self._see(ctx, scope, name)
+            see(ctx, scope, name)
             assigned = scope.assigned.get((path, name))
             if assigned:
                 target = self._assigned(ctx, scope, assigned, depth + 1)
@@ -309,7 +246,7 @@ class Resolver:
                 return self._module_variable(ctx, binding.files, binding.name, depth + 1)
         return None
 
-    def _step(self, ctx: _Lookup, target: _Target, segment: str, depth: int) -> _Target:
+    def _step(self, ctx: Lookup, target: _Target, segment: str, depth: int) -> _Target:
         if isinstance(target, _Module) and not target.files:
             return target  # inside a module that is not ours
         if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
@@ -317,12 +254,12 @@ class Resolver:
             if isinstance(target, _Class):
                 return self._result(ctx, self._member(ctx, target, name, depth), depth)
             if isinstance(target, _Module) and target.files:
-                return self._result(ctx, _exact(self._exported(ctx, target.files, name)), depth)
+                return self._result(ctx, _exact(self._exports.find(ctx, target.files, name)), depth)
             return None
         if isinstance(target, _Module):
             if not target.files:
                 return target
-            ids = self._exported(ctx, target.files, segment)
+            ids = self._exports.find(ctx, target.files, segment)
             if ids:
                 return self._class_of(ids)
             submodule = self._submodule(ctx, target.files[0], segment)
@@ -333,30 +270,30 @@ class Resolver:
             return found or self._attribute(ctx, target.node_id, segment, depth)
         return None
 
-    def _result(self, ctx: _Lookup, called: Resolution | None, depth: int) -> _Target:
+    def _result(self, ctx: Lookup, called: Resolution | None, depth: int) -> _Target:
         """What calling `called` gives: an instance of the class, or what the function
         (every one of its targets alike) is annotated to return."""
         if called is None or called.confidence < CONFIDENCE_INHERITED:
             return None
         return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
 
-    def _returns(self, ctx: _Lookup, functions: tuple[str, ...], depth: int) -> _Target:
+    def _returns(self, ctx: Lookup, functions: tuple[str, ...], depth: int) -> _Target:
         results: set[_Target] = set()
         for node_id in functions:
             scope = self._scopes[file_of(node_id)]
-            self._see(ctx, scope, scope.symbols[node_id].name)
+            see(ctx, scope, scope.symbols[node_id].name)
             assigned = scope.assigned.get((node_id, RETURNS))
             found = self._assigned(ctx, scope, assigned, depth + 1) if assigned else None
             results.add(None if isinstance(found, Resolution) else found)
         return results.pop() if len(results) == 1 else None
 
-    def _attribute(self, ctx: _Lookup, class_id: str, name: str, depth: int) -> _Target:
+    def _attribute(self, ctx: Lookup, class_id: str, name: str, depth: int) -> _Target:
         """What an instance attribute of the class (or of its bases) holds, when all
         the known values given to it agree (`self.app = app` with `app: Flask`)."""
         if depth >= MAX_HOPS:
             return None
         scope = self._scopes[file_of(class_id)]
-        self._see(ctx, scope, name)
+        see(ctx, scope, name)
         assigned = scope.attribute(class_id, name)
         if assigned:
             targets = {self._assigned(ctx, scope, (one,), depth + 1) for one in assigned}
@@ -368,7 +305,7 @@ class Resolver:
                 return found
         return None
 
-    def _submodule(self, ctx: _Lookup, package_file: str, segment: str) -> _Target:
+    def _submodule(self, ctx: Lookup, package_file: str, segment: str) -> _Target:
         ctx.consulted.add(segment)
         directory = package_file.rsplit("/", 1)[0] if "/" in package_file else ""
         prefix = f"{directory}/" if directory else ""
@@ -382,11 +319,11 @@ class Resolver:
             return _Class(ids[0])
         return None
 
-    def _member(self, ctx: _Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
+    def _member(self, ctx: Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
         if not owner.bases_only:
             scope = self._scopes[file_of(owner.node_id)]
             qual = scope.symbols[owner.node_id].qualname
-            ids = self._qual(ctx, scope, f"{qual}.{name}", name)
+            ids = defined(ctx, scope, f"{qual}.{name}", name)
             if ids:
                 return _exact(ids)
         if depth >= MAX_HOPS:
@@ -397,7 +334,7 @@ class Resolver:
                 return Resolution(found.targets, min(found.confidence, CONFIDENCE_INHERITED))
         return None
 
-    def _bases(self, ctx: _Lookup, class_id: str, depth: int) -> list[str]:
+    def _bases(self, ctx: Lookup, class_id: str, depth: int) -> list[str]:
         scope = self._scopes[file_of(class_id)]
         found: list[str] = []
         for ref in scope.bases.get(class_id, ()):
@@ -409,7 +346,7 @@ class Resolver:
         return found
 
     def _by_name(
-        self, ctx: _Lookup, scope: FileScope, name: str, *, members: bool
+        self, ctx: Lookup, scope: FileScope, name: str, *, members: bool
     ) -> Resolution | None:
         """Definitions of `name` anywhere in the same language family."""
         ctx.consulted.add(name)
