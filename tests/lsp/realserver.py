@@ -36,6 +36,28 @@ def write(root: Path, path: str, text: str) -> None:
     target.write_text(text, encoding="utf-8")
 
 
+@contextlib.contextmanager
+def outside_file(root: Path, path: str, text: str) -> Iterator[None]:
+    """A file another tool writes, removed again after: the fixture copy is left
+    as it was found."""
+    write(root, path, text)
+    try:
+        yield
+    finally:
+        (root / path).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def put_back(root: Path, *paths: str) -> Iterator[None]:
+    """Whatever is done to the files at `paths` inside, their text is put back after."""
+    before = {path: (root / path).read_text(encoding="utf-8") for path in paths}
+    try:
+        yield
+    finally:
+        for path, text in before.items():
+            write(root, path, text)
+
+
 def insert_lines_at_top(root: Path, path: str, count: int, comment: str) -> None:
     """Put `count` comment lines (`comment` is the language's line-comment marker) first."""
     lines = "".join(f"{comment} inserted line {n}\n" for n in range(count))
@@ -134,8 +156,9 @@ class RealServerTests:
     """The tests every real-server module runs alike, on its `case`.
 
     A module subclasses this as `Test<Server>`, sets `case`, and provides a
-    module-scoped `live` fixture. Define the subclass after the module's own tests:
-    these end with outside edits, which add callers and move lines.
+    module-scoped `live` fixture. Each test puts back what it edits outside
+    (`outside_file`, `put_back`), so these and the module's own tests pass in any
+    order.
     """
 
     case: ClassVar[Case]
@@ -170,40 +193,41 @@ class RealServerTests:
 
     def test_lines_inserted_on_disk_shift_answers_at_once(self, live: Live) -> None:
         case, root = self.case, live.root
-        insert_lines_at_top(root, case.decl.path, 5, "//")
-        insert_lines_at_top(root, case.call.path, 5, "//")
-        found = live.run(live.pool.definition(*case.call.at(root)))
-        assert places(found) == {case.decl.place(root)}
-        assert case.call.place(root) in self.references(live)
-        callers = live.run(live.pool.incoming_calls(*case.decl.at(root)))
-        assert {span.start_line for s in callers for span in s.call_spans} == {
-            case.call.position(root)[0]
-        }
+        with put_back(root, case.decl.path, case.call.path):
+            insert_lines_at_top(root, case.decl.path, 5, "//")
+            insert_lines_at_top(root, case.call.path, 5, "//")
+            found = live.run(live.pool.definition(*case.call.at(root)))
+            assert places(found) == {case.decl.place(root)}
+            assert case.call.place(root) in self.references(live)
+            callers = live.run(live.pool.incoming_calls(*case.decl.at(root)))
+            assert {span.start_line for s in callers for span in s.call_spans} == {
+                case.call.position(root)[0]
+            }
 
     def test_a_new_file_never_opened_shows_up_in_references_and_callers(self, live: Live) -> None:
         case, root = self.case, live.root
         extra = case.outside.call_in("extra")
-        write(root, extra.path, case.outside.head + case.outside.function("extra"))
-        assert extra.place(root) in self.references(live)
-        callers = live.run(live.pool.incoming_calls(*case.decl.at(root)))
-        assert {(s.name, s.location.path) for s in callers} == {
-            ("extra", extra.path),
-            (case.caller, case.call.path),
-        }
+        with outside_file(root, extra.path, case.outside.head + case.outside.function("extra")):
+            assert extra.place(root) in self.references(live)
+            callers = live.run(live.pool.incoming_calls(*case.decl.at(root)))
+            assert {(s.name, s.location.path) for s in callers} == {
+                ("extra", extra.path),
+                (case.caller, case.call.path),
+            }
 
     def test_a_deleted_file_is_gone_from_references(self, live: Live) -> None:
         outside, root = self.case.outside, live.root
         gone = outside.call_in("gone")
-        write(root, gone.path, outside.head + outside.function("gone"))
-        assert gone.place(root) in self.references(live)
-        (root / gone.path).unlink()
-        assert gone.path not in {path for path, _ in self.references(live)}
+        with outside_file(root, gone.path, outside.head + outside.function("gone")):
+            assert gone.place(root) in self.references(live)
+            (root / gone.path).unlink()
+            assert gone.path not in {path for path, _ in self.references(live)}
 
     def test_an_edit_that_keeps_size_and_mtime_is_seen(self, live: Live) -> None:
         outside, root = self.case.outside, live.root
         more = outside.call_in("more")
         before, after = two_functions(outside.function("more"), outside.idle)
-        write(root, more.path, outside.head + before)
-        assert more.place(root) in self.references(live)
-        rewrite_keeping_mtime(root, more.path, outside.head + after)
-        assert more.place(root) in self.references(live)
+        with outside_file(root, more.path, outside.head + before):
+            assert more.place(root) in self.references(live)
+            rewrite_keeping_mtime(root, more.path, outside.head + after)
+            assert more.place(root) in self.references(live)

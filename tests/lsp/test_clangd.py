@@ -62,15 +62,18 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         yield live
 
 
-def test_references_reach_a_file_never_opened_from_the_first_query(live: Live) -> None:
+def test_references_reach_a_file_never_opened_from_the_first_query(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     # main.c is never opened here: only the background index knows its call, and
     # until that index is loaded clangd answers with the declaration alone.
-    found = live.run(live.pool.references(*C.decl.at(live.root)))
-    assert places(found) == {
-        C.decl.place(live.root),
-        (HEADER, line_of(live.root, HEADER, "int distance2")),
-        C.call.place(live.root),
-    }
+    with C.open(tmp_path_factory) as live:  # its own server: this is its first query
+        found = live.run(live.pool.references(*C.decl.at(live.root)))
+        assert places(found) == {
+            C.decl.place(live.root),
+            (HEADER, line_of(live.root, HEADER, "int distance2")),
+            C.call.place(live.root),
+        }
 
 
 def test_type_definition_of_a_variable_is_its_struct(live: Live) -> None:

@@ -56,9 +56,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         yield live
 
 
-def test_references_reach_a_file_never_opened_from_the_first_query(live: Live) -> None:
-    found = live.run(live.pool.references(*GO.decl.at(live.root)))
-    assert places(found) == {GO.decl.place(live.root), GO.call.place(live.root)}
+def test_references_reach_a_file_never_opened_from_the_first_query(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    with GO.open(tmp_path_factory) as live:  # its own server: this is its first query
+        found = live.run(live.pool.references(*GO.decl.at(live.root)))
+        assert places(found) == {GO.decl.place(live.root), GO.call.place(live.root)}
 
 
 def test_implementations_of_an_interface_are_its_types(live: Live) -> None:
@@ -167,18 +170,22 @@ def test_after_go_mod_download_references_answer_again(tmp_path: Path) -> None:
         assert live.pool.workspace_problems(MAIN) == []
 
 
-def test_a_go_mod_edited_outside_is_seen_at_once(missing: Live) -> None:
+def test_a_go_mod_edited_outside_is_seen_at_once(tmp_path: Path) -> None:
     # The missing requirement goes (from go.mod, go.sum and its one use): gopls
-    # hears of go.mod as of a source file, and references answer again.
-    root = missing.root
-    (root / "go.mod").write_text("module example.com/gomissing\n\ngo 1.19\n")
-    (root / "go.sum").unlink()
-    main = (root / MAIN).read_text()
-    main = main.replace('\t"example.invalid/greeter"\n', "").replace("greeter.Hello() + ", "")
-    (root / MAIN).write_text(main)
-    found = missing.run(missing.pool.references(*AREA.at(root)))
-    assert places(found) == {AREA.place(root), Spot(MAIN, "Area").place(root)}
-    assert missing.pool.workspace_problems(MAIN) == []
+    # hears of go.mod as of a source file, and references answer again. Its own
+    # copy and server: the module is whole after it.
+    with open_live("go_missing", tmp_path, language="go", server="gopls", settings=PATIENT) as live:
+        root = live.root
+        assert live.run(live.pool.definition(*Spot(MAIN, "Area").at(root)))
+        assert live.pool.workspace_problems(MAIN)
+        (root / "go.mod").write_text("module example.com/gomissing\n\ngo 1.19\n")
+        (root / "go.sum").unlink()
+        main = (root / MAIN).read_text()
+        main = main.replace('\t"example.invalid/greeter"\n', "").replace("greeter.Hello() + ", "")
+        (root / MAIN).write_text(main)
+        found = live.run(live.pool.references(*AREA.at(root)))
+        assert places(found) == {AREA.place(root), Spot(MAIN, "Area").place(root)}
+        assert live.pool.workspace_problems(MAIN) == []
 
 
 class TestGopls(RealServerTests):

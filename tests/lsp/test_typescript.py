@@ -8,7 +8,7 @@ from string import Template
 import pytest
 
 from tests.lsp.conftest import Live, line_of, position_of
-from tests.lsp.realserver import CallerFiles, Case, RealServerTests, Spot, places, write
+from tests.lsp.realserver import CallerFiles, Case, RealServerTests, Spot, outside_file, places
 
 SHAPES = "src/shapes.ts"
 MAIN = "src/main.ts"
@@ -40,15 +40,18 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         yield live
 
 
-def test_references_are_complete_from_the_first_query(live: Live) -> None:
+def test_references_are_complete_from_the_first_query(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     # The session's first query: tsserver answers with the declaration alone until
     # its project is loaded; the pool must not pass that partial answer on.
-    found = live.run(live.pool.references(*TS.decl.at(live.root)))
-    assert places(found) == {
-        TS.decl.place(live.root),
-        (MAIN, line_of(live.root, MAIN, "totalArea", after="import")),
-        TS.call.place(live.root),
-    }
+    with TS.open(tmp_path_factory) as live:  # its own server
+        found = live.run(live.pool.references(*TS.decl.at(live.root)))
+        assert places(found) == {
+            TS.decl.place(live.root),
+            (MAIN, line_of(live.root, MAIN, "totalArea", after="import")),
+            TS.call.place(live.root),
+        }
 
 
 def test_references_without_the_declaration_leave_it_out(live: Live) -> None:
@@ -66,13 +69,10 @@ def test_implementations_of_an_interface_are_its_classes(live: Live) -> None:
 
 
 def test_type_definition_of_a_variable_is_its_class(live: Live) -> None:
-    write(
-        live.root,
-        "src/one.ts",
-        'import { Circle } from "./shapes";\n\nexport const unit = new Circle(1);\n',
-    )
-    found = live.run(live.pool.type_definition(*Spot("src/one.ts", "unit").at(live.root)))
-    assert places(found) == {(SHAPES, line_of(live.root, SHAPES, "class Circle"))}
+    one = 'import { Circle } from "./shapes";\n\nexport const unit = new Circle(1);\n'
+    with outside_file(live.root, "src/one.ts", one):
+        found = live.run(live.pool.type_definition(*Spot("src/one.ts", "unit").at(live.root)))
+        assert places(found) == {(SHAPES, line_of(live.root, SHAPES, "class Circle"))}
 
 
 def test_document_symbols_nest_members_in_their_class(live: Live) -> None:
