@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,18 +17,16 @@ from memory.refs import parse_ref
 from memory.stores import STORE_ENV
 from memory.views import MemoryCheckView, memory_check
 from memory.workspace import Workspace
+from tests import gitrepo
 from tests.pgserver import Postgres, running_postgres
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test",
-    "GIT_AUTHOR_EMAIL": "test@example.com",
-    "GIT_COMMITTER_NAME": "Test",
-    "GIT_COMMITTER_EMAIL": "test@example.com",
+COMMIT_DATES = {
     "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
     "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
 }
+"""Every commit a memory test makes is dated alike (commit times order checks)."""
+GIT_ENV = {**gitrepo.GIT_ENV, **COMMIT_DATES}
+"""The whole git environment, for tests that run git or the CLI themselves."""
 
 
 @dataclass
@@ -40,11 +36,7 @@ class Repo:
     root: Path
 
     def git(self, *args: str) -> str:
-        env = {**os.environ, **GIT_ENV}
-        done = subprocess.run(
-            ["git", *args], cwd=self.root, env=env, capture_output=True, text=True, check=True
-        )
-        return done.stdout
+        return gitrepo.git(self.root, *args, env=COMMIT_DATES)
 
     def write(self, path: str, text: str) -> None:
         target = self.root / path
