@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Mapping
+from operator import attrgetter
 from types import MappingProxyType
 
 from tree_sitter import Node, Parser, QueryCursor
@@ -24,7 +25,7 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
-from map.extract_matches import Collected, Ref, Scope, collect, plain_name, text_of
+from map.extract_matches import Collected, Ref, Scope, collect, plain_name
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import (
@@ -135,7 +136,7 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
         if kept is None or (_span(scope), -scope.pattern) > (_span(kept), -kept.pattern):
             widest[key] = scope
     scopes = sorted(widest.values(), key=lambda s: (s.start.start_byte, -s.end.end_byte))
-    refs = sorted([*found.refs, *found.assigns], key=lambda r: r.name_node.start_byte)
+    refs = sorted([*found.refs, *found.assigns], key=attrgetter("start"))
     found.comments.sort()
     tokens = TokenIndex(
         data,
@@ -228,9 +229,9 @@ def _kind_in_place(scope: Scope, kind: SymbolKind, namespaces: set[tuple[str, ..
 
 def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) -> int:
     """Give each reference before byte `until` its innermost enclosing scope."""
-    while index < len(refs) and refs[index].name_node.start_byte < until:
+    while index < len(refs) and refs[index].start < until:
         ref = refs[index]
-        start = ref.name_node.start_byte
+        start = ref.start
         while stack and stack[-1].end.end_byte <= start:
             stack.pop()
         ref.scope = stack[-1] if stack else None
@@ -265,16 +266,14 @@ def _references(
     for symbol in symbols:
         by_qualname.setdefault(symbol.qualname, symbol.node_id)
     # a use of a parameter or another unknown local names nothing of ours: not kept
-    unknown_locals = {
-        (id(ref.scope), text_of(ref.name_node)) for ref in found.assigns if ref.kind == _UNKNOWN
-    }
+    unknown_locals = {(id(ref.scope), ref.text) for ref in found.assigns if ref.kind == _UNKNOWN}
     best: dict[int, Ref] = {}
     for ref in found.refs:
-        key = ref.name_node.start_byte
+        key = ref.start
         if key in defined or (
             ref.kind == "references"
             and ref.qualifier is None
-            and (id(ref.scope), text_of(ref.name_node)) in unknown_locals
+            and (id(ref.scope), ref.text) in unknown_locals
         ):
             continue
         kept = best.get(key)
@@ -291,7 +290,7 @@ def _references(
         kept_ref = best.get(key)
         if kept_ref is None:
             continue
-        name = plain_name(text_of(kept_ref.name_node))
+        name = plain_name(kept_ref.text)
         if not name or (
             kept_ref.kind == "references"
             and kept_ref.qualifier is None
@@ -318,8 +317,8 @@ def _assignments(
     by_qualname = {s.qualname: s.node_id for s in reversed(symbols)}
     kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
     for ref in found.assigns:
-        key = ref.name_node.start_byte
-        if key in defined or (ref.kind == _UNKNOWN and text_of(ref.name_node) in _RECEIVERS):
+        key = ref.start
+        if key in defined or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
             continue  # `self` and `cls` are known without their parameter
         if key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]:
             kept[key] = ref
@@ -327,8 +326,7 @@ def _assignments(
         Assignment(
             name=RETURNS
             if ref.kind == "assign.returns"
-            else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "")
-            + text_of(ref.name_node),
+            else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
             scope=_scope_id(path, ref.scope, by_qualname),
             value=ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
             called=not ref.kind.endswith(".alias"),

@@ -122,12 +122,22 @@ class Scope:
 
 @dataclass(slots=True)
 class Ref:
-    """A reference as captured; `scope` is filled in by the nesting sweep."""
+    """A reference as captured; `scope` is filled in by the nesting sweep.
+
+    `start` and `text` are the name node's, read once (each read of a node's
+    field is a call into tree-sitter, and the sweeps ask several times)."""
 
     name_node: Node
     kind: str
     qualifier: str | None
+    start: int
+    text: str
     scope: Scope | None = None
+
+
+def new_ref(name_node: Node, kind: str, qualifier: str | None) -> Ref:
+    """A reference to the name at `name_node`."""
+    return Ref(name_node, kind, qualifier, name_node.start_byte, text_of(name_node))
 
 
 @dataclass(slots=True)
@@ -173,7 +183,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
                 continue
             qualifier = captures.get("qualifier")
             found.refs.append(
-                Ref(
+                new_ref(
                     captures["name"][0],
                     role[4:],
                     found.qualify(qualifier[0]) if qualifier else None,
@@ -183,7 +193,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             values = captures.get("value")
             value = _qualifier(values[0]) if values else COMPLEX_QUALIFIER
             found.assigns.append(
-                Ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
+                new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
         elif role.startswith("def."):
             kind: SymbolKind = role[4:]  # type: ignore[assignment]
@@ -265,12 +275,12 @@ def _add_type_refs(found: Collected, node: Node) -> None:
     while pending:
         current = pending.pop()
         if current.type == "identifier":
-            found.refs.append(Ref(current, "references", None))
+            found.refs.append(new_ref(current, "references", None))
         elif current.type == "attribute":
             name = current.child_by_field_name("attribute")
             target = current.child_by_field_name("object")
             if name is not None and target is not None:
-                found.refs.append(Ref(name, "references", found.qualify(target)))
+                found.refs.append(new_ref(name, "references", found.qualify(target)))
         elif current.type != "string":
             pending.extend(current.named_children)
 
