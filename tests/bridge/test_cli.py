@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import orjson
 import pytest
 
 from bridge.cli.main import main
+from tests.adversarial.cli import Done
 from tests.bridge.mcp_session import example_repo
 from tests.conftest import require_binary
 
@@ -31,27 +31,14 @@ ENVELOPE_KEYS = {"ok", "data", "warnings", "truncated", "mapBuiltAt", "stale"}
 _DEF = re.compile(r"^(?P<indent>\s*)(?:async\s+)?(?:class|def)\s+(?P<name>\w+)")
 
 
-@dataclass(frozen=True)
-class Result:
-    """What one command did: its exit code and what it wrote."""
-
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        """Stdout as exactly one JSON document (fails on anything else there)."""
-        return orjson.loads(self.out)
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], root: Path, *args: str) -> Result:
+def run_cli(capsys: pytest.CaptureFixture[str], root: Path, *args: str) -> Done:
     """Run `codeanchor ARGS --root ROOT` in-process."""
     code = main([*args, "--root", str(root)])
     captured = capsys.readouterr()
-    return Result(code, captured.out, captured.err)
+    return Done(code, captured.out, captured.err)
 
 
-def envelope(result: Result) -> dict[str, Any]:
+def envelope(result: Done) -> dict[str, Any]:
     """The envelope of a successful `--json` command."""
     assert result.code == 0, result.err
     document: dict[str, Any] = result.json()
