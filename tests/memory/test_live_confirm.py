@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -20,44 +22,50 @@ CODE = "def greet(name):\n    return 'hi ' + name\n\n\ndef other():\n    return 
 MOVED = "import os\n\n\ndef greet(name, punctuation='!'):\n    return 'hi ' + name + punctuation\n"
 
 
+def _with_app(root: Path, scenario: Callable[[AppContext], Awaitable[None]]) -> None:
+    """Run `scenario` on a fresh AppContext of `root` (closed after), within TIMEOUT_S."""
+
+    async def bounded() -> None:
+        async with asyncio.timeout(TIMEOUT_S):
+            app = AppContext(root)
+            try:
+                await scenario(app)
+            finally:
+                await app.aclose()
+
+    asyncio.run(bounded())
+
+
 def test_memory_check_confirms_a_moved_and_edited_symbol_live(repo: Repo) -> None:
     repo.write("hello.py", CODE)
     repo.write("notes.txt", "a\nb\n")
     repo.commit("start")
 
-    async def scenario() -> None:
-        app = AppContext(repo.root)
-        try:
-            saved = await memory.memory_save(
-                app, "greet says hi", ["hello.py#greet", "hello.py#other", "notes.txt:1-2"]
-            )
-            memory_id = saved["data"]["id"]
-            repo.write("hello.py", CODE[CODE.index("def other") :].replace("other", "another"))
-            repo.write("greetings.py", MOVED)
-            repo.write("notes.txt", "b\na\n")
-            checked = await memory.memory_check(app, [memory_id])
-            greet, other, notes = checked["data"]["memories"][0]["refs"]
-            assert (greet["status"], greet["path"], greet["symbol"]) == (
-                "modified",
-                "greetings.py",
-                "greet",
-            )
-            assert (greet["liveConfirmed"], greet["liveReason"]) == (True, "listed")
-            assert (other["status"], other["symbol"], other["liveConfirmed"]) == (
-                "renamed",
-                "another",
-                True,
-            )
-            assert (notes["liveConfirmed"], notes["liveReason"]) == (None, "not_needed")
-            assert checked["warnings"] == []
-        finally:
-            await app.aclose()
+    async def scenario(app: AppContext) -> None:
+        saved = await memory.memory_save(
+            app, "greet says hi", ["hello.py#greet", "hello.py#other", "notes.txt:1-2"]
+        )
+        memory_id = saved["data"]["id"]
+        repo.write("hello.py", CODE[CODE.index("def other") :].replace("other", "another"))
+        repo.write("greetings.py", MOVED)
+        repo.write("notes.txt", "b\na\n")
+        checked = await memory.memory_check(app, [memory_id])
+        greet, other, notes = checked["data"]["memories"][0]["refs"]
+        assert (greet["status"], greet["path"], greet["symbol"]) == (
+            "modified",
+            "greetings.py",
+            "greet",
+        )
+        assert (greet["liveConfirmed"], greet["liveReason"]) == (True, "listed")
+        assert (other["status"], other["symbol"], other["liveConfirmed"]) == (
+            "renamed",
+            "another",
+            True,
+        )
+        assert (notes["liveConfirmed"], notes["liveReason"]) == (None, "not_needed")
+        assert checked["warnings"] == []
 
-    async def bounded() -> None:
-        async with asyncio.timeout(TIMEOUT_S):
-            await scenario()
-
-    asyncio.run(bounded())
+    _with_app(repo.root, scenario)
 
 
 def test_every_symbol_found_at_a_new_place_is_asked_and_only_those(repo: Repo) -> None:
@@ -92,28 +100,20 @@ def test_live_questions_stop_at_the_file_budget_and_say_so(repo: Repo) -> None:
     repo.write("a.py", "def f():\n    return 1\n")
     repo.write("b.py", "def g():\n    return 2\n")
 
-    async def scenario() -> None:
-        app = AppContext(repo.root)
-        try:
-            confirm = LiveConfirmer(app, asyncio.get_running_loop(), max_files=1)
-            first = await asyncio.to_thread(confirm, "a.py", "f", (1, 2))
-            wrong = await asyncio.to_thread(confirm, "a.py", "f", (5, 6))
-            second = await asyncio.to_thread(confirm, "b.py", "g", (1, 2))
-            assert (first, wrong, second) == (
-                LiveCheck(True, "listed"),
-                LiveCheck(False, "not_listed"),
-                LiveCheck(None, "over_budget"),
-            )
-            (note,) = confirm.notes
-            assert note.startswith("live confirmation: a check asks for at most 1 file outlines")
-        finally:
-            await app.aclose()
+    async def scenario(app: AppContext) -> None:
+        confirm = LiveConfirmer(app, asyncio.get_running_loop(), max_files=1)
+        first = await asyncio.to_thread(confirm, "a.py", "f", (1, 2))
+        wrong = await asyncio.to_thread(confirm, "a.py", "f", (5, 6))
+        second = await asyncio.to_thread(confirm, "b.py", "g", (1, 2))
+        assert (first, wrong, second) == (
+            LiveCheck(True, "listed"),
+            LiveCheck(False, "not_listed"),
+            LiveCheck(None, "over_budget"),
+        )
+        (note,) = confirm.notes
+        assert note.startswith("live confirmation: a check asks for at most 1 file outlines")
 
-    async def bounded() -> None:
-        async with asyncio.timeout(TIMEOUT_S):
-            await scenario()
-
-    asyncio.run(bounded())
+    _with_app(repo.root, scenario)
 
 
 def test_a_check_confirmed_after_the_fact_carries_the_refusal_warning(repo: Repo) -> None:
