@@ -54,26 +54,11 @@ from map.codemap import CodeMap  # noqa: E402
 from map.extract import extract_file  # noqa: E402
 from memory.service import MemoryService, NewMemory  # noqa: E402
 from memory.stores import StoreLocation, open_store  # noqa: E402
+from tests.gitrepo import git  # noqa: E402
 from tests.pgserver import bin_dir, running_postgres  # noqa: E402
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 SEED = 20261122
 WORDS = "graph node edge weight path flow cut tree cycle degree matching layout".split()  # noqa: SIM905
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in `root` with a fixed identity."""
-    done = subprocess.run(
-        ["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, capture_output=True, check=True
-    )
-    return done.stdout.decode()
 
 
 def make_repo(workdir: Path) -> Path:
