@@ -18,27 +18,29 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, TypeVar
 
 import networkx as nx
 
 from disk.errors import OutsideRootError
-from disk.stamps import FileStamp, content_hash
-from disk.statedir import STATE_DIR
+from disk.stamps import FileStamp
 from map.errors import MapError
 from map.gcpause import paused_gc
 from map.graph import MapGraph, node_rows, take_touched
-from map.ingest import Scan, ScanOptions, scan, scan_known
-from map.linker import Change, Linker
+from map.ingest import Scan
+from map.linker import Linker
 from map.model import FileExtract
 from map.names import NameIndex
 from map.reader import MapReader
-from map.stale import StaleFlags
+from map.reports import BuildReport as BuildReport
+from map.reports import Counts
+from map.reports import MapSettings as MapSettings
+from map.reports import MapStatus as MapStatus
+from map.rescan import rescan
+from map.stale import StaleFlags, changed_since, relative_path
 from map.store import (
     STORE_NAME,
     FileRows,
@@ -54,49 +56,6 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class MapSettings:
-    """How the map reads a repository."""
-
-    max_file_bytes: int = 1_000_000
-    exclude: tuple[str, ...] = ()
-    """Extra gitignore-style patterns to leave out."""
-    workers: int = 0
-    """Extraction processes when many files changed; 0 picks from the CPU count."""
-    snapshot_dir: str = STATE_DIR
-    """Where the map store lives (relative to the root, or absolute)."""
-
-
-@dataclass(frozen=True)
-class BuildReport:
-    """What one rebuild did. `files_changed` lists every re-extracted file (added ones too)."""
-
-    files_total: int
-    files_changed: list[str]
-    files_removed: list[str]
-    files_added: list[str]
-    skipped: dict[str, int]
-    duration_s: float
-    full: bool
-    files_relinked: int = 0
-    restamped: int = 0
-    """Files whose stat stamp moved but whose content did not (hashed, not re-extracted)."""
-
-
-@dataclass(frozen=True)
-class MapStatus:
-    """The map at a glance."""
-
-    files: int
-    symbols: int
-    edges: int
-    languages: dict[str, int]
-    stale_files: tuple[str, ...]
-    last_build_s: float
-    built_at: datetime
-    skipped: dict[str, int] = field(default_factory=dict)
 
 
 class CodeMap(MapReader):
@@ -134,10 +93,7 @@ class CodeMap(MapReader):
         """The store proved unusable while loading: the next `graph` rebuilds from scratch."""
         self._dirty: set[str] = set()
         """Files whose rows the store does not have as they are now."""
-        self._edge_counts: dict[str, int] = {}
-        """path -> edges out of the file's nodes (all kinds), for the summary."""
-        self._uncounted: set[str] = set()
-        """Files whose entry in `_edge_counts` is out of date."""
+        self._edge_counts = Counts()
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
         self._pending: dict[str, FileExtract | None] = {}
@@ -227,24 +183,8 @@ class CodeMap(MapReader):
         started = time.monotonic()
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
-        options = ScanOptions(
-            self.settings.max_file_bytes,
-            self.settings.exclude,
-            self.settings.workers,
-            self.settings.snapshot_dir,
-        )
-        targets = None if paths is None else {r for p in paths if (r := self._relative(p))}
-        previous = self._last_scan
-        if (
-            targets is not None
-            and previous is not None
-            and all(p in previous.stamps or p in previous.skipped for p in targets)
-        ):
-            found = scan_known(self.root, options, targets, previous, progress)
-        else:
-            targets = None
-            with paused_gc():  # a cold build unpickles every file's extract from the pool
-                found = scan(self.root, options, self._stamps, self._skipped_files, progress)
+        known = (self._stamps, self._skipped_files)
+        found, targets = rescan(self.root, self.settings, paths, self._last_scan, known, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
         if self._link_later and not self._loaded and found.go_modules == self._go_modules:
@@ -253,13 +193,11 @@ class CodeMap(MapReader):
             if not self._materialize():
                 return self.rebuild(progress)
             self._broken = False
-            linked = self._linker.extracts
-            changes: dict[str, Change] = {p: (linked.get(p), e) for p, e in found.extracts.items()}
-            changes.update((p, (linked[p], None)) for p in removed)
-            relinked = self._linker.apply(changes, found.go_modules).files_relinked
-            moved = set(changes) | take_touched(self._linker.graph)
-            self._dirty |= moved
-            self._uncounted |= moved
+            files = {**found.extracts, **dict.fromkeys(removed)}
+            stats = self._linker.update(files, found.go_modules)
+            relinked = stats.files_relinked
+            self._dirty |= stats.moved
+            self._edge_counts.mark(stats.moved)
             self._version += 1
         report = BuildReport(
             files_total=len(found.stamps),
@@ -303,7 +241,7 @@ class CodeMap(MapReader):
                 dict(self._skipped_files),
                 dict(self._go_modules),
                 self._summary(),
-                dict(self._edge_counts),
+                dict(self._edge_counts.per_file),
             )
             moved = [p for p, v in state.stamps.items() if stamps.get(p) != v]
             ever_skipped = state.skipped.keys() | skipped.keys()
@@ -321,7 +259,7 @@ class CodeMap(MapReader):
 
     def mark_stale(self, paths: Iterable[str]) -> None:
         """Flag files as changed on disk since the last build (until the next one)."""
-        self._stale.mark(r for path in paths if (r := self._relative(path)) is not None)
+        self._stale.mark(r for path in paths if (r := relative_path(self.root, path)) is not None)
 
     def files(self) -> frozenset[str]:
         """The files the map holds as of the last build (without loading the graph).
@@ -339,17 +277,7 @@ class CodeMap(MapReader):
         """Whether `path` differs now from what the map was built from: a file the
         map holds that moved or vanished, or a new one. The stat stamp decides when
         it is unchanged; otherwise the content hash does (no extraction)."""
-        recorded = self._stamps.get(path)
-        absolute = self.root / path
-        stamp = FileStamp.of(absolute)
-        if recorded is None or stamp is None:
-            return (recorded is None) != (stamp is None)
-        if stamp == recorded[0]:
-            return False
-        try:
-            return content_hash(absolute.read_bytes()) != recorded[1]
-        except OSError:
-            return True
+        return changed_since(self.root, path, self._stamps.get(path))
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""
@@ -365,22 +293,13 @@ class CodeMap(MapReader):
             skipped=dict(self._skipped),
         )
 
-    def _relative(self, path: str) -> str | None:
-        pure = Path(path)
-        if not pure.is_absolute():
-            return PurePosixPath(path).as_posix()
-        try:
-            return PurePosixPath(pure.relative_to(self.root)).as_posix()
-        except ValueError:
-            return None
-
     def _adopt(self, store: MapStore, state: State) -> None:
         """Take the map as the store holds it (the graph stays unloaded)."""
         self._store = store
         self._loaded = False
         self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
         self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
-        self._edge_counts = dict(state.edge_counts)
+        self._edge_counts = Counts(state.edge_counts)
         self._saved = (state.stamps, state.skipped)
         self.built_at = state.built_at
         self._last_duration = state.duration_s
@@ -430,15 +349,9 @@ class CodeMap(MapReader):
     def _link_pending(self, linker: Linker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
         their files, and those whose edges they moved, are saved next time."""
-        linked = linker.extracts
-        changes: dict[str, Change] = {
-            p: (linked.get(p), e) for p, e in self._pending.items() if e is not None or p in linked
-        }
-        if changes:
-            linker.apply(changes, self._go_modules)
-            moved = set(changes) | take_touched(linker.graph)
-            self._dirty |= moved
-            self._uncounted |= moved
+        moved = linker.update(self._pending, self._go_modules).moved
+        self._dirty |= moved
+        self._edge_counts.mark(moved)
 
     def _forget_store(self, exc: StoreError) -> None:
         with self._load_lock:
@@ -453,7 +366,7 @@ class CodeMap(MapReader):
         self._linker = Linker(nx.MultiDiGraph())
         self._version += 1
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
-        self._edge_counts, self._uncounted = {}, set()
+        self._edge_counts = Counts()
         self._last_scan = None
         self._pending = {}
         self._store = None
@@ -478,26 +391,7 @@ class CodeMap(MapReader):
         return self._linker.edge_details(source, target, kind)
 
     def _summary(self) -> dict[str, Any]:
-        """Symbols, edges and languages: from the graph once loaded, else from the store.
-
-        Edges are summed per file, recounting only the files changed since the last
-        summary (networkx counts a multigraph's edges by walking all of them)."""
-        if not self._loaded:
-            return self._counts
-        graph = self._linker.graph
-        extracts = self._linker.extracts
-        for path in self._uncounted:
-            extract = extracts.get(path)
-            if extract is None:
-                self._edge_counts.pop(path, None)
-                continue
-            ids = [path, *(s.node_id for s in extract.symbols)]
-            self._edge_counts[path] = sum(1 for _ in graph.out_edges(ids))
-        self._uncounted.clear()
-        languages = Counter(e.language for e in extracts.values())
-        self._counts = {
-            "symbols": graph.number_of_nodes() - len(extracts),
-            "edges": sum(self._edge_counts.values()),
-            "languages": dict(sorted(languages.items())),
-        }
+        """Symbols, edges and languages: from the graph once loaded, else from the store."""
+        if self._loaded:
+            self._counts = self._edge_counts.summary(self._linker.graph, self._linker.extracts)
         return self._counts

@@ -22,7 +22,15 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from map.gcpause import paused_gc
-from map.graph import EdgeKey, MapGraph, replace_file, set_edge, set_imports, use_keys
+from map.graph import (
+    EdgeKey,
+    MapGraph,
+    replace_file,
+    set_edge,
+    set_imports,
+    take_touched,
+    use_keys,
+)
 from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.resolution import Resolution
@@ -47,6 +55,8 @@ class LinkStats:
 
     files_relinked: int
     """Files whose every reference was resolved again."""
+    moved: frozenset[str] = frozenset()
+    """Files whose nodes or outgoing edges changed (`update`): what a save writes."""
 
 
 class Linker:
@@ -70,6 +80,16 @@ class Linker:
     def extracts(self) -> Mapping[str, FileExtract]:
         """The extract of every linked file."""
         return self._extracts
+
+    def update(
+        self, files: Mapping[str, FileExtract | None], go_modules: Mapping[str, str]
+    ) -> LinkStats:
+        """`apply` the new extracts of `files` (None: removed; ignored when never linked)
+        over what is linked now; the stats say which files moved."""
+        linked = self._extracts
+        changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
+        stats = self.apply(changes, go_modules)
+        return LinkStats(stats.files_relinked, frozenset(changes.keys() | take_touched(self.graph)))
 
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""

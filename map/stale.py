@@ -1,4 +1,5 @@
-"""Stale flags: files changed on disk since the map's last build, as it was told.
+"""Stale flags: files changed on disk since the map's last build, as it was told;
+and whether one file did (`changed_since`), checked on disk.
 
 The watcher flags files from the event loop while a rebuild runs in a worker
 thread, so the flags have their own lock. A flag is cleared only by a rebuild
@@ -10,6 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Collection, Iterable
+from pathlib import Path, PurePosixPath
+
+from disk.stamps import FileStamp, content_hash
 
 
 class StaleFlags:
@@ -44,3 +48,30 @@ class StaleFlags:
         """The flagged files."""
         with self._lock:
             return frozenset(self._flags)
+
+
+def relative_path(root: Path, path: str) -> str | None:
+    """`path` (absolute, or relative to `root`) as a map path; None when outside `root`."""
+    pure = Path(path)
+    if not pure.is_absolute():
+        return PurePosixPath(path).as_posix()
+    try:
+        return PurePosixPath(pure.relative_to(root)).as_posix()
+    except ValueError:
+        return None
+
+
+def changed_since(root: Path, path: str, recorded: tuple[FileStamp, str] | None) -> bool:
+    """Whether file `path` differs now from its `recorded` stamp and content hash
+    (None: the map does not hold it): moved, vanished or new. The stat stamp
+    decides when it is unchanged; otherwise the content hash does."""
+    absolute = root / path
+    stamp = FileStamp.of(absolute)
+    if recorded is None or stamp is None:
+        return (recorded is None) != (stamp is None)
+    if stamp == recorded[0]:
+        return False
+    try:
+        return content_hash(absolute.read_bytes()) != recorded[1]
+    except OSError:
+        return True
