@@ -1,0 +1,48 @@
+"""The loaded graph is compact, and answers what the store answers.
+
+The graph keeps only what ranking, paths, impact and walks read; a node's
+ranges and fingerprint come from its file's extract and an edge's use lines
+and candidates from the linker. A map answering from its store (before the
+graph loads) and the same map with its graph loaded must say the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from map.codemap import CodeMap
+from tests.map.graph_state import copy_repo
+
+GRAPH_NODE_KEYS = {"kind", "path", "name", "qualname", "lines"}
+
+
+def test_graph_nodes_and_edges_hold_only_what_queries_read(tmp_path: Path) -> None:
+    graph = CodeMap.open(copy_repo(tmp_path)).graph
+    symbols = [d for _, d in graph.nodes(data=True) if d["kind"] != "file"]
+    assert symbols
+    assert all(set(d) == GRAPH_NODE_KEYS for d in symbols)
+    edges = list(graph.edges(keys=True, data=True))
+    assert all(set(d) == {"kind", "confidence"} and d["kind"] == k for _, _, k, d in edges)
+    shared = {id(d) for *_, d in edges}
+    assert len(shared) == len({(d["kind"], d["confidence"]) for *_, d in edges}) < len(edges)
+
+
+def test_a_loaded_map_gives_the_details_its_store_gives(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    CodeMap.open(root)  # the store
+    warm = CodeMap.open(root)
+    assert not warm.graph_loaded
+    nodes = warm.node_ids()
+    edges = sorted(
+        (source, target, kind)
+        for source in nodes
+        for target, kind in ((n.node_id, n.via) for n in warm.neighbors(source, "out"))
+    )
+    assert edges
+    from_store = ([warm.attrs(n) for n in nodes], [warm.edge_attrs(*e) for e in edges])
+    assert warm.load_graph()
+    from_graph = ([warm.attrs(n) for n in nodes], [warm.edge_attrs(*e) for e in edges])
+    assert from_graph == from_store
+    used = [a for a in from_graph[1] if a is not None and a["kind"] != "imports"]
+    assert used and all(a["lines"] for a in used)
+    assert any(a["range"].first_line == a["lines"][0] for a in from_graph[0] if a and "range" in a)
