@@ -18,8 +18,6 @@ searches at once, and an edit re-indexes only its files.
 
 from __future__ import annotations
 
-from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -74,19 +72,14 @@ class FileNames:
     details: str
     folded_path: str
     folded: str
-    starts: array[int]
-    """Where each line of `folded` starts."""
+    count: int
+    """How many lines (symbols)."""
 
     @classmethod
     def of(cls, path: str, digest: str, text: str, details: str) -> FileNames:
         """The entry of a file from its `names_text` and `details_text`."""
         folded = text.casefold()
-        starts = array("l")
-        at = 0
-        while at < len(folded):
-            starts.append(at)
-            at = folded.index("\n", at) + 1
-        return cls(path, digest, text, details, path.casefold(), folded, starts)
+        return cls(path, digest, text, details, path.casefold(), folded, folded.count("\n"))
 
     def file(self) -> Candidate:
         """The file's own node."""
@@ -119,14 +112,13 @@ class FileNames:
         """The lines whose folded text holds `folded_literal`, in order."""
         found: list[int] = []
         text = self.folded
+        line, start = 0, 0  # the line `start` begins
         at = text.find(folded_literal)
         while at != -1:
-            line = bisect_right(self.starts, at) - 1
+            line += text.count("\n", start, at)
             found.append(line)
-            following = line + 1
-            if following >= len(self.starts):
-                break
-            at = text.find(folded_literal, self.starts[following])
+            start, line = text.index("\n", at) + 1, line + 1  # every line ends with one
+            at = text.find(folded_literal, start)
         return found
 
 
@@ -169,19 +161,19 @@ class NameIndex:
             if in_path:
                 yield entry.file()
                 if plain is None:  # a plain pattern matches an ID only whole
-                    yield from entry.symbols(range(len(entry.starts)))  # the path is in each
+                    yield from entry.symbols(range(entry.count))  # the path is in each
                     continue
             lines = set(entry.lines_holding(folded)) if folded in entry.folded else set()
             for head, tail in spans:  # the literal spans the `#` after the path
                 if entry.folded_path.endswith(head):
-                    lines.update(entry.lines_holding(tail) if tail else range(len(entry.starts)))
+                    lines.update(entry.lines_holding(tail) if tail else range(entry.count))
             if lines:
                 yield from entry.symbols(sorted(lines))
 
     def _everything(self) -> Iterator[Candidate]:
         for entry in self._files.values():
             yield entry.file()
-            yield from entry.symbols(range(len(entry.starts)))
+            yield from entry.symbols(range(entry.count))
 
 
 def required_literal(pattern: str) -> str:

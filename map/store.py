@@ -194,7 +194,7 @@ class MapStore:
 
     def names(self) -> list[tuple[str, str, str, str]]:
         """(path, content hash, search lines, details) of every file (see map.names)."""
-        rows = self._rows("SELECT path, hash, names, details FROM files")
+        rows = self._rows("SELECT path, hash, names, details FROM names")
         return [(p, h, n, d) for p, h, n, d in rows]
 
     def edges(self, node_id: str, incoming: bool) -> list[tuple[str, str, str, dict[str, Any]]]:
@@ -233,19 +233,22 @@ class MapStore:
                     )
                 if rows is None:
                     db.execute("DELETE FROM files WHERE path = ?", (path,))
+                    db.execute("DELETE FROM names WHERE path = ?", (path,))
                     continue
                 stamp, digest = state.stamps[path]
                 db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         path,
                         digest,
                         *stamp_row(stamp),
                         len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
                         orjson.dumps(encode_extract(rows.extract)),
-                        names_text(rows.extract),
-                        details_text(rows.extract),
                     ),
+                )
+                db.execute(
+                    "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)",
+                    (path, digest, names_text(rows.extract), details_text(rows.extract)),
                 )
                 db.executemany(
                     "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -1,8 +1,9 @@
 """How the map's rows are laid out in SQLite, and turned into rows and back.
 
 Tables: `meta` (schema, root, build time, Go modules, summary counts),
-`files` (per file: stat stamp, content hash, its extract as an orjson blob,
-its search lines and its symbols' kinds and lines, see map.names),
+`files` (per file: stat stamp, content hash, its extract as an orjson blob),
+`names` (per file: its search lines and its symbols' kinds and lines, see
+map.names; apart from the extracts, which would make reading them all slow),
 `skipped`, `nodes` (every file and symbol with what outline and neighbours
 show: kind, name, qualified name, lines) and `edges` (the resolved uses
 with their lines, confidence and candidates), keyed by source and indexed
@@ -20,15 +21,18 @@ import orjson
 from disk.stamps import FileStamp
 from map.snapshot import SCHEMA_VERSION
 
-STORE_SCHEMA = f"3.{SCHEMA_VERSION}"
+STORE_SCHEMA = f"4.{SCHEMA_VERSION}"
 """This layout and the extract encoding it holds."""
 TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, edges INTEGER NOT NULL,
-    extract BLOB NOT NULL, names TEXT NOT NULL, details TEXT NOT NULL
+    extract BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE names (
+    path TEXT PRIMARY KEY, hash TEXT NOT NULL, names TEXT NOT NULL, details TEXT NOT NULL
+);
 CREATE TABLE skipped (
     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, reason TEXT NOT NULL
