@@ -35,8 +35,15 @@ class Repo:
 
     root: Path
 
-    def git(self, *args: str) -> str:
-        return gitrepo.git(self.root, *args, env=COMMIT_DATES)
+    def git(self, *args: str, committed_at: str | None = None) -> str:
+        """Run git here; commits are dated `committed_at` (ISO 8601) when given."""
+        later = {} if committed_at is None else {"GIT_COMMITTER_DATE": committed_at}
+        return gitrepo.git(self.root, *args, env={**COMMIT_DATES, **later})
+
+    def clone(self, dest: Path) -> Repo:
+        """A clone of this repository at `dest`."""
+        self.git("clone", "-q", str(self.root), str(dest))
+        return Repo(dest)
 
     def write(self, path: str, text: str) -> None:
         target = self.root / path

@@ -64,18 +64,13 @@ def team_dsn(postgres: Postgres, request: pytest.FixtureRequest) -> str:
     return postgres.create_database(f"t_{abs(hash(request.node.nodeid)):x}")
 
 
-def _clone(source: Repo, dest: Path) -> Repo:
-    subprocess.run(["git", "clone", "-q", str(source.root), str(dest)], check=True)
-    return Repo(dest)
-
-
 def test_two_clones_share_memories_and_other_repositories_do_not_see_them(
     repo: Repo, tmp_path: Path, team_dsn: str
 ) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
     repo.git("remote", "add", "origin", "git@example.org:team/shop.git")
-    clone = _clone(repo, tmp_path / "elsewhere" / "shop")
+    clone = repo.clone(tmp_path / "elsewhere" / "shop")
     clone.git("remote", "set-url", "origin", "https://example.org/team/shop")
     other = Repo(tmp_path / "other")
     other.root.mkdir()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryEr
 from memory.service import MemoryService, NewMemory
 from memory.stores import STORE_ENV
 from memory.transfer import import_file
-from tests.memory.conftest import GIT_ENV, Repo, nothing_stored
+from tests.memory.conftest import Repo, nothing_stored
 
 CODE = '''def parse(text):
     """Split on commas."""
@@ -182,7 +181,7 @@ def test_a_draft_stays_a_draft(service: MemoryService, repo: Repo) -> None:
 @pytest.mark.store_specific
 def test_the_default_store_stays_out_of_git(service: MemoryService, repo: Repo) -> None:
     _save(service, "a note", "src/csv.py")
-    assert service.location.parent.name == ".codeanchor"
+    assert isinstance(service.location, Path) and service.location.parent.name == ".codeanchor"
     assert repo.git("status", "--porcelain") == ""
 
 
@@ -191,13 +190,11 @@ def test_a_clone_on_an_older_commit_never_overwrites_a_newer_check(
 ) -> None:
     """Two checkouts share one store; statuses record the commit they were checked at."""
     shared = os.environ.get(STORE_ENV) or tmp_path / "shared.db"  # PostgreSQL, or one file
-    older = Repo(tmp_path / "older")
-    subprocess.run(["git", "clone", "-q", str(repo.root), str(older.root)], check=True)
+    older = repo.clone(tmp_path / "older")
     with MemoryService(repo.root, shared) as newer_side:
         memory_id = _save(newer_side, "parse splits on commas", "src/csv.py#parse")
         repo.write("src/csv.py", CODE.replace('split(",")', 'split(";")'))
-        later = {**os.environ, **GIT_ENV, "GIT_COMMITTER_DATE": "2026-02-01T00:00:00Z"}
-        subprocess.run(["git", "commit", "-qam", "later"], cwd=repo.root, env=later, check=True)
+        repo.git("commit", "-qam", "later", committed_at="2026-02-01T00:00:00Z")
         (checked,) = newer_side.check([memory_id])
         assert checked.status == "stale"
     with MemoryService(older.root, shared) as older_side:
