@@ -299,6 +299,7 @@ class CodeMap(MapReader):
         self._loaded = False
         self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
         self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
+        self._skipped = dict(self._counts.get("skipped", {}))
         self._edge_counts = Counts(state.edge_counts)
         self._saved = (state.stamps, state.skipped)
         self.built_at = state.built_at
@@ -391,7 +392,8 @@ class CodeMap(MapReader):
         return self._linker.edge_details(source, target, kind)
 
     def _summary(self) -> dict[str, Any]:
-        """Symbols, edges and languages: from the graph once loaded, else from the store."""
+        """Symbols, edges, languages, skips per reason: from the graph, else the store."""
         if self._loaded:
-            self._counts = self._edge_counts.summary(self._linker.graph, self._linker.extracts)
+            counts = self._edge_counts.summary(self._linker.graph, self._linker.extracts)
+            self._counts = {**counts, "skipped": dict(self._skipped)}
         return self._counts

@@ -140,11 +140,6 @@ def test_map_build_prints_one_json_document_counting_the_fixture(
     assert built["skipped"] == {"unsupported_language": 3}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="map/codemap.py: a map opened from its store (CodeMap._adopt) does not restore "
-    "the skip counts its build found, so a one-shot `map status` reports none (issue 13)",
-)
 def test_map_status_reports_the_files_the_build_skipped(
     capsys: pytest.CaptureFixture[str], repo: Path, built: dict[str, Any]
 ) -> None:
