@@ -6,7 +6,9 @@ old versions of some) need none of the edges. `outline_file` parses once and
 runs only the patterns symbols come from (`@def.*`, `@container`) and the
 comments fingerprints leave out (`@comment`), then qualifies and numbers
 them as `extract_file` does, so its symbols are the same: same node IDs,
-ranges and fingerprints, at about half the cost.
+ranges and fingerprints, at about half the cost. It keeps the comments' byte
+spans too (the ones `map.fingerprint.comment_spans` finds), so fingerprinting
+other spans of the file needs no second parse.
 """
 
 from __future__ import annotations
@@ -36,11 +38,14 @@ class Outline:
     language: str
     content_hash: str
     symbols: tuple[Symbol, ...]
+    comments: tuple[tuple[int, int], ...] | None
+    """The sorted (start, end) byte spans of its comments (BOM left out); None when
+    unknown (an outline of the map's extraction)."""
 
     @classmethod
     def of(cls, extract: FileExtract) -> Outline:
-        """The outline of a full extraction (the map's)."""
-        return cls(extract.path, extract.language, extract.content_hash, extract.symbols)
+        """The outline of a full extraction (the map's): its comments are not known."""
+        return cls(extract.path, extract.language, extract.content_hash, extract.symbols, None)
 
 
 def outline_file(path: str, data: bytes) -> Outline:
@@ -53,7 +58,7 @@ def outline_file(path: str, data: bytes) -> Outline:
     tree = Parser(grammar(language)).parse(source)
     found = collect(QueryCursor(outline_query(language)).matches(tree.root_node), language)
     symbols = qualified_symbols(path, source, language, Positions(source), found)
-    return Outline(path, language, content_hash(data), symbols)
+    return Outline(path, language, content_hash(data), symbols, tuple(sorted(found.comments)))
 
 
 @cache

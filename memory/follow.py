@@ -36,7 +36,14 @@ from memory.files import FileNow
 from memory.model import Anchor, RefCheck
 from memory.results import ambiguous, place_of, whitespace_note
 from memory.similarity import name_affinity, similarity, tokens
-from memory.workspace import Workspace, body_words, symbol_id, symbol_text
+from memory.workspace import (
+    Workspace,
+    body_fingerprint,
+    body_pattern,
+    body_words,
+    symbol_id,
+    symbol_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,22 +145,24 @@ def _by_body(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) ->
         return symbol.name != simple and new
 
     found: list[tuple[FileNow, Symbol]] = []
-    if own is not None:
+    if own is not None:  # the old name may still be in the body: masked too
         found = [
             (own, symbol)
-            for symbol in ws.index(own).by_body_renamed_from(body, simple)
+            for symbol in ws.index(own).symbols
             if (symbol.container == anchor.container or name_affinity(simple, symbol.name))
+            and body_fingerprint(symbol_text(own, symbol), symbol.name, simple) == body
             and usable(own, symbol)
         ]
-    words = body_words(anchor.text, simple)
+    words, pattern = body_words(anchor.text, simple), body_pattern(anchor.text, simple)
     for file in _files(ws, anchor, None) if not found else ():
         if own is not None and file.path == own.path:
             continue
-        if ws.mentions_all(file, words):
+        if ws.mentions_all(file, words) and pattern.search(ws.squeezed(file)):
+            index = ws.index(file)
             found.extend(
                 (file, s)
-                for s in ws.index(file).by_body(body)
-                if name_affinity(simple, s.name) and usable(file, s)
+                for s in index.symbols
+                if name_affinity(simple, s.name) and index.body(s) == body and usable(file, s)
             )
     if not found:
         return None

@@ -4,13 +4,15 @@ A candidate for where moved code went must be new since the anchor commit:
 a file git reports added (or untracked), a symbol its file did not have
 then, a block of lines that was not there. Old versions come from one
 `git cat-file --batch` process, started on first use and ended by `close`;
-each old version is parsed once per content. Outside git, for an unknown
-commit or a dirty anchor (no commit to compare with), nothing is known to
-be new: every candidate counts as new, and the other evidence decides.
+each old version is parsed once per content, and only when its text names
+the symbol asked about. Outside git, for an unknown commit or a dirty
+anchor (no commit to compare with), nothing is known to be new: every
+candidate counts as new, and the other evidence decides.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from disk.errors import DiskError
@@ -22,6 +24,8 @@ from memory.git import BlobReader
 if TYPE_CHECKING:
     from memory.workspace import Workspace
 
+_WORD = re.compile(r"\w+")
+
 
 class History:
     """Old versions of files, per anchor commit, for one run of a `Workspace`."""
@@ -29,7 +33,6 @@ class History:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._blobs: BlobReader | None = None
-        self._ids_then: dict[tuple[str, str], frozenset[str]] = {}
         self._renamed_from: dict[str, dict[str, str]] = {}
         self._then: dict[tuple[str, str], FileNow | None] = {}
 
@@ -62,16 +65,21 @@ class History:
 
     def symbol_is_new(self, commit: str | None, path: str, symbol: str) -> bool:
         """True unless the file now at `path` already had a symbol `symbol` (`Qual.Name`)
-        at `commit`. Unknown history counts as new: it is no evidence either way."""
+        at `commit`. Unknown history counts as new: it is no evidence either way.
+
+        The old version is parsed only when its text has the symbol's name as a
+        word (a symbol's definition spells its name): most new symbols are new
+        under a name the old file never mentioned.
+        """
         if commit is None or self.ws.changes(commit) is None:
             return True
-        if (commit, path) not in self._ids_then:
-            self._ids_then[(commit, path)] = self._read_ids_then(commit, path)
-        return symbol not in self._ids_then[(commit, path)]
-
-    def _read_ids_then(self, commit: str, path: str) -> frozenset[str]:
         then = self.file_then(commit, path)
-        return frozenset(self.ws.index(then).by_id) if then is not None else frozenset()
+        if then is None:
+            return True
+        name = symbol.rpartition(".")[2].partition("~")[0]
+        if _WORD.fullmatch(name) and not self.ws.mentions(then, name):
+            return True
+        return symbol not in self.ws.index(then).by_id
 
     def file_then(self, commit: str | None, path: str) -> FileNow | None:
         """The file now at `path` as it was at `commit` (following a git rename); None

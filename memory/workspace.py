@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
@@ -38,46 +38,27 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(slots=True)
 class SymbolIndex:
-    """A file's symbols, findable by fingerprint and (lazily) by name-blind body."""
+    """A file's symbols, findable by ID and name, with their name-blind bodies."""
 
     file: FileNow
     symbols: tuple[Symbol, ...]
     by_id: dict[str, Symbol]
     """By the symbol part of the node ID (`Qual.Name`, `Qual.Name~2`)."""
-    by_fingerprint: dict[str, Symbol]
-    _by_body: dict[str, list[Symbol]] | None = None
+    _bodies: dict[str, str] = field(default_factory=dict)
     _by_name: dict[str, list[Symbol]] | None = None
 
     @classmethod
     def of(cls, file: FileNow, symbols: tuple[Symbol, ...]) -> SymbolIndex:
-        """Index `symbols` by ID and by exact and normalized fingerprint (first one wins)."""
-        by_fingerprint: dict[str, Symbol] = {}
-        for symbol in symbols:
-            by_fingerprint.setdefault(symbol.fingerprint.exact, symbol)
-            by_fingerprint.setdefault(symbol.fingerprint.normalized, symbol)
-        by_id = {symbol_id(s): s for s in symbols}
-        return cls(file, symbols, by_id, by_fingerprint)
+        """Index `symbols` by ID."""
+        return cls(file, symbols, {symbol_id(s): s for s in symbols})
 
-    def by_body_renamed_from(self, body: str, old_name: str) -> list[Symbol]:
-        """The symbols whose body matches with both their own name and `old_name` masked.
-
-        Finds a rename in place even when the old name still appears in the
-        body (a docstring, a comment-free mention). Not cached: one file, once.
-        """
-        return [
-            symbol
-            for symbol in self.symbols
-            if body_fingerprint(symbol_text(self.file, symbol), symbol.name, old_name) == body
-        ]
-
-    def by_body(self, body: str) -> list[Symbol]:
-        """The symbols whose name-blind body fingerprint is `body`, in file order."""
-        if self._by_body is None:
-            self._by_body = {}
-            for symbol in self.symbols:
-                key = body_fingerprint(symbol_text(self.file, symbol), symbol.name)
-                self._by_body.setdefault(key, []).append(symbol)
-        return self._by_body.get(body, [])
+    def body(self, symbol: Symbol) -> str:
+        """The name-blind body fingerprint of one of its symbols (computed once)."""
+        found = self._bodies.get(symbol.node_id)
+        if found is None:
+            found = body_fingerprint(symbol_text(self.file, symbol), symbol.name)
+            self._bodies[symbol.node_id] = found
+        return found
 
     def by_name(self, name: str) -> list[Symbol]:
         """The symbols whose own (unqualified) name is `name`, in file order."""
@@ -111,6 +92,7 @@ class Workspace:
         self._candidates: dict[str | None, list[FileNow]] = {}
         self._line_indexes: dict[tuple[str, str, bool], LineIndex] = {}
         self._words: dict[tuple[str, str], frozenset[str]] = {}
+        self._squeezed: dict[tuple[str, str], str] = {}
         self._tokens: dict[tuple[str, str], tuple[list[int], TokenIndex]] = {}
         self.history = History(self)
         """What the code was at anchor commits (old versions from git)."""
@@ -242,9 +224,10 @@ class Workspace:
     def range_fingerprint(self, file: FileNow, start: int, end: int) -> str:
         """The normalized fingerprint of lines `start`..`end` (1-based, inclusive).
 
-        The file is parsed for its comments and tokenized once (cached, cut
-        at every line; tokens never span lines), so any number of ranges in
-        one file cost one parse.
+        The file's comments come from its outline (parsed once per content for
+        its symbols too); it is tokenized once (cached, cut at every line;
+        tokens never span lines), so any number of ranges in one file cost
+        one parse.
         """
         language = language_for(file.path)
         if language is None:
@@ -255,8 +238,11 @@ class Workspace:
             offsets = [0]
             for line in file.lines:
                 offsets.append(offsets[-1] + len(line.encode()))
-            index = TokenIndex(source, comment_spans(language, source), offsets)
-            self._tokens[key] = (offsets, index)
+            outline = self.outline(file)
+            comments = outline.comments if outline and outline.language == language else None
+            if comments is None:  # the map's outline, or a C++ header parsed as C++
+                comments = tuple(comment_spans(language, source))
+            self._tokens[key] = (offsets, TokenIndex(source, comments, offsets))
         offsets, index = self._tokens[key]
         return index.normalized(offsets[start - 1], offsets[end])
 
@@ -269,6 +255,14 @@ class Workspace:
     def mentions_all(self, file: FileNow, words: frozenset[str]) -> bool:
         """True when every one of `words` occurs in the file as a whole word."""
         return words <= self._words_of(file)
+
+    def squeezed(self, file: FileNow) -> str:
+        """The file's text with all whitespace removed (made once per content): runs of
+        tokens are found in it however they are laid out."""
+        key = (file.path, file.hash)
+        if key not in self._squeezed:
+            self._squeezed[key] = "".join(file.text.split())
+        return self._squeezed[key]
 
     def _words_of(self, file: FileNow) -> frozenset[str]:
         key = (file.path, file.hash)
@@ -372,3 +366,22 @@ def body_words(text: str, name: str) -> frozenset[str]:
     may be cut short in the middle of it).
     """
     return frozenset(_WORD.findall(text)[:-1]) - {name}
+
+
+def body_pattern(text: str, name: str) -> re.Pattern[str]:
+    """What any symbol with the same name-blind body (`body_fingerprint`) as `text`,
+    a symbol called `name`, looks like in its file with whitespace removed
+    (`Workspace.squeezed`): the text's lines, squeezed, with `name` standing for
+    one other name throughout. A test that needs no parse.
+
+    A line cut short where the stored text ends is left out.
+    """
+    whole = text[: text.rfind("\n") + 1]
+    parts = (
+        re.split(rf"(?<!\w){re.escape(name)}(?!\w)", whole) if _WORD.fullmatch(name) else [whole]
+    )
+    pieces = [re.escape("".join(part.split())) for part in parts]
+    named = "".join(
+        piece + (r"(\w+)" if n == 1 else r"\1") for n, piece in enumerate(pieces[:-1], 1)
+    )
+    return re.compile(named + pieces[-1])
