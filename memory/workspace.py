@@ -97,6 +97,7 @@ class Workspace:
         self.history = History(self)
         """What the code was at anchor commits (old versions from git)."""
         self._problems: dict[str, str | None] = {}
+        self._outside: dict[str, bool] = {}
 
     @cached_property
     def head(self) -> str | None:
@@ -173,10 +174,36 @@ class Workspace:
     def path_problem(self, path: str) -> str | None:
         """Why a stored path must not be read, or None when it is a plain repo-relative
         POSIX path (no `..`, `.`, empty or absolute parts) that stays inside the root
-        with symlinks resolved. Asked once per path per run."""
+        with symlinks resolved. Asked once per path per run; a directory is resolved
+        once for all the paths in it (only a file that is a symlink is resolved whole)."""
         if path not in self._problems:
-            self._problems[path] = _path_problem(self.root, path)
+            self._problems[path] = self._path_problem(path)
         return self._problems[path]
+
+    def _path_problem(self, path: str) -> str | None:
+        if (
+            not path
+            or "\0" in path
+            or PurePosixPath(path).is_absolute()
+            or any(part in ("", ".", "..") for part in path.split("/"))
+        ):
+            return f"invalid path {path!r}: not a plain path inside the root"
+        parent = path.rpartition("/")[0] or "."
+        if self._leaves_root(parent) or (
+            (self.root / path).is_symlink() and self._leaves_root(path)
+        ):
+            return f"invalid path {path!r}: it leads outside the root"
+        return None
+
+    def _leaves_root(self, path: str) -> bool:
+        """True when `path`, symlinks resolved, is outside the root (cached per run)."""
+        if path not in self._outside:
+            try:
+                resolve_in_root(self.root, path, must_exist=False)
+                self._outside[path] = False
+            except OutsideRootError:
+                self._outside[path] = True
+        return self._outside[path]
 
     def read(self, path: str) -> FileNow | None:
         """The file's content now; None when there is no such file.
@@ -321,21 +348,6 @@ class Workspace:
     def find_by_hash(self, file_hash: str, commit: str | None) -> list[str]:
         """Candidate files whose whole content hashes to `file_hash`."""
         return [f.path for f in self.candidate_files(commit) if f.hash == file_hash]
-
-
-def _path_problem(root: Path, path: str) -> str | None:
-    if (
-        not path
-        or "\0" in path
-        or PurePosixPath(path).is_absolute()
-        or any(part in ("", ".", "..") for part in path.split("/"))
-    ):
-        return f"invalid path {path!r}: not a plain path inside the root"
-    try:
-        resolve_in_root(root, path, must_exist=False)
-    except OutsideRootError:
-        return f"invalid path {path!r}: it leads outside the root"
-    return None
 
 
 def symbol_id(symbol: Symbol) -> str:
