@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from map.model import Symbol
+from map import Symbol
 from memory.confidence import (
     OTHER_CONTAINER_MIN,
     SIMILAR_LOW,

@@ -19,11 +19,17 @@ from disk.errors import DiskError, MissingFileError, OutsideRootError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
-from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
-from map.languages import language_for
-from map.model import FileExtract, Symbol
-from map.outline import Outline, outline_file
-from map.walk import list_files
+from map import (
+    FileExtract,
+    Outline,
+    Symbol,
+    TokenIndex,
+    comment_spans,
+    fingerprint_text,
+    language_for,
+    list_files,
+    outline_file,
+)
 from memory.files import FileNow
 from memory.git import Change, GitError, GitRepo, compose
 from memory.history import History
