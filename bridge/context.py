@@ -19,10 +19,8 @@ from bridge.config import Config, build_dataclass, catalog_of
 from bridge.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
-from map.codemap import BuildReport, CodeMap, MapSettings
-from map.live_map import LiveMap
-from memory.service import MemoryService
-from memory.stores import store_exists, store_location
+from map import BuildReport, CodeMap, LiveMap, MapSettings
+from memory import MemoryService, store_exists, store_location
 
 if TYPE_CHECKING:
     from lsp import LivePool

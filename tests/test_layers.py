@@ -23,7 +23,8 @@ ALLOWED = {
     "bridge": {"memory", "map", "lsp", "disk"},
 }
 FRONT_DOORS = {
-    "bridge": {"lsp", "memory"},
+    "bridge": {"lsp", "map", "memory"},
+    "memory": {"map"},
 }
 """The layers each package imports only through their front door (`__init__.py`)."""
 
