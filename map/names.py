@@ -154,10 +154,11 @@ class NameIndex:
         if not literal:
             yield from self._everything()
             return
-        folded = _escape(literal.casefold())
-        spans = [(folded[:at], folded[at + 1 :]) for at, c in enumerate(folded) if c == "#"]
+        raw = literal.casefold()  # as paths hold it; the lines hold it escaped
+        folded = _escape(raw)
+        spans = [(raw[:at], _escape(raw[at + 1 :])) for at, c in enumerate(raw) if c == "#"]
         for entry in self._files.values():
-            in_path = folded in entry.folded_path
+            in_path = raw in entry.folded_path
             if in_path:
                 yield entry.file()
                 if plain is None:  # a plain pattern matches an ID only whole

@@ -52,7 +52,7 @@ PATTERNS = [
     "pkg/*", "*#*", "Engine*", "*Inner.step_*", "re:^B", "re:^get_", "re:step$", "re:(?i)STEP",
     "re:st|en", "re:s(te)?p", "re:ste*p", "re:[Ss]tep", "re:\\.run", "re:core\\.py#E", "re:^$",
     "re:.", "re:Outer\\.Inner", "re:a{0}b", "re:(step)", "re:Ste?p", "re:\\bstep", "re:ß",
-    "Inner.step", "outer.inner.step_inner", "util",
+    "Inner.step", "outer.inner.step_inner", "util", "re:back\\\\slash", "re:k\\\\s", "*slash.py*",
 ]  # fmt: skip
 
 
@@ -60,6 +60,7 @@ PATTERNS = [
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = copy_repo(tmp_path_factory.mktemp("names"))
     (root / "pkg" / "odd.py").write_text(ODD_NAMES, encoding="utf-8")
+    (root / "pkg" / "back\\slash.py").write_text("def in_odd_path():\n    return 1\n")
     CodeMap.open(root)  # leaves the store a restarted map answers from
     return root
 
