@@ -180,6 +180,9 @@ class RealServerTests:
 
     def test_workspace_symbols_find_a_function_by_name(self, live: Live) -> None:
         name, path = self.case.workspace_symbol
+        # One file of the language open first, as the bridge does (a fresh tsserver has
+        # no project, and refuses workspace/symbol, until one is): so in any order.
+        live.run(live.pool.prime([self.case.decl.path]))
         found = live.run(live.pool.workspace_symbols(name, language=self.case.language))
         assert (name, path) in {(s.name, s.location.path) for s in found}
 
