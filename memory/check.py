@@ -31,6 +31,7 @@ Reasons, by status:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -83,10 +84,16 @@ def check_memories(
 ) -> list[MemoryCheck]:
     """Check every reference of every memory; statuses follow docs/contracts.md.
 
-    `live`, when given, confirms every symbol the check found somewhere.
+    `live`, when given, confirms every symbol the check found somewhere. The
+    cyclic garbage collector is off meanwhile: a check makes a few small
+    objects per reference and frees almost none until it ends, and each
+    automatic pass would walk every memory loaded (not `map.gcpause`: freezing
+    would keep the run's caches, which hold cycles, for good).
     """
     ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
     results = []
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         for memory in memories:
             refs = tuple(check_anchor(ws, a) for a in memory.anchors)
@@ -103,6 +110,8 @@ def check_memories(
                 MemoryCheck(memory, effective_status(memory.status, derived), refs, tuple(warnings))
             )
     finally:
+        if collecting:
+            gc.enable()
         ws.history.close()
     return results
 
