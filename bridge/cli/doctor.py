@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -12,7 +12,7 @@ from rich.table import Table
 from bridge.cli.common import print_json
 from bridge.config import catalog_of
 from bridge.trust import TrustState, load_trusted
-from lsp import examine
+from lsp import ServerReport, examine
 
 
 def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     reports = examine(catalog_of(config))
     missing_chosen = [r for r in reports if r.chosen_for and not r.found]
     if args.json:
-        print_json({"servers": [dataclasses.asdict(r) for r in reports], "config": trust.as_dict()})
+        print_json({"servers": [_server_json(r) for r in reports], "config": trust.as_dict()})
     else:
         table = Table(title="Language servers")
         for column in ("server", "languages", "default for", "status", "version / install"):
@@ -41,6 +41,20 @@ def run(args: argparse.Namespace) -> int:
         Console().print(table)
         Console(highlight=False).print(_trust_line(trust))
     return 1 if missing_chosen else 0
+
+
+def _server_json(report: ServerReport) -> dict[str, Any]:
+    """One server's report with camelCase keys, like every other answer."""
+    return {
+        "name": report.name,
+        "languages": list(report.languages),
+        "chosenFor": list(report.chosen_for),
+        "found": report.found,
+        "path": report.path,
+        "version": report.version,
+        "install": report.install,
+        "problem": report.problem,
+    }
 
 
 def _trust_line(state: TrustState) -> str:

@@ -237,7 +237,7 @@ def test_choosing_a_builtin_server_needs_no_trust(repo: Repo) -> None:
     status = repo.answer("trust", "--status")
     assert status["needsTrust"] is False and status["choices"] == {"python": "pyright"}
     doctor = repo.cli("doctor", "--json").json()
-    chosen = {s["name"]: s["chosen_for"] for s in doctor["servers"]}
+    chosen = {s["name"]: s["chosenFor"] for s in doctor["servers"]}
     assert "python" in chosen["pyright"] and "python" not in chosen["ty"]
     assert doctor["config"]["needsTrust"] is False
 

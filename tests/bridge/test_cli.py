@@ -361,6 +361,6 @@ def test_doctor_json_lists_ty_as_found(capsys: pytest.CaptureFixture[str], repo:
     assert ty["found"] is True
     assert ty["path"] == str(require_binary("ty"))
     assert ty["version"]
-    assert "python" in ty["chosen_for"]
-    missing = [s for s in servers.values() if s["chosen_for"] and not s["found"]]
+    assert "python" in ty["chosenFor"]
+    missing = [s for s in servers.values() if s["chosenFor"] and not s["found"]]
     assert result.code == (1 if missing else 0)
