@@ -42,11 +42,12 @@ Change = tuple[FileExtract | None, FileExtract | None]
 
 @dataclass(slots=True)
 class _FileLinks:
-    """What one file's references resolved to, and which names each consulted."""
+    """What one file's references resolved to (by index; None: nothing of ours),
+    which names each consulted, and which references make each edge."""
 
-    results: dict[int, Resolution] = field(default_factory=dict)
+    results: list[Resolution | None]
     deps: dict[str, list[int]] = field(default_factory=dict)
-    edges: dict[EdgeKey, list[int]] = field(default_factory=dict)
+    edges: dict[EdgeKey, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -257,8 +258,9 @@ class Linker:
     def _relink_whole(self, path: str) -> None:
         old = self._drop_links(path)
         dirty: set[EdgeKey] = set(old.edges) if old is not None else set()
-        links = self._links[path] = _FileLinks()
-        for index in range(len(self._extracts[path].references)):
+        count = len(self._extracts[path].references)
+        links = self._links[path] = _FileLinks([None] * count)
+        for index in range(count):
             dirty |= self._resolve_one(path, links, index)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
@@ -269,12 +271,12 @@ class Linker:
         dirty: set[EdgeKey] = set()
         references = self._extracts[path].references
         for index in indexes:
-            old = links.results.pop(index, None)
+            old, links.results[index] = links.results[index], None
             if old is not None:
                 ref = references[index]
                 for target in old.reached:
                     key = (ref.scope, target, ref.kind)
-                    links.edges[key].remove(index)
+                    links.edges[key] = tuple(i for i in links.edges[key] if i != index)
                     dirty.add(key)
             dirty |= self._resolve_one(path, links, index)
         self._write(path, links, dirty)
@@ -293,7 +295,7 @@ class Linker:
         links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
         keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.reached}
         for key in keys:
-            links.edges.setdefault(key, []).append(index)
+            links.edges[key] = (*links.edges.get(key, ()), index)
         return keys
 
     def _write(self, path: str, links: _FileLinks, dirty: Iterable[EdgeKey]) -> None:
@@ -303,7 +305,8 @@ class Linker:
                 links.edges.pop(key, None)
                 set_edge(self.graph, key, None)
             elif key[0] in self.graph and key[1] in self.graph:
-                set_edge(self.graph, key, max(links.results[i].confidence for i in indexes))
+                found = (links.results[i] for i in indexes)
+                set_edge(self.graph, key, max(r.confidence for r in found if r is not None))
 
     def use_edges(self, path: str) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, details) of the uses and imports from a file's nodes."""
@@ -328,7 +331,8 @@ class Linker:
             references = self._extracts[path].references
             indexes = self._links[path].edges[source, target, kind]
             lines = tuple(sorted({references[i].range.first_line for i in indexes}))
-            candidates.update(*(self._links[path].results[i].candidates for i in indexes))
+            found = (self._links[path].results[i] for i in indexes)
+            candidates.update(*(r.candidates for r in found if r is not None))
         return {
             "kind": kind,
             "lines": lines,
