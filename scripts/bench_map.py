@@ -26,8 +26,14 @@ Every measurement runs in a fresh child process, so its peak RSS (ours plus
 the largest pool worker, or the server's) is its own. Progress goes to
 stderr, the table to stdout, or JSON with --json.
 
+With --scale it runs floor-parse, cold (split into scan, link and save),
+serve-start and serve-rebuild on corpora of growing size (click, sympy, mix,
+large = mix + transformers + kubernetes, huge = large + pulumi-aws: 0.4 to
+332 MB of source) and ends in a cost per MB per measure (mapbench/scale.py).
+
     .venv/bin/python scripts/bench_map.py --quick          # click only, seconds
-    .venv/bin/python scripts/bench_map.py --runs 3 --json  # everything
+    .venv/bin/python scripts/bench_map.py --runs 3 --json  # click, sympy, mix
+    .venv/bin/python scripts/bench_map.py --scale --runs 1 # about an hour on 2 cores
 """
 
 from __future__ import annotations
