@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_map import CORPORA, DEFAULT_CACHE, fetch_wheels, unpack_sources  # noqa: E402
+from mapbench.corpora import CORPORA, DEFAULT_CACHE, fetch_wheels, unpack_sources  # noqa: E402
 
 from bridge.config import Config  # noqa: E402
 from bridge.context import AppContext  # noqa: E402

@@ -51,13 +51,22 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mapbench.corpora import (
+    CORPORA,
+    DEFAULT_CACHE,
+    DEFAULT_CORPORA,
+    Corpus,
+    accepted,
+    describe,
+    fetch_wheels,
+    unpack_sources,
+)
 from mapbench.procs import WorkerPeaks
 from mapbench.scale import SCALE_CORPORA, SCALE_MEASURES, scale_rows, scale_table
 from mapbench.serve import SESSIONS
@@ -71,29 +80,6 @@ from map.ingest import CHUNK_FILES, POOL_THRESHOLD
 from map.languages import grammar, language_for
 from map.walk import list_files
 
-WHEELS = {
-    "click": "click==8.5.1",
-    "sympy": "sympy==1.14.0",
-    "django": "django==5.2.19",
-    "pandas": "pandas==3.1.1",
-    "scipy": "scipy==1.17.1",
-    "sqlalchemy": "sqlalchemy==2.1.9",
-    "transformers": "transformers==5.23.0",  # 53 MB of Python
-    "kubernetes": "kubernetes==37.0.2",  # 74 MB
-    "pulumi_aws": "pulumi-aws==7.51.1",  # 119 MB (generated)
-}
-CORPORA = {
-    "click": ("click",),
-    "sympy": ("sympy",),
-    "mix": ("sympy", "pandas", "scipy", "django", "sqlalchemy"),
-    "large": ("sympy", "pandas", "scipy", "django", "sqlalchemy", "transformers", "kubernetes"),
-    "huge": (
-        *("sympy", "pandas", "scipy", "django", "sqlalchemy", "transformers", "kubernetes"),
-        "pulumi_aws",
-    ),
-}
-"""Source MB as the map lists them: click 0.4, sympy 26, mix 86, large 212, huge 331."""
-DEFAULT_CORPORA = ("click", "sympy", "mix")
 MEASURES = (
     "floor-read",
     "floor-parse",
@@ -110,84 +96,10 @@ UPDATES = frozenset({"update-median", "update-largest", "update-scan"})
 FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold"})
 SESSION_REPEATS = 5
 """Edits per serve-rebuild / serve-watch session, and calls per query p50."""
-DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench"
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)  # what the map picks by default
 PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
 
 err = Console(stderr=True)
-
-
-# ----------------------------------------------------------------- corpora
-
-
-def fetch_wheels(cache: Path, packages: tuple[str, ...]) -> dict[str, Path]:
-    """The cached wheel of each package, downloading the missing ones from PyPI."""
-    cache.mkdir(parents=True, exist_ok=True)
-    found = {name: _cached_wheel(cache, name) for name in packages}
-    missing = [WHEELS[name] for name, wheel in found.items() if wheel is None]
-    if missing:
-        err.log(f"downloading {', '.join(missing)} into {cache}")
-        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-        subprocess.run([*pip, "--only-binary=:all:", "-d", str(cache), *missing], check=True)
-    wheels: dict[str, Path] = {}
-    for name in packages:
-        wheel = _cached_wheel(cache, name)
-        if wheel is None:
-            raise SystemExit(f"pip download left no wheel for {WHEELS[name]} in {cache}")
-        wheels[name] = wheel
-    return wheels
-
-
-def _cached_wheel(cache: Path, name: str) -> Path | None:
-    version = WHEELS[name].split("==")[1]
-    matches = sorted(cache.glob(f"{name}-{version}-*.whl"))
-    return matches[0] if matches else None
-
-
-def unpack_sources(wheels: dict[str, Path], into: Path) -> None:
-    """Unzip the source files (those the map has a language for) of each wheel."""
-    for name, wheel in wheels.items():
-        with zipfile.ZipFile(wheel) as archive:
-            for info in archive.infolist():
-                if not info.is_dir() and language_for(info.filename) is not None:
-                    archive.extract(info, into / name)
-
-
-@dataclass
-class Corpus:
-    """An unpacked corpus and the files the benchmark edits."""
-
-    name: str
-    root: Path
-    files: int
-    megabytes: float
-    median_file: str
-    median_bytes: int
-    largest_file: str
-    largest_bytes: int
-
-
-def describe(name: str, root: Path) -> Corpus:
-    """Count the corpus as the map lists it, and pick the files to edit."""
-    rels = list_files(root, accept=_accepted).files
-    sizes = {rel: (root / rel).stat().st_size for rel in rels}
-    python = sorted((size, rel) for rel, size in sizes.items() if rel.endswith(".py"))
-    median_bytes, median_file = python[len(python) // 2]
-    largest_bytes, largest_file = python[-1]
-    return Corpus(
-        name,
-        root,
-        len(rels),
-        sum(sizes.values()) / 1e6,
-        median_file,
-        median_bytes,
-        largest_file,
-        largest_bytes,
-    )
-
-
-def _accepted(rel: str) -> bool:
-    return language_for(rel) is not None
 
 
 # ------------------------------------------------- measurements (child side)
@@ -210,7 +122,7 @@ def _parse_chunk(root: str, rels: list[str]) -> int:
 
 def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
-    rels = list_files(root, accept=_accepted).files
+    rels = list_files(root, accept=accepted).files
     for rel in rels:
         content_hash((root / rel).read_bytes())
     return {"seconds": time.perf_counter() - started}
@@ -228,7 +140,7 @@ def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) ->
     threshold, else `workers` forkserver processes fed chunks of its size.
     """
     started = time.perf_counter()
-    rels = list(list_files(root, accept=_accepted).files)
+    rels = list(list_files(root, accept=accepted).files)
     if len(rels) <= POOL_THRESHOLD or workers <= 1:
         task(str(root), rels)
     else:
