@@ -147,6 +147,18 @@ class NameIndex:
         """Forget a file."""
         self._files.pop(path, None)
 
+    def share_holding(self, pattern: str) -> float:
+        """The share of the files whose symbol lines or path may hold a match (1.0 for
+        a pattern without a literal): how little the index narrows a search."""
+        plain = plain_text(pattern)
+        literal = plain if plain is not None else required_literal(pattern)
+        if not literal or not self._files:
+            return 1.0
+        raw = literal.casefold()
+        folded = _escape(raw)
+        holding = sum(1 for e in self._files.values() if folded in e.folded or raw in e.folded_path)
+        return holding / len(self._files)
+
     def candidates(self, pattern: str) -> Iterator[Candidate]:
         """Every node `pattern` can match under `map.query.search` (more, never fewer)."""
         plain = plain_text(pattern)

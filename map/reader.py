@@ -25,6 +25,9 @@ from map.store import MapStore, StoreError
 
 T = TypeVar("T")
 SUGGESTIONS = 5
+BROAD_SHARE = 0.25
+"""A pattern that may match in more of the files than this is scored on the whole graph
+(when loaded): building a candidate costs more than scoring a graph node."""
 BULK_NAMES = 64
 """More files than this to (re)index read their search lines from the store at once."""
 
@@ -147,9 +150,11 @@ class MapReader(ABC):
         """Symbols (and files) by name, glob or regex; see `query.search`. Only the
         nodes the names index cannot rule out are scored (the same order and hits)."""
         if self._from_store(lambda store: True) is None:
-            self._extracts()  # the graph answers: rebuilt first if the store just failed
-        found = self._names_now().candidates(pattern)
-        return query.search_nodes(found, pattern, kinds=kinds, limit=limit)
+            self._extracts()  # the graph is loaded: rebuilt first if the store just failed
+            if self._names_now().share_holding(pattern) > BROAD_SHARE:
+                return query.search(self.graph, pattern, kinds=kinds, limit=limit)
+        index = self._names_now()
+        return query.search_nodes(index.candidates(pattern), pattern, kinds=kinds, limit=limit)
 
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
