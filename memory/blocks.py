@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from disk.stamps import content_hash
 from memory.confidence import BLOCK_MIN, Confidence
 from memory.files import FileNow
-from memory.model import Anchor, Place, RefCheck, RefStatus
+from memory.model import Anchor, Place, RefCheck, RefReason, RefStatus
 from memory.ranges import BlockHit
 from memory.results import ambiguous, whitespace_only
 from memory.workspace import Workspace
@@ -38,7 +38,7 @@ _WORD = re.compile(r"\w+")
 
 
 def check_range(
-    ws: Workspace, anchor: Anchor, file: FileNow | None, path: str | None, reason: str
+    ws: Workspace, anchor: Anchor, file: FileNow | None, path: str | None, reason: RefReason
 ) -> RefCheck:
     """The status of a line range whose file is `file` now (None: gone), found via `reason`."""
     if file is not None and path is not None:
@@ -71,7 +71,7 @@ def check_range(
 
 
 def _same_text_here(
-    ws: Workspace, anchor: Anchor, file: FileNow, path: str, reason: str
+    ws: Workspace, anchor: Anchor, file: FileNow, path: str, reason: RefReason
 ) -> RefCheck | None:
     """Steps 1-4: the anchored text itself, in its own file."""
     start, end = anchor.start_line or 1, anchor.end_line or 1
@@ -107,7 +107,7 @@ def _truncated(ws: Workspace, anchor: Anchor, file: FileNow | None) -> RefCheck:
     return RefCheck(anchor, "modified", "lines_changed", place, hit.confidence, warnings=(note,))
 
 
-def _relocated_here(anchor: Anchor, file: FileNow, hit: BlockHit, reason: str) -> RefCheck:
+def _relocated_here(anchor: Anchor, file: FileNow, hit: BlockHit, reason: RefReason) -> RefCheck:
     others = tuple(Place(file.path, start_line=s, end_line=s + hit.length - 1) for s in hit.others)
     warnings: tuple[str, ...] = ()
     if others:
@@ -170,7 +170,11 @@ def _existed(ws: Workspace, anchor: Anchor, file: FileNow, hit: BlockHit) -> boo
 
 
 def _moved(
-    anchor: Anchor, found: list[tuple[FileNow, BlockHit]], status: RefStatus, reason: str, what: str
+    anchor: Anchor,
+    found: list[tuple[FileNow, BlockHit]],
+    status: RefStatus,
+    reason: RefReason,
+    what: str,
 ) -> RefCheck:
     if len(found) > 1:
         return ambiguous(anchor, [_at(f, hit) for f, hit in found], what)

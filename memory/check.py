@@ -50,6 +50,7 @@ from memory.model import (
     MemoryCheck,
     Place,
     RefCheck,
+    RefReason,
     derive_status,
     effective_status,
 )
@@ -70,9 +71,11 @@ class _FileFate:
     how: Literal["unchanged", "moved", "changed", "gone", "unreadable", "ambiguous"]
     path: str | None = None
     file: FileNow | None = None
-    reason: str = "unchanged"
+    reason: RefReason = "unchanged"
     confidence: float | None = None
     candidates: tuple[str, ...] = ()
+    error: str = ""
+    """Why the file could not be read (`how` is "unreadable")."""
 
 
 def check_memories(
@@ -124,7 +127,7 @@ def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
         return RefCheck(anchor, "unknown", "invalid_ref", warnings=(warning,))
     fate = _file_fate(ws, anchor)
     if fate.how == "unreadable":
-        return RefCheck(anchor, "unknown", "unreadable", warnings=(f"{anchor.ref}: {fate.reason}",))
+        return RefCheck(anchor, "unknown", "unreadable", warnings=(f"{anchor.ref}: {fate.error}",))
     if fate.how == "ambiguous":
         return ambiguous(anchor, [Place(p) for p in fate.candidates], "its file's content is found")
     if fate.how in ("unchanged", "moved"):
@@ -179,11 +182,11 @@ def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
     return _read_fate(ws, anchor, path, "file_changed")
 
 
-def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: str) -> _FileFate:
+def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: RefReason) -> _FileFate:
     try:
         file = ws.read(path)
     except DiskError as exc:
-        return _FileFate("unreadable", path, reason=str(exc))
+        return _FileFate("unreadable", path, reason="unreadable", error=str(exc))
     if file is None:
         return _search_file(ws, anchor)
     if file.hash == anchor.file_hash:
@@ -225,7 +228,7 @@ def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     place = Place(fate.path)
     if ws.file_fingerprint(fate.file) == anchor.fingerprint:
         return whitespace_only(anchor, fate.reason, place)
-    reason = fate.reason if same_path else "renamed_with_edits"
+    reason: RefReason = fate.reason if same_path else "renamed_with_edits"
     return RefCheck(anchor, "modified", reason, place)
 
 
@@ -238,7 +241,7 @@ def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     found = follow_symbol(ws, anchor, fate.file)
     if found is not None:
         return found
-    reason = "file_deleted" if fate.how == "gone" else "symbol_not_found"
+    reason: RefReason = "file_deleted" if fate.how == "gone" else "symbol_not_found"
     return RefCheck(anchor, "deleted", reason)
 
 

@@ -33,7 +33,7 @@ from memory.confidence import (
     for_similarity,
 )
 from memory.files import FileNow
-from memory.model import Anchor, RefCheck
+from memory.model import Anchor, RefCheck, RefReason
 from memory.results import ambiguous, place_of, whitespace_note
 from memory.similarity import name_affinity, similarity, tokens
 from memory.workspace import (
@@ -128,11 +128,11 @@ def _decide_by_name(anchor: Anchor, found: list[_Candidate]) -> RefCheck:
         return ambiguous(anchor, places, f"{simple_name(anchor)} is found")
     place = place_of(best.file.path, best.symbol)
     if not best.equal:
-        reason = "container_changed_with_edits" if best.same_file else "moved_with_edits"
+        reason: RefReason = "container_changed_with_edits" if best.same_file else "moved_with_edits"
         return RefCheck(anchor, "modified", reason, place, for_similarity(best.similarity))
     note = () if best.exact else (whitespace_note(anchor),)
-    reason = "container_changed" if best.same_file else "moved_to_other_file"
-    return RefCheck(anchor, "relocated", reason, place, Confidence.NAMED, warnings=note)
+    moved: RefReason = "container_changed" if best.same_file else "moved_to_other_file"
+    return RefCheck(anchor, "relocated", moved, place, Confidence.NAMED, warnings=note)
 
 
 def _by_body(ws: Workspace, anchor: Anchor, own: FileNow | None, simple: str) -> RefCheck | None:

@@ -161,12 +161,11 @@ class RefCheck:
     `candidates` lists the equally good places of an ambiguous result
     (`unknown`, reason `ambiguous`). `live` is what a language server said
     of the symbol at `place` (`memory.live`); None when it was not asked.
-    `reason` is one of `RefReason`.
     """
 
     anchor: Anchor
     status: RefStatus
-    reason: str
+    reason: RefReason
     place: Place | None = None
     confidence: float | None = None
     warnings: tuple[str, ...] = field(default=())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from map import Symbol
 from memory.confidence import Confidence
-from memory.model import Anchor, Place, RefCheck
+from memory.model import Anchor, Place, RefCheck, RefReason
 from memory.workspace import symbol_id
 
 SHOWN_CANDIDATES = 5
@@ -16,7 +16,7 @@ def place_of(path: str, symbol: Symbol) -> Place:
     return Place(path, symbol_id(symbol), symbol.range.first_line, symbol.range.last_line)
 
 
-def whitespace_only(anchor: Anchor, reason: str, place: Place) -> RefCheck:
+def whitespace_only(anchor: Anchor, reason: RefReason, place: Place) -> RefCheck:
     """Same normalized content: valid in place, relocated (REFORMATTED) elsewhere."""
     note = (whitespace_note(anchor),)
     if place.path == anchor.spec.path and place.start_line in (None, anchor.start_line):

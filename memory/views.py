@@ -9,7 +9,7 @@ the key names: they change only with the contract.
 
 from __future__ import annotations
 
-from typing import NotRequired, cast
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
@@ -152,7 +152,7 @@ def ref_result(result: RefCheck) -> RefResultView:
         startLine=place.start_line if place else None,
         endLine=place.end_line if place else None,
         confidence=None if result.confidence is None else Confidence(result.confidence),
-        reason=cast(RefReason, result.reason),
+        reason=result.reason,
         liveConfirmed=live.confirmed,
         liveReason=live.reason,
     )

@@ -41,7 +41,6 @@ from map import Neighbor as Reached
 from memory import (
     Diff,
     MemoryService,
-    RefReason,
     SymbolChange,
     SymbolChangeKind,
     Touched,
@@ -82,7 +81,7 @@ def _memory(found: Touched) -> TouchedMemory:
         TouchedRef(
             ref=str(r.anchor.spec),
             status=r.status,
-            reason=cast(RefReason, r.reason),
+            reason=r.reason,
             path=None if r.place is None else r.place.path,
             symbol=None if r.place is None else r.place.symbol,
             startLine=None if r.place is None else r.place.start_line,
