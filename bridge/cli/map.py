@@ -1,21 +1,20 @@
-"""`codeanchor map ...`: build the cached map and ask it graph questions."""
+"""`codeanchor map ...`: build the cached map and ask it graph questions.
+
+The tools (and the graph library, the answer models and the console under
+them) are imported when a command runs, not when the parser is built:
+`map status --help` stays cheap.
+"""
 
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any, Literal, get_args
 
-from rich.console import Console
-
-from bridge.cli.common import print_json, report_warning
-from bridge.cli.progress import build_progress
 from bridge.cli.run import run_tool
-from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.map_shapes import BuildAnswer, BuildData, NodeKind
-from bridge.tools import changes, mapping
-from map import CodeMap
+from map import SymbolKind
+
+KINDS = ("file", *get_args(SymbolKind))
+"""The node kinds `--kind` takes: bridge.map_shapes.NodeKind, without loading its models."""
 
 
 def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
@@ -26,29 +25,23 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     build.set_defaults(handler=_build)
 
     status = sub.add_parser("status", parents=[parent], help="files, symbols, edges, stale files")
-    status.set_defaults(handler=lambda a: run_tool(a, mapping.map_status))
+    status.set_defaults(handler=_status)
 
     show = sub.add_parser("show", parents=[parent], help="a file's outline as the map has it")
     show.add_argument("path")
     _budget(show)
-    show.set_defaults(
-        handler=lambda a: run_tool(a, lambda app: mapping.map_outline(app, a.path, a.budget))
-    )
+    show.set_defaults(handler=_show)
 
     search = sub.add_parser("search", parents=[parent], help="find symbols by name/glob/re:regex")
     search.add_argument("query")
     search.add_argument(
         "--kind",
-        choices=[k for part in get_args(NodeKind) for k in get_args(part)],
+        choices=KINDS,
         help="only this kind (class, function, method, ...)",
     )
     search.add_argument("--limit", type=int, default=50)
     _budget(search)
-    search.set_defaults(
-        handler=lambda a: run_tool(
-            a, lambda app: mapping.map_search(app, a.query, a.kind, a.limit, a.budget)
-        )
-    )
+    search.set_defaults(handler=_search)
 
     directions: tuple[tuple[str, Literal["in", "out"], str], ...] = (
         ("callers", "in", "what calls/uses a node"),
@@ -67,11 +60,7 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     impact.add_argument("--depth", type=int)
     _budget(impact)
     _verify(impact)
-    impact.set_defaults(
-        handler=lambda a: run_tool(
-            a, lambda app: mapping.map_impact(app, a.node_id, a.depth, a.budget, a.verify)
-        )
-    )
+    impact.set_defaults(handler=_impact)
 
     diff = sub.add_parser(
         "changes", parents=[parent], help="symbols a diff changed, their dependents, memories"
@@ -81,24 +70,13 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     diff.add_argument("--depth", type=int, default=2)
     _budget(diff)
     _verify(diff)
-    diff.set_defaults(
-        handler=lambda a: run_tool(
-            a,
-            lambda app: changes.map_changes(
-                app, a.since, a.until, a.depth, a.verify, budget=a.budget
-            ),
-        )
-    )
+    diff.set_defaults(handler=_changes)
     path = sub.add_parser("path", parents=[parent], help="the chain of edges between two nodes")
     path.add_argument("source", metavar="FROM")
     path.add_argument("target", metavar="TO")
     _budget(path)
     _verify(path)
-    path.set_defaults(
-        handler=lambda a: run_tool(
-            a, lambda app: mapping.map_path(app, a.source, a.target, a.budget, a.verify)
-        )
-    )
+    path.set_defaults(handler=_path)
 
     overview = sub.add_parser("overview", parents=[parent], help="the ranked repo map")
     _budget(overview)
@@ -115,8 +93,59 @@ def _verify(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _status(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
+    return run_tool(args, mapping.map_status)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
+    return run_tool(args, lambda app: mapping.map_outline(app, args.path, args.budget))
+
+
+def _search(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
+    return run_tool(
+        args, lambda app: mapping.map_search(app, args.query, args.kind, args.limit, args.budget)
+    )
+
+
+def _impact(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
+    return run_tool(
+        args,
+        lambda app: mapping.map_impact(app, args.node_id, args.depth, args.budget, args.verify),
+    )
+
+
+def _changes(args: argparse.Namespace) -> int:
+    from bridge.tools import changes
+
+    return run_tool(
+        args,
+        lambda app: changes.map_changes(
+            app, args.since, args.until, args.depth, args.verify, budget=args.budget
+        ),
+    )
+
+
+def _path(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
+    return run_tool(
+        args,
+        lambda app: mapping.map_path(app, args.source, args.target, args.budget, args.verify),
+    )
+
+
 def _walker(direction: Literal["in", "out"]) -> Any:
     def handler(args: argparse.Namespace) -> int:
+        from bridge.tools import mapping
+
         return run_tool(
             args,
             lambda app: mapping.map_neighbors(
@@ -136,6 +165,18 @@ def _walker(direction: Literal["in", "out"]) -> Any:
 def _build(args: argparse.Namespace) -> int:
     """Open (or build) the map with a progress bar, then update it from the disk; print
     the map_status summary and what this build did (the answer envelope with --json)."""
+    import time
+
+    from rich.console import Console
+
+    from bridge.cli.common import print_json, report_warning
+    from bridge.cli.progress import build_progress
+    from bridge.context import AppContext
+    from bridge.envelope import respond
+    from bridge.map_shapes import BuildAnswer, BuildData
+    from bridge.tools import mapping
+    from map import CodeMap
+
     app = AppContext(args.root)
     started = time.monotonic()
     with build_progress("building the map", enabled=not args.json) as progress:
@@ -167,6 +208,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _overview(args: argparse.Namespace) -> int:
+    from bridge.tools import mapping
+
     return run_tool(
         args,
         lambda app: mapping.map_overview(app, args.budget),

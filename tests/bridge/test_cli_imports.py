@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import orjson
 import pytest
@@ -99,3 +100,21 @@ def test_commands_that_ask_no_server_load_no_server_client(tmp_path: Path) -> No
         code, packages = loaded(tmp_path, *words, *at)
         assert code == 0, words
         assert packages & SERVERS == set(), words
+
+
+@pytest.mark.parametrize(
+    "words", [("map", "status", "--help"), ("map", "search", "--help")], ids=" ".join
+)
+def test_map_help_loads_nothing_heavy(tmp_path: Path, words: tuple[str, ...]) -> None:
+    """The map's tools, graph library and answer models load when a command runs."""
+    code, packages = loaded(tmp_path, *words)
+    assert code == 0
+    assert packages & HEAVY == set()
+
+
+def test_map_search_offers_every_node_kind() -> None:
+    """`--kind` lists the kinds of the answer contract, built without loading it."""
+    from bridge.cli.map import KINDS
+    from bridge.map_shapes import NodeKind
+
+    assert set(KINDS) == {k for part in get_args(NodeKind) for k in get_args(part)}
