@@ -27,7 +27,8 @@ once that submodule is imported, the package attribute is the module.
     fingerprint_text, comment_spans, TokenIndex
                        normalized fingerprints (fingerprint)
     Outline, outline_file
-                       a file's outline from its extract (outline)
+                       a file's symbols and comment spans, parsed without
+                       its edges (outline)
     MapError, UnknownNodeError, SnapshotError     the error tree (errors)
 """
 
