@@ -83,3 +83,22 @@ def test_front_door_names_resolve(layer: str) -> None:
     assert [name for name in door.__all__ if name.startswith("_")] == []
     assert sorted(set(door.__all__) & submodules) == []
     assert [name for name in door.__all__ if getattr(door, name, None) is None] == []
+
+
+@pytest.mark.parametrize("layer", sorted(set().union(*FRONT_DOORS.values())))
+def test_front_door_lists_agree(layer: str) -> None:
+    """A door's three lists name the same things: its type checker imports (what mypy
+    sees), its name -> module table (what loads at run time) and `__all__`. A name missing
+    from the first would type as `object` for every caller."""
+    door = importlib.import_module(layer)
+    tree = ast.parse(Path(door.__file__ or "").read_text(encoding="utf-8"))
+    checked = {
+        alias.name: statement.module
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        for statement in node.body
+        if isinstance(statement, ast.ImportFrom)
+        for alias in statement.names
+    }
+    assert checked == door._HOME
+    assert sorted(door.__all__) == sorted(door._HOME)
