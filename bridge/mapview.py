@@ -49,6 +49,7 @@ class MapEntry:
     end_line: int
     selection_line: int
     range: Range
+    name: str
 
     @property
     def lsp_kind(self) -> str:
@@ -77,13 +78,19 @@ class MapStamp:
 
 def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
     """The map's record of a symbol node, or None when the map has no such symbol."""
-    attrs = code_map.attrs(node_id)
-    if attrs is None or attrs.get("kind") == "file":
+    details = code_map.attrs(node_id)
+    if details is None or details["kind"] == "file":
         return None
-    first, last = attrs["lines"]
-    selection: Range = attrs["selection"]
+    first, last = details["lines"]
     return MapEntry(
-        node_id, attrs["path"], attrs["kind"], first, last, selection.start_line + 1, attrs["range"]
+        node_id,
+        details["path"],
+        details["kind"],
+        first,
+        last,
+        details["selection"].start_line + 1,
+        details["range"],
+        details["name"],
     )
 
 
@@ -140,34 +147,31 @@ class UseSite:
 
 def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> dict[str, Any]:
     """An edge's `confidence` and the 1-based `lines` of its uses ({} for none)."""
-    data = code_map.edge_attrs(user, used, kind)
-    if data is None:
+    details = code_map.edge_attrs(user, used, kind)
+    if details is None:
         return {}
-    return {"confidence": round(data.get("confidence", 1.0), 2), "at": list(data.get("lines", ()))}
+    return {"confidence": round(details["confidence"], 2), "at": list(details["lines"])}
 
 
 def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | None:
     """The first use behind the edge `user -> used` (calls, references, inherits):
     the name itself when written there, else another use of that kind on its lines
     (an alias); None for other edges, or when the map has no such use."""
-    graph = code_map.graph
+    if kind not in USE_KINDS:
+        return None
+    details = code_map.edge_attrs(user, used, kind)
     target = map_entry(code_map, used)
     path = user.partition("#")[0]
     extract = code_map.extract_of(path)
-    if (
-        kind not in USE_KINDS
-        or not graph.has_edge(user, used, key=kind)
-        or target is None
-        or extract is None
-    ):
+    if details is None or target is None or extract is None:
         return None
-    lines = set((code_map.edge_attrs(user, used, kind) or {}).get("lines", ()))
+    lines = set(details["lines"])
     uses = [
         ref
         for ref in extract.references
         if ref.scope == user and ref.kind == kind and ref.range.first_line in lines
     ]
-    named = [ref for ref in uses if ref.name == graph.nodes[used].get("name")]
+    named = [ref for ref in uses if ref.name == target.name]
     first = next(iter(named or uses), None)
     if first is None:
         return None

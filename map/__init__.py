@@ -21,6 +21,9 @@ once that submodule is imported, the package attribute is the module.
                        the watcher: stale flags at once, debounced rebuilds
     Symbol, FileExtract, Range, Fingerprint, SymbolKind, EdgeKind
                        what extraction finds in one file (model)
+    NodeDetails (FileDetails | SymbolDetails), EdgeDetails
+                       what the map knows of a node or an edge (model);
+                       nothing above map/ reads the graph's attribute dicts
     extract_file, language_for, grammar, LANGUAGES, list_files
                        extract one file; which files and languages (extract,
                        languages, walk)
@@ -45,7 +48,18 @@ if TYPE_CHECKING:
     from map.graph import MapGraph
     from map.languages import LANGUAGES, grammar, language_for
     from map.live_map import LiveMap
-    from map.model import EdgeKind, FileExtract, Fingerprint, Range, Symbol, SymbolKind
+    from map.model import (
+        EdgeDetails,
+        EdgeKind,
+        FileDetails,
+        FileExtract,
+        Fingerprint,
+        NodeDetails,
+        Range,
+        Symbol,
+        SymbolDetails,
+        SymbolKind,
+    )
     from map.outline import Outline, outline_file
     from map.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
     from map.walk import list_files
@@ -68,7 +82,11 @@ _HOME = {
     "grammar": "map.languages",
     "language_for": "map.languages",
     "LiveMap": "map.live_map",
+    "EdgeDetails": "map.model",
     "EdgeKind": "map.model",
+    "FileDetails": "map.model",
+    "NodeDetails": "map.model",
+    "SymbolDetails": "map.model",
     "FileExtract": "map.model",
     "Fingerprint": "map.model",
     "Range": "map.model",
@@ -92,7 +110,9 @@ __all__ = [
     "BadPatternError",
     "BuildReport",
     "CodeMap",
+    "EdgeDetails",
     "EdgeKind",
+    "FileDetails",
     "FileExtract",
     "Fingerprint",
     "Hit",
@@ -102,12 +122,14 @@ __all__ = [
     "MapSettings",
     "MapStatus",
     "Neighbor",
+    "NodeDetails",
     "Outline",
     "OutlineEntry",
     "Overview",
     "Range",
     "SnapshotError",
     "Symbol",
+    "SymbolDetails",
     "SymbolKind",
     "TokenIndex",
     "UnknownNodeError",

@@ -5,7 +5,8 @@ a file node is `{"kind": "file", "path"}`, a symbol node `{"kind", "path",
 "name", "qualname", "lines"}` (1-based, inclusive), every string shared with
 the file's extract. Display details (LSP ranges, container, fingerprint,
 language, content hash) are read from the extract when an answer needs them
-(`node_details`). Edges are keyed by their kind: `contains` (file -> top-level
+(`node_details`, typed: `map.model.NodeDetails`); nothing above map/ reads the
+graph's own attribute dicts. Edges are keyed by their kind: `contains` (file -> top-level
 symbol, symbol -> member), `imports` (file -> file), and `calls`/`references`/
 `inherits` (the enclosing symbol of a use -> the symbol used). An edge's data
 is `{"kind", "confidence"}`, one read-only mapping shared by every edge of that
@@ -20,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import networkx as nx
 
-from map.model import FileExtract, Symbol
+from map.model import FileDetails, FileExtract, NodeDetails, Symbol, SymbolDetails
 
-FILE_KIND = "file"
+FILE_KIND: Final = "file"
 MapGraph: TypeAlias = "nx.MultiDiGraph[str]"
 EdgeData: TypeAlias = Mapping[str, Any]
 """An edge's data: `kind` and `confidence`, read-only and shared."""
@@ -73,31 +74,33 @@ def node_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
     }
 
 
-def symbol_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
-    """Every attribute of a symbol: the graph's, plus its LSP `range` and
-    `selection`, `container` and `fingerprint`."""
-    return {
-        **node_attrs(symbol, path),
-        "range": symbol.range,
-        "selection": symbol.selection,
-        "container": symbol.container,
-        "fingerprint": symbol.fingerprint,
-    }
-
-
-def node_details(extract: FileExtract, node_id: str) -> dict[str, Any] | None:
-    """Every attribute of a node of `extract`'s file (the file's `language` and
+def node_details(extract: FileExtract, node_id: str) -> NodeDetails | None:
+    """Every detail of a node of `extract`'s file (the file's `language` and
     `content_hash` too), or None when the file has no such node."""
     path = extract.path
     if node_id == path:
-        return {
-            "kind": FILE_KIND,
-            "path": path,
-            "language": extract.language,
-            "content_hash": extract.content_hash,
-        }
+        return FileDetails(
+            id=path,
+            kind=FILE_KIND,
+            path=path,
+            language=extract.language,
+            content_hash=extract.content_hash,
+        )
     symbol = next((s for s in extract.symbols if s.node_id == node_id), None)
-    return symbol_attrs(symbol, path) if symbol is not None else None
+    if symbol is None:
+        return None
+    return SymbolDetails(
+        id=node_id,
+        kind=symbol.kind,
+        path=path,
+        name=symbol.name,
+        qualname=symbol.qualname,
+        lines=(symbol.range.first_line, symbol.range.last_line),
+        range=symbol.range,
+        selection=symbol.selection,
+        container=symbol.container,
+        fingerprint=symbol.fingerprint,
+    )
 
 
 def add_file(graph: MapGraph, extract: FileExtract) -> None:

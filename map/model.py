@@ -13,7 +13,7 @@ file order. Positions are never part of an ID.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias, TypedDict, get_args
 
 SymbolKind = Literal[
     "module",
@@ -33,6 +33,7 @@ SymbolKind = Literal[
 ]
 
 EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
+EDGE_KINDS: tuple[EdgeKind, ...] = get_args(EdgeKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,3 +153,45 @@ class FileExtract:
     imports: tuple[Import, ...]
     references: tuple[Reference, ...]
     assignments: tuple[Assignment, ...] = ()
+
+
+class FileDetails(TypedDict):
+    """What the map knows of a file node (its ID is its path)."""
+
+    id: str
+    kind: Literal["file"]
+    path: str
+    language: str
+    content_hash: str
+
+
+class SymbolDetails(TypedDict):
+    """What the map knows of a symbol node: the graph's `kind`, `path`, `name`,
+    `qualname` and 1-based, inclusive `lines`, and the extract's LSP `range` and
+    `selection`, `container` and `fingerprint` (see `Symbol`)."""
+
+    id: str
+    kind: SymbolKind
+    path: str
+    name: str
+    qualname: str
+    lines: tuple[int, int]
+    range: Range
+    selection: Range
+    container: tuple[str, ...]
+    fingerprint: Fingerprint
+
+
+NodeDetails: TypeAlias = FileDetails | SymbolDetails
+"""A node's details; `kind == "file"` tells the two apart."""
+
+
+class EdgeDetails(TypedDict):
+    """What the map knows of one edge: the 1-based `lines` of its uses (of its
+    imports, for `imports`; none for `contains`), its `confidence` (the highest of
+    its uses') and, when a use was ambiguous, the other `candidates` (node IDs)."""
+
+    kind: EdgeKind
+    lines: tuple[int, ...]
+    confidence: float
+    candidates: tuple[str, ...]

@@ -19,7 +19,7 @@ from disk.stamps import FileStamp
 from map import query, warm
 from map.errors import UnknownNodeError
 from map.graph import MapGraph, node_details
-from map.model import EdgeKind, FileExtract, Symbol
+from map.model import EDGE_KINDS, EdgeDetails, EdgeKind, FileExtract, NodeDetails, Symbol
 from map.names import FileNames, NameIndex, details_text, names_text
 from map.store import MapStore, StoreError
 
@@ -64,20 +64,20 @@ class MapReader(ABC):
     def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         """An edge's kind, confidence, lines and candidates, from the loaded graph."""
 
-    def node(self, node_id: str) -> dict[str, Any]:
-        """A node's attributes (plus its `id`); raises UnknownNodeError with suggestions."""
+    def node(self, node_id: str) -> NodeDetails:
+        """A node's details; raises UnknownNodeError with suggestions."""
         found = self.attrs(node_id)
         if found is None:
             raise UnknownNodeError(node_id, self._suggestions(node_id))
-        return {"id": node_id, **found}
+        return found
 
     def unlinked_files(self) -> frozenset[str]:
         """Files changed since the store was written that the graph has not linked yet
         (while it loads after a restart): answers about uses may miss theirs."""
         return frozenset(self._pending)
 
-    def attrs(self, node_id: str) -> dict[str, Any] | None:
-        """A node's attributes (see map.graph), or None when the map has no such node."""
+    def attrs(self, node_id: str) -> NodeDetails | None:
+        """A node's details (see map.graph), or None when the map has no such node."""
         stored = self._from_rows(
             node_id.partition("#")[0],
             lambda store: (warm.attrs(store, node_id),),
@@ -93,20 +93,35 @@ class MapReader(ABC):
         stored = self._from_rows(
             node_id.partition("#")[0],
             lambda store: ((store.node(node_id) or {}).get("lines"),),
-            lambda _: ((self.attrs(node_id) or {}).get("lines"),),
+            lambda _: (_lines(self.attrs(node_id)),),
         )
         if stored is not None:
             return stored[0]
         found = self.graph.nodes.get(node_id)
         return found.get("lines") if found is not None else None
 
-    def edge_attrs(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
-        """The attributes of the edge `source -> target` of `kind` (None: no such edge)."""
+    def edge_attrs(self, source: str, target: str, kind: str) -> EdgeDetails | None:
+        """The details of the edge `source -> target` of `kind` (None: no such edge)."""
         if kind != "contains" and source.partition("#")[0] not in self._pending:
             stored = self._from_store(lambda store: (store.edge(source, target, kind),))
             if stored is not None:
-                return stored[0]
-        return self._edge_details(source, target, kind)
+                return _edge(stored[0])
+        return _edge(self._edge_details(source, target, kind))
+
+    def edge_kinds(self, source: str, target: str) -> list[EdgeKind]:
+        """The kinds of the edges `source -> target`, in `EDGE_KINDS` order ([]: none)."""
+        graph = self.graph
+        return [kind for kind in EDGE_KINDS if graph.has_edge(source, target, key=kind)]
+
+    def uses_of(self, node_id: str, kind: EdgeKind) -> list[NodeDetails]:
+        """The nodes `node_id` reaches over one edge of `kind` (its callees, for
+        `calls`), by ID ([]: none, or no such node)."""
+        graph = self.graph
+        if node_id not in graph:
+            return []
+        targets = sorted({v for _, v, k in graph.out_edges(node_id, keys=True) if k == kind})
+        found = (self.attrs(target) for target in targets)
+        return [details for details in found if details is not None]
 
     def has_node(self, node_id: str) -> bool:
         """Whether the map holds a node with this ID."""
@@ -254,3 +269,20 @@ class MapReader(ABC):
             last = PurePosixPath(path).name
             pool = [p for p in self._stamps if PurePosixPath(p).name == last or not qual]
         return difflib.get_close_matches(node_id, sorted(set(pool)), n=SUGGESTIONS, cutoff=0.5)
+
+
+def _lines(details: NodeDetails | None) -> tuple[int, int] | None:
+    """A symbol's lines (None: a file, or no node)."""
+    return details["lines"] if details is not None and details["kind"] != "file" else None
+
+
+def _edge(data: Mapping[str, Any] | None) -> EdgeDetails | None:
+    """An edge's details, typed, from the store's or the linker's mapping."""
+    if data is None:
+        return None
+    return EdgeDetails(
+        kind=data["kind"],
+        lines=tuple(data["lines"]),
+        confidence=data["confidence"],
+        candidates=tuple(data["candidates"]),
+    )

@@ -9,13 +9,12 @@ on a small graph of just the rows involved).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import networkx as nx
 
 from map import query
 from map.graph import FILE_KIND, MapGraph, add_file, node_details
-from map.model import EdgeKind, FileExtract
+from map.model import EdgeKind, FileExtract, NodeDetails
 from map.store import MapStore
 
 
@@ -26,8 +25,8 @@ def outline(extract: FileExtract) -> list[query.OutlineEntry]:
     return query.outline(graph, extract.path)
 
 
-def attrs(store: MapStore, node_id: str) -> dict[str, Any] | None:
-    """A node's full attributes (see `map.graph.node_details`) from its file's extract."""
+def attrs(store: MapStore, node_id: str) -> NodeDetails | None:
+    """A node's details (see `map.graph.node_details`) from its file's extract."""
     extract = store.extract(node_id.partition("#")[0])
     return node_details(extract, node_id) if extract is not None else None
 

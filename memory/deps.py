@@ -1,6 +1,6 @@
 """`dependencies_changed`: a symbol unchanged itself whose direct callees changed.
 
-The map's graph gives a symbol's `calls` edges; for each callee in a file
+The map gives a symbol's callees (`CodeMap.uses_of`); for each callee in a file
 git reports changed since the anchor commit, the callee's fingerprint at that
 commit (`git show`, extracted once per file) is compared with its
 fingerprint now. Outside git, or for symbols the graph does not know, no
@@ -10,7 +10,7 @@ warning is given: the check says nothing it cannot back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from disk.errors import DiskError
 from disk.stamps import content_hash
@@ -21,17 +21,17 @@ from memory.model import Anchor, RefCheck
 from memory.workspace import Workspace, symbol_id
 
 if TYPE_CHECKING:
-    from map import MapGraph
+    from map import CodeMap
 
-CALLS = "calls"
+CALLS: Final = "calls"
 
 
 class CalleeProbe:
     """Names the direct callees of a checked symbol that changed since its anchor commit."""
 
-    def __init__(self, ws: Workspace, graph: MapGraph) -> None:
+    def __init__(self, ws: Workspace, code_map: CodeMap) -> None:
         self.ws = ws
-        self.graph = graph
+        self.code_map = code_map
         self._old: dict[tuple[str, str], dict[str, Fingerprint] | None] = {}
         self._blobs = BlobReader(ws.root)
         self._renames: dict[str, dict[str, str]] = {}
@@ -49,20 +49,22 @@ class CalleeProbe:
             return ()
         node = f"{place.path}#{place.symbol}"
         changes = self.ws.changes(anchor.commit)
-        if node not in self.graph or changes is None:
+        if changes is None:
+            return ()
+        callees = self.code_map.uses_of(node, CALLS)
+        if not callees:
             return ()
         renamed_from = self._renamed_from(anchor.commit, changes)
         changed = []
-        for _, callee, key in self.graph.out_edges(node, keys=True):
-            attrs = self.graph.nodes[callee]
-            path = attrs.get("path")
-            if key != CALLS or attrs.get("kind") == "file" or not isinstance(path, str):
+        for callee in callees:
+            if callee["kind"] == "file":
                 continue
+            path = callee["path"]
             old_path = renamed_from.get(path, path)
             if old_path not in changes and path not in changes:
                 continue
-            if self._differs(anchor.commit, old_path, path, callee.partition("#")[2]):
-                changed.append(callee)
+            if self._differs(anchor.commit, old_path, path, callee["id"].partition("#")[2]):
+                changed.append(callee["id"])
         return tuple(sorted(changed))
 
     def _renamed_from(self, commit: str, changes: Mapping[str, Change]) -> dict[str, str]:

@@ -125,7 +125,7 @@ class MemoryService:
     def _probe(self, ws: Workspace) -> AbstractContextManager[CalleeProbe | None]:
         if self.code_map is None:
             return nullcontext()
-        return CalleeProbe(ws, self.code_map.graph)
+        return CalleeProbe(ws, self.code_map)
 
     def _check(
         self, ws: Workspace, memories: Sequence[Memory], live: LiveConfirm | None = None

@@ -149,7 +149,7 @@ async def map_changes(
     first_hop: list[tuple[Neighbor, Edge]] = []
     for change in changes:
         found: list[Reached] = []
-        if change.node_id is not None and change.node_id in code_map.graph:
+        if change.node_id is not None and code_map.has_node(change.node_id):
             found = code_map.impact(change.node_id, depth)
         dependents = [neighbor(code_map, n, True) for n in found]
         first_hop.extend(

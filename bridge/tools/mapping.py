@@ -318,8 +318,8 @@ async def map_path(
 
 def _kind_between(code_map: CodeMap, user: str, used: str) -> str:
     """The use kind of the edge `map_path` followed from `user` to `used`."""
-    kinds = (k for _, v, k in code_map.graph.out_edges(user, keys=True) if v == used)
-    return min((str(k) for k in kinds if k != "contains"), default="contains")
+    kinds = code_map.edge_kinds(user, used)
+    return min((k for k in kinds if k != "contains"), default="contains")
 
 
 def _step(code_map: CodeMap, edge: Edge) -> Step:
