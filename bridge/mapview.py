@@ -123,8 +123,8 @@ def neighbor(code_map: CodeMap, found: Reached, incoming: bool) -> Neighbor:
             "via": cast(EdgeKind, found.via),
             "from": found.source,
             "confidence": round(found.confidence, 2),
-            "edgeConfidence": facts.get("confidence", 1.0),
-            "at": facts.get("at", []),
+            "edgeConfidence": facts.confidence,
+            "at": list(facts.at),
         }
     )
     lines = code_map.lines_of(found.node_id)
@@ -145,12 +145,21 @@ class UseSite:
     """1-based, inclusive: the used symbol's range as the map has it."""
 
 
-def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> dict[str, Any]:
-    """An edge's `confidence` and the 1-based `lines` of its uses ({} for none)."""
+@dataclass(frozen=True, slots=True)
+class EdgeFacts:
+    """What answers show of an edge: its `confidence` (2 places) and the 1-based
+    lines of its uses (`at`); 1.0 and none for an edge the map does not hold."""
+
+    confidence: float = 1.0
+    at: tuple[int, ...] = ()
+
+
+def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> EdgeFacts:
+    """The facts of the edge `user -> used` of `kind`."""
     details = code_map.edge_attrs(user, used, kind)
     if details is None:
-        return {}
-    return {"confidence": round(details["confidence"], 2), "at": list(details["lines"])}
+        return EdgeFacts()
+    return EdgeFacts(round(details["confidence"], 2), details["lines"])
 
 
 def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | None:

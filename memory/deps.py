@@ -3,7 +3,7 @@
 The map gives a symbol's callees (`CodeMap.uses_of`); for each callee in a file
 git reports changed since the anchor commit, the callee's fingerprint at that
 commit (`git show`, extracted once per file) is compared with its
-fingerprint now. Outside git, or for symbols the graph does not know, no
+fingerprint now. Outside git, or for symbols the map does not know, no
 warning is given: the check says nothing it cannot back.
 """
 

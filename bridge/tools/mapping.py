@@ -329,8 +329,8 @@ def _step(code_map: CodeMap, edge: Edge) -> Step:
             "from": edge.user,
             "to": edge.used,
             "via": cast(EdgeKind, edge.kind),
-            "confidence": facts.get("confidence", 1.0),
-            "at": facts.get("at", []),
+            "confidence": facts.confidence,
+            "at": list(facts.at),
         }
     )
 
