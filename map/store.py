@@ -58,6 +58,8 @@ __all__ = [
     "store_file",
 ]
 BUSY_TIMEOUT_MS = 10_000
+BULK_WRITE_FILES = 256
+"""A write of this many files or more empties the write-ahead log at once (see write)."""
 
 Stamps = dict[str, tuple[FileStamp, str]]
 
@@ -283,6 +285,17 @@ class MapStore:
                     ("counts", orjson.dumps(state.counts)),
                 ],
             )
+        if len(files) >= BULK_WRITE_FILES:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log back into the database and empty it, now: after a
+        bulk write (a cold build) the log holds the whole map, and otherwise the next
+        small save (the first edit) would pay for copying it, and it would stay on disk."""
+        try:
+            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write the map store ({exc})") from exc
 
     def _connection(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)

@@ -14,7 +14,7 @@ import pytest
 
 from map.codemap import CodeMap, MapSettings
 from map.errors import MapError
-from map.store import LEGACY_NAME
+from map.store import BULK_WRITE_FILES, LEGACY_NAME
 from tests.map.graph_state import copy_repo, fresh, graph_state
 from tests.map.killsave import kill_mid_save
 
@@ -174,6 +174,23 @@ def test_the_snapshot_of_earlier_versions_is_replaced_by_the_store(tmp_path: Pat
         "notes.txt",
     ]
     assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
+
+
+def test_a_cold_build_leaves_no_write_ahead_log_for_the_first_edit_to_pay(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    for number in range(BULK_WRITE_FILES):
+        module = root / f"pkg{number % 8}" / f"mod{number}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text(_lines(f"def step{number}(x):", f"    return x + {number}"))
+    codemap = CodeMap.open(root)
+    log = codemap.snapshot_path.with_name(codemap.snapshot_path.name + "-wal")
+    assert not log.exists() or log.stat().st_size == 0  # copied back, not kept on disk
+    (root / "pkg0" / "mod0.py").write_text(_lines("def stepped(x):", "    return x"))
+    codemap.rebuild(paths=["pkg0/mod0.py"])
+    codemap.save()
+    assert CodeMap.open(root).search("stepped")
 
 
 def test_killing_a_process_mid_save_leaves_a_usable_store(tmp_path: Path) -> None:
