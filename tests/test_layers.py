@@ -102,3 +102,19 @@ def test_front_door_lists_agree(layer: str) -> None:
     }
     assert checked == door._HOME
     assert sorted(door.__all__) == sorted(door._HOME)
+
+
+GRAPH_INTERNALS = {"graph", "nodes", "out_edges", "in_edges"}
+"""The map's networkx graph and its attribute dicts: map/'s business, read above it
+only through typed results (NodeDetails, EdgeDetails, edge_kinds, uses_of)."""
+
+
+@pytest.mark.parametrize("package", ["bridge", "memory"])
+def test_package_reads_the_map_through_typed_results(package: str) -> None:
+    offenders = {
+        f"{path.relative_to(ROOT)}:{node.lineno}": node.attr
+        for path in (ROOT / package).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in GRAPH_INTERNALS
+    }
+    assert offenders == {}
