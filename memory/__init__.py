@@ -11,6 +11,7 @@ job per module:
     store      SQLite (WAL, schema version, one transaction per write)
     git        git plumbing: HEAD, branch, changes since a commit, merge base
     workspace  the code now, cached for one run (reads, extracts, fingerprints)
+    bodies     a symbol's text and its name-blind body (renames, moves; no parse)
     anchor     capture a reference now (refuses one that does not resolve)
     ranges     find a block of lines again
     check      per-reference status, worst case per memory

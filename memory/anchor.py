@@ -14,10 +14,11 @@ import difflib
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from map import Symbol
+from memory.bodies import body_fingerprint, symbol_id, symbol_text
 from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
 from memory.files import FileNow
 from memory.model import Anchor, RefSpec
-from memory.workspace import Workspace, body_fingerprint, symbol_id, symbol_text
+from memory.workspace import Workspace
 
 TEXT_CAP = 32_000
 """Characters of referenced text kept with a symbol or line-range anchor."""

@@ -16,9 +16,10 @@ from disk.errors import DiskError
 from disk.stamps import content_hash
 from map import Fingerprint, extract_file, language_for
 from memory.anchor import find_symbol
+from memory.bodies import symbol_id
 from memory.git import BlobReader, Change
 from memory.model import Anchor, RefCheck
-from memory.workspace import Workspace, symbol_id
+from memory.workspace import Workspace
 
 if TYPE_CHECKING:
     from map import CodeMap

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from map import Symbol
+from memory.bodies import body_fingerprint, body_pattern, body_words, symbol_id, symbol_text
 from memory.confidence import (
     OTHER_CONTAINER_MIN,
     SIMILAR_LOW,
@@ -36,14 +37,7 @@ from memory.files import FileNow
 from memory.model import Anchor, RefCheck, RefReason
 from memory.results import ambiguous, place_of, whitespace_note
 from memory.similarity import name_affinity, similarity, tokens
-from memory.workspace import (
-    Workspace,
-    body_fingerprint,
-    body_pattern,
-    body_words,
-    symbol_id,
-    symbol_text,
-)
+from memory.workspace import Workspace
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from map import Symbol
+from memory.bodies import symbol_id
 from memory.confidence import Confidence
 from memory.model import Anchor, Place, RefCheck, RefReason
-from memory.workspace import symbol_id
 
 SHOWN_CANDIDATES = 5
 """Candidates named in an ambiguity warning (all are in `candidates`)."""

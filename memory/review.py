@@ -12,11 +12,12 @@ import difflib
 from typing import TextIO, TypedDict
 
 from memory.anchor import find_symbol
+from memory.bodies import symbol_text
 from memory.errors import MemoryDomainError, MemoryInputError
 from memory.model import RefCheck
 from memory.service import MemoryService
 from memory.views import ref_line
-from memory.workspace import Workspace, symbol_text
+from memory.workspace import Workspace
 
 DIFF_LINES = 20
 PROMPT = "[v]erify  [s]upersede  [r]etire  [i]gnore  [q]uit > "

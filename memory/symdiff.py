@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from map import Outline, Symbol
+from memory.bodies import body_fingerprint
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW
 from memory.similarity import name_affinity, similarity, tokens
-from memory.workspace import body_fingerprint
 
 SymbolChangeKind = Literal["added", "removed", "modified", "moved", "renamed"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.workspace import body_fingerprint, body_pattern
+from memory.bodies import body_fingerprint, body_pattern
 
 FACT = 'def fact(n):\n    """fact of n."""\n    return 1 if n < 2 else n * fact(n - 1)\n'
 
