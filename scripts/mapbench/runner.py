@@ -1,0 +1,114 @@
+"""Running the map benchmark's measures, each in a fresh child process.
+
+The parent (`bench_corpus`) starts `bench_map.py --child MEASURE ROOT ARGS`
+once per run; the child (`child_main`) runs one in-process measure
+(mapbench/build.py) or one MCP session (mapbench/serve.py) and prints its
+figures, with its peak RSS and the load as it began, as one JSON line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from mapbench.build import IN_PROCESS, UPDATES
+from mapbench.corpora import Corpus
+from mapbench.procs import WorkerPeaks
+from mapbench.report import Figure
+from mapbench.serve import SESSIONS
+
+MEASURES = (
+    "floor-read",
+    "floor-parse",
+    "extract-only",
+    "cold",
+    "update-median",
+    "update-largest",
+    "update-scan",
+    "serve-start",
+    "serve-rebuild",
+    "serve-watch",
+)
+SESSION_REPEATS = 5
+"""Edits per serve-rebuild / serve-watch session, and calls per query p50."""
+DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)  # what the map picks by default
+SCRIPT = Path(__file__).resolve().parents[1] / "bench_map.py"
+"""The entry script; `--child` makes it run one measure (`child_main`)."""
+
+err = Console(stderr=True)
+
+
+# ------------------------------------------------------------- child side
+
+
+async def _session(measure: str, root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    return await SESSIONS[measure](root, args)
+
+
+def child_main(measure: str, root: str, args_json: str) -> None:
+    """Run one measurement and print its result, with peak RSS, as one JSON line."""
+    load = os.getloadavg()[0]
+    args = json.loads(args_json)
+    with WorkerPeaks() as workers:
+        if measure in SESSIONS:
+            result = asyncio.run(_session(measure, Path(root), args))
+        else:
+            result = IN_PROCESS[measure](Path(root), args)
+    result["load_1m"] = load
+    kib = 1024  # ru_maxrss is in KiB on Linux
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
+    result["worker_rss_mb"] = workers.largest_mb()
+    print(json.dumps(result))
+
+
+# ------------------------------------------------------------ parent side
+
+
+def run_child(measure: str, corpus: Corpus, extra: dict[str, Any]) -> dict[str, Any]:
+    """Run one measurement in a fresh interpreter; raises RuntimeError with its stderr."""
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--child", measure, str(corpus.root), json.dumps(extra)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr else "no output")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def bench_corpus(
+    corpus: Corpus, runs: int, workers: int, measures: tuple[str, ...]
+) -> list[Figure]:
+    """Each measure on `corpus`, `runs` times (a failed run ends its measure)."""
+    figures: list[Figure] = []
+    for measure in measures:
+        figure = Figure(corpus.name, measure)
+        figures.append(figure)
+        if measure in UPDATES | set(SESSIONS) and not (corpus.root / ".codeanchor").is_dir():
+            run_child("cold", corpus, {"workers": workers})  # a valid map store to start from
+        for run in range(runs):
+            extra: dict[str, Any] = {"workers": workers, "seq": run, "n": SESSION_REPEATS}
+            if measure in SESSIONS:
+                extra["file"] = corpus.median_file
+            if measure in UPDATES:
+                largest = measure == "update-largest"
+                extra["file"] = corpus.largest_file if largest else corpus.median_file
+                extra["told"] = measure != "update-scan"
+            err.log(f"{corpus.name}: {measure} run {run + 1}/{runs}")
+            try:
+                figure.runs.append(run_child(measure, corpus, extra))
+            except RuntimeError as exc:
+                figure.error = str(exc)
+                err.log(f"[red]{corpus.name}: {measure} failed: {exc}")
+                break
+    return figures
