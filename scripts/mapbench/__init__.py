@@ -1,1 +1,1 @@
-"""Helpers of scripts/bench_map.py: process sampling and MCP session measures."""
+"""The modules of scripts/bench_map.py: corpora, measures, child processes, report."""

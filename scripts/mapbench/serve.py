@@ -26,6 +26,7 @@ import orjson
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
 
+from mapbench.build import PROBE
 from mapbench.procs import command_line, descendants, vm_hwm_kib
 
 CALL_TIMEOUT_S = 600.0
@@ -33,7 +34,6 @@ POLL_S = 0.01
 FRESH_DEADLINE_S = 120.0
 CODE = Path(__file__).resolve().parents[2]
 """The tree whose code the server runs (its working directory comes first on sys.path)."""
-PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
 
 Timings = dict[str, Any]
 
