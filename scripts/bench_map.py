@@ -17,7 +17,10 @@ and through a real `codeanchor serve` MCP stdio session (scripts/mapbench/serve.
 what the user waits for, with the serving process's peak RSS:
 
     serve-start   a fresh server on a valid store: process start -> first
-                  map_search answer, initialize -> that answer, then the p50
+                  map_search answer, initialize -> that answer, process start
+                  -> a map_impact answered right after (it needs the loaded
+                  graph; no answer says when the background load ends), the
+                  server's peak RSS at each of the two answers, then the p50
                   of each map query once warm
     serve-rebuild one-file edit, then map_rebuild over MCP (rebuild + persist)
     serve-watch   one-file edit -> map_search finds the new symbol (watcher)

@@ -56,17 +56,20 @@ class Figure:
             "rss_first_mb": round(statistics.median(run["rss_first_mb"] for run in self.runs))
             if "rss_first_mb" in self.runs[0]
             else None,
+            "rss_at_mb": round(statistics.median(run["rss_at_mb"][label] for run in self.runs))
+            if label in self.runs[0].get("rss_at_mb", {})
+            else None,
             "phases_ms": {
                 phase: round(statistics.median(run["phases"][phase] for run in self.runs) * 1000)
                 for phase in self.runs[0].get("phases", {})
             },
-            "note": _note(self.runs),
+            "note": _note(self.runs, label),
             "runs_ms": [round(value, 1) for value in ms],
         }
 
 
-def _note(runs: list[dict[str, Any]]) -> str:
-    """What else the runs reported, in a few words."""
+def _note(runs: list[dict[str, Any]], label: str) -> str:
+    """What else the runs reported (for the row of timing `label`), in a few words."""
     words: list[str] = []
     if "files_relinked" in runs[0]:
         words.append(f"{statistics.median(run['files_relinked'] for run in runs):.0f} relinked")
@@ -82,6 +85,9 @@ def _note(runs: list[dict[str, Any]]) -> str:
     if "rss_first_mb" in runs[0]:
         first = statistics.median(run["rss_first_mb"] for run in runs)
         words.append(f"server RSS at first answer {first:.0f} MB")
+    if label in runs[0].get("rss_at_mb", {}):
+        at = statistics.median(run["rss_at_mb"][label] for run in runs)
+        words.append(f"server peak RSS at this answer {at:.0f} MB")
     return ", ".join(words)
 
 

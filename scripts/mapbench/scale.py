@@ -40,8 +40,20 @@ SERIES = (
     Series("cold build: peak RSS (builder + largest worker)", "cold", "build_rss_mb", "MB"),
     Series("warm start: process start -> first answer", "start-to-answer", "median_ms", "ms"),
     Series("warm start: initialize -> first answer", "init-to-answer", "median_ms", "ms"),
+    Series(
+        "warm start: process start -> first map_impact answer (needs the loaded graph)",
+        "start-to-map_impact (needs loaded graph)",
+        "median_ms",
+        "ms",
+    ),
     Series("edit, then map_rebuild over MCP", "edit+map_rebuild", "median_ms", "ms"),
     Series("serve RSS at the first answer", "start-to-answer", "rss_first_mb", "MB"),
+    Series(
+        "serve RSS at the first map_impact answer",
+        "start-to-map_impact (needs loaded graph)",
+        "rss_at_mb",
+        "MB",
+    ),
     Series("serve RSS with the graph loaded", "start-to-answer", "peak_rss_mb", "MB"),
 )
 

@@ -52,3 +52,19 @@ def test_a_failed_or_missing_measure_leaves_its_cell_empty(scale: ModuleType) ->
         "small": None,
         "big": None,
     }
+
+
+def test_the_graph_wait_and_its_rss_have_their_own_lines(scale: ModuleType) -> None:
+    sizes = {"small": 10.0, "big": 100.0}
+    graph = "start-to-map_impact (needs loaded graph)"
+    rows = [
+        _row("small", graph, 1_000, rss_at_mb=200),
+        _row("big", graph, 10_000, rss_at_mb=1_100),
+    ]
+    lines = {line["series"]: line for line in scale.scale_rows(sizes, rows)}
+    wait = lines["warm start: process start -> first map_impact answer (needs the loaded graph)"]
+    assert wait["values"] == {"small": 1_000.0, "big": 10_000.0}
+    assert wait["per_mb"] == pytest.approx(100)
+    rss = lines["serve RSS at the first map_impact answer"]
+    assert rss["values"] == {"small": 200.0, "big": 1_100.0}
+    assert rss["per_mb"] == pytest.approx(10)
