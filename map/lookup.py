@@ -4,6 +4,11 @@
 definitions, then the names they import from elsewhere and their star
 imports, followed transitively and remembered (with the names each answer
 consulted) until `forget`.
+
+A name seen in a file's own scope is not a dependency of that file (a change
+there re-resolves the whole file anyway), so an answer remembered for lookups
+from any file keeps its consulted names by the file they were seen in
+(`Trace`), and `replay` adds those that count for the file asking.
 """
 
 from __future__ import annotations
@@ -26,11 +31,60 @@ class Lookup:
     cyclic: bool = False
     following: set[Assignment] = field(default_factory=set)
     """Assignments whose value is being resolved (`x = x.parent` ends there)."""
+    seen: dict[str, set[str]] | None = None
+    """While recording an answer to remember (`recording`): the names seen in each
+    file's scope, whichever file asks; `consulted` then holds the names that count
+    for every file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The names a remembered answer consulted: those that count for every file,
+    and those seen in one file's scope (they count for the other files)."""
+
+    always: frozenset[str]
+    by_file: tuple[tuple[str, frozenset[str]], ...]
+
+
+def recording() -> Lookup:
+    """A lookup that records what it consults for a `Trace` (see `trace`)."""
+    return Lookup("", set(), seen={})
+
+
+def trace(ctx: Lookup) -> Trace:
+    """What a `recording` lookup consulted."""
+    seen = ctx.seen or {}
+    return Trace(
+        frozenset(ctx.consulted), tuple((path, frozenset(names)) for path, names in seen.items())
+    )
+
+
+def replay(ctx: Lookup, done: Trace) -> None:
+    """Record in `ctx` what a remembered answer consulted, as if it had looked again."""
+    if done.always:
+        ctx.consulted |= done.always
+    seen = ctx.seen
+    for path, names in done.by_file:
+        if seen is not None:
+            held = seen.get(path)
+            if held is None:
+                seen[path] = set(names)
+            else:
+                held |= names
+        elif path != ctx.file:
+            ctx.consulted |= names
 
 
 def see(ctx: Lookup, scope: FileScope, name: str) -> None:
     """Record that the lookup consulted `name` in `scope` (when another file's)."""
-    if scope.path != ctx.file:
+    seen = ctx.seen
+    if seen is not None:
+        held = seen.get(scope.path)
+        if held is None:
+            seen[scope.path] = {name}
+        else:
+            held.add(name)
+    elif scope.path != ctx.file:
         ctx.consulted.add(name)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from map.extract_matches import CALLED, SUPER_CALL
-from map.lookup import Exports, Lookup, defined, see
+from map.lookup import Exports, Lookup, Trace, defined, recording, replay, see, trace
 from map.model import RETURNS, Assignment, Range, Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
@@ -52,6 +52,8 @@ _Target = _Module | _Class | None
 
 
 _NOWHERE = Range(0, 0, 0, 0)
+_RefKey = tuple[str, str, str | None, str]
+"""What a reference's resolution depends on within its file: scope, name, qualifier, kind."""
 
 
 class Resolver:
@@ -64,14 +66,36 @@ class Resolver:
         self._defs = defs_by_name
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes, defs_by_name)
+        self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
+        self._file = ""
+        self._in_file: dict[_RefKey, tuple[Resolution | None, frozenset[str]]] = {}
+        """The answers for the references of `_file` (a file uses one name many times)."""
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
         self._exports.forget()
         self._names.forget()
+        self._members.clear()
+        self._in_file.clear()
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
-        """The symbols `ref` (in file `path`) names, or None when it names none of ours."""
+        """The symbols `ref` (in file `path`) names, or None when it names none of ours.
+
+        Answers are remembered until `forget`: for the file asked about last, by
+        what a reference's answer depends on (`_RefKey`), and members of classes
+        for every file."""
+        if path != self._file:
+            self._file = path
+            self._in_file.clear()
+        key = (ref.scope, ref.name, ref.qualifier, ref.kind)
+        known = self._in_file.get(key)
+        if known is None:
+            names: set[str] = set()
+            known = self._in_file[key] = (self._resolve_new(path, ref, names), frozenset(names))
+        consulted |= known[1]
+        return known[0]
+
+    def _resolve_new(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         ctx = Lookup(path, consulted)
         scope = self._scopes[path]
         found = self._resolve(ctx, scope, ref, 0)
@@ -320,6 +344,20 @@ class Resolver:
         return None
 
     def _member(self, ctx: Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
+        """Member `name` of the class (or of its bases), remembered with what it consulted
+        (unless an assignment's value is being followed: the answer depends on which)."""
+        if ctx.following:
+            return self._find_member(ctx, owner, name, depth)
+        key = (owner.node_id, owner.bases_only, name, depth)
+        known = self._members.get(key)
+        if known is None:
+            inner = recording()
+            found = self._find_member(inner, owner, name, depth)
+            known = self._members[key] = (found, trace(inner))
+        replay(ctx, known[1])
+        return known[0]
+
+    def _find_member(self, ctx: Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
         if not owner.bases_only:
             scope = self._scopes[file_of(owner.node_id)]
             qual = scope.symbols[owner.node_id].qualname
