@@ -25,6 +25,8 @@ def test_graph_nodes_and_edges_hold_only_what_queries_read(tmp_path: Path) -> No
     assert all(set(d) == {"kind", "confidence"} and d["kind"] == k for _, _, k, d in edges)
     shared = {id(d) for *_, d in edges}
     assert len(shared) == len({(d["kind"], d["confidence"]) for *_, d in edges}) < len(edges)
+    pairs = [keys for targets in vars(graph)["_succ"].values() for keys in targets.values()]
+    assert len({id(keys) for keys in pairs}) < len(pairs)  # one key dict per set of edges
 
 
 def test_a_loaded_map_gives_the_details_its_store_gives(tmp_path: Path) -> None:
