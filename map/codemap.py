@@ -34,6 +34,7 @@ from map.ingest import Scan
 from map.linker import Linker
 from map.model import FileExtract
 from map.names import NameIndex
+from map.packed import stored
 from map.reader import MapReader
 from map.reports import BuildReport as BuildReport
 from map.reports import Counts
@@ -325,13 +326,12 @@ class CodeMap(MapReader):
                 return True
             store = self._store
             assert store is not None  # unloaded maps come from a store
+            linker = Linker(nx.MultiDiGraph())
             try:
-                extracts = store.extracts(self._saved[0])
+                linker.apply_each(stored(store, self._saved[0]), self._go_modules)
             except StoreError as exc:
                 self._reset(exc)
                 return False
-            linker = Linker(nx.MultiDiGraph())
-            linker.apply({p: (None, e) for p, e in extracts.items()}, self._go_modules)
             take_touched(linker.graph)  # the store holds them already
             self._link_pending(linker)
             self._linker = linker
@@ -394,6 +394,6 @@ class CodeMap(MapReader):
     def _summary(self) -> dict[str, Any]:
         """Symbols, edges, languages, skips per reason: from the graph, else the store."""
         if self._loaded:
-            counts = self._edge_counts.summary(self._linker.graph, self._linker.extracts)
+            counts = self._edge_counts.summary(self._linker.graph, self._linker.scopes)
             self._counts = {**counts, "skipped": dict(self._skipped)}
         return self._counts

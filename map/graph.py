@@ -65,9 +65,8 @@ def node_rows(graph: MapGraph, extract: FileExtract) -> list[tuple[str, dict[str
     return [(n, graph.nodes[n]) for n in ids]
 
 
-def use_keys(graph: MapGraph, extract: FileExtract) -> list[EdgeKey]:
-    """(source, target, kind) of the uses and imports from a file's nodes."""
-    ids = [extract.path, *(s.node_id for s in extract.symbols)]
+def use_keys(graph: MapGraph, ids: Iterable[str]) -> list[EdgeKey]:
+    """(source, target, kind) of the uses and imports from these nodes (a file's)."""
     return [(u, v, k) for u, v, k in graph.out_edges(ids, keys=True) if k != "contains"]
 
 

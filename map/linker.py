@@ -33,6 +33,8 @@ from map.graph import (
 )
 from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
+from map.packed import PackedExtracts
+from map.references import References
 from map.resolution import Resolution
 from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
@@ -42,12 +44,12 @@ Change = tuple[FileExtract | None, FileExtract | None]
 
 @dataclass(slots=True)
 class _FileLinks:
-    """What one file's references resolved to (by index; None: nothing of ours),
-    which names each consulted, and which references make each edge."""
+    """What one file's references resolved to (by index; None: nothing of ours) and
+    which names each consulted. Which references make an edge is derived when
+    asked (`_edge_uses`): kept, it was the linker's largest table."""
 
     results: list[Resolution | None]
     deps: dict[str, list[int]] = field(default_factory=dict)
-    edges: dict[EdgeKey, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ class Linker:
 
     def __init__(self, graph: MapGraph) -> None:
         self.graph = graph
-        self._extracts: dict[str, FileExtract] = {}
+        self._extracts = PackedExtracts()
+        self._references: dict[str, References] = {}
         self._index = ModuleIndex()
         self._scopes: dict[str, FileScope] = {}
         self._defs: defaultdict[str, set[str]] = defaultdict(set)
@@ -79,8 +82,13 @@ class Linker:
 
     @property
     def extracts(self) -> Mapping[str, FileExtract]:
-        """The extract of every linked file."""
+        """The extract of every linked file (unpacked when read: see map.packed)."""
         return self._extracts
+
+    @property
+    def scopes(self) -> Mapping[str, FileScope]:
+        """The scope of every linked file: its language and symbols, without unpacking."""
+        return self._scopes
 
     def update(
         self, files: Mapping[str, FileExtract | None], go_modules: Mapping[str, str]
@@ -94,34 +102,52 @@ class Linker:
 
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
+        return self.apply_each(changes.items(), go_modules)
+
+    def apply_each(
+        self,
+        changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
+        go_modules: Mapping[str, str],
+    ) -> LinkStats:
+        """`apply`, taking each change as it comes: a whole map loaded from its store
+        is never decoded in memory at once. A change may carry the new extract
+        already packed (map.packed)."""
         with paused_gc():
             return self._apply(changes, go_modules)
 
-    def _apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
-        layout_moved = dict(go_modules) != self._go_modules or any(
-            old is None
-            or new is None
-            or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
-            for old, new in changes.values()
-        )
-        before = {p: self._facts(p) for p, (old, _) in changes.items() if old is not None}
-        for path, (old, new) in changes.items():
+    def _apply(
+        self,
+        changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
+        go_modules: Mapping[str, str],
+    ) -> LinkStats:
+        layout_moved = dict(go_modules) != self._go_modules
+        before: dict[str, tuple[dict[str, tuple[object, ...]], tuple[str, ...]]] = {}
+        presence: dict[str, tuple[bool, bool]] = {}
+        """path -> (was linked, is linked)."""
+        for path, (old, new), *packed in changes:
+            layout_moved = layout_moved or (
+                old is None
+                or new is None
+                or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
+            )
             if old is not None:
+                before[path] = self._facts(path)
                 self._forget(old, keep_file=new is not None)
             replace_file(self.graph, old, new, path)
             if new is not None:
-                self._learn(new)
+                self._learn(new, packed[0] if packed else None)
+            presence[path] = (old is not None, new is not None)
         self._go_modules = dict(go_modules)
         self._index.set_go_modules(self._go_modules)
-        changed = [p for p, (_, new) in changes.items() if new is not None]
+        changed = [p for p, (_, new) in presence.items() if new]
         self._rebind(changed)
         moved: set[str] = set()
         affected: set[str] = set()
         if layout_moved:
-            moved, affected = self._rebind([p for p in self._scopes if p not in changes])
+            moved, affected = self._rebind([p for p in self._scopes if p not in presence])
             fill_visible(self._scopes, self._index, changed)
         stars: set[str] = set()
-        for path in changes:
+        for path in presence:
             old_names, old_stars = before.get(path, ({}, ()))
             new_names, new_stars = self._facts(path) if path in self._scopes else ({}, ())
             affected |= {
@@ -131,7 +157,7 @@ class Linker:
             }
             if old_stars != new_stars:
                 stars |= {*old_stars, *new_stars}
-        affected |= self._exported_names(stars) | self._names_of_layout(changes)
+        affected |= self._exported_names(stars) | self._names_of_layout(presence)
         whole = set(changed) | moved
         self._resolver.forget()
         partial: defaultdict[str, set[str]] = defaultdict(set)
@@ -145,6 +171,8 @@ class Linker:
             self._relink_names(path, names)
         self._resolver.forget()
         self._shared.clear()
+        for scope in self._scopes.values():
+            scope.forget_cache()
         return LinkStats(len(whole))
 
     def _facts(self, path: str) -> tuple[dict[str, tuple[object, ...]], tuple[str, ...]]:
@@ -159,7 +187,7 @@ class Linker:
         """
         scope = self._scopes[path]
         table: defaultdict[str, list[object]] = defaultdict(list)
-        for symbol in self._extracts[path].symbols:
+        for symbol in scope.symbols.values():
             bases = tuple((r.name, r.qualifier) for r in scope.bases.get(symbol.node_id, ()))
             table[symbol.name].append((symbol.node_id, symbol.kind, bases))
         for local, binding in scope.bindings.items():
@@ -179,16 +207,16 @@ class Linker:
         for path in files:
             scope = self._scopes.get(path)
             if scope is not None:
-                names |= {s.name for s in self._extracts[path].symbols if not s.container}
+                names |= {s.name for s in scope.symbols.values() if not s.container}
                 names |= set(scope.bindings)
         return names
 
     @staticmethod
-    def _names_of_layout(changes: Mapping[str, Change]) -> set[str]:
+    def _names_of_layout(presence: Mapping[str, tuple[bool, bool]]) -> set[str]:
         """Module names that appear or vanish with added or removed files."""
         names: set[str] = set()
-        for path, (old, new) in changes.items():
-            if old is None or new is None:
+        for path, (was, now) in presence.items():
+            if not (was and now):
                 pure = PurePosixPath(path)
                 names.add(pure.stem)
                 names.add(pure.parent.name)
@@ -205,7 +233,8 @@ class Linker:
                 if not holders:
                     del self._defs[symbol.name]
         self._scopes.pop(path, None)
-        self._extracts.pop(path, None)
+        self._extracts.pop(path)
+        self._references.pop(path, None)
         if not keep_file:
             self._drop_links(path)
 
@@ -218,11 +247,12 @@ class Linker:
                 holders.discard(path)
         return links
 
-    def _learn(self, extract: FileExtract) -> None:
+    def _learn(self, extract: FileExtract, packed: bytes | None) -> None:
         path = extract.path
         if self._index.language(path) is None:
             self._index.add(path, extract.language)
-        self._extracts[path] = extract
+        self._extracts.put(extract, packed)
+        self._references[path] = References(extract.references)
         self._scopes[path] = new_scope(extract)
         for symbol in extract.symbols:
             self._defs[symbol.name].add(symbol.node_id)
@@ -235,7 +265,7 @@ class Linker:
             for p in paths
         }
         for path in paths:
-            bind_imports(self._scopes[path], self._extracts[path], self._index)
+            bind_imports(self._scopes[path], self._index)
         fill_visible(self._scopes, self._index, paths)
         moved: set[str] = set()
         names: set[str] = set()
@@ -256,9 +286,10 @@ class Linker:
         return moved, names | self._exported_names(stars)
 
     def _relink_whole(self, path: str) -> None:
-        old = self._drop_links(path)
-        dirty: set[EdgeKey] = set(old.edges) if old is not None else set()
-        count = len(self._extracts[path].references)
+        self._drop_links(path)
+        ids = [path, *self._scopes[path].symbols]
+        dirty = {key for key in use_keys(self.graph, ids) if key[2] != "imports"}
+        count = len(self._references[path])
         links = self._links[path] = _FileLinks([None] * count)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index)
@@ -269,20 +300,17 @@ class Linker:
         links = self._links[path]
         indexes = sorted({i for name in names for i in links.deps.get(name, ())})
         dirty: set[EdgeKey] = set()
-        references = self._extracts[path].references
+        references = self._references[path]
         for index in indexes:
             old, links.results[index] = links.results[index], None
             if old is not None:
-                ref = references[index]
-                for target in old.reached:
-                    key = (ref.scope, target, ref.kind)
-                    links.edges[key] = tuple(i for i in links.edges[key] if i != index)
-                    dirty.add(key)
+                dirty.update(references.key(index, target) for target in old.reached)
             dirty |= self._resolve_one(path, links, index)
         self._write(path, links, dirty)
 
     def _resolve_one(self, path: str, links: _FileLinks, index: int) -> set[EdgeKey]:
-        ref = self._extracts[path].references[index]
+        references = self._references[path]
+        ref = references.reference(index)
         consulted: set[str] = set()
         resolution = self._resolver.resolve(path, ref, consulted)
         for name in consulted:
@@ -293,16 +321,23 @@ class Linker:
         if resolution is None:
             return set()
         links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
-        keys: set[EdgeKey] = {(ref.scope, target, ref.kind) for target in resolution.reached}
-        for key in keys:
-            links.edges[key] = (*links.edges.get(key, ()), index)
-        return keys
+        return {references.key(index, target) for target in resolution.reached}
 
-    def _write(self, path: str, links: _FileLinks, dirty: Iterable[EdgeKey]) -> None:
+    def _edge_uses(self, path: str) -> dict[EdgeKey, list[int]]:
+        """The references (by index) behind each use edge from a file's nodes."""
+        uses: dict[EdgeKey, list[int]] = {}
+        links = self._links.get(path)
+        references = self._references[path]
+        for index, resolution in enumerate(links.results if links is not None else ()):
+            for target in resolution.reached if resolution is not None else ():
+                uses.setdefault(references.key(index, target), []).append(index)
+        return uses
+
+    def _write(self, path: str, links: _FileLinks, dirty: set[EdgeKey]) -> None:
+        uses = self._edge_uses(path) if dirty else {}
         for key in dirty:
-            indexes = links.edges.get(key)
+            indexes = uses.get(key)
             if not indexes:
-                links.edges.pop(key, None)
                 set_edge(self.graph, key, None)
             elif key[0] in self.graph and key[1] in self.graph:
                 found = (links.results[i] for i in indexes)
@@ -310,15 +345,24 @@ class Linker:
 
     def use_edges(self, path: str) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, details) of the uses and imports from a file's nodes."""
+        uses = self._edge_uses(path)
+        ids = [path, *self._scopes[path].symbols]
         return [
             (u, v, k, details)
-            for u, v, k in use_keys(self.graph, self._extracts[path])
-            if (details := self.edge_details(u, v, k)) is not None
+            for u, v, k in use_keys(self.graph, ids)
+            if (details := self._details(u, v, k, uses)) is not None
         ]
 
     def edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
         ambiguous, the `candidates` (None: the graph has no such edge)."""
+        path = source.partition("#")[0]
+        uses = self._edge_uses(path) if kind not in ("imports", "contains") else {}
+        return self._details(source, target, kind, uses)
+
+    def _details(
+        self, source: str, target: str, kind: str, uses: Mapping[EdgeKey, list[int]]
+    ) -> dict[str, Any] | None:
         if not self.graph.has_edge(source, target, key=kind):
             return None
         confidence = self.graph.edges[source, target, kind]["confidence"]
@@ -328,9 +372,9 @@ class Linker:
         if kind == "imports":
             lines = self._scopes[path].imported_files.get(target, ())
         elif kind != "contains":
-            references = self._extracts[path].references
-            indexes = self._links[path].edges[source, target, kind]
-            lines = tuple(sorted({references[i].range.first_line for i in indexes}))
+            references = self._references[path]
+            indexes = uses[source, target, kind]
+            lines = tuple(sorted({references.line(i) for i in indexes}))
             found = (self._links[path].results[i] for i in indexes)
             candidates.update(*(r.candidates for r in found if r is not None))
         return {

@@ -14,7 +14,7 @@ from typing import Any
 
 from disk.statedir import STATE_DIR
 from map.graph import MapGraph
-from map.model import FileExtract
+from map.scopes import FileScope
 
 
 @dataclass(frozen=True)
@@ -74,19 +74,18 @@ class Counts:
         """Recount these files' edges at the next summary."""
         self._uncounted.update(paths)
 
-    def summary(self, graph: MapGraph, extracts: Mapping[str, FileExtract]) -> dict[str, Any]:
+    def summary(self, graph: MapGraph, files: Mapping[str, FileScope]) -> dict[str, Any]:
         """`symbols`, `edges` and `languages` (files per language) of the map."""
         for path in self._uncounted:
-            extract = extracts.get(path)
-            if extract is None:
+            scope = files.get(path)
+            if scope is None:
                 self.per_file.pop(path, None)
                 continue
-            ids = [path, *(s.node_id for s in extract.symbols)]
-            self.per_file[path] = sum(1 for _ in graph.out_edges(ids))
+            self.per_file[path] = sum(1 for _ in graph.out_edges([path, *scope.symbols]))
         self._uncounted.clear()
-        languages = Counter(e.language for e in extracts.values())
+        languages = Counter(scope.language for scope in files.values())
         return {
-            "symbols": graph.number_of_nodes() - len(extracts),
+            "symbols": graph.number_of_nodes() - len(files),
             "edges": sum(self.per_file.values()),
             "languages": dict(sorted(languages.items())),
         }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from map.model import ATTRIBUTE_PREFIX, Assignment, FileExtract, Reference, Symbol
+from map.model import ATTRIBUTE_PREFIX, Assignment, FileExtract, Import, Reference, Symbol
 from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
@@ -47,6 +47,7 @@ class FileScope:
     language: str
     symbols: dict[str, Symbol]
     by_qual: dict[str, tuple[str, ...]]
+    imports: tuple[Import, ...] = ()
     bindings: dict[str, Binding] = field(default_factory=dict)
     stars: tuple[str, ...] = ()
     visible_files: tuple[str, ...] = ()
@@ -141,6 +142,13 @@ class FileScope:
             self._by_attribute = {key: tuple(values) for key, values in found.items()}
         return self._by_attribute
 
+    def forget_cache(self) -> None:
+        """Drop what lookups remembered about this file's scopes (about a third of the
+        scopes' memory once a whole repository is linked; rebuilt when next asked)."""
+        self._enclosing = {}
+        self._chains = {}
+        self._by_attribute = None
+
     def is_class(self, node_id: str) -> bool:
         """True when the symbol is class-like (members can be looked up in it)."""
         symbol = self.symbols.get(node_id)
@@ -165,19 +173,20 @@ def new_scope(extract: FileExtract) -> FileScope:
         language=extract.language,
         symbols=symbols,
         by_qual={q: tuple(ids) for q, ids in by_qual.items()},
+        imports=extract.imports,
         bases={c: tuple(refs) for c, refs in bases.items()},
         assigned={key: tuple(values) for key, values in assigned.items()},
     )
 
 
-def bind_imports(scope: FileScope, extract: FileExtract, index: ModuleIndex) -> None:
+def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
     """Fill the scope's bindings, star imports and imported files from its imports."""
     path, language = scope.path, scope.language
     bindings: dict[str, Binding] = {}
     stars: list[str] = []
     imported: defaultdict[str, set[int]] = defaultdict(set)
     includes: list[str] = []
-    for imp in extract.imports:
+    for imp in scope.imports:
         files = index.resolve(path, language, imp.module)
         line = imp.range.first_line
         if not imp.names:

@@ -23,7 +23,7 @@ from map.model import (
 )
 
 SCHEMA_VERSION = 6
-_REF_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
+REFERENCE_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "calls",
     "references",
     "inherits",
@@ -58,7 +58,7 @@ def encode_extract(e: FileExtract) -> list[Any]:
         [
             [
                 r.name,
-                _REF_KINDS.index(r.kind),
+                REFERENCE_KINDS.index(r.kind),
                 _range(r.range),
                 r.scope[cut:] if r.scope != e.path else None,
                 r.qualifier,
@@ -116,7 +116,7 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
         references=tuple(
             Reference(
                 name=intern(name),
-                kind=_REF_KINDS[kind],
+                kind=REFERENCE_KINDS[kind],
                 range=span(rng),
                 scope=ids[scope] if scope in ids else prefix + scope,
                 qualifier=intern(qualifier) if qualifier is not None else None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -175,6 +175,15 @@ class MapStore:
         if wrong or len(extracts) != len(stamps):
             raise StoreError(f"{self.path}: files and stamps disagree (e.g. {wrong[:1]})")
         return extracts
+
+    def extract_rows(self) -> Iterator[tuple[FileExtract, bytes]]:
+        """Every file's extract with its stored blob, one row at a time (a whole map
+        is never decoded in memory at once); raises StoreError as `extracts` does."""
+        try:
+            for path, blob in self._connection().execute("SELECT path, extract FROM files"):
+                yield self._decode(path, blob), blob
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
     def extract(self, path: str) -> FileExtract | None:
         """One file's extract (None when the store does not hold it)."""
