@@ -86,13 +86,24 @@ class AppContext:
             self._live = LivePool(self.root, self.catalog, self.live_settings)
         return self._live
 
-    async def code_map(self) -> CodeMap:
+    async def code_map(self, *, graph: bool = False) -> CodeMap:
         """The cached map, loaded from its snapshot (or built) on first use.
 
         Waits while a rebuild runs, so the caller reads a whole graph; a caller
         that reads the map without awaiting in between is safe from rebuilds,
-        which start only from the event loop.
+        which start only from the event loop. With `graph`, also waits (in a
+        worker thread, so other calls go on) until the graph is loaded: ranking,
+        paths and walks need it, and loading it on the event loop would stall
+        every other call for as long as the load takes.
         """
+        code_map = await self._opened_map()
+        if graph and not code_map.graph_loaded:
+            await asyncio.to_thread(code_map.load_graph)
+            code_map = await self._opened_map()
+        return code_map
+
+    async def _opened_map(self) -> CodeMap:
+        """The map, opened on first use (see `code_map`)."""
         async with self._map_lock:
             if self._map is None:
                 # a server starts fresh and then watches; a one-shot command reads the

@@ -111,7 +111,7 @@ def _files(diff: Diff) -> list[ChangedFile]:
 
 async def _fresh_map(app: AppContext, diff: Diff) -> tuple[CodeMap, bool]:
     """The map, rebuilt first when it has not seen a changed file of the working tree."""
-    code_map = await app.code_map()
+    code_map = await app.code_map(graph=True)
     if diff.until is not None:
         return code_map, False
     new = [c.new_path or p for p, c in diff.files.items() if c.kind != "deleted"]

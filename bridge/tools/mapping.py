@@ -283,7 +283,7 @@ async def map_neighbors(
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
-    code_map = await app.code_map()
+    code_map = await app.code_map(graph=depth > 1)
     found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
     items, edges, paths = _walked(code_map, target, found, direction == "in")
     data = NeighborsData(**_static(), nodeId=target, direction=direction, neighbors=items)
@@ -302,7 +302,7 @@ async def map_path(
     reaches a database call); empty when there is none. `steps` gives each edge
     with its kind and `confidence`; `verify=true` confirms them with the live server."""
     start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
-    code_map = await app.code_map()
+    code_map = await app.code_map(graph=True)
     chain = code_map.path(start, end)
     edges = [
         Edge(user, used, _kind_between(code_map, user, used))
@@ -348,7 +348,7 @@ async def map_impact(
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
-    code_map = await app.code_map()
+    code_map = await app.code_map(graph=True)
     found = code_map.impact(target, depth)
     items, edges, paths = _walked(code_map, target, found, True)
     data = ImpactData(**_static(), nodeId=target, count=len(found), dependents=items)
@@ -360,7 +360,7 @@ async def map_overview(app: AppContext, budget: Budget = None) -> OverviewAnswer
     """The repo map: the most central symbols (PageRank over the graph), grouped
     by file, within the budget. The compact overview to read first."""
     budget_tokens = app.budget(budget)
-    code_map = await app.code_map()
+    code_map = await app.code_map(graph=True)
     overview = code_map.overview(max(budget_tokens - 150, 50))
     data = OverviewData(
         text=overview.text, symbols=len(overview.entries), truncated=overview.truncated
