@@ -226,6 +226,10 @@ class StatusData(MapSummary):
     """map_status."""
 
     watcher: WatcherInfo
+    graphLoaded: bool
+    """False while a restarted server still loads its graph: search, outline, status
+    and one-hop neighbours answer from the store meanwhile; ranking, paths, impact
+    and deeper walks wait for it."""
 
 
 class BuildData(MapSummary):

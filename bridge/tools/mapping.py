@@ -182,9 +182,14 @@ def _camel(key: str) -> str:
 
 async def map_status(app: AppContext) -> StatusAnswer:
     """The map at a glance: files, symbols, edges, languages, skipped files by reason,
-    stale files, the watcher's state and the last build's duration."""
+    stale files, the watcher's state, the last build's duration and whether the graph
+    is loaded yet (ranking, paths and impact wait for it)."""
     code_map = await app.code_map()
-    data = StatusData(**summary(code_map.status()), watcher=watcher_info(app.watcher_state()))
+    data = StatusData(
+        **summary(code_map.status()),
+        watcher=watcher_info(app.watcher_state()),
+        graphLoaded=code_map.graph_loaded,
+    )
     if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
         # (a stat each; a hash only where the stamp moved)

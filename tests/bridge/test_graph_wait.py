@@ -2,7 +2,8 @@
 
 While a restarted server loads its graph in the background, `map_impact`
 (which walks the graph) must wait for the load without stalling the server:
-other calls still answer meanwhile. The load is held at a gate; everything
+other calls still answer meanwhile, and `map_status` says the graph is not
+loaded yet. The load is held at a gate; everything
 else is the real AppContext and tools on a real store.
 """
 
@@ -50,12 +51,13 @@ def test_impact_waits_for_the_graph_while_other_calls_answer(
             assert (await map_search(app, "helper"))["ok"]  # opens the map, starts the load
             impact = asyncio.create_task(map_impact(app, TARGET))
             status = await asyncio.wait_for(map_status(app), GATE_TIMEOUT_S / 2)
-            assert status["ok"] and not (await app.code_map()).graph_loaded
+            assert status["ok"] and status["data"]["graphLoaded"] is False
             assert not impact.done()  # still waiting for the graph, not blocking the loop
             held_load.set()
             answer = await impact
             assert answer["ok"], answer
             assert {d["nodeId"] for d in answer["data"]["dependents"]} == expected
+            assert (await map_status(app))["data"]["graphLoaded"] is True
         finally:
             await app.aclose()
 
