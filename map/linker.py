@@ -187,9 +187,9 @@ class Linker:
         """
         scope = self._scopes[path]
         table: defaultdict[str, list[object]] = defaultdict(list)
-        for symbol in scope.symbols.values():
-            bases = tuple((r.name, r.qualifier) for r in scope.bases.get(symbol.node_id, ()))
-            table[symbol.name].append((symbol.node_id, symbol.kind, bases))
+        for node_id, symbol in scope.symbols.items():
+            bases = tuple((r.name, r.qualifier) for r in scope.bases.get(node_id, ()))
+            table[symbol.name].append((node_id, symbol.kind, bases))
         for local, binding in scope.bindings.items():
             table[local].append(binding)
         for (where, local), values in scope.assigned.items():

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from map.model import ATTRIBUTE_PREFIX, Assignment, FileExtract, Import, Reference, Symbol
+from map.model import (
+    ATTRIBUTE_PREFIX,
+    Assignment,
+    FileExtract,
+    Import,
+    Reference,
+    SymbolKind,
+)
 from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
@@ -39,13 +46,25 @@ class NameBinding:
 Binding = ModuleBinding | NameBinding
 
 
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What lookups read of a symbol (a `Symbol` without its ranges and fingerprint,
+    which a loaded map keeps packed: map.packed)."""
+
+    name: str
+    qualname: str
+    kind: SymbolKind
+    container: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class FileScope:
     """One file's symbols and import bindings, ready for name lookups."""
 
     path: str
     language: str
-    symbols: dict[str, Symbol]
+    symbols: dict[str, Declared]
+    """node ID -> the symbol, in file order."""
     by_qual: dict[str, tuple[str, ...]]
     imports: tuple[Import, ...] = ()
     bindings: dict[str, Binding] = field(default_factory=dict)
@@ -157,7 +176,9 @@ class FileScope:
 
 def new_scope(extract: FileExtract) -> FileScope:
     """The scope of one file, before its imports are bound."""
-    symbols = {s.node_id: s for s in extract.symbols}
+    symbols = {
+        s.node_id: Declared(s.name, s.qualname, s.kind, s.container) for s in extract.symbols
+    }
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
         by_qual[s.qualname].append(s.node_id)

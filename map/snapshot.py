@@ -124,7 +124,9 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
             for name, kind, rng, scope, qualifier in references
         ),
         assignments=tuple(
-            Assignment(name, ids[scope] if scope in ids else prefix + scope, value, called)
+            Assignment(
+                intern(name), ids[scope] if scope in ids else prefix + scope, intern(value), called
+            )
             for name, scope, value, called in assignments
         ),
     )
