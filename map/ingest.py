@@ -37,7 +37,7 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
-from map.wire import dispatch_table, dumps, loads
+from map.wire import dumps, extract_of, loads, sent, stamp_of
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -183,9 +183,6 @@ class Loaded:
     skipped: str | None = None
 
 
-_WIRE = dispatch_table(FileStamp, Loaded)
-
-
 def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Loaded:
     """Stat, read, hash and (when the hash moved) extract one file."""
     full = Path(root, path)
@@ -243,9 +240,10 @@ def _alive(pid: int) -> bool:
 
 
 def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> bytes:
-    """Pool task: load `items`, pickled for the trip back (map.wire); then collect
+    """Pool task: load `items`, packed for the trip back (map.wire); then collect
     whatever cycles the chunk left (automatic collection is off in workers)."""
-    packed = dumps([load_one(root, path, known, max_bytes) for path, known in items], _WIRE)
+    loaded = (load_one(root, path, known, max_bytes) for path, known in items)
+    packed = dumps([sent(x.path, x.stamp, x.content_hash, x.extract, x.skipped) for x in loaded])
     gc.collect()
     return packed
 
@@ -289,8 +287,10 @@ def load_many(
         for packed in pool.map(
             _load_chunk, [str(root)] * len(chunks), chunks, [max_bytes] * len(chunks)
         ):
-            batch: list[Loaded] = loads(packed)
-            yield from batch
+            batch = loads(packed)
+            for path, stamp, digest, blob, skipped in batch:
+                extract = None if blob is None else extract_of(path, blob)
+                yield Loaded(path, stamp_of(stamp), digest, extract, skipped)
             done += len(batch)
             if progress is not None:
                 progress(done, total)
