@@ -6,7 +6,6 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +22,7 @@ class FileStamp:
     inode: int
 
     @classmethod
-    def of(cls, path: Path) -> FileStamp | None:
+    def of(cls, path: str | os.PathLike[str]) -> FileStamp | None:
         """The stamp of `path`, or None when it is gone or not a regular file."""
         try:
             st = os.stat(path)
@@ -35,7 +34,7 @@ class FileStamp:
 
     @classmethod
     def from_stat(cls, st: os.stat_result) -> FileStamp:
-        """The stamp in a `stat` result already at hand (a scan's `DirEntry.stat()`)."""
+        """The stamp in a `stat` result already at hand (a listing's `lstat`)."""
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 

@@ -8,6 +8,7 @@ that started after it was raised (and that checked the file).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Collection, Iterable
@@ -65,13 +66,14 @@ def changed_since(root: Path, path: str, recorded: tuple[FileStamp, str] | None)
     """Whether file `path` differs now from its `recorded` stamp and content hash
     (None: the map does not hold it): moved, vanished or new. The stat stamp
     decides when it is unchanged; otherwise the content hash does."""
-    absolute = root / path
+    absolute = os.path.join(root, path)  # no pathlib: map_status runs this on every file
     stamp = FileStamp.of(absolute)
     if recorded is None or stamp is None:
         return (recorded is None) != (stamp is None)
     if stamp == recorded[0]:
         return False
     try:
-        return content_hash(absolute.read_bytes()) != recorded[1]
+        with open(absolute, "rb") as handle:
+            return content_hash(handle.read()) != recorded[1]
     except OSError:
         return True

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import pathspec
 
 from disk.errors import UndecodableFileError
+from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
 
@@ -55,6 +57,9 @@ SKIP_UNDECODABLE = "undecodable"
 SKIP_GENERATED = "generated"
 SKIP_UNREADABLE = "unreadable"
 
+_Rules = tuple[str, pathspec.GitIgnoreSpec]
+"""A .gitignore's rules and the directory (POSIX prefix, "" for the root) they apply under."""
+
 
 @dataclass(frozen=True)
 class Listing:
@@ -63,6 +68,8 @@ class Listing:
     files: tuple[str, ...]
     skipped: dict[str, int] = field(default_factory=dict)
     go_mods: tuple[str, ...] = ()
+    stamps: Mapping[str, FileStamp] = field(default_factory=dict)
+    """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice)."""
 
 
 def list_files(
@@ -72,26 +79,29 @@ def list_files(
     exclude: Iterable[str] = (),
     snapshot_dir: str = STATE_DIR,
 ) -> Listing:
-    """The files under `root` the map should read.
+    """The files under `root` the map should read, each with its stat stamp.
 
     `accept` says whether a path is in a supported language; `exclude` holds
     extra gitignore-style patterns. `go.mod` files are reported apart: the
-    linker needs their module paths.
+    linker needs their module paths. One `lstat` per accepted file tells a
+    symlink (skipped) and gives the stamp; a file gone or not regular by then
+    (a deleted tracked file, a submodule) is left out uncounted.
     """
     excluded = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
     own_dir = snapshot_dir.strip("/")
+    own_prefix = own_dir + "/"
     skipped: Counter[str] = Counter()
     listed = _git_files(root)
     if listed is None:
-        listed, pruned = _walk_files(root, own_dir=own_dir)
+        listed, pruned = _walk_files(str(root), own_dir=own_dir)
         skipped[SKIP_VENDORED] += pruned
-    files: list[str] = []
+    stamps: dict[str, FileStamp] = {}
     go_mods: list[str] = []
-    base = str(root)
+    base = os.path.join(root, "")
     for rel in listed:
-        parts = rel.split("/")
-        if rel == own_dir or rel.startswith(own_dir + "/"):
+        if rel == own_dir or rel.startswith(own_prefix):
             continue
+        parts = rel.split("/")
         if rel.endswith(VENDORED_SUFFIXES) or not VENDORED_DIRS.isdisjoint(parts[:-1]):
             skipped[SKIP_VENDORED] += 1
         elif excluded is not None and excluded.match_file(rel):
@@ -100,11 +110,20 @@ def list_files(
             go_mods.append(rel)
         elif not accept(rel):
             skipped[SKIP_UNSUPPORTED] += 1
-        elif os.path.islink(os.path.join(base, rel)):
-            skipped[SKIP_SYMLINK] += 1
         else:
-            files.append(rel)
-    return Listing(tuple(sorted(files)), dict(skipped), tuple(sorted(go_mods)))
+            try:
+                st = os.lstat(base + rel)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                skipped[SKIP_UNREADABLE] += 1
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                skipped[SKIP_SYMLINK] += 1
+            elif stat.S_ISREG(st.st_mode):
+                stamps[rel] = FileStamp.from_stat(st)
+    files = tuple(sorted(stamps))
+    return Listing(files, dict(skipped), tuple(sorted(go_mods)), {f: stamps[f] for f in files})
 
 
 def read_go_modules(root: Path, go_mods: Iterable[str]) -> dict[str, str]:
@@ -154,37 +173,56 @@ def _git_files(root: Path) -> list[str] | None:
     return sorted({name for name in names if name})
 
 
-def _walk_files(root: Path, *, own_dir: str) -> tuple[list[str], int]:
+def _walk_files(root: str, *, own_dir: str) -> tuple[list[str], int]:
     """Every file under `root`, minus what the .gitignore files on the way ignore.
 
     Vendored directories are not entered; each counts once in the second value.
     UNLISTED_DIRS and `own_dir` (the map's snapshot directory) are not
-    entered and not counted.
+    entered and not counted; nor are symlinks to directories entered (they
+    count as vendored when so named, as a directory would).
     """
     found: list[str] = []
     pruned = 0
-    rules: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    for current, dirs, names in os.walk(root):
-        rel_dir = PurePosixPath(Path(current).relative_to(root)).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        rules = [(base, spec) for base, spec in rules if prefix.startswith(base)]
-        if ".gitignore" in names:
-            lines = (Path(current) / ".gitignore").read_text("utf-8", errors="replace")
-            rules.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines.splitlines())))
-        kept = [
-            d
-            for d in dirs
-            if d not in UNLISTED_DIRS
-            and prefix + d != own_dir
-            and not _ignored(rules, prefix + d + "/")
-        ]
-        dirs[:] = sorted(d for d in kept if d not in VENDORED_DIRS)
-        pruned += len(kept) - len(dirs)
-        found.extend(prefix + n for n in names if not _ignored(rules, prefix + n))
+    pending: list[tuple[str, str, list[_Rules]]] = [(root, "", [])]
+    while pending:
+        current, prefix, inherited = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        rules = inherited
+        if any(e.name == ".gitignore" and not _is_dir(e) for e in entries):
+            rules = [*inherited, (prefix, _read_rules(os.path.join(current, ".gitignore")))]
+        for entry in entries:
+            name = entry.name
+            rel = prefix + name
+            if not _is_dir(entry):
+                if not rules or not _ignored(rules, rel):
+                    found.append(rel)
+            elif name in UNLISTED_DIRS or rel == own_dir or (rules and _ignored(rules, rel + "/")):
+                continue
+            elif name in VENDORED_DIRS:
+                pruned += 1
+            elif not entry.is_symlink():
+                pending.append((entry.path, rel + "/", rules))
     return found, pruned
 
 
-def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether `entry` is a directory (or a symlink to one), as `os.walk` tells them."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _read_rules(path: str) -> pathspec.GitIgnoreSpec:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return pathspec.GitIgnoreSpec.from_lines(handle.read().splitlines())
+
+
+def _ignored(rules: list[_Rules], rel: str) -> bool:
     """True when the innermost .gitignore with an opinion on `rel` ignores it."""
     verdict = False
     for base, spec in rules:

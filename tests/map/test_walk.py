@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from disk.stamps import FileStamp
 from map.walk import content_skip_reason, list_files
 from tests.gitrepo import git
 
@@ -46,6 +47,22 @@ def test_listing_respects_gitignore_and_counts_skips(tmp_path: Path, in_git: boo
     assert listing.skipped["excluded"] == 1
     assert listing.skipped["vendored"] == 2  # node_modules and the minified bundle
     assert listing.skipped["unsupported_language"] >= 1  # notes.txt
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_listing_stamps_each_file_and_skips_symlinks(tmp_path: Path, in_git: bool) -> None:
+    (tmp_path / "pkg" / "out").mkdir(parents=True)
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "out" / "built.py").write_text("x = 2\n")
+    (tmp_path / "pkg" / ".gitignore").write_text("out/\n")
+    (tmp_path / "pkg" / "alias.py").symlink_to("a.py")
+    (tmp_path / "mirror").symlink_to("pkg", target_is_directory=True)
+    if in_git:
+        git(tmp_path, "init", "-q")
+    listing = list_files(tmp_path, accept=_is_source)
+    assert listing.files == ("pkg/a.py",)  # not through the linked directory either
+    assert listing.skipped["symlink"] == 1
+    assert listing.stamps == {"pkg/a.py": FileStamp.of(tmp_path / "pkg" / "a.py")}
 
 
 def test_content_reasons() -> None:
