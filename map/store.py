@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +36,7 @@ from map.store_files import (
 )
 from map.store_rows import (
     EDGE_COLUMNS,
+    EDGES_INDEX,
     NODE_COLUMNS,
     STORE_SCHEMA,
     TABLES,
@@ -60,6 +62,8 @@ __all__ = [
 BUSY_TIMEOUT_MS = 10_000
 BULK_WRITE_FILES = 256
 """A write of this many files or more empties the write-ahead log at once (see write)."""
+BULK_CACHE_KIB = 65536
+"""SQLite's page cache while a write replaces every file's rows (2 MB otherwise)."""
 
 Stamps = dict[str, tuple[FileStamp, str]]
 
@@ -233,42 +237,18 @@ class MapStore:
         skipped_moved: Iterable[str],
     ) -> None:
         """In one transaction: replace the rows of `files` (None: gone), the stamps
-        of `stamps_moved` and `skipped_moved`, and the summary."""
+        of `stamps_moved` and `skipped_moved`, and the summary.
+
+        A write that replaces every file's rows (a cold build, a full save) goes
+        in key order with a larger page cache, and builds the edges' index by
+        target once at the end instead of row by row: a third of the time.
+        """
         with self._write() as db:
-            for path, rows in files.items():
-                for table, column in (("nodes", "id"), ("edges", "source")):
-                    db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
-                    db.execute(
-                        f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
-                        (path + "#", path + "$"),
-                    )
-                if rows is None:
-                    db.execute("DELETE FROM files WHERE path = ?", (path,))
-                    db.execute("DELETE FROM names WHERE path = ?", (path,))
-                    continue
-                stamp, digest = state.stamps[path]
-                db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        path,
-                        digest,
-                        *stamp_row(stamp),
-                        len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
-                        orjson.dumps(encode_extract(rows.extract)),
-                    ),
-                )
-                db.execute(
-                    "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)",
-                    (path, digest, names_text(rows.extract), details_text(rows.extract)),
-                )
-                db.executemany(
-                    "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [node_row(node_id, attrs) for node_id, attrs in rows.nodes],
-                )
-                db.executemany(
-                    "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
-                    [edge_row(*edge) for edge in rows.edges],
-                )
+            whole = len(files) >= BULK_WRITE_FILES and self._count(db, "files") <= len(files)
+            if whole:
+                db.execute("DROP INDEX edges_target")
+            with _page_cache(db, BULK_CACHE_KIB if whole else 0):
+                self._write_files(db, state, files)
             for path in stamps_moved:
                 if path in state.stamps and path not in files:
                     stamp, digest = state.stamps[path]
@@ -285,6 +265,8 @@ class MapStore:
                         "INSERT INTO skipped VALUES (?, ?, ?, ?, ?, ?)",
                         (path, *stamp_row(stamp), reason),
                     )
+            if whole:
+                db.execute(EDGES_INDEX)
             db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)",
                 [
@@ -296,6 +278,51 @@ class MapStore:
             )
         if len(files) >= BULK_WRITE_FILES:
             self._checkpoint()
+
+    @staticmethod
+    def _write_files(
+        db: sqlite3.Connection, state: State, files: Mapping[str, FileRows | None]
+    ) -> None:
+        """Replace the rows of `files` (None: gone), in key order."""
+        for path, rows in sorted(files.items()):
+            for table, column in (("nodes", "id"), ("edges", "source")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
+                db.execute(
+                    f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
+                    (path + "#", path + "$"),
+                )
+            if rows is None:
+                db.execute("DELETE FROM files WHERE path = ?", (path,))
+                db.execute("DELETE FROM names WHERE path = ?", (path,))
+                continue
+            stamp, digest = state.stamps[path]
+            db.execute(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    path,
+                    digest,
+                    *stamp_row(stamp),
+                    len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
+                    orjson.dumps(encode_extract(rows.extract)),
+                ),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)",
+                (path, digest, names_text(rows.extract), details_text(rows.extract)),
+            )
+            db.executemany(
+                "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [node_row(node_id, attrs) for node_id, attrs in rows.nodes],
+            )
+            db.executemany(
+                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
+                [edge_row(*edge) for edge in rows.edges],
+            )
+
+    @staticmethod
+    def _count(db: sqlite3.Connection, table: str) -> int:
+        count: int = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return count
 
     def _checkpoint(self) -> None:
         """Copy the write-ahead log back into the database and empty it, now: after a
@@ -337,6 +364,20 @@ class MapStore:
 
     def _write(self) -> _Transaction:
         return _Transaction(self)
+
+
+@contextmanager
+def _page_cache(db: sqlite3.Connection, kib: int) -> Iterator[None]:
+    """Run the body with a page cache of `kib` KiB (0: as it is), then restore it."""
+    if not kib:
+        yield
+        return
+    before = db.execute("PRAGMA cache_size").fetchone()[0]
+    db.execute(f"PRAGMA cache_size = -{kib}")
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA cache_size = {int(before)}")
 
 
 class _Transaction:

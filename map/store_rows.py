@@ -23,7 +23,9 @@ from map.snapshot import SCHEMA_VERSION
 
 STORE_SCHEMA = f"4.{SCHEMA_VERSION}"
 """This layout and the extract encoding it holds."""
-TABLES = """
+EDGES_INDEX = "CREATE INDEX edges_target ON edges (target)"
+"""The edges' index by target (a bulk write builds it after the rows, see map.store)."""
+TABLES = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
@@ -46,7 +48,7 @@ CREATE TABLE edges (
     lines BLOB NOT NULL, confidence REAL NOT NULL, candidates BLOB NOT NULL,
     PRIMARY KEY (source, target, kind)
 ) WITHOUT ROWID;
-CREATE INDEX edges_target ON edges (target);
+{EDGES_INDEX};
 """
 NODE_COLUMNS = "id, kind, name, qualname, path, first, last"
 EDGE_COLUMNS = "lines, confidence, candidates"

@@ -193,6 +193,24 @@ def test_a_cold_build_leaves_no_write_ahead_log_for_the_first_edit_to_pay(
     assert CodeMap.open(root).search("stepped")
 
 
+def test_a_bulk_write_keeps_incoming_neighbours_indexed(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    for number in range(BULK_WRITE_FILES):
+        module = root / "pkg" / f"mod{number}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text(
+            _lines("from pkg.mod0 import step0", "", "", f"def step{number}(x):", "    step0(x)")
+        )
+    CodeMap.open(root).save(full=True)  # a cold build, then a full rewrite
+    reopened = CodeMap.open(root)
+    assert not reopened.graph_loaded  # the store answers
+    callers = reopened.neighbors("pkg/mod0.py#step0", "in")
+    assert len(callers) == BULK_WRITE_FILES  # every step calls it (step0 itself too)
+    with sqlite3.connect(reopened.snapshot_path) as db:
+        plan = db.execute("EXPLAIN QUERY PLAN SELECT * FROM edges WHERE target = 'x'").fetchall()
+    assert any("edges_target" in str(row[-1]) for row in plan)  # not a scan of every edge
+
+
 def test_killing_a_process_mid_save_leaves_a_usable_store(tmp_path: Path) -> None:
     root = copy_repo(tmp_path)
     for n in range(30):  # enough rows that a save takes a moment
