@@ -1,9 +1,10 @@
 """Compare the disk with what the map knows, and read, hash and extract what moved.
 
-`scan` lists the files, stats each one, and reads only those whose stamp
-moved; of those, only the ones whose content hash moved are extracted (in
-a process pool when many). The stat stamp is taken before the read, so an
-edit racing the read shows up as a moved stamp on the next scan.
+`scan` lists the files with their stat stamps (map.walk: one stat each),
+and reads only those whose stamp moved; of those, only the ones whose
+content hash moved are extracted (in a process pool when many). The stat
+stamp is taken before the read, so an edit racing the read shows up as a
+moved stamp on the next scan.
 
 Pool workers die with the process that started the pool, however it ends
 (even `kill -9`): each watches it from a thread (`_watch_parent`). Their own
@@ -21,7 +22,7 @@ import select
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from map.model import FileExtract
 from map.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
+    Listing,
     content_skip_reason,
     list_files,
     read_go_modules,
@@ -66,6 +68,8 @@ class Scan:
     """Files whose stamp moved but whose content did not."""
     listing_skips: dict[str, int]
     """The part of `skip_counts` decided by path alone (vendored, excluded, ...)."""
+    listing: Listing | None = None
+    """The last full listing, for the next scan to reuse (see `list_files`)."""
 
 
 @dataclass(frozen=True)
@@ -84,17 +88,21 @@ def scan(
     stamps: Known,
     skipped: Known,
     progress: Progress | None = None,
+    previous: Scan | None = None,
 ) -> Scan:
-    """Compare the disk with the known (stamp, hash) and (stamp, skip reason) of each file."""
+    """Compare the disk with the known (stamp, hash) and (stamp, skip reason) of each
+    file; the `previous` scan's listing (same options) spares work that did not move."""
     listing = list_files(
         root,
         accept=lambda p: language_for(p) is not None,
         exclude=options.exclude,
         snapshot_dir=options.snapshot_dir,
+        previous=None if previous is None else previous.listing,
     )
     modules = read_go_modules(root, listing.go_mods)
-    found = Scan({}, {}, {}, {}, modules, 0, listing.skipped)
-    return _check(root, options, listing.files, stamps, skipped, found, progress)
+    found = Scan({}, {}, {}, {}, modules, 0, listing.skipped, listing)
+    listed = listing.stamps.items()  # stat as listed: no file is stat-ed twice
+    return _check(root, options, listed, stamps, skipped, found, progress)
 
 
 def scan_known(
@@ -113,25 +121,26 @@ def scan_known(
         previous.go_modules,
         0,
         previous.listing_skips,
+        previous.listing,
     )
-    listed = sorted(paths)
+    base = os.path.join(root, "")
+    listed = [(path, FileStamp.of(base + path)) for path in sorted(paths)]
     return _check(root, options, listed, previous.stamps, previous.skipped, found, progress)
 
 
 def _check(
     root: Path,
     options: ScanOptions,
-    listed: Sequence[str],
+    listed: Iterable[tuple[str, FileStamp | None]],
     stamps: Known,
     skipped: Known,
     found: Scan,
     progress: Progress | None,
 ) -> Scan:
-    """Stat `listed` into `found`; read, hash and extract the files whose stamp moved."""
+    """Compare the stat stamps of `listed` (None: gone) with the known ones into `found`;
+    read, hash and extract the files whose stamp moved."""
     to_load: list[tuple[str, str | None]] = []
-    base = str(root)
-    for path in listed:
-        stamp = FileStamp.of(Path(os.path.join(base, path)))
+    for path, stamp in listed:
         known = stamps.get(path)
         passed = skipped.get(path)
         if stamp is None:
@@ -165,6 +174,7 @@ def _check(
         found.go_modules,
         restamped,
         found.listing_skips,
+        found.listing,
     )
 
 

@@ -34,4 +34,4 @@ def rescan(
     ):
         return scan_known(root, options, targets, previous, progress), targets
     with paused_gc():  # a cold build unpickles every file's extract from the pool
-        return scan(root, options, *known, progress), None
+        return scan(root, options, *known, progress, previous), None

@@ -24,6 +24,7 @@ from disk.errors import UndecodableFileError
 from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
+from map.treewalk import Folder, Skips, walk_tree
 
 VENDORED_DIRS = frozenset(
     {
@@ -57,8 +58,9 @@ SKIP_UNDECODABLE = "undecodable"
 SKIP_GENERATED = "generated"
 SKIP_UNREADABLE = "unreadable"
 
-_Rules = tuple[str, pathspec.GitIgnoreSpec]
-"""A .gitignore's rules and the directory (POSIX prefix, "" for the root) they apply under."""
+_CANDIDATE = ""
+_GO_MOD = "go.mod"
+_OWN = "own"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class Listing:
     go_mods: tuple[str, ...] = ()
     stamps: Mapping[str, FileStamp] = field(default_factory=dict)
     """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice)."""
+    verdicts: Mapping[str, str] = field(default_factory=dict)
+    """What the path alone decided of each path found (see `_verdict`): the next listing
+    with the same options reuses it."""
+    folders: Mapping[str, Folder] = field(default_factory=dict)
+    """Outside git: the directories as read (map.treewalk), for the next listing."""
 
 
 def list_files(
@@ -78,6 +85,7 @@ def list_files(
     accept: Callable[[str], bool],
     exclude: Iterable[str] = (),
     snapshot_dir: str = STATE_DIR,
+    previous: Listing | None = None,
 ) -> Listing:
     """The files under `root` the map should read, each with its stat stamp.
 
@@ -85,45 +93,80 @@ def list_files(
     extra gitignore-style patterns. `go.mod` files are reported apart: the
     linker needs their module paths. One `lstat` per accepted file tells a
     symlink (skipped) and gives the stamp; a file gone or not regular by then
-    (a deleted tracked file, a submodule) is left out uncounted.
+    (a deleted tracked file, a submodule) is left out uncounted. A `previous`
+    listing of the same root with the same options spares deciding each path
+    again and, outside git, reading the directories that did not change.
     """
-    excluded = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
     own_dir = snapshot_dir.strip("/")
-    own_prefix = own_dir + "/"
     skipped: Counter[str] = Counter()
-    listed = _git_files(root)
+    folders: dict[str, Folder] = {}
+    listed: Iterable[str] | None = _git_files(root)
     if listed is None:
-        listed, pruned = _walk_files(str(root), own_dir=own_dir)
-        skipped[SKIP_VENDORED] += pruned
+        known = previous.folders if previous is not None else {}
+        walked = walk_tree(str(root), Skips(UNLISTED_DIRS, VENDORED_DIRS, own_dir), known)
+        listed, folders = walked.files, walked.folders
+        skipped[SKIP_VENDORED] += walked.pruned
+    decided = previous.verdicts if previous is not None else {}
+    verdicts: dict[str, str] = {}
+    decide = _Decide(accept, exclude, own_dir)
     stamps: dict[str, FileStamp] = {}
     go_mods: list[str] = []
     base = os.path.join(root, "")
     for rel in listed:
-        if rel == own_dir or rel.startswith(own_prefix):
+        verdict = decided.get(rel)
+        if verdict is None:
+            verdict = decide(rel)
+        verdicts[rel] = verdict
+        if verdict == _GO_MOD:
+            go_mods.append(rel)
+        elif verdict and verdict != _OWN:
+            skipped[verdict] += 1
+        if verdict:
             continue
+        try:
+            st = os.lstat(base + rel)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            skipped[SKIP_UNREADABLE] += 1
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            skipped[SKIP_SYMLINK] += 1
+        elif stat.S_ISREG(st.st_mode):
+            stamps[rel] = FileStamp.from_stat(st)
+    files = tuple(sorted(stamps))
+    return Listing(
+        files,
+        dict(skipped),
+        tuple(sorted(go_mods)),
+        {f: stamps[f] for f in files},
+        verdicts,
+        folders,
+    )
+
+
+class _Decide:
+    """What a path alone decides: `_CANDIDATE` (stat it), `_GO_MOD`, `_OWN` (the
+    map's own files: left out uncounted), or the skip reason that leaves it out."""
+
+    def __init__(self, accept: Callable[[str], bool], exclude: Iterable[str], own_dir: str) -> None:
+        self.accept = accept
+        self.excluded = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
+        self.own_dir = own_dir
+
+    def __call__(self, rel: str) -> str:
+        if rel == self.own_dir or rel.startswith(self.own_dir + "/"):
+            return _OWN
         parts = rel.split("/")
         if rel.endswith(VENDORED_SUFFIXES) or not VENDORED_DIRS.isdisjoint(parts[:-1]):
-            skipped[SKIP_VENDORED] += 1
-        elif excluded is not None and excluded.match_file(rel):
-            skipped[SKIP_EXCLUDED] += 1
-        elif parts[-1] == "go.mod":
-            go_mods.append(rel)
-        elif not accept(rel):
-            skipped[SKIP_UNSUPPORTED] += 1
-        else:
-            try:
-                st = os.lstat(base + rel)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError:
-                skipped[SKIP_UNREADABLE] += 1
-                continue
-            if stat.S_ISLNK(st.st_mode):
-                skipped[SKIP_SYMLINK] += 1
-            elif stat.S_ISREG(st.st_mode):
-                stamps[rel] = FileStamp.from_stat(st)
-    files = tuple(sorted(stamps))
-    return Listing(files, dict(skipped), tuple(sorted(go_mods)), {f: stamps[f] for f in files})
+            return SKIP_VENDORED
+        if self.excluded is not None and self.excluded.match_file(rel):
+            return SKIP_EXCLUDED
+        if parts[-1] == "go.mod":
+            return _GO_MOD
+        if not self.accept(rel):
+            return SKIP_UNSUPPORTED
+        return _CANDIDATE
 
 
 def read_go_modules(root: Path, go_mods: Iterable[str]) -> dict[str, str]:
@@ -171,62 +214,3 @@ def _git_files(root: Path) -> list[str] | None:
         return None
     names = done.stdout.decode("utf-8", errors="surrogateescape").split("\0")
     return sorted({name for name in names if name})
-
-
-def _walk_files(root: str, *, own_dir: str) -> tuple[list[str], int]:
-    """Every file under `root`, minus what the .gitignore files on the way ignore.
-
-    Vendored directories are not entered; each counts once in the second value.
-    UNLISTED_DIRS and `own_dir` (the map's snapshot directory) are not
-    entered and not counted; nor are symlinks to directories entered (they
-    count as vendored when so named, as a directory would).
-    """
-    found: list[str] = []
-    pruned = 0
-    pending: list[tuple[str, str, list[_Rules]]] = [(root, "", [])]
-    while pending:
-        current, prefix, inherited = pending.pop()
-        try:
-            with os.scandir(current) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        rules = inherited
-        if any(e.name == ".gitignore" and not _is_dir(e) for e in entries):
-            rules = [*inherited, (prefix, _read_rules(os.path.join(current, ".gitignore")))]
-        for entry in entries:
-            name = entry.name
-            rel = prefix + name
-            if not _is_dir(entry):
-                if not rules or not _ignored(rules, rel):
-                    found.append(rel)
-            elif name in UNLISTED_DIRS or rel == own_dir or (rules and _ignored(rules, rel + "/")):
-                continue
-            elif name in VENDORED_DIRS:
-                pruned += 1
-            elif not entry.is_symlink():
-                pending.append((entry.path, rel + "/", rules))
-    return found, pruned
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    """Whether `entry` is a directory (or a symlink to one), as `os.walk` tells them."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _read_rules(path: str) -> pathspec.GitIgnoreSpec:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return pathspec.GitIgnoreSpec.from_lines(handle.read().splitlines())
-
-
-def _ignored(rules: list[_Rules], rel: str) -> bool:
-    """True when the innermost .gitignore with an opinion on `rel` ignores it."""
-    verdict = False
-    for base, spec in rules:
-        result = spec.check_file(rel[len(base) :])
-        if result.include is not None:
-            verdict = result.include
-    return verdict
