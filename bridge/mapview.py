@@ -208,7 +208,7 @@ def changed_since_build(code_map: CodeMap, path: str) -> bool:
 
 def changed_files(code_map: CodeMap) -> list[str]:
     """Every file of the map that differs on disk since the build (stat first)."""
-    return sorted(path for path in code_map.files() if code_map.changed_on_disk(path))
+    return sorted(code_map.changed_files())
 
 
 def map_stamp(code_map: CodeMap, paths: Iterable[str]) -> MapStamp:

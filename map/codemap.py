@@ -41,7 +41,7 @@ from map.reports import Counts
 from map.reports import MapSettings as MapSettings
 from map.reports import MapStatus as MapStatus
 from map.rescan import rescan
-from map.stale import StaleFlags, changed_since, relative_path
+from map.stale import StaleFlags, changed_among, changed_since, relative_path
 from map.store import (
     STORE_NAME,
     FileRows,
@@ -279,6 +279,10 @@ class CodeMap(MapReader):
         map holds that moved or vanished, or a new one. The stat stamp decides when
         it is unchanged; otherwise the content hash does (no extraction)."""
         return changed_since(self.root, path, self._stamps.get(path))
+
+    def changed_files(self) -> list[str]:
+        """The files the map holds that differ now on disk (see `changed_on_disk`)."""
+        return changed_among(self.root, self._stamps)
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""

@@ -9,9 +9,10 @@ that started after it was raised (and that checked the file).
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from disk.stamps import FileStamp, content_hash
@@ -77,3 +78,19 @@ def changed_since(root: Path, path: str, recorded: tuple[FileStamp, str] | None)
             return content_hash(handle.read()) != recorded[1]
     except OSError:
         return True
+
+
+def changed_among(root: Path, recorded: Mapping[str, tuple[FileStamp, str]]) -> list[str]:
+    """The files of `recorded` (path -> stamp and content hash) that differ now, as
+    `changed_since` tells each: one stat per file, a hash only where a stamp moved."""
+    base = os.path.join(root, "")
+    moved: list[str] = []
+    for path, (stamp, _) in recorded.items():
+        try:
+            st = os.stat(base + path)
+        except OSError:
+            moved.append(path)
+            continue
+        if not stat.S_ISREG(st.st_mode) or FileStamp.from_stat(st) != stamp:
+            moved.append(path)
+    return [path for path in moved if changed_since(root, path, recorded[path])]

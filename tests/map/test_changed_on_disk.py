@@ -26,3 +26,16 @@ def test_changes_are_seen_by_content_not_by_stat(tmp_path: Path) -> None:
     (tmp_path / "c.py").write_text("x = 1\n")
     assert code_map.changed_on_disk("b.py") and code_map.changed_on_disk("c.py")
     assert not code_map.changed_on_disk("never.py")
+
+
+def test_changed_files_lists_the_held_files_that_differ_by_content(tmp_path: Path) -> None:
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / f"{name}.py").write_text(f"def {name}():\n    return 1\n")
+    code_map = CodeMap.open(tmp_path)
+    (tmp_path / "a.py").touch()  # stamp moved, content did not
+    (tmp_path / "b.py").write_text("def b():\n    return 2\n")
+    (tmp_path / "c.py").unlink()
+    (tmp_path / "d.py").unlink()
+    (tmp_path / "d.py").mkdir()  # no longer a file
+    (tmp_path / "new.py").write_text("x = 1\n")  # not held: a rebuild's business
+    assert code_map.changed_files() == ["b.py", "c.py", "d.py"]
