@@ -51,7 +51,7 @@ class _FileLinks:
     asked (`_edge_uses`): kept, it was the linker's largest table."""
 
     results: list[Resolution | None]
-    deps: dict[str, list[int]] = field(default_factory=dict)
+    deps: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -301,8 +301,10 @@ class Linker:
         dirty = {key for key in use_keys(self.graph, ids) if key[2] != "imports"}
         count = len(self._references[path])
         links = self._links[path] = _FileLinks([None] * count)
+        consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
-            dirty |= self._resolve_one(path, links, index)
+            dirty |= self._resolve_one(path, links, index, consulted)
+        links.deps = {name: tuple(indexes) for name, indexes in consulted.items()}
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
 
@@ -311,22 +313,26 @@ class Linker:
         indexes = sorted({i for name in names for i in links.deps.get(name, ())})
         dirty: set[EdgeKey] = set()
         references = self._references[path]
+        consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in indexes:
             old, links.results[index] = links.results[index], None
             if old is not None:
                 dirty.update(references.key(index, target) for target in old.reached)
-            dirty |= self._resolve_one(path, links, index)
+            dirty |= self._resolve_one(path, links, index, consulted)
+        for name, found in consulted.items():  # a repeat of an index is harmless
+            links.deps[name] = (*links.deps.get(name, ()), *found)
         self._write(path, links, dirty)
 
-    def _resolve_one(self, path: str, links: _FileLinks, index: int) -> set[EdgeKey]:
+    def _resolve_one(
+        self, path: str, links: _FileLinks, index: int, consulted_by: defaultdict[str, list[int]]
+    ) -> set[EdgeKey]:
+        """Resolve one reference; the names it consulted get `index` in `consulted_by`."""
         references = self._references[path]
         ref = references.reference(index)
         consulted: set[str] = set()
         resolution = self._resolver.resolve(path, ref, consulted)
         for name in consulted:
-            held = links.deps.setdefault(name, [])
-            if not held or held[-1] != index:  # a repeat from a partial relink is harmless
-                held.append(index)
+            consulted_by[name].append(index)
             self._dependents[name].add(path)
         if resolution is None:
             return set()

@@ -26,7 +26,7 @@ class References:
         self._qualifiers = tuple(r.qualifier for r in references)
         self._scopes = tuple(r.scope for r in references)
         self._codes = array(
-            "L", (r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references)
+            "I", (r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references)
         )
         """0-based first line * 4 + the kind's index."""
 

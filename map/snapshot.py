@@ -110,7 +110,7 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
         content_hash=digest,
         symbols=tuple(built),
         imports=tuple(
-            Import(module, tuple((a, b) for a, b in names), span(rng))
+            Import(intern(module), tuple((intern(a), intern(b)) for a, b in names), span(rng))
             for module, names, rng in imports
         ),
         references=tuple(
