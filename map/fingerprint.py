@@ -15,7 +15,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import chain
 
 from tree_sitter import Parser, Query, QueryCursor
 
@@ -47,19 +46,20 @@ class TokenIndex:
         for c_start, c_end in comments:
             points.update((c_start, c_end))
         self._starts = sorted(points)
-        self._segments: list[list[bytes]] = []
+        self._segments: list[bytes] = []
+        """Each segment's tokens joined by spaces, once (b"": none)."""
         comment_index = 0
         for here, there in zip(self._starts, self._starts[1:], strict=False):
             while comment_index < len(comments) and comments[comment_index][1] <= here:
                 comment_index += 1
             inside = comment_index < len(comments) and comments[comment_index][0] <= here
-            self._segments.append([] if inside else _TOKEN.findall(data, here, there))
+            self._segments.append(b"" if inside else b" ".join(_TOKEN.findall(data, here, there)))
 
     def normalized(self, start: int, end: int) -> str:
         """The normalized hash of the bytes from cut `start` to cut `end`."""
         first = bisect_left(self._starts, start)
         last = bisect_left(self._starts, end)
-        return content_hash(b" ".join(chain.from_iterable(self._segments[first:last])))
+        return content_hash(b" ".join(part for part in self._segments[first:last] if part))
 
 
 @cache
