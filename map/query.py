@@ -245,10 +245,9 @@ def overview(graph: MapGraph, token_budget: int, ordered: list[str] | None = Non
 
 def ranked(graph: MapGraph, ranks: dict[str, float]) -> list[str]:
     """The symbols (not files) of the graph, most central first (ties by ID)."""
-    return sorted(
-        (n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND),
-        key=lambda n: (-ranks.get(n, 0.0), n),
-    )
+    symbols = sorted(n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND)
+    symbols.sort(key=lambda n: -ranks.get(n, 0.0))  # stable: ties stay in ID order
+    return symbols
 
 
 def rank(graph: MapGraph) -> dict[str, float]:
@@ -277,12 +276,13 @@ def rank(graph: MapGraph) -> dict[str, float]:
             shares.extend(w / total for w in row.values())
             ends.append(len(targets))
     has_out = set(sources)
-    dangling_nodes = [i for i in range(size) if i not in has_out]
-    scores = [1.0 / size] * size
+    dangling_nodes = array("l", (i for i in range(size) if i not in has_out))
+    del has_out
+    scores = array("d", [1.0 / size]) * size
     for _ in range(RANK_ITERATIONS):
         dangling = sum(scores[i] for i in dangling_nodes)
         base = (1.0 - DAMPING + DAMPING * dangling) / size
-        following = [base] * size
+        following = array("d", [base]) * size
         start = 0
         for i, end in zip(sources, ends, strict=True):
             share = DAMPING * scores[i]
