@@ -297,13 +297,13 @@ def _references(
             and name in found.type_parameters
         ):
             continue
-        references.append(
+        references.append(  # positional: a frozen dataclass built from keywords costs more
             Reference(
-                name=name,
-                kind=kept_ref.kind,  # type: ignore[arg-type]
-                range=positions.range(kept_ref.name_node, kept_ref.name_node),
-                scope=_scope_id(path, kept_ref.scope, by_qualname),
-                qualifier=kept_ref.qualifier,
+                name,
+                kept_ref.kind,  # type: ignore[arg-type]
+                positions.range(kept_ref.name_node, kept_ref.name_node),
+                _scope_id(path, kept_ref.scope, by_qualname),
+                kept_ref.qualifier,
             )
         )
     return tuple(references)

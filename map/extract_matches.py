@@ -57,6 +57,9 @@ _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"[~#]?[\w$]+|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
+_REF_KINDS: Mapping[str, str] = MappingProxyType(
+    {f"ref.{kind}": kind for kind in ("calls", "references", "inherits")}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,9 @@ class Ref:
 
 def new_ref(name_node: Node, kind: str, qualifier: str | None) -> Ref:
     """A reference to the name at `name_node`."""
-    return Ref(name_node, kind, qualifier, name_node.start_byte, text_of(name_node))
+    raw = name_node.text
+    text = raw.decode("utf-8", errors="replace") if raw else ""
+    return Ref(name_node, kind, qualifier, name_node.start_byte, text)
 
 
 @dataclass(slots=True)
@@ -174,21 +179,22 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             role = roles[pattern] = next(
                 key for key in captures if key not in _PARTS and not key.startswith("_")
             )
-        node = captures[role][0]
-        if role == "comment":
-            found.comments.append((node.start_byte, node.end_byte))
-        elif role.startswith("ref."):
-            if role == "ref.types":
-                _add_type_refs(found, node)
-                continue
+        ref_kind = _REF_KINDS.get(role)
+        if ref_kind is not None:  # the most frequent matches, first
             qualifier = captures.get("qualifier")
             found.refs.append(
                 new_ref(
                     captures["name"][0],
-                    role[4:],
+                    ref_kind,
                     found.qualify(qualifier[0]) if qualifier else None,
                 )
             )
+            continue
+        node = captures[role][0]
+        if role == "comment":
+            found.comments.append((node.start_byte, node.end_byte))
+        elif role == "ref.types":
+            _add_type_refs(found, node)
         elif role.startswith(("assign.", "attr.")):
             values = captures.get("value")
             value = _qualifier(values[0]) if values else COMPLEX_QUALIFIER
