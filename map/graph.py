@@ -42,6 +42,8 @@ _TOUCHED = "touched"
 """The graph attribute holding the paths of the files changed since `take_touched`."""
 _SHARED = "edge data"
 """The graph attribute holding the shared edge data, by (kind, confidence)."""
+_NUMBERS = "line numbers"
+"""The graph attribute holding one int per line number its nodes' `lines` hold."""
 _PAIRS = "key dicts"
 """The graph attribute holding the shared key dicts, by their (kind, confidence) pairs."""
 KeyDict: TypeAlias = Mapping[str, EdgeData]
@@ -70,14 +72,16 @@ def use_keys(graph: MapGraph, ids: Iterable[str]) -> list[EdgeKey]:
     return [(u, v, k) for u, v, k in graph.out_edges(ids, keys=True) if k != "contains"]
 
 
-def node_attrs(symbol: Symbol, path: str) -> dict[str, Any]:
-    """The attributes the graph keeps of a symbol."""
+def node_attrs(symbol: Symbol, path: str, numbers: dict[int, int]) -> dict[str, Any]:
+    """The attributes the graph keeps of a symbol; its line numbers are taken from
+    `numbers` (one int object per number for the whole graph, not two per symbol)."""
+    first, last = symbol.range.first_line, symbol.range.last_line
     return {
         "kind": symbol.kind,
         "path": path,
         "name": symbol.name,
         "qualname": symbol.qualname,
-        "lines": (symbol.range.first_line, symbol.range.last_line),
+        "lines": (numbers.setdefault(first, first), numbers.setdefault(last, last)),
     }
 
 
@@ -114,9 +118,10 @@ def add_file(graph: MapGraph, extract: FileExtract) -> None:
     """Add (or refresh) a file node, its symbol nodes and their `contains` edges."""
     path = extract.path
     _touch(graph, (path,))
+    numbers: dict[int, int] = graph.graph.setdefault(_NUMBERS, {})
     graph.add_node(path, kind=FILE_KIND, path=path)
     for symbol in extract.symbols:
-        graph.add_node(symbol.node_id, **node_attrs(symbol, path))
+        graph.add_node(symbol.node_id, **node_attrs(symbol, path, numbers))
     for parent, child in _containment(extract):
         _put_edge(graph, parent, child, "contains", 1.0)
 

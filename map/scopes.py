@@ -176,9 +176,11 @@ class FileScope:
 
 def new_scope(extract: FileExtract) -> FileScope:
     """The scope of one file, before its imports are bound."""
-    symbols = {
-        s.node_id: Declared(s.name, s.qualname, s.kind, s.container) for s in extract.symbols
-    }
+    containers: dict[tuple[str, ...], tuple[str, ...]] = {}  # one per class, not per member
+    symbols: dict[str, Declared] = {}
+    for s in extract.symbols:
+        container = containers.setdefault(s.container, s.container)
+        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container)
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
         by_qual[s.qualname].append(s.node_id)
