@@ -383,7 +383,10 @@ class CodeMap(MapReader):
         if extract is None:
             return None
         return FileRows(
-            extract, node_rows(self._linker.graph, extract), self._linker.use_edges(path)
+            extract,
+            node_rows(self._linker.graph, extract),
+            self._linker.use_edges(path),
+            self._linker.stored_blob(path),
         )
 
     def _extracts(self) -> Mapping[str, FileExtract]:

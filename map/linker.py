@@ -87,6 +87,11 @@ class Linker:
         """The extract of every linked file (unpacked when read: see map.packed)."""
         return self._extracts
 
+    def stored_blob(self, path: str) -> bytes:
+        """A linked file's extract as the map store holds it (map.packed); raises
+        KeyError when the file is not linked."""
+        return self._extracts.blob(path)
+
     @property
     def scopes(self) -> Mapping[str, FileScope]:
         """The scope of every linked file: its language and symbols, without unpacking."""

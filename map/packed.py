@@ -55,6 +55,11 @@ class PackedExtracts(Mapping[str, FileExtract]):
         """Forget a file (no error when it is not held)."""
         self._packed.pop(path, None)
 
+    def blob(self, path: str) -> bytes:
+        """A file's extract as the store holds it (`orjson.dumps(encode_extract(...))`),
+        without decoding it; raises KeyError when the file is not held."""
+        return zlib.decompress(self._packed[path])
+
     def __getitem__(self, path: str) -> FileExtract:
         return self._decode(path, self._packed[path])
 

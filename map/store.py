@@ -93,6 +93,9 @@ class FileRows:
     """(node ID, attributes) of the file and its symbols."""
     edges: list[tuple[str, str, str, dict[str, Any]]]
     """(source, target, kind, attributes) of every edge from the file's nodes."""
+    blob: bytes | None = None
+    """The extract already encoded as stored (`orjson.dumps(encode_extract(extract))`),
+    e.g. as the map keeps it packed: not encoded again."""
 
 
 class MapStore:
@@ -303,7 +306,9 @@ class MapStore:
                     digest,
                     *stamp_row(stamp),
                     len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
-                    orjson.dumps(encode_extract(rows.extract)),
+                    rows.blob
+                    if rows.blob is not None
+                    else orjson.dumps(encode_extract(rows.extract)),
                 ),
             )
             db.execute(
