@@ -10,7 +10,7 @@ a store of another version is rebuilt.
 from __future__ import annotations
 
 from sys import intern
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from map.model import (
     Assignment,
@@ -20,9 +20,12 @@ from map.model import (
     Range,
     Reference,
     Symbol,
+    SymbolKind,
 )
 
 SCHEMA_VERSION = 6
+SYMBOL_KINDS: dict[str, SymbolKind] = {kind: kind for kind in get_args(SymbolKind)}
+"""A stored kind -> the one string of that kind (orjson gives a new one per symbol)."""
 REFERENCE_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "calls",
     "references",
@@ -93,9 +96,9 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
         built.append(
             Symbol(
                 node_id=ids[tail],
-                name=name,
-                qualname=qualname,
-                kind=kind,
+                name=intern(name),  # `__init__`, `get`: one string, not one per method
+                qualname=intern(qualname),  # the name itself at top level
+                kind=SYMBOL_KINDS[kind],
                 range=span(rng),
                 selection=span(sel),
                 container=tuple(qualname.split("."))[:-1]
