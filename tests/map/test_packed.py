@@ -1,0 +1,54 @@
+"""A loaded map keeps each extract packed and its references as compact columns
+(map.packed, map.references): what it reads back equals what extraction gave."""
+
+from __future__ import annotations
+
+from map.extract import extract_file
+from map.packed import PackedExtracts
+from map.references import References
+
+SOURCE = b"""import os
+from pkg import helpers as h
+
+
+class Store(h.Base):
+    def issue(self, user):
+        token = h.make(user)
+        self.save(token)
+        return os.path.join("a", token)
+
+    def save(self, token):
+        print(token)
+
+
+def main():
+    Store().issue("me")
+"""
+
+
+def test_a_packed_extract_reads_back_equal_to_the_extract() -> None:
+    extract = extract_file("pkg/store.py", SOURCE)
+    packed = PackedExtracts()
+    packed.put(extract)
+    assert list(packed) == ["pkg/store.py"]
+    assert packed["pkg/store.py"] == extract
+    assert packed.get("pkg/other.py") is None
+    packed.pop("pkg/store.py")
+    assert "pkg/store.py" not in packed
+
+
+def test_reference_columns_keep_what_resolution_and_use_lines_read() -> None:
+    extract = extract_file("pkg/store.py", SOURCE)
+    assert {r.kind for r in extract.references} >= {"calls", "inherits"}
+    columns = References(extract.references)
+    assert len(columns) == len(extract.references)
+    for index, ref in enumerate(extract.references):
+        kept = columns.reference(index)
+        assert (kept.name, kept.kind, kept.scope, kept.qualifier) == (
+            ref.name,
+            ref.kind,
+            ref.scope,
+            ref.qualifier,
+        )
+        assert columns.line(index) == kept.range.first_line == ref.range.first_line
+        assert columns.key(index, "pkg/x.py#f") == (ref.scope, "pkg/x.py#f", ref.kind)
