@@ -201,6 +201,8 @@ def content_skip_reason(data: bytes, *, path: str) -> str | None:
 
 def _git_files(root: Path) -> list[str] | None:
     """What git lists under `root`, or None when `root` is not in a git work tree."""
+    if not _maybe_in_git(str(root)):
+        return None  # no git to start: a rebuild outside git pays no process spawn
     try:
         done = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -214,3 +216,18 @@ def _git_files(root: Path) -> list[str] | None:
         return None
     names = done.stdout.decode("utf-8", errors="surrogateescape").split("\0")
     return sorted({name for name in names if name})
+
+
+def _maybe_in_git(root: str) -> bool:
+    """Whether git could find a work tree at `root`: a `.git` there or above (git's own
+    discovery finds no more than that), or the environment naming one."""
+    if "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
+        return True
+    path = root
+    while True:
+        if os.path.lexists(os.path.join(path, ".git")):
+            return True
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
