@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from map.consulted import Consulted
 from map.gcpause import paused_gc
 from map.graph import (
     EdgeKey,
@@ -51,7 +52,7 @@ class _FileLinks:
     asked (`_edge_uses`): kept, it was the linker's largest table."""
 
     results: list[Resolution | None]
-    deps: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    deps: Consulted = field(default_factory=Consulted)
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ class Linker:
     def _drop_links(self, path: str) -> _FileLinks | None:
         """Forget what a file's references resolved to; the old record, if any."""
         links = self._links.pop(path, None)
-        for name in links.deps if links is not None else ():
+        for name in links.deps.names() if links is not None else ():
             holders = self._dependents.get(name)
             if holders is not None:
                 holders.discard(path)
@@ -309,13 +310,13 @@ class Linker:
         consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index, consulted)
-        links.deps = {name: tuple(indexes) for name, indexes in consulted.items()}
+        links.deps.add(consulted)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
 
     def _relink_names(self, path: str, names: set[str]) -> None:
         links = self._links[path]
-        indexes = sorted({i for name in names for i in links.deps.get(name, ())})
+        indexes = sorted(links.deps.indexes(names))
         dirty: set[EdgeKey] = set()
         references = self._references[path]
         consulted: defaultdict[str, list[int]] = defaultdict(list)
@@ -324,8 +325,7 @@ class Linker:
             if old is not None:
                 dirty.update(references.key(index, target) for target in old.reached)
             dirty |= self._resolve_one(path, links, index, consulted)
-        for name, found in consulted.items():  # a repeat of an index is harmless
-            links.deps[name] = (*links.deps.get(name, ()), *found)
+        links.deps.add(consulted)
         self._write(path, links, dirty)
 
     def _resolve_one(
