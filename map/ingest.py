@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
@@ -39,7 +39,7 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
-from map.wire import dumps, extract_of, loads, sent, stamp_of
+from map.wire import dumps, loads, sent, stamp_of, unpacked
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -70,6 +70,8 @@ class Scan:
     """The part of `skip_counts` decided by path alone (vendored, excluded, ...)."""
     listing: Listing | None = None
     """The last full listing, for the next scan to reuse (see `list_files`)."""
+    packed: dict[str, bytes] = field(default_factory=dict)
+    """Of `extracts`, those a pool worker sent packed as the linker keeps them (map.packed)."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ def scan(
     )
     modules = read_go_modules(root, listing.go_mods)
     found = Scan({}, {}, {}, {}, modules, 0, listing.skipped, listing)
-    listed = listing.stamps.items()  # stat as listed: no file is stat-ed twice
+    listed = ((p, listing.stamps[p]) for p in listing.files)  # stat-ed as listed, not again
     return _check(root, options, listed, stamps, skipped, found, progress)
 
 
@@ -141,13 +143,14 @@ def _check(
     read, hash and extract the files whose stamp moved."""
     to_load: list[tuple[str, str | None]] = []
     for path, stamp in listed:
-        known = stamps.get(path)
-        passed = skipped.get(path)
         if stamp is None:
             continue
+        known = stamps.get(path)
         if known is not None and known[0] == stamp:
             found.stamps[path] = known
-        elif passed is not None and passed[0] == stamp:
+            continue
+        passed = skipped.get(path)
+        if passed is not None and passed[0] == stamp:
             found.skipped[path] = passed
         else:
             to_load.append((path, known[1] if known is not None else None))
@@ -163,6 +166,8 @@ def _check(
             found.stamps[loaded.path] = (loaded.stamp, loaded.content_hash)
             if loaded.extract is not None:
                 found.extracts[loaded.path] = loaded.extract
+                if loaded.packed is not None:
+                    found.packed[loaded.path] = loaded.packed
             else:
                 restamped += 1
     counts = Counter(found.listing_skips) + Counter(r for _, r in found.skipped.values())
@@ -175,6 +180,7 @@ def _check(
         restamped,
         found.listing_skips,
         found.listing,
+        found.packed,
     )
 
 
@@ -191,6 +197,8 @@ class Loaded:
     content_hash: str | None = None
     extract: FileExtract | None = None
     skipped: str | None = None
+    packed: bytes | None = None
+    """`extract` packed as the linker keeps it, when a pool worker sent it (map.wire)."""
 
 
 def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Loaded:
@@ -299,8 +307,8 @@ def load_many(
         ):
             batch = loads(packed)
             for path, stamp, digest, blob, skipped in batch:
-                extract = None if blob is None else extract_of(path, blob)
-                yield Loaded(path, stamp_of(stamp), digest, extract, skipped)
+                extract = None if blob is None else unpacked(path, blob)
+                yield Loaded(path, stamp_of(stamp), digest, extract, skipped, blob)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

@@ -100,8 +100,7 @@ def walk_tree(root: str, skips: Skips, known: Mapping[str, Folder]) -> Walked:
         pruned += folder.pruned
         rules = inherited if folder.rules is None else [*inherited, (prefix, folder.rules)]
         pending.extend(
-            (os.path.join(current, name), f"{prefix}{name}/", rules, reuse)
-            for name in folder.subdirs
+            (f"{current}/{name}", f"{prefix}{name}/", rules, reuse) for name in folder.subdirs
         )
     return Walked(files, pruned, folders)
 

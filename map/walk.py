@@ -71,7 +71,8 @@ class Listing:
     skipped: dict[str, int] = field(default_factory=dict)
     go_mods: tuple[str, ...] = ()
     stamps: Mapping[str, FileStamp] = field(default_factory=dict)
-    """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice)."""
+    """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice);
+    in no particular order (`files` is sorted)."""
     verdicts: Mapping[str, str] = field(default_factory=dict)
     """What the path alone decided of each path found (see `_verdict`): the next listing
     with the same options reuses it."""
@@ -117,11 +118,11 @@ def list_files(
         if verdict is None:
             verdict = decide(rel)
         verdicts[rel] = verdict
-        if verdict == _GO_MOD:
-            go_mods.append(rel)
-        elif verdict and verdict != _OWN:
-            skipped[verdict] += 1
-        if verdict:
+        if verdict:  # not a candidate
+            if verdict == _GO_MOD:
+                go_mods.append(rel)
+            elif verdict != _OWN:
+                skipped[verdict] += 1
             continue
         try:
             st = os.lstat(base + rel)
@@ -135,14 +136,7 @@ def list_files(
         elif stat.S_ISREG(st.st_mode):
             stamps[rel] = FileStamp.from_stat(st)
     files = tuple(sorted(stamps))
-    return Listing(
-        files,
-        dict(skipped),
-        tuple(sorted(go_mods)),
-        {f: stamps[f] for f in files},
-        verdicts,
-        folders,
-    )
+    return Listing(files, dict(skipped), tuple(sorted(go_mods)), stamps, verdicts, folders)
 
 
 class _Decide:
