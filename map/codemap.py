@@ -195,7 +195,7 @@ class CodeMap(MapReader):
                 return self.rebuild(progress)
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
-            stats = self._linker.update(files, found.go_modules)
+            stats = self._linker.update(files, found.go_modules, found.packed)
             relinked = stats.files_relinked
             self._dirty |= stats.moved
             self._edge_counts.mark(stats.moved)

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from types import MappingProxyType
 from typing import Any
 
 from map.consulted import Consulted
@@ -99,13 +100,19 @@ class Linker:
         return self._scopes
 
     def update(
-        self, files: Mapping[str, FileExtract | None], go_modules: Mapping[str, str]
+        self,
+        files: Mapping[str, FileExtract | None],
+        go_modules: Mapping[str, str],
+        packed: Mapping[str, bytes] = MappingProxyType({}),
     ) -> LinkStats:
         """`apply` the new extracts of `files` (None: removed; ignored when never linked)
-        over what is linked now; the stats say which files moved."""
+        over what is linked now; the stats say which files moved. `packed`: some of
+        the new extracts already packed (map.packed), e.g. as pool workers sent them."""
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
-        stats = self.apply(changes, go_modules)
+        stats = self.apply_each(
+            ((p, c, packed[p]) if p in packed else (p, c) for p, c in changes.items()), go_modules
+        )
         return LinkStats(stats.files_relinked, frozenset(changes.keys() | take_touched(self.graph)))
 
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:

@@ -1,11 +1,13 @@
 """Files loaded in a pool worker, on their way back: extracts as the store's blobs.
 
 A worker sends each extract as the orjson blob the map store keeps
-(map.snapshot's compact lists), not pickled: orjson writes a sympy-sized
-batch in a fifth of the time the pickler took (its reducer ran in Python
-for each of ~800k extract objects), and `decode_extract` rebuilds the
-objects no slower than unpickling did, sharing one string per scope, name
-and line as an extract read from the store does.
+(map.snapshot's compact lists), packed as the linker holds it (map.packed),
+not pickled: orjson writes a sympy-sized batch in a fifth of the time the
+pickler took (its reducer ran in Python for each of ~800k extract objects),
+`decode_extract` rebuilds the objects no slower than unpickling did, sharing
+one string per scope, name and line as an extract read from the store does,
+and the linker keeps the packed bytes as they came instead of encoding and
+packing the extract again in the main process.
 
 Only a worker and the process that started it exchange these bytes.
 """
@@ -13,16 +15,18 @@ Only a worker and the process that started it exchange these bytes.
 from __future__ import annotations
 
 import pickle
+import zlib
 from collections.abc import Sequence
 
 import orjson
 
 from disk.stamps import FileStamp
 from map.model import FileExtract
+from map.packed import pack_blob
 from map.snapshot import decode_extract, encode_extract
 
 Sent = tuple[str, tuple[int, int, int, int] | None, str | None, bytes | None, str | None]
-"""(path, stat stamp fields, content hash, extract blob, skip reason) of one file."""
+"""(path, stat stamp fields, content hash, packed extract blob, skip reason) of one file."""
 
 
 def extract_blob(extract: FileExtract) -> bytes:
@@ -36,6 +40,11 @@ def extract_of(path: str, blob: bytes) -> FileExtract:
     return decode_extract(path, orjson.loads(blob))
 
 
+def unpacked(path: str, packed: bytes) -> FileExtract:
+    """The extract of `path` from its packed blob (as `sent` packs it)."""
+    return extract_of(path, zlib.decompress(packed))
+
+
 def sent(
     path: str,
     stamp: FileStamp | None,
@@ -45,7 +54,8 @@ def sent(
 ) -> Sent:
     """One loaded file as it crosses the pool."""
     fields = None if stamp is None else (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
-    return path, fields, digest, None if extract is None else extract_blob(extract), skipped
+    packed = None if extract is None else pack_blob(extract_blob(extract))
+    return path, fields, digest, packed, skipped
 
 
 def dumps(batch: Sequence[Sent]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from map.ingest import POOL_THRESHOLD, ScanOptions, scan
-from map.wire import extract_blob, extract_of
+from map.wire import extract_blob, extract_of, unpacked
 
 SOURCES = {
     "py": 'import os\n\nclass Store{n}(Base):\n    """Doc."""\n\n'
@@ -36,6 +36,9 @@ def test_pool_scan_equals_in_process_scan(tmp_path: Path) -> None:
     assert pooled.skipped == alone.skipped
     assert pooled.skipped["broken.py"][1] == alone.skipped["broken.py"][1]
     assert any(e.symbols and e.references for e in pooled.extracts.values())
+    # the linker keeps what the workers sent, packed: the same extracts
+    assert pooled.packed.keys() == pooled.extracts.keys()
+    assert all(unpacked(p, packed) == pooled.extracts[p] for p, packed in pooled.packed.items())
 
 
 def test_wire_round_trip_keeps_equal_extracts(tmp_path: Path) -> None:
