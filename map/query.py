@@ -260,7 +260,7 @@ def rank(graph: MapGraph) -> dict[str, float]:
     if not size:
         return {}
     index = {n: i for i, n in enumerate(nodes)}
-    sources, ends, targets, shares = array("l"), array("l"), array("l"), array("d")
+    sources, ends, targets, shares = array("l"), array("l"), array("i"), array("d")
     for u, neighbours in graph.adjacency():
         row: dict[int, float] = {}
         for v, keys in neighbours.items():
@@ -275,6 +275,7 @@ def rank(graph: MapGraph) -> dict[str, float]:
             targets.extend(row)
             shares.extend(w / total for w in row.values())
             ends.append(len(targets))
+    del index  # the largest transient: gone before the scores and the answer come
     has_out = set(sources)
     dangling_nodes = array("l", (i for i in range(size) if i not in has_out))
     del has_out
