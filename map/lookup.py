@@ -9,6 +9,9 @@ A name seen in a file's own scope is not a dependency of that file (a change
 there re-resolves the whole file anyway), so an answer remembered for lookups
 from any file keeps its consulted names by the file they were seen in
 (`Trace`), and `replay` adds those that count for the file asking.
+
+`answer_key` says what a reference's answer takes from where it is written,
+so that references alike in that answer once per file.
 """
 
 from __future__ import annotations
@@ -16,8 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from map.model import Assignment
+from map.extract_matches import CALLED, SUPER_CALL
+from map.model import Assignment, Reference
 from map.scopes import FileScope, NameBinding
+
+SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
+SUPER_WORDS = frozenset({"super", SUPER_CALL})
+AnswerKey = tuple[str | None, str, str | None, str]
+"""What the answer for a reference depends on within its file (`answer_key`)."""
 
 _UNDER_WAY: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
@@ -146,3 +155,30 @@ class Exports:
             if ids:
                 return ids
         return ()
+
+
+def answer_key(scope: FileScope, ref: Reference) -> AnswerKey:
+    """The reference with its scope replaced by what the answer takes from it: the
+    class around it when it starts with `self.` or `super().`; else the module,
+    unless a function or class around it defines or assigns the name it starts with."""
+    if ref.qualifier is None:
+        head = ref.name
+    else:
+        head = segments(ref.qualifier)[0]
+        if head in SELF_WORDS or head in SUPER_WORDS:
+            return (scope.enclosing_class(ref.scope), ref.name, ref.qualifier, ref.kind)
+        head = head.removesuffix(CALLED)
+    if ref.scope == scope.path:
+        return (scope.path, ref.name, ref.qualifier, ref.kind)
+    by_qual = scope.by_qual
+    for prefix in scope.lookup_prefixes(ref.scope):
+        if prefix and prefix + head in by_qual:
+            return (ref.scope, ref.name, ref.qualifier, ref.kind)
+    if scope.assignments(ref.scope, head) != scope.assigned.get((scope.path, head), ()):
+        return (ref.scope, ref.name, ref.qualifier, ref.kind)
+    return (scope.path, ref.name, ref.qualifier, ref.kind)
+
+
+def segments(qualifier: str) -> list[str]:
+    """A qualifier's names, whatever the language's separator (`a.b`, `a::b`, `a->b`)."""
+    return qualifier.replace("::", ".").replace("->", ".").split(".")

@@ -16,8 +16,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from map.extract_matches import CALLED, SUPER_CALL
-from map.lookup import Exports, Lookup, Trace, defined, recording, replay, see, trace
+from map.extract_matches import CALLED
+from map.lookup import (
+    SELF_WORDS,
+    SUPER_WORDS,
+    AnswerKey,
+    Exports,
+    Lookup,
+    Trace,
+    answer_key,
+    defined,
+    recording,
+    replay,
+    see,
+    segments,
+    trace,
+)
 from map.model import RETURNS, Assignment, Range, Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
@@ -31,8 +45,6 @@ from map.resolution import exact as _exact
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
 
 MAX_HOPS = 6
-SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
-SUPER_WORDS = frozenset({"super", SUPER_CALL})
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 
@@ -52,8 +64,6 @@ _Target = _Module | _Class | None
 
 
 _NOWHERE = Range(0, 0, 0, 0)
-_RefKey = tuple[str, str, str | None, str]
-"""What a reference's resolution depends on within its file: scope, name, qualifier, kind."""
 
 
 class Resolver:
@@ -68,8 +78,9 @@ class Resolver:
         self._names = NameIndex(scopes, defs_by_name)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
-        self._in_file: dict[_RefKey, tuple[Resolution | None, frozenset[str]]] = {}
-        """The answers for the references of `_file` (a file uses one name many times)."""
+        self._in_file: dict[AnswerKey, tuple[Resolution | None, frozenset[str]]] = {}
+        """The answers for the references of `_file` (a file uses one name many times),
+        by `_key`, and by the reference's own scope, name, qualifier and kind."""
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
@@ -82,16 +93,21 @@ class Resolver:
         """The symbols `ref` (in file `path`) names, or None when it names none of ours.
 
         Answers are remembered until `forget`: for the file asked about last, by
-        what a reference's answer depends on (`_RefKey`), and members of classes
+        what a reference's answer depends on (`answer_key`), and members of classes
         for every file."""
         if path != self._file:
             self._file = path
             self._in_file.clear()
-        key = (ref.scope, ref.name, ref.qualifier, ref.kind)
-        known = self._in_file.get(key)
+        own = (ref.scope, ref.name, ref.qualifier, ref.kind)
+        known = self._in_file.get(own)
         if known is None:
-            names: set[str] = set()
-            known = self._in_file[key] = (self._resolve_new(path, ref, names), frozenset(names))
+            key = answer_key(self._scopes[path], ref)
+            known = self._in_file.get(key)
+            if known is None:
+                names: set[str] = set()
+                known = (self._resolve_new(path, ref, names), frozenset(names))
+                self._in_file[key] = known
+            self._in_file[own] = known
         consulted |= known[1]
         return known[0]
 
@@ -160,8 +176,7 @@ class Resolver:
     def _qualified(
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
-        qualifier = (ref.qualifier or "").replace("::", ".").replace("->", ".")
-        head, *rest = qualifier.split(".")
+        head, *rest = segments(ref.qualifier or "")
         target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
