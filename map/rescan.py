@@ -1,6 +1,7 @@
 """Which files a rebuild checks: only those a watcher names, when the map knows
 them all (each stat-checked, hashed when its stamp moved); else the whole tree,
-listed again."""
+listed again from the previous listing (a stat per directory and per file; only
+the directories that moved are read again, see map.treewalk)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,9 @@ Listing honours .gitignore: inside a git work tree git itself lists the
 files (tracked plus untracked-but-not-ignored); elsewhere the .gitignore
 files found on the way are applied with `pathspec`. Vendored and generated
 code, binary, huge and undecodable files are skipped and counted by reason,
-never fatal.
+never fatal. Each listed file comes with its stat stamp (one `lstat` per file,
+which also tells symlinks apart), and a listing hands the next one what it
+decided per path and read per directory (map.treewalk).
 """
 
 from __future__ import annotations
