@@ -17,14 +17,18 @@ so that references alike in that answer once per file.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import Literal
 
 from map.extract_matches import CALLED, SUPER_CALL
-from map.model import Assignment, Reference
+from map.model import Assignment
 from map.scopes import FileScope, NameBinding
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
+RefKey = tuple[str, str, str | None, Literal["calls", "references", "inherits"]]
+"""A reference as resolution reads it: scope, name, qualifier, kind."""
 AnswerKey = tuple[str | None, str, str | None, str]
 """What the answer for a reference depends on within its file (`answer_key`)."""
 
@@ -157,26 +161,36 @@ class Exports:
         return ()
 
 
-def answer_key(scope: FileScope, ref: Reference) -> AnswerKey:
+def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> AnswerKey:
     """The reference with its scope replaced by what the answer takes from it: the
     class around it when it starts with `self.` or `super().`; else the module,
-    unless a function or class around it defines or assigns the name it starts with."""
-    if ref.qualifier is None:
-        head = ref.name
+    unless a function or class around it defines or assigns the name it starts with
+    (only names in `shadowed`, see `shadowed_names`, can be)."""
+    where, name, qualifier, kind = ref
+    if qualifier is None:
+        head = name
     else:
-        head = segments(ref.qualifier)[0]
+        head = segments(qualifier)[0]
         if head in SELF_WORDS or head in SUPER_WORDS:
-            return (scope.enclosing_class(ref.scope), ref.name, ref.qualifier, ref.kind)
+            return (scope.enclosing_class(where), name, qualifier, kind)
         head = head.removesuffix(CALLED)
-    if ref.scope == scope.path:
-        return (scope.path, ref.name, ref.qualifier, ref.kind)
+    path = scope.path
+    if where == path or head not in shadowed:
+        return (path, name, qualifier, kind)
     by_qual = scope.by_qual
-    for prefix in scope.lookup_prefixes(ref.scope):
+    for prefix in scope.lookup_prefixes(where):
         if prefix and prefix + head in by_qual:
-            return (ref.scope, ref.name, ref.qualifier, ref.kind)
-    if scope.assignments(ref.scope, head) != scope.assigned.get((scope.path, head), ()):
-        return (ref.scope, ref.name, ref.qualifier, ref.kind)
-    return (scope.path, ref.name, ref.qualifier, ref.kind)
+            return ref
+    if scope.assignments(where, head) != scope.assigned.get((path, head), ()):
+        return ref
+    return (path, name, qualifier, kind)
+
+
+def shadowed_names(scope: FileScope) -> frozenset[str]:
+    """Every name the file defines or assigns in a function or class (a superset of
+    those that can hide a module-level name somewhere)."""
+    nested = {qual.rpartition(".")[2] for qual in scope.by_qual if "." in qual}
+    return frozenset(nested | {name for where, name in scope.assigned if where != scope.path})
 
 
 def segments(qualifier: str) -> list[str]:

@@ -23,6 +23,7 @@ from map.lookup import (
     AnswerKey,
     Exports,
     Lookup,
+    RefKey,
     Trace,
     answer_key,
     defined,
@@ -30,6 +31,7 @@ from map.lookup import (
     replay,
     see,
     segments,
+    shadowed_names,
     trace,
 )
 from map.model import RETURNS, Assignment, Range, Reference
@@ -64,6 +66,8 @@ _Target = _Module | _Class | None
 
 
 _NOWHERE = Range(0, 0, 0, 0)
+Answer = tuple[Resolution | None, frozenset[str]]
+"""What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
 class Resolver:
@@ -78,9 +82,11 @@ class Resolver:
         self._names = NameIndex(scopes, defs_by_name)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
-        self._in_file: dict[AnswerKey, tuple[Resolution | None, frozenset[str]]] = {}
+        self._shadowed: frozenset[str] = frozenset()
+        """The names `_file` defines or assigns below module level (see `answer_key`)."""
+        self._in_file: dict[AnswerKey, Answer] = {}
         """The answers for the references of `_file` (a file uses one name many times),
-        by `_key`, and by the reference's own scope, name, qualifier and kind."""
+        by `answer_key` and by the reference's own `RefKey`."""
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
@@ -90,26 +96,35 @@ class Resolver:
         self._in_file.clear()
 
     def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
-        """The symbols `ref` (in file `path`) names, or None when it names none of ours.
+        """The symbols `ref` (in file `path`) names, or None when it names none of ours;
+        the names its lookup consulted in other files go into `consulted`."""
+        resolution, names = self.answer(path, (ref.scope, ref.name, ref.qualifier, ref.kind))
+        consulted |= names
+        return resolution
+
+    def answer(self, path: str, ref: RefKey) -> Answer:
+        """What the reference `ref` in file `path` names (None: none of ours), and the
+        names its lookup consulted in other files.
 
         Answers are remembered until `forget`: for the file asked about last, by
         what a reference's answer depends on (`answer_key`), and members of classes
         for every file."""
         if path != self._file:
             self._file = path
+            self._shadowed = shadowed_names(self._scopes[path])
             self._in_file.clear()
-        own = (ref.scope, ref.name, ref.qualifier, ref.kind)
-        known = self._in_file.get(own)
+        known = self._in_file.get(ref)
         if known is None:
-            key = answer_key(self._scopes[path], ref)
+            key = answer_key(self._scopes[path], ref, self._shadowed)
             known = self._in_file.get(key)
             if known is None:
                 names: set[str] = set()
-                known = (self._resolve_new(path, ref, names), frozenset(names))
+                scope, name, qualifier, kind = ref
+                value = Reference(name, kind, _NOWHERE, scope, qualifier)
+                known = (self._resolve_new(path, value, names), frozenset(names))
                 self._in_file[key] = known
-            self._in_file[own] = known
-        consulted |= known[1]
-        return known[0]
+            self._in_file[ref] = known
+        return known
 
     def _resolve_new(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
         ctx = Lookup(path, consulted)
