@@ -317,7 +317,7 @@ class Linker:
         consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index, consulted)
-        links.deps.add(consulted)
+        self._depend(path, links, consulted)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
 
@@ -332,24 +332,27 @@ class Linker:
             if old is not None:
                 dirty.update(references.key(index, target) for target in old.reached)
             dirty |= self._resolve_one(path, links, index, consulted)
-        links.deps.add(consulted)
+        self._depend(path, links, consulted)
         self._write(path, links, dirty)
 
     def _resolve_one(
         self, path: str, links: _FileLinks, index: int, consulted_by: defaultdict[str, list[int]]
     ) -> set[EdgeKey]:
         """Resolve one reference; the names it consulted get `index` in `consulted_by`."""
-        references = self._references[path]
-        ref = references.reference(index)
-        consulted: set[str] = set()
-        resolution = self._resolver.resolve(path, ref, consulted)
+        scope, _, _, kind = ref = self._references[path].lookup(index)
+        resolution, consulted = self._resolver.answer(path, ref)
         for name in consulted:
             consulted_by[name].append(index)
-            self._dependents[name].add(path)
         if resolution is None:
             return set()
         links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
-        return {references.key(index, target) for target in resolution.reached}
+        return {(scope, target, kind) for target in resolution.reached}
+
+    def _depend(self, path: str, links: _FileLinks, consulted: Mapping[str, list[int]]) -> None:
+        """Record which references of `path` consulted which names (see `_resolve_one`)."""
+        links.deps.add(consulted)
+        for name in consulted:
+            self._dependents[name].add(path)
 
     def _edge_uses(self, path: str) -> dict[EdgeKey, list[int]]:
         """The references (by index) behind each use edge from a file's nodes."""

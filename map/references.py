@@ -15,7 +15,8 @@ from array import array
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TypeVar
 
-from map.model import Range, Reference
+from map.lookup import RefKey
+from map.model import Reference
 from map.snapshot import REFERENCE_KINDS
 
 T = TypeVar("T", bound=Hashable)
@@ -47,16 +48,14 @@ class References:
     def __len__(self) -> int:
         return len(self._codes)
 
-    def reference(self, index: int) -> Reference:
-        """The reference at `index` for resolution: its range is its first line only."""
-        line, kind = divmod(self._codes[index], 4)
+    def lookup(self, index: int) -> RefKey:
+        """The reference at `index` as resolution reads it: scope, name, qualifier, kind."""
         names, scopes, qualifiers = self._which
-        return Reference(
-            self._names[names[index]],
-            REFERENCE_KINDS[kind],
-            Range(line, 0, line, 0),
+        return (
             self._scopes[scopes[index]],
+            self._names[names[index]],
             self._qualifiers[qualifiers[index]],
+            REFERENCE_KINDS[self._codes[index] % 4],
         )
 
     def key(self, index: int, target: str) -> tuple[str, str, str]:

@@ -95,13 +95,6 @@ class Resolver:
         self._members.clear()
         self._in_file.clear()
 
-    def resolve(self, path: str, ref: Reference, consulted: set[str]) -> Resolution | None:
-        """The symbols `ref` (in file `path`) names, or None when it names none of ours;
-        the names its lookup consulted in other files go into `consulted`."""
-        resolution, names = self.answer(path, (ref.scope, ref.name, ref.qualifier, ref.kind))
-        consulted |= names
-        return resolution
-
     def answer(self, path: str, ref: RefKey) -> Answer:
         """What the reference `ref` in file `path` names (None: none of ours), and the
         names its lookup consulted in other files.

@@ -43,12 +43,6 @@ def test_reference_columns_keep_what_resolution_and_use_lines_read() -> None:
     columns = References(extract.references)
     assert len(columns) == len(extract.references)
     for index, ref in enumerate(extract.references):
-        kept = columns.reference(index)
-        assert (kept.name, kept.kind, kept.scope, kept.qualifier) == (
-            ref.name,
-            ref.kind,
-            ref.scope,
-            ref.qualifier,
-        )
-        assert columns.line(index) == kept.range.first_line == ref.range.first_line
+        assert columns.lookup(index) == (ref.scope, ref.name, ref.qualifier, ref.kind)
+        assert columns.line(index) == ref.range.first_line
         assert columns.key(index, "pkg/x.py#f") == (ref.scope, "pkg/x.py#f", ref.kind)
