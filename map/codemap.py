@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,6 +95,10 @@ class CodeMap(MapReader):
         """The store proved unusable while loading: the next `graph` rebuilds from scratch."""
         self._dirty: set[str] = set()
         """Files whose rows the store does not have as they are now."""
+        self._unsaved: dict[str, FileExtract] = {}
+        """Decoded extracts of the last rebuilds, kept only until `save` writes them
+        (the linker keeps extracts packed: unpacking them again would cost a cold save
+        as much as the scan's decode)."""
         self._edge_counts = Counts()
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
@@ -196,6 +201,7 @@ class CodeMap(MapReader):
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
             stats = self._linker.update(files, found.go_modules, found.packed)
+            self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
             self._dirty |= stats.moved
             self._edge_counts.mark(stats.moved)
@@ -213,7 +219,7 @@ class CodeMap(MapReader):
         )
         self._stamps, self._skipped_files = found.stamps, found.skipped
         self._skipped, self._go_modules = found.skip_counts, found.go_modules
-        self._last_scan = found
+        self._last_scan = replace(found, extracts={}, packed={})  # the listing, not the code
         self._stale.clear(started=flagged_before, checked=targets)
         self.built_at = scan_time
         self._last_duration = report.duration_s
@@ -256,6 +262,7 @@ class CodeMap(MapReader):
             ) from exc
         self._store = store
         self._dirty -= files
+        self._unsaved = {}
         self._saved = (state.stamps, state.skipped)
 
     def mark_stale(self, paths: Iterable[str]) -> None:
@@ -373,13 +380,14 @@ class CodeMap(MapReader):
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
         self._edge_counts = Counts()
         self._last_scan = None
+        self._unsaved = {}
         self._pending = {}
         self._store = None
         self._loaded = True
         self._broken = True
 
     def _rows(self, path: str) -> FileRows | None:
-        extract = self._linker.extracts.get(path)
+        extract = self._unsaved.get(path) or self._linker.extracts.get(path)
         if extract is None:
             return None
         return FileRows(
