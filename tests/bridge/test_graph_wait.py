@@ -10,7 +10,6 @@ else is the real AppContext and tools on a real store.
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 
 import pytest
@@ -18,23 +17,11 @@ import pytest
 from bridge.context import AppContext
 from bridge.tools.mapping import map_impact, map_search, map_status
 from map.codemap import CodeMap
+from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo
 
 GATE_TIMEOUT_S = 10.0
 TARGET = "pkg/core.py#helper"
-
-
-def _hold_graph_loads(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Hold every graph load (however it is reached) until the returned event is set."""
-    gate = threading.Event()
-    materialize = CodeMap._materialize
-
-    def held(self: CodeMap) -> bool:
-        assert gate.wait(GATE_TIMEOUT_S), "the graph load was never released"
-        return materialize(self)
-
-    monkeypatch.setattr(CodeMap, "_materialize", held)
-    return gate
 
 
 def test_impact_waits_for_the_graph_while_other_calls_answer(
@@ -43,7 +30,7 @@ def test_impact_waits_for_the_graph_while_other_calls_answer(
     root = copy_repo(tmp_path)
     (root / "codeanchor.toml").write_text("watch = false\n")
     expected = {n.node_id for n in CodeMap.open(root).impact(TARGET)}  # the store it leaves
-    held_load = _hold_graph_loads(monkeypatch)
+    held_load = hold_at_gate(monkeypatch, "_materialize", GATE_TIMEOUT_S)  # however reached
 
     async def scenario() -> None:
         app = AppContext(root, serving=True)

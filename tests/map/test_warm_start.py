@@ -20,6 +20,7 @@ from bridge.context import AppContext
 from bridge.mapview import map_entry
 from bridge.tools.mapping import map_impact, map_neighbors, map_outline, map_search, map_status
 from map.codemap import CodeMap
+from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo, fresh, graph_state
 from tests.map.polling import wait_until
 
@@ -29,14 +30,7 @@ GATE_TIMEOUT_S = 30.0
 @pytest.fixture
 def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """Hold every `CodeMap.load_graph` until the event is set."""
-    gate = threading.Event()
-    load = CodeMap.load_graph
-
-    def held(self: CodeMap) -> bool:
-        assert gate.wait(GATE_TIMEOUT_S), "the test never released the graph load"
-        return load(self)
-
-    monkeypatch.setattr(CodeMap, "load_graph", held)
+    gate = hold_at_gate(monkeypatch, "load_graph", GATE_TIMEOUT_S)
     yield gate
     gate.set()
 
