@@ -43,6 +43,9 @@ from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]
 FORGET_EVERY = 256
+USES_KEPT = 64
+"""Files whose edge uses `edge_details` keeps between two applies (an answer about a
+node's thousands of users asks many edges of the same files)."""
 """Files linked whole between two `_forget_lookups` (files in path order share most)."""
 
 
@@ -80,6 +83,8 @@ class Linker:
         self._dependents: defaultdict[str, set[str]] = defaultdict(set)
         self._go_modules: dict[str, str] = {}
         self._resolver = Resolver(self._scopes, self._defs)
+        self._uses: dict[str, dict[EdgeKey, list[int]]] = {}
+        """`_edge_uses` of the files `edge_details` asked last (emptied by every apply)."""
         self._shared: dict[Resolution, Resolution] = {}
         """One object per distinct resolution within an `apply`: references that
         resolve alike (calls of one function) share it."""
@@ -135,6 +140,7 @@ class Linker:
         changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
         go_modules: Mapping[str, str],
     ) -> LinkStats:
+        self._uses.clear()
         layout_moved = dict(go_modules) != self._go_modules
         before: dict[str, tuple[dict[str, tuple[object, ...]], tuple[str, ...]]] = {}
         presence: dict[str, tuple[bool, bool]] = {}
@@ -388,8 +394,16 @@ class Linker:
         """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
         ambiguous, the `candidates` (None: the graph has no such edge)."""
         path = source.partition("#")[0]
-        uses = self._edge_uses(path) if kind not in ("imports", "contains") else {}
+        uses = self._kept_uses(path) if kind not in ("imports", "contains") else {}
         return self._details(source, target, kind, uses)
+
+    def _kept_uses(self, path: str) -> dict[EdgeKey, list[int]]:
+        uses = self._uses.get(path)
+        if uses is None:
+            if len(self._uses) >= USES_KEPT:
+                del self._uses[next(iter(self._uses))]
+            uses = self._uses[path] = self._edge_uses(path)
+        return uses
 
     def _details(
         self, source: str, target: str, kind: str, uses: Mapping[EdgeKey, list[int]]

@@ -36,3 +36,15 @@ def test_uses_of_gives_the_callees_details(tmp_path: Path) -> None:
     assert [(c["id"], c["kind"]) for c in callees] == [("pkg/core.py#helper", "function")]
     assert codemap.uses_of("pkg/core.py#helper", "calls") == []
     assert codemap.uses_of("pkg/core.py#nothing", "calls") == []
+
+
+def test_an_edge_s_use_lines_follow_an_edit_after_being_asked(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    codemap = CodeMap.open(root)
+    before = codemap.edge_attrs(STEP, "pkg/core.py#helper", "calls")
+    assert before is not None and before["lines"] == (11,)
+    core = root / "pkg" / "core.py"
+    core.write_text("import os\nos.getcwd()\n" + core.read_text())  # new references first
+    codemap.rebuild()
+    after = codemap.edge_attrs(STEP, "pkg/core.py#helper", "calls")
+    assert after is not None and after["lines"] == (13,)
