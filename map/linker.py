@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
 from map.consulted import Consulted
+from map.edge_facts import KeptUses, Uses, edge_details, edge_uses
 from map.gcpause import paused_gc
 from map.graph import (
     EdgeKey,
@@ -33,7 +33,8 @@ from map.graph import (
     take_touched,
     use_keys,
 )
-from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract
+from map.link_changes import exported_names, names_of_layout, visible_facts
+from map.model import FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
 from map.references import References
@@ -83,8 +84,8 @@ class Linker:
         self._dependents: defaultdict[str, set[str]] = defaultdict(set)
         self._go_modules: dict[str, str] = {}
         self._resolver = Resolver(self._scopes, self._defs)
-        self._uses: dict[str, dict[EdgeKey, list[int]]] = {}
-        """`_edge_uses` of the files `edge_details` asked last (emptied by every apply)."""
+        self._uses = KeptUses(USES_KEPT)
+        """The edge uses of the files `edge_details` asked last (emptied by every apply)."""
         self._shared: dict[Resolution, Resolution] = {}
         """One object per distinct resolution within an `apply`: references that
         resolve alike (calls of one function) share it."""
@@ -152,7 +153,7 @@ class Linker:
                 or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
             )
             if old is not None:
-                before[path] = self._facts(path)
+                before[path] = visible_facts(self._scopes[path])
                 self._forget(old, keep_file=new is not None)
             replace_file(self.graph, old, new, path)
             if new is not None:
@@ -170,7 +171,9 @@ class Linker:
         stars: set[str] = set()
         for path in presence:
             old_names, old_stars = before.get(path, ({}, ()))
-            new_names, new_stars = self._facts(path) if path in self._scopes else ({}, ())
+            new_names, new_stars = (
+                visible_facts(self._scopes[path]) if path in self._scopes else ({}, ())
+            )
             affected |= {
                 n
                 for n in old_names.keys() | new_names.keys()
@@ -178,7 +181,7 @@ class Linker:
             }
             if old_stars != new_stars:
                 stars |= {*old_stars, *new_stars}
-        affected |= self._exported_names(stars) | self._names_of_layout(presence)
+        affected |= exported_names(self._scopes, stars) | names_of_layout(presence)
         whole = set(changed) | moved
         self._resolver.forget()
         partial: defaultdict[str, set[str]] = defaultdict(set)
@@ -203,53 +206,6 @@ class Linker:
         self._shared.clear()
         for scope in self._scopes.values():
             scope.forget_cache()
-
-    def _facts(self, path: str) -> tuple[dict[str, tuple[object, ...]], tuple[str, ...]]:
-        """What other files can see of `path`, name by name, and its star imports.
-
-        A name's entry holds every symbol of that name (ID, kind, and a
-        class's bases as written), what an import binds to it and what a
-        module-level assignment, an instance attribute or a return annotation
-        gives it; when an
-        entry is unchanged, no lookup of that name in this file can answer
-        differently.
-        """
-        scope = self._scopes[path]
-        table: defaultdict[str, list[object]] = defaultdict(list)
-        for node_id, symbol in scope.symbols.items():
-            bases = tuple((r.name, r.qualifier) for r in scope.bases.get(node_id, ()))
-            table[symbol.name].append((node_id, symbol.kind, bases))
-        for local, binding in scope.bindings.items():
-            table[local].append(binding)
-        for (where, local), values in scope.assigned.items():
-            # a module variable, an instance attribute (class body, `self.x = ...`), or
-            # what a function returns (looked up by the function's name)
-            if local == RETURNS:
-                table[scope.symbols[where].name].append((where, values))
-            elif where == path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
-                table[local.removeprefix(ATTRIBUTE_PREFIX)].append((where, values))
-        return {name: tuple(entry) for name, entry in table.items()}, scope.stars
-
-    def _exported_names(self, files: set[str]) -> set[str]:
-        """Every top-level or imported name of `files` (what a star import re-exports)."""
-        names: set[str] = set()
-        for path in files:
-            scope = self._scopes.get(path)
-            if scope is not None:
-                names |= {s.name for s in scope.symbols.values() if not s.container}
-                names |= set(scope.bindings)
-        return names
-
-    @staticmethod
-    def _names_of_layout(presence: Mapping[str, tuple[bool, bool]]) -> set[str]:
-        """Module names that appear or vanish with added or removed files."""
-        names: set[str] = set()
-        for path, (was, now) in presence.items():
-            if not (was and now):
-                pure = PurePosixPath(path)
-                names.add(pure.stem)
-                names.add(pure.parent.name)
-        return names
 
     def _forget(self, extract: FileExtract, *, keep_file: bool) -> None:
         path = extract.path
@@ -312,7 +268,7 @@ class Linker:
             }
             if old_stars != scope.stars:
                 stars |= {*old_stars, *scope.stars}
-        return moved, names | self._exported_names(stars)
+        return moved, names | exported_names(self._scopes, stars)
 
     def _relink_whole(self, path: str) -> None:
         self._drop_links(path)
@@ -360,15 +316,9 @@ class Linker:
         for name in consulted:
             self._dependents[name].add(path)
 
-    def _edge_uses(self, path: str) -> dict[EdgeKey, list[int]]:
-        """The references (by index) behind each use edge from a file's nodes."""
-        uses: dict[EdgeKey, list[int]] = {}
+    def _edge_uses(self, path: str) -> Uses:
         links = self._links.get(path)
-        references = self._references[path]
-        for index, resolution in enumerate(links.results if links is not None else ()):
-            for target in resolution.reached if resolution is not None else ():
-                uses.setdefault(references.key(index, target), []).append(index)
-        return uses
+        return edge_uses(self._references[path], links.results if links is not None else ())
 
     def _write(self, path: str, links: _FileLinks, dirty: set[EdgeKey]) -> None:
         uses = self._edge_uses(path) if dirty else {}
@@ -391,43 +341,24 @@ class Linker:
         ]
 
     def edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
-        """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
-        ambiguous, the `candidates` (None: the graph has no such edge)."""
+        """An edge's details (see map.edge_facts; None: the graph has no such edge)."""
         path = source.partition("#")[0]
-        uses = self._kept_uses(path) if kind not in ("imports", "contains") else {}
+        uses = (
+            {}
+            if kind in ("imports", "contains")
+            else self._uses.get(path, lambda: self._edge_uses(path))
+        )
         return self._details(source, target, kind, uses)
-
-    def _kept_uses(self, path: str) -> dict[EdgeKey, list[int]]:
-        uses = self._uses.get(path)
-        if uses is None:
-            if len(self._uses) >= USES_KEPT:
-                del self._uses[next(iter(self._uses))]
-            uses = self._uses[path] = self._edge_uses(path)
-        return uses
 
     def _details(
         self, source: str, target: str, kind: str, uses: Mapping[EdgeKey, list[int]]
     ) -> dict[str, Any] | None:
-        if not self.graph.has_edge(source, target, key=kind):
-            return None
-        confidence = self.graph.edges[source, target, kind]["confidence"]
         path = source.partition("#")[0]
-        lines: tuple[int, ...] = ()
-        candidates: set[str] = set()
-        if kind == "imports":
-            lines = self._scopes[path].imported_files.get(target, ())
-        elif kind != "contains":
-            references = self._references[path]
-            indexes = uses[source, target, kind]
-            lines = tuple(sorted({references.line(i) for i in indexes}))
-            found = (self._links[path].results[i] for i in indexes)
-            candidates.update(*(r.candidates for r in found if r is not None))
-        return {
-            "kind": kind,
-            "lines": lines,
-            "confidence": confidence,
-            "candidates": tuple(sorted(candidates)),
-        }
+        links = self._links.get(path)
+        results = links.results if links is not None else ()
+        references = self._references[path]
+        edge = (source, target, kind)
+        return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

@@ -1,0 +1,77 @@
+"""What the map tells about one edge: the references behind it, their lines and
+candidates. Derived per file from the linker's resolutions when asked (not stored),
+so an answer about many edges keeps the files it derived (`KeptUses`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from map.graph import EdgeKey, MapGraph
+from map.references import References
+from map.resolution import Resolution
+from map.scopes import FileScope
+
+Uses = dict[EdgeKey, list[int]]
+"""Use edge -> the indexes of the file's references behind it."""
+
+
+def edge_uses(references: References, results: Sequence[Resolution | None]) -> Uses:
+    """The references (by index) behind each use edge from a file's nodes."""
+    uses: Uses = {}
+    for index, resolution in enumerate(results):
+        for target in resolution.reached if resolution is not None else ():
+            uses.setdefault(references.key(index, target), []).append(index)
+    return uses
+
+
+def edge_details(
+    graph: MapGraph,
+    scope: FileScope,
+    references: References,
+    results: Sequence[Resolution | None],
+    edge: EdgeKey,
+    uses: Mapping[EdgeKey, list[int]],
+) -> dict[str, Any] | None:
+    """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
+    ambiguous, the `candidates` (None: the graph has no such edge). `scope`,
+    `references` and `results` are those of the edge's source file."""
+    source, target, kind = edge
+    if not graph.has_edge(source, target, key=kind):
+        return None
+    lines: tuple[int, ...] = ()
+    candidates: set[str] = set()
+    if kind == "imports":
+        lines = scope.imported_files.get(target, ())
+    elif kind != "contains":
+        indexes = uses[edge]
+        lines = tuple(sorted({references.line(i) for i in indexes}))
+        found = (results[i] for i in indexes)
+        candidates.update(*(r.candidates for r in found if r is not None))
+    return {
+        "kind": kind,
+        "lines": lines,
+        "confidence": graph.edges[source, target, kind]["confidence"],
+        "candidates": tuple(sorted(candidates)),
+    }
+
+
+class KeptUses:
+    """The edge uses of the last `limit` files asked (emptied whenever links move)."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept: dict[str, Uses] = {}
+
+    def get(self, path: str, derive: Callable[[], Uses]) -> Uses:
+        """`path`'s uses, derived when not kept (the oldest kept file makes room)."""
+        uses = self._kept.get(path)
+        if uses is None:
+            if len(self._kept) >= self._limit:
+                del self._kept[next(iter(self._kept))]
+            uses = self._kept[path] = derive()
+        return uses
+
+    def clear(self) -> None:
+        """Forget every kept file (call before links change)."""
+        self._kept.clear()

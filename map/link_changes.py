@@ -1,0 +1,62 @@
+"""What an edit changes for the other files of a repository: the names whose
+lookups may now answer differently, so only the references that consulted them
+are resolved again."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+from pathlib import PurePosixPath
+
+from map.model import ATTRIBUTE_PREFIX, RETURNS
+from map.scopes import FileScope
+
+Facts = tuple[dict[str, tuple[object, ...]], tuple[str, ...]]
+
+
+def visible_facts(scope: FileScope) -> Facts:
+    """What other files can see of `scope`'s file, name by name, and its star imports.
+
+    A name's entry holds every symbol of that name (ID, kind, and a class's
+    bases as written), what an import binds to it and what a module-level
+    assignment, an instance attribute or a return annotation gives it; when an
+    entry is unchanged, no lookup of that name in this file can answer
+    differently.
+    """
+    table: defaultdict[str, list[object]] = defaultdict(list)
+    for node_id, symbol in scope.symbols.items():
+        bases = tuple((r.name, r.qualifier) for r in scope.bases.get(node_id, ()))
+        table[symbol.name].append((node_id, symbol.kind, bases))
+    for local, binding in scope.bindings.items():
+        table[local].append(binding)
+    for (where, local), values in scope.assigned.items():
+        # a module variable, an instance attribute (class body, `self.x = ...`), or
+        # what a function returns (looked up by the function's name)
+        if local == RETURNS:
+            table[scope.symbols[where].name].append((where, values))
+        elif where == scope.path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
+            table[local.removeprefix(ATTRIBUTE_PREFIX)].append((where, values))
+    return {name: tuple(entry) for name, entry in table.items()}, scope.stars
+
+
+def exported_names(scopes: Mapping[str, FileScope], files: Collection[str]) -> set[str]:
+    """Every top-level or imported name of `files` (what a star import re-exports)."""
+    names: set[str] = set()
+    for path in files:
+        scope = scopes.get(path)
+        if scope is not None:
+            names |= {s.name for s in scope.symbols.values() if not s.container}
+            names |= set(scope.bindings)
+    return names
+
+
+def names_of_layout(presence: Mapping[str, tuple[bool, bool]]) -> set[str]:
+    """Module names that appear or vanish with added or removed files
+    (`presence`: path -> (was linked, is linked))."""
+    names: set[str] = set()
+    for path, (was, now) in presence.items():
+        if not (was and now):
+            pure = PurePosixPath(path)
+            names.add(pure.stem)
+            names.add(pure.parent.name)
+    return names
