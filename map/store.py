@@ -21,7 +21,6 @@ from typing import Any
 import orjson
 
 from disk.stamps import FileStamp
-from map.gcpause import paused_gc
 from map.model import FileExtract
 from map.names import details_text, names_text
 from map.snapshot import decode_extract, encode_extract
@@ -168,24 +167,9 @@ class MapStore:
             state.skipped[path] = (FileStamp(*stamp), reason)
         return state
 
-    def extracts(self, stamps: Stamps) -> dict[str, FileExtract]:
-        """Every file's extract, checked against `stamps` (the files the map holds)."""
-        with paused_gc():  # one row at a time: never every blob in memory at once
-            try:
-                rows = self._connection().execute("SELECT path, extract FROM files")
-                extracts = {path: self._decode(path, blob) for path, blob in rows}
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
-        wrong = [
-            p for p, (_, h) in stamps.items() if p not in extracts or extracts[p].content_hash != h
-        ]
-        if wrong or len(extracts) != len(stamps):
-            raise StoreError(f"{self.path}: files and stamps disagree (e.g. {wrong[:1]})")
-        return extracts
-
     def extract_rows(self) -> Iterator[tuple[FileExtract, bytes]]:
         """Every file's extract with its stored blob, one row at a time (a whole map
-        is never decoded in memory at once); raises StoreError as `extracts` does."""
+        is never decoded in memory at once); raises StoreError when it cannot be read."""
         try:
             for path, blob in self._connection().execute("SELECT path, extract FROM files"):
                 yield self._decode(path, blob), blob
