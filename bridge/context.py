@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bridge.checkcache import CheckCache
 from bridge.config import Config, build_dataclass, catalog_of
 from bridge.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
@@ -55,6 +56,8 @@ class AppContext:
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._stale_answers = 0
+        self.check_cache = CheckCache()
+        """What nav answers' completeness check reuses between questions (by content)."""
 
     def note_staleness(self, stale: bool) -> bool:
         """Count stale map answers in a row; True once they reach `stale_hint_after`
@@ -85,6 +88,11 @@ class AppContext:
 
             self._live = LivePool(self.root, self.catalog, self.live_settings)
         return self._live
+
+    @property
+    def open_map(self) -> CodeMap | None:
+        """The map when a call has opened it already, else None (nothing is opened)."""
+        return self._map
 
     async def code_map(self, *, graph: bool = False) -> CodeMap:
         """The cached map, loaded from its snapshot (or built) on first use.

@@ -1,0 +1,116 @@
+"""What the completeness cross-check keeps between questions, keyed by content.
+
+A nav answer is checked against every line of the workspace naming the
+symbol, and the lines it did not confirm are labelled by the map's
+extraction (`bridge.candidates`). Most files do not change between two
+questions, so one `CheckCache` per workspace (on the `AppContext`) keeps:
+
+| kept                       | keyed by                                  |
+|----------------------------|-------------------------------------------|
+| the last file listing      | the scan's options (passed back as `previous`) |
+| a name's sites in a file   | name, options, file; the file's stamp     |
+| a name's roles in a file   | name, file; the file's content hash       |
+| a file's syntax tree       | file; its content hash                    |
+
+A file's sites are reused while its stat stamp (size, mtime_ns, ctime_ns,
+inode) is the one they were read at, the same prefilter the live layer's
+sync and the map's rebuild trust; when it moved the file is read again.
+Roles and trees are keyed by the content hash itself (the stamp only spares
+reading an unchanged file again), so an edit, however it keeps the stamp,
+never gets another content's roles. Every table is a bounded LRU: a
+question about a new name costs what it did before the cache, no more.
+The cache is filled from worker threads; each table takes a lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from disk.stamps import FileStamp
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+    from bridge.candidates import Role, Site
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+NAMES_KEPT = 64
+"""Names whose per-file sites are kept (each holds every listed file's stamp)."""
+ROLES_KEPT = 8192
+"""(name, file) pairs whose roles are kept."""
+TREES_KEPT = 8
+"""Syntax trees of queried files kept (a target's file is asked about again and again)."""
+LISTINGS_KEPT = 4
+
+
+class Lru(Generic[K, V]):
+    """A bounded, thread-safe map that forgets the least recently used entry first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The value kept for `key`, or None."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        """Keep `value` for `key`, forgetting the oldest entry past `size`."""
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass(frozen=True, slots=True)
+class NameSites:
+    """A name's sites in each listed file, and the stamps they were read at."""
+
+    stamps: Mapping[str, FileStamp]
+    sites: Mapping[str, tuple[Site, ...]]
+    """Only files with sites are keys."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRoles:
+    """What the map sees of a name on each line of one file's content."""
+
+    stamp: FileStamp
+    content_hash: str
+    roles: Mapping[int, Role]
+
+
+ScanOptions = tuple[tuple[str, ...], tuple[str, ...], str, int]
+"""(suffixes, exclude patterns, snapshot dir, max file bytes) of a scan."""
+
+
+class CheckCache:
+    """The cross-check's tables for one workspace (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        names: int = NAMES_KEPT,
+        roles: int = ROLES_KEPT,
+        trees: int = TREES_KEPT,
+    ) -> None:
+        self.listings: Lru[ScanOptions, Any] = Lru(LISTINGS_KEPT)
+        """`map.list_files` answers (its `Listing` is not among map's public names)."""
+        self.sites: Lru[tuple[str, ScanOptions], NameSites] = Lru(names)
+        self.roles: Lru[tuple[str, str], FileRoles] = Lru(roles)
+        self.trees: Lru[tuple[str, str], Tree] = Lru(trees)
