@@ -4,8 +4,9 @@ The live servers are the authority on what refers to a symbol; this scan is
 what they are checked against. `scan` searches every file of the server's
 languages under the root (as the map lists them: git's files, vendored
 folders and `exclude` patterns left out) for the name as a whole word.
-`label` then has the map's extraction (tree-sitter, on the file as it is now)
-say what the lines an answer did not confirm hold:
+`label` then has the map's extraction (tree-sitter, on the file as it is now:
+the map's stored extract when its content hash is the file's, else a fresh
+parse) say what the lines an answer did not confirm hold:
 
 | role         | the map sees there                              | source |
 |--------------|-------------------------------------------------|--------|
@@ -15,24 +16,28 @@ say what the lines an answer did not confirm hold:
 | `use`        | another use (a type, a value)                   | map    |
 | `import`     | an import binding that name                     | map    |
 | `mention`    | nothing: a comment or a string                  | text   |
-| None         | not parsed (past `MAX_LABELLED_FILES`)          | text   |
+| None         | not parsed (past `MAX_LABELLED_FILES` parses)   | text   |
 
 Both are bounded: at most `MAX_SCANNED_FILES` files are searched (`capped`
-says when more were there) and `MAX_LABELLED_FILES` parsed per question.
+says when more were there) and `MAX_LABELLED_FILES` parsed per question (files
+the map holds as they are cost no parse). Given a `bridge.checkcache.CheckCache`,
+both reuse what they found in files that did not change since the last question.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from tree_sitter import Parser
 
+from bridge.checkcache import CheckCache, FileRoles, NameSites, ScanOptions
 from disk.errors import DiskError
+from disk.stamps import FileStamp, content_hash
 from disk.text import decode_source, read_source_bytes
 from map import FileExtract, extract_file, grammar, language_for, list_files
 
@@ -43,6 +48,8 @@ _CALL_AFTER = re.compile(r"\s*(?:<[^<>()]*>\s*)?\(")
 
 Role = Literal["definition", "call", "inherits", "use", "import", "mention"]
 Source = Literal["map", "text"]
+Known = Callable[[str], FileExtract | None]
+"""The map's extraction of a file (None: the map does not hold it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +98,13 @@ def name_at(line_text: str, column: int) -> str | None:
     return None
 
 
-def names_code(root: Path, rel: str, line: int, column: int) -> bool:
+def names_code(
+    root: Path, rel: str, line: int, column: int, cache: CheckCache | None = None
+) -> bool:
     """Whether 0-based `line` and character `column` of the file fall on a name in
     code (an identifier token of its grammar), not on a keyword, punctuation, a
-    comment or a string. True when the file has no grammar (nothing to tell)."""
+    comment or a string. True when the file has no grammar (nothing to tell).
+    With `cache`, the file's syntax tree is parsed once per content."""
     language = language_for(rel)
     try:
         data = read_source_bytes(root / rel)
@@ -104,7 +114,12 @@ def names_code(root: Path, rel: str, line: int, column: int) -> bool:
     if language is None or line >= len(lines):
         return True
     byte = len(lines[line][:column].encode())
-    tree = Parser(grammar(language)).parse(data)
+    key = (rel, content_hash(data))
+    tree = cache.trees.get(key) if cache is not None else None
+    if tree is None:
+        tree = Parser(grammar(language)).parse(data)
+        if cache is not None:
+            cache.trees.put(key, tree)
     node = tree.root_node.descendant_for_point_range((line, byte), (line, byte))
     if node is None:
         return True
@@ -119,38 +134,59 @@ def scan(
     exclude: Iterable[str] = (),
     snapshot_dir: str = ".codeanchor",
     max_file_bytes: int = 1_000_000,
+    cache: CheckCache | None = None,
 ) -> Scan:
-    """Every line of the files with `extensions` under `root` that names `name`."""
+    """Every line of the files with `extensions` under `root` that names `name`;
+    with `cache`, a file whose stamp did not move since it was last scanned for
+    `name` is not read again."""
     started = time.perf_counter()
     suffixes = tuple(ext.lower() for ext in extensions)
+    options: ScanOptions = (suffixes, tuple(exclude), snapshot_dir, max_file_bytes)
     listing = list_files(
         root,
         accept=lambda rel: rel.lower().endswith(suffixes),
         exclude=exclude,
         snapshot_dir=snapshot_dir,
+        previous=cache.listings.get(options) if cache is not None else None,
     )
     files = listing.files[:MAX_SCANNED_FILES]
     word = re.compile(r"(?<![#$\w])" + re.escape(name) + r"(?![$\w])")
-    needle = name.encode()
-    sites: list[Site] = []
+    before = cache.sites.get((name, options)) if cache is not None else None
+    found: dict[str, tuple[Site, ...]] = {}
     for rel in files:
-        try:
-            data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
-            if needle not in data:
-                continue
-            text = decode_source(data, path=rel)
-        except (DiskError, OSError):
-            continue
-        sites.extend(
-            Site(rel, number, column + 1, line.strip(), None, call_like)
-            for number, column, line, call_like in _matching_lines(text, name, word)
-        )
+        stamp = listing.stamps.get(rel)
+        if before is not None and stamp is not None and before.stamps.get(rel) == stamp:
+            sites = before.sites.get(rel, ())
+        else:
+            sites = _sites_in(root, rel, name, word, max_file_bytes)
+        if sites:
+            found[rel] = sites
+    if cache is not None:
+        cache.listings.put(options, listing)
+        cache.sites.put((name, options), NameSites(listing.stamps, found))
     return Scan(
         name=name,
-        sites=tuple(sites),
+        sites=tuple(site for rel in files for site in found.get(rel, ())),
         files_scanned=len(files),
         ms=(time.perf_counter() - started) * 1000,
         capped=len(listing.files) > len(files),
+    )
+
+
+def _sites_in(
+    root: Path, rel: str, name: str, word: re.Pattern[str], max_file_bytes: int
+) -> tuple[Site, ...]:
+    """The lines of one file naming the word (none when it cannot be read)."""
+    try:
+        data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
+        if name.encode() not in data:
+            return ()
+        text = decode_source(data, path=rel)
+    except (DiskError, OSError):
+        return ()
+    return tuple(
+        Site(rel, number, column + 1, line.strip(), None, call_like)
+        for number, column, line, call_like in _matching_lines(text, name, word)
     )
 
 
@@ -170,27 +206,66 @@ def label(
     *,
     max_files: int = MAX_LABELLED_FILES,
     max_file_bytes: int = 1_000_000,
+    known: Known | None = None,
+    cache: CheckCache | None = None,
 ) -> Labelled:
-    """`sites` with their roles, from the map's extraction of at most `max_files`
-    of their files (in path order); the others keep role None."""
+    """`sites` with their roles, from the map's extraction of their files; the
+    files past the first `max_files` parsed (in path order) keep role None.
+
+    A file's extraction comes from `known` (the map's) when its content hash is
+    the file's now, so only files the map does not hold as they are get parsed
+    (and count against `max_files`); with `cache`, the roles found for a file's
+    content are reused while the content stays the same."""
     started = time.perf_counter()
     pending = list(sites)
     files = sorted({site.path for site in pending})
-    roles: dict[str, dict[int, Role]] = {}
-    for rel in files[:max_files]:
-        extract = _extract(root, rel, max_file_bytes)
+    roles: dict[str, Mapping[int, Role]] = {}
+    parsed = unparsed = 0
+    for rel in files:
+        kept = _kept_roles(root, rel, name, cache, max_file_bytes)
+        if isinstance(kept, FileRoles):
+            roles[rel] = kept.roles
+            continue
+        stamp, data = kept
+        extract = known(rel) if known is not None and data is not None else None
+        digest = content_hash(data) if data is not None else None
+        if extract is None or extract.content_hash != digest:
+            if parsed >= max_files:
+                unparsed += 1
+                continue
+            parsed += 1
+            extract = _extract(rel, data)
         roles[rel] = {} if extract is None else _roles(extract, name)
+        if cache is not None and stamp is not None and digest is not None:
+            cache.roles.put((name, rel), FileRoles(stamp, digest, roles[rel]))
     done = [
         site
         if site.path not in roles
         else replace(site, role=roles[site.path].get(site.line, "mention"))
         for site in pending
     ]
-    return Labelled(
-        tuple(done),
-        unparsed_files=max(0, len(files) - max_files),
-        ms=(time.perf_counter() - started) * 1000,
-    )
+    return Labelled(tuple(done), unparsed_files=unparsed, ms=(time.perf_counter() - started) * 1000)
+
+
+def _kept_roles(
+    root: Path, rel: str, name: str, cache: CheckCache | None, max_file_bytes: int
+) -> FileRoles | tuple[FileStamp | None, bytes | None]:
+    """The cached roles of `name` in the file when its content is the one they were
+    found in; else the file's stamp (taken before reading) and bytes (None: unreadable)."""
+    kept = cache.roles.get((name, rel)) if cache is not None else None
+    stamp = FileStamp.of(root / rel)
+    if kept is not None and stamp == kept.stamp:
+        return kept
+    try:
+        data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
+    except (DiskError, OSError):
+        return stamp, None
+    if kept is not None and stamp is not None and content_hash(data) == kept.content_hash:
+        fresh = FileRoles(stamp, kept.content_hash, kept.roles)
+        if cache is not None:
+            cache.roles.put((name, rel), fresh)
+        return fresh
+    return stamp, data
 
 
 def _matching_lines(
@@ -208,11 +283,13 @@ def _matching_lines(
     return found
 
 
-def _extract(root: Path, rel: str, max_file_bytes: int) -> FileExtract | None:
-    """The map's extraction of the file as it is now, or None when it has none."""
+def _extract(rel: str, data: bytes | None) -> FileExtract | None:
+    """The map's extraction of the file's bytes, or None when it has none."""
+    if data is None:
+        return None
     try:
-        return extract_file(rel, read_source_bytes(root / rel, max_bytes=max_file_bytes))
-    except (ValueError, DiskError, OSError):
+        return extract_file(rel, data)
+    except (ValueError, DiskError):
         return None
 
 

@@ -99,6 +99,12 @@ class Verdict:
         return [f"partial answer ({', '.join(codes)}): see data.completenessReasons"]
 
 
+def stands_against(question: Question, site: Site) -> bool:
+    """Whether an unconfirmed `site` would make an answer to `question` partial: a use
+    in code (`_CONTESTED`), or a line left unparsed (it may be one)."""
+    return site.role is None or site.role in _CONTESTED[question]
+
+
 def candidates_for(
     question: Question,
     sites: Sequence[Site],
@@ -188,7 +194,7 @@ def judge(
                 f"{priming.cap}): the server may not have searched them",
             )
         )
-    contested = [s for s in unconfirmed if s.role in _CONTESTED[question]]
+    contested = [s for s in unconfirmed if s.role is not None and stands_against(question, s)]
     if contested:
         answered = {path for path, _ in found}
         reasons.append(_unconfirmed_reason(contested))

@@ -1,13 +1,15 @@
 """Ask a live question, primed by and checked against the symbol's candidate sites.
 
-1. The name at the queried position is scanned for (`bridge.candidates`).
-2. The server answers.
+1. The name at the queried position is scanned for (`bridge.candidates`,
+   reusing the workspace's `CheckCache` for files that did not change) while
+2. the server answers (the two run at once: the scan is local work).
 3. For a server whose catalog entry says `prime_before_search`, the
    candidate files that answer did not cover are opened (`bridge.priming`)
    and, when any was, the question is asked again.
 4. The answer is judged against the candidates (`bridge.completeness`);
-   when sites stay unconfirmed, `recover` may confirm some from another side
-   (callers: `bridge.callers`), and the answer is judged again.
+   when sites that stand against it stay unconfirmed (`stands_against`: not
+   comments nor other symbols' definitions), `recover` may confirm some from
+   another side (callers: `bridge.callers`), and the answer is judged again.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from bridge.candidates import Scan, Site, label, name_at, names_code, scan
-from bridge.completeness import Question, Verdict, judge
+from bridge.completeness import Question, Verdict, judge, stands_against
 from bridge.context import AppContext
 from bridge.priming import Priming, files_to_prime, prime, prime_cap
 from bridge.targets import LspPosition
@@ -46,8 +48,9 @@ async def cross_checked(
     live = app.live
     language = live.language_of(position.path)
     spec = live.catalog.server_for_language(language)
-    found_scan = await _scan(app, position, spec.extensions if spec is not None else ())
-    found = await ask()
+    found_scan, found = await asyncio.gather(
+        _scan(app, position, spec.extensions if spec is not None else ()), ask()
+    )
     target = (position.path, position.line + 1)
     priming: Priming | None = None
     primes = spec is not None and spec.prime_before_search and question != "definition"
@@ -79,8 +82,9 @@ async def cross_checked(
         )
 
     verdict = await verdict_on(found)
-    if recover is not None and verdict.unconfirmed:
-        extra = await recover(list(verdict.unconfirmed))
+    against = [site for site in verdict.unconfirmed if stands_against(question, site)]
+    if recover is not None and against:
+        extra = await recover(against)
         if extra:
             found = [*found, *extra]
             verdict = await verdict_on(found)
@@ -100,8 +104,15 @@ async def _labelled(
     """`found` with the sites the answer did not confirm labelled by the map, and
     how many of their files were left unparsed."""
     pending = [site for site in found.sites if site.place not in confirmed]
+    code_map = app.open_map
     done = await asyncio.to_thread(
-        label, app.root, found.name, pending, max_file_bytes=app.map_settings.max_file_bytes
+        label,
+        app.root,
+        found.name,
+        pending,
+        max_file_bytes=app.map_settings.max_file_bytes,
+        known=code_map.extract_of if code_map is not None else None,
+        cache=app.check_cache,
     )
     kept = [site for site in found.sites if site.place in confirmed]
     return replace(found, sites=(*kept, *done.sites)), done.unparsed_files
@@ -121,7 +132,10 @@ async def _scan(app: AppContext, position: LspPosition, extensions: Collection[s
     name = name_at(text, column)
     if name is None or not extensions:
         return None
-    if not await asyncio.to_thread(names_code, app.root, position.path, position.line, column):
+    cache = app.check_cache
+    if not await asyncio.to_thread(
+        names_code, app.root, position.path, position.line, column, cache
+    ):
         return None
     settings = app.map_settings
     return await asyncio.to_thread(
@@ -132,4 +146,5 @@ async def _scan(app: AppContext, position: LspPosition, extensions: Collection[s
         exclude=settings.exclude,
         snapshot_dir=settings.snapshot_dir,
         max_file_bytes=settings.max_file_bytes,
+        cache=cache,
     )

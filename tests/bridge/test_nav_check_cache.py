@@ -1,0 +1,129 @@
+"""The completeness check reuses the map and its cache only for content as it is now.
+
+Unit tests of the labelling (no servers), then one question asked twice on a
+real ty server with the files edited in between: the second answer must see
+the edit (a new file, a comment turned into a definition) although the first
+filled the cache and the map still holds the old content.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+from bridge.candidates import label, scan
+from bridge.checkcache import CheckCache
+from bridge.context import AppContext
+from bridge.tools.nav import nav_references
+from map import FileExtract, extract_file
+from tests.conftest import FIXTURES, require_binary
+from tests.lsp.conftest import line_of
+
+TS = (".ts",)
+TIMEOUT_S = 240.0
+TARGET = "app/shapes.py#total_area"
+
+
+def _roles(
+    root: Path, name: str, cache: CheckCache | None = None, **options: Any
+) -> tuple[dict[tuple[str, int], str | None], int]:
+    found = label(root, name, scan(root, name, TS, cache=cache).sites, cache=cache, **options)
+    return {s.place: s.role for s in found.sites}, found.unparsed_files
+
+
+def test_files_the_map_holds_as_they_are_need_no_parse_and_edited_ones_are_parsed(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.ts").write_text("export function go() {}\n")
+    (tmp_path / "b.ts").write_text("go();\n")
+    mapped = {rel: extract_file(rel, (tmp_path / rel).read_bytes()) for rel in ("a.ts", "b.ts")}
+
+    def known(rel: str) -> FileExtract | None:
+        return mapped.get(rel)
+
+    roles, unparsed = _roles(tmp_path, "go", max_files=0, known=known)
+    assert roles == {("a.ts", 1): "definition", ("b.ts", 1): "call"}
+    assert unparsed == 0
+    (tmp_path / "b.ts").write_text("// go();\n")  # the map still holds the call
+    roles, unparsed = _roles(tmp_path, "go", max_files=0, known=known)
+    assert roles[("b.ts", 1)] is None  # not labelled from the map's old content
+    assert unparsed == 1
+    roles, _ = _roles(tmp_path, "go", max_files=1, known=known)
+    assert roles[("b.ts", 1)] == "mention"
+
+
+def test_an_edit_between_two_questions_is_seen_by_the_cached_scan_and_labels(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.ts").write_text("export function go() {}\n")
+    (tmp_path / "b.ts").write_text("go();\n")
+    cache = CheckCache()
+    roles, _ = _roles(tmp_path, "go", cache=cache)
+    assert roles == {("a.ts", 1): "definition", ("b.ts", 1): "call"}
+    (tmp_path / "b.ts").write_text("// go();\ngo();\n")
+    (tmp_path / "c.ts").write_text("go();\n")
+    found = scan(tmp_path, "go", TS, cache=cache)
+    labelled = label(tmp_path, "go", found.sites, cache=cache)
+    assert {s.place: s.role for s in labelled.sites} == {
+        ("a.ts", 1): "definition",
+        ("b.ts", 1): "mention",
+        ("b.ts", 2): "call",
+        ("c.ts", 1): "call",
+    }
+    (tmp_path / "c.ts").unlink()
+    assert [s.place for s in scan(tmp_path, "go", TS, cache=cache).sites] == [
+        ("a.ts", 1),
+        ("b.ts", 1),
+        ("b.ts", 2),
+    ]
+
+
+def _unconfirmed(data: dict[str, Any]) -> dict[tuple[str, int], str]:
+    return {(u["path"], u["line"]): u["seenAs"] for u in data["unconfirmed"]}
+
+
+def test_references_asked_again_after_an_edit_see_the_edit_not_the_cache_or_the_map(
+    tmp_path: Path,
+) -> None:
+    require_binary("ty")
+    root = tmp_path / "py_app"
+    shutil.copytree(FIXTURES / "py_app", root)
+    totals = root / "app" / "totals.py"
+    totals.write_text(
+        "from app.shapes import Square, total_area\n\n\n"
+        "def grand_total() -> float:\n"
+        "    # total_area over one unit square\n"
+        "    return total_area([Square(1.0)])\n",
+        encoding="utf-8",
+    )
+    (root / "codeanchor.toml").write_text('servers = { python = "ty" }\n')
+    comment = line_of(root, "app/totals.py", "# total_area")
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        app = AppContext(root)
+        try:
+            await app.code_map()  # the map holds the files as first written
+            first: dict[str, Any] = dict((await nav_references(app, TARGET))["data"])
+            totals.write_text(
+                totals.read_text().replace(
+                    "# total_area over one unit square", "def total_area() -> None: ..."
+                )
+            )
+            (root / "app" / "notes.py").write_text('"""total_area, said in a docstring."""\n')
+            second: dict[str, Any] = dict((await nav_references(app, TARGET))["data"])
+            return first, second
+        finally:
+            await app.aclose()
+
+    async def bounded() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(TIMEOUT_S):
+            return await scenario()
+
+    first, second = asyncio.run(bounded())
+    assert _unconfirmed(first) == {("app/totals.py", comment): "mention"}
+    after = _unconfirmed(second)
+    assert after[("app/totals.py", comment)] == "definition"
+    assert after[("app/notes.py", 1)] == "mention"
+    assert second["crossCheck"]["candidateSites"] > first["crossCheck"]["candidateSites"]
