@@ -181,7 +181,7 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
     for prefix in scope.lookup_prefixes(where):
         if prefix and prefix + head in by_qual:
             return ref
-    if scope.assignments(where, head) != scope.assigned.get((path, head), ()):
+    if scope.assigning(where, head) not in (None, path):  # assigned in a function around it
         return ref
     return (path, name, qualifier, kind)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from map.assigned import Assigned
 from map.model import (
     ATTRIBUTE_PREFIX,
     Assignment,
@@ -73,7 +74,7 @@ class FileScope:
     imported_files: dict[str, tuple[int, ...]] = field(default_factory=dict)
     direct_includes: tuple[str, ...] = ()
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
-    assigned: dict[tuple[str, str], tuple[Assignment, ...]] = field(default_factory=dict)
+    assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -119,11 +120,16 @@ class FileScope:
     def assignments(self, scope_id: str, name: str) -> tuple[Assignment, ...]:
         """What `name`, used in `scope_id`, was given in the innermost function
         around it that gives it anything (Python skips class bodies), or at module level."""
+        where = self.assigning(scope_id, name)
+        return self.assigned.get((where, name)) if where is not None else ()
+
+    def assigning(self, scope_id: str, name: str) -> str | None:
+        """The scope whose assignments `assignments` answers with (None: none)."""
+        assigned = self.assigned
         for where in self._assigning_scopes(scope_id):
-            found = self.assigned.get((where, name))
-            if found:
-                return found
-        return ()
+            if (where, name) in assigned:
+                return where
+        return None
 
     def _assigning_scopes(self, scope_id: str) -> tuple[str, ...]:
         known = self._chains.get(scope_id)
@@ -151,13 +157,17 @@ class FileScope:
     def _attributes(self) -> dict[tuple[str, str], tuple[Assignment, ...]]:
         if self._by_attribute is None:
             found: defaultdict[tuple[str, str], dict[Assignment, None]] = defaultdict(dict)
-            for (where, local), values in self.assigned.items():
-                owner = self.enclosing_class(where)
-                if owner is None or not local.startswith(ATTRIBUTE_PREFIX):
+            for (where, local), givens in self.assigned.raw_items():
+                if not local.startswith(ATTRIBUTE_PREFIX):
                     continue
-                for value in values:
-                    if value.value:
-                        found[owner, local.removeprefix(ATTRIBUTE_PREFIX)][value] = None
+                owner = self.enclosing_class(where)
+                if owner is None:
+                    continue
+                for value, called in givens:
+                    if value:
+                        found[owner, local.removeprefix(ATTRIBUTE_PREFIX)][
+                            Assignment(local, where, value, called)
+                        ] = None
             self._by_attribute = {key: tuple(values) for key, values in found.items()}
         return self._by_attribute
 
@@ -188,9 +198,6 @@ def new_scope(extract: FileExtract) -> FileScope:
     for ref in extract.references:
         if ref.kind == "inherits":
             bases[ref.scope].append(ref)
-    assigned: defaultdict[tuple[str, str], dict[Assignment, None]] = defaultdict(dict)
-    for assignment in extract.assignments:
-        assigned[assignment.scope, assignment.name][assignment] = None
     return FileScope(
         path=extract.path,
         language=extract.language,
@@ -198,7 +205,7 @@ def new_scope(extract: FileExtract) -> FileScope:
         by_qual={q: tuple(ids) for q, ids in by_qual.items()},
         imports=extract.imports,
         bases={c: tuple(refs) for c, refs in bases.items()},
-        assigned={key: tuple(values) for key, values in assigned.items()},
+        assigned=Assigned(extract.assignments),
     )
 
 
