@@ -12,6 +12,7 @@ the site unconfirmed.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
@@ -60,32 +61,57 @@ def by_target(sites: Sequence[CallSite]) -> list[CallSite]:
 async def callers_from_callees(
     app: AppContext, position: LspPosition, sites: Sequence[Site]
 ) -> list[CallSite]:
-    """The functions around `sites` whose outgoing calls reach the symbol at `position`."""
-    live = app.live
+    """The functions around `sites` whose outgoing calls reach the symbol at `position`.
+
+    The outlines of a batch of files, then the outgoing calls of their functions,
+    are asked at once: the server answers one while the client reads another
+    (pygments, 16 functions: 114 -> 98 ms for the whole nav_callers)."""
     wanted = [s for s in sites if s.role == "call" or s.call_like]
     if not wanted:
         return []
+    paths = sorted({s.path for s in wanted})
+    targets, functions = await asyncio.gather(
+        _targets(app, position), _functions(app, paths, wanted)
+    )
+    if targets is None:
+        return []
+    found = await asyncio.gather(*(_calling(app, path, node, targets) for path, node in functions))
+    return [site for site in found if site is not None]
+
+
+async def _targets(app: AppContext, position: LspPosition) -> set[tuple[str, int]] | None:
+    """The places (path, 1-based line) of the symbol's definitions; None when the
+    server could not say."""
     try:
-        declared = await live.definition(position.path, position.line, position.character)
+        declared = await app.live.definition(position.path, position.line, position.character)
+    except (LspError, DiskError):
+        return None
+    return {(loc.path, loc.line) for loc in declared} | {(position.path, position.line + 1)}
+
+
+async def _functions(
+    app: AppContext, paths: Sequence[str], wanted: Sequence[Site]
+) -> list[tuple[str, DocumentSymbolNode]]:
+    """The callers around the `wanted` sites, at most `MAX_FUNCTIONS`, in path order
+    (files are asked for their outline a batch at a time, as many as functions may
+    still be asked)."""
+    functions: list[tuple[str, DocumentSymbolNode]] = []
+    todo = list(paths)
+    while todo and len(functions) < MAX_FUNCTIONS:
+        batch, todo = todo[: MAX_FUNCTIONS - len(functions)], todo[MAX_FUNCTIONS - len(functions) :]
+        outlines = await asyncio.gather(*(_outline(app, path) for path in batch))
+        for path, outline in zip(batch, outlines, strict=True):
+            lines = {s.line - 1 for s in wanted if s.path == path}
+            functions.extend((path, node) for node in _enclosing(outline, lines))
+    return functions[:MAX_FUNCTIONS]
+
+
+async def _outline(app: AppContext, path: str) -> list[DocumentSymbolNode]:
+    """The live outline of `path` ([] when the server fails)."""
+    try:
+        return await app.live.document_symbols(path)
     except (LspError, DiskError):
         return []
-    targets = {(loc.path, loc.line) for loc in declared} | {(position.path, position.line + 1)}
-    found: list[CallSite] = []
-    asked = 0
-    for path in sorted({s.path for s in wanted}):
-        lines = {s.line - 1 for s in wanted if s.path == path}
-        try:
-            outline = await live.document_symbols(path)
-        except (LspError, DiskError):
-            continue
-        for node in _enclosing(outline, lines):
-            if asked >= MAX_FUNCTIONS:
-                return found
-            asked += 1
-            site = await _calling(app, path, node, targets)
-            if site is not None:
-                found.append(site)
-    return found
 
 
 async def _calling(
