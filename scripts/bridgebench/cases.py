@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.checkcache import CheckCache
 from bridge.context import AppContext
 from bridge.targets import LspPosition, PositionTarget, to_lsp_position
 from bridge.tools import mapping, nav, resolve
@@ -27,11 +28,28 @@ class Case:
     raw: Raw | None = None
     variant: str = ""
     """Set when the same tool is benched a second way (e.g. targeted by node ID)."""
+    over_mcp: bool = True
+    """False: in-process only (the case needs the process's own AppContext)."""
 
     @property
     def label(self) -> str:
         """The tool's name in the report."""
         return f"{self.tool} ({self.variant})" if self.variant else self.tool
+
+
+def first_question(tool: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """`tool` asked as the first question about its name: the completeness check's
+    cache is empty for the call (the map stays open and warm; the shared cache is
+    put back after it, so the other cases stay warm)."""
+
+    async def call(app: AppContext, **args: Any) -> Any:
+        kept, app.check_cache = app.check_cache, CheckCache()
+        try:
+            return await tool(app, **args)
+        finally:
+            app.check_cache = kept
+
+    return call
 
 
 def _position(app: AppContext, site: Site) -> LspPosition:
@@ -41,7 +59,9 @@ def _position(app: AppContext, site: Site) -> LspPosition:
 def all_cases(t: Targets) -> list[Case]:
     """Every benchmarked tool. Nav tools are pointed at positions, so raw and tool ask
     the same; nav_references is also asked by node ID, the way an agent coming from
-    map_search asks (which adds the live lookup of the node)."""
+    map_search asks (which adds the live lookup of the node). nav_references and
+    nav_callers are also asked as the first question about their name (in-process:
+    the completeness check's cache emptied, so it scans and labels afresh)."""
 
     def at(site: Site) -> dict[str, Any]:
         return {"target": site.position, "name": site.name}
@@ -62,6 +82,14 @@ def all_cases(t: Targets) -> list[Case]:
             live(t.cls, LivePool.references),
             variant="node ID",
         ),
+        Case(
+            "nav_references",
+            first_question(nav.nav_references),
+            at(t.cls),
+            live(t.cls, LivePool.references),
+            variant="first question",
+            over_mcp=False,
+        ),
         Case("nav_definition", nav.nav_definition, at(t.use), live(t.use, LivePool.definition)),
         Case("nav_hover", nav.nav_hover, at(t.method), live(t.method, LivePool.hover)),
         Case(
@@ -77,6 +105,14 @@ def all_cases(t: Targets) -> list[Case]:
             lambda app: app.live.workspace_symbols(t.cls.name, language="python"),
         ),
         Case("nav_callers", nav.nav_callers, at(t.method), live(t.method, LivePool.incoming_calls)),
+        Case(
+            "nav_callers",
+            first_question(nav.nav_callers),
+            at(t.method),
+            live(t.method, LivePool.incoming_calls),
+            variant="first question",
+            over_mcp=False,
+        ),
         Case("nav_callees", nav.nav_callees, at(t.caller), live(t.caller, LivePool.outgoing_calls)),
         Case(
             "resolve",

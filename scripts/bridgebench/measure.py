@@ -83,6 +83,7 @@ async def measure_mcp(
 ) -> dict[str, float]:
     """Latencies through `codeanchor serve` over stdio; returns cold-start times."""
     cold: dict[str, float] = {}
+    cases = [case for case in cases if case.over_mcp]
     started = time.perf_counter()
     async with Client(server_params(root), read_timeout_seconds=CALL_TIMEOUT_S) as client:
         cold["session_start_s"] = time.perf_counter() - started
