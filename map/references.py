@@ -2,10 +2,11 @@
 
 Resolution reads a reference's name, kind, scope and qualifier; an edge's
 details read the first line of each use. A `Reference` object with its
-`Range` costs about 140 bytes; here a reference costs 16 bytes: its first
-line and kind in one 4-byte code, and its name, scope and qualifier as
-4-byte positions among the file's distinct ones (1.3M references on the
-benchmark's mix corpus: 194 -> ~25 MB). The full extract, ranges and all,
+`Range` costs about 140 bytes; here a reference costs 5 to 16 bytes: its
+first line and kind in one code, and its name, scope and qualifier as
+positions among the file's distinct ones, each in the narrowest array that
+holds the file's (one byte each in almost every file; 1.3M references on
+the benchmark's mix corpus: 194 -> ~13 MB). The full extract, ranges and all,
 stays packed (map.packed) for the answers that show it.
 """
 
@@ -20,13 +21,22 @@ from map.model import Reference
 from map.snapshot import REFERENCE_KINDS
 
 T = TypeVar("T", bound=Hashable)
+_WIDTHS = (("B", 1 << 8), ("H", 1 << 16), ("I", 1 << 32))
+"""Unsigned array type codes and the values each holds (below the bound)."""
 
 
 def _column(values: Iterable[T]) -> tuple[tuple[T, ...], array[int]]:
     """The distinct values (first seen first) and each value's position among them."""
     positions: dict[T, int] = {}
-    codes = array("I", (positions.setdefault(value, len(positions)) for value in values))
-    return tuple(positions), codes
+    codes = [positions.setdefault(value, len(positions)) for value in values]
+    return tuple(positions), narrow(codes, len(positions))
+
+
+def narrow(values: list[int], bound: int) -> array[int]:
+    """`values` (each below `bound`) in the narrowest unsigned array that holds them:
+    most files have fewer than 256 distinct names, scopes and qualifiers."""
+    code = next((code for code, limit in _WIDTHS if bound <= limit), "Q")
+    return array(code, values)
 
 
 class References:
@@ -40,9 +50,8 @@ class References:
         self._qualifiers, qualifiers = _column(r.qualifier for r in references)
         self._which = (names, scopes, qualifiers)
         """Per reference: the position of its name, scope and qualifier."""
-        self._codes = array(
-            "I", (r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references)
-        )
+        codes = [r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references]
+        self._codes = narrow(codes, max(codes, default=0) + 1)
         """0-based first line * 4 + the kind's index."""
 
     def __len__(self) -> int:
