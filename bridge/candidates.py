@@ -44,6 +44,9 @@ from map import FileExtract, extract_file, grammar, language_for, list_files
 MAX_SCANNED_FILES = 20_000
 MAX_LABELLED_FILES = 40
 _NAME = re.compile(r"[#$\w]+")
+_WORD_AFTER = frozenset(b"$_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_WORD_BEFORE = _WORD_AFTER | {ord("#")}
+"""Bytes around a name that make it part of a longer word (see the scan's pattern)."""
 _CALL_AFTER = re.compile(r"\s*(?:<[^<>()]*>\s*)?\(")
 
 Role = Literal["definition", "call", "inherits", "use", "import", "mention"]
@@ -174,12 +177,16 @@ def scan(
 
 
 def _sites_in(
-    root: Path, rel: str, name: str, word: re.Pattern[str], max_file_bytes: int
+    root: Path,
+    rel: str,
+    name: str,
+    word: re.Pattern[str],
+    max_file_bytes: int,
 ) -> tuple[Site, ...]:
     """The lines of one file naming the word (none when it cannot be read)."""
     try:
         data = read_source_bytes(root / rel, max_bytes=max_file_bytes)
-        if name.encode() not in data:
+        if not _names_word(data, name.encode()):
             return ()
         text = decode_source(data, path=rel)
     except (DiskError, OSError):
@@ -188,6 +195,21 @@ def _sites_in(
         Site(rel, number, column + 1, line.strip(), None, call_like)
         for number, column, line, call_like in _matching_lines(text, name, word)
     )
+
+
+def _names_word(data: bytes, needle: bytes) -> bool:
+    """Whether `needle` stands in `data` as a whole word, judged on ASCII bytes: it
+    may pass a file whose text's Unicode word characters reject it (the text is
+    matched again), never the other way round."""
+    at = data.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        if (at == 0 or data[at - 1] not in _WORD_BEFORE) and (
+            end == len(data) or data[end] not in _WORD_AFTER
+        ):
+            return True
+        at = data.find(needle, at + 1)
+    return False
 
 
 @dataclass(frozen=True, slots=True)
