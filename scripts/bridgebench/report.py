@@ -91,7 +91,7 @@ def print_table(report: dict[str, Any]) -> None:
             delta(row["envelope_ms"]),
             delta(row["transport_ms"]),
             overhead,
-            f"{row['answer_bytes'] / 1024:.1f} KB",
+            f"{row['answer_bytes'] / 1024:.1f} KB" if row["mcp"] else "-",
         )
     out = Console(highlight=False)
     out = Console(highlight=False, width=max(out.width, TABLE_WIDTH))
