@@ -154,19 +154,22 @@ def scan(
     )
     files = listing.files[:MAX_SCANNED_FILES]
     word = re.compile(r"(?<![#$\w])" + re.escape(name) + r"(?![$\w])")
+    clock = cache.clock(options) if cache is not None else None
+    now = clock.tick(listing.stamps) if clock is not None else 0
     before = cache.sites.get((name, options)) if cache is not None else None
+    if before is not None and before.clock is not clock:
+        before = None
     found: dict[str, tuple[Site, ...]] = {}
     for rel in files:
-        stamp = listing.stamps.get(rel)
-        if before is not None and stamp is not None and before.stamps.get(rel) == stamp:
+        if before is not None and clock is not None and not clock.moved_since(rel, before.at):
             sites = before.sites.get(rel, ())
         else:
             sites = _sites_in(root, rel, name, word, max_file_bytes)
         if sites:
             found[rel] = sites
-    if cache is not None:
+    if cache is not None and clock is not None:
         cache.listings.put(options, listing)
-        cache.sites.put((name, options), NameSites(listing.stamps, found))
+        cache.sites.put((name, options), NameSites(clock, now, found))
     return Scan(
         name=name,
         sites=tuple(site for rel in files for site in found.get(rel, ())),

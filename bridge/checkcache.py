@@ -5,21 +5,23 @@ symbol, and the lines it did not confirm are labelled by the map's
 extraction (`bridge.candidates`). Most files do not change between two
 questions, so one `CheckCache` per workspace (on the `AppContext`) keeps:
 
-| kept                       | keyed by                                  |
-|----------------------------|-------------------------------------------|
-| the last file listing      | the scan's options (passed back as `previous`) |
-| a name's sites in a file   | name, options, file; the file's stamp     |
-| a name's roles in a file   | name, file; the file's content hash       |
-| a file's syntax tree       | file; its content hash                    |
+| kept                     | keyed by                                           |
+|--------------------------|----------------------------------------------------|
+| the last file listing    | the scan's options (passed back as `previous`)     |
+| a name's sites           | name, options; each file's stamp on a `FileClock`  |
+| a name's roles in a file | name, file; the file's content hash                |
+| a file's syntax tree     | file; its content hash                             |
 
 A file's sites are reused while its stat stamp (size, mtime_ns, ctime_ns,
-inode) is the one they were read at, the same prefilter the live layer's
-sync and the map's rebuild trust; when it moved the file is read again.
-Roles and trees are keyed by the content hash itself (the stamp only spares
-reading an unchanged file again), so an edit, however it keeps the stamp,
-never gets another content's roles. Every table is a bounded LRU: a
-question about a new name costs what it did before the cache, no more.
-The cache is filled from worker threads; each table takes a lock.
+inode) has not moved since they were read, the same prefilter the live
+layer's sync and the map's rebuild trust; when it moved the file is read
+again. The stamps are kept once per scan's options (`FileClock`), so a name
+costs only its sites. Roles and trees are keyed by the content hash itself
+(the stamp only spares reading an unchanged file again), so an edit, however
+it keeps the stamp, never gets another content's roles. Every table but the
+clocks (one per options) is a bounded LRU: a question about a name no longer
+kept costs what it did before the cache, no more. The cache is filled from
+worker threads; each table takes a lock.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 NAMES_KEPT = 64
-"""Names whose per-file sites are kept (each holds every listed file's stamp)."""
+"""Names whose sites are kept (each holds its sites and a time, the stamps are shared)."""
 ROLES_KEPT = 8192
 """(name, file) pairs whose roles are kept."""
 TREES_KEPT = 8
@@ -79,11 +81,41 @@ class Lru(Generic[K, V]):
 
 @dataclass(frozen=True, slots=True)
 class NameSites:
-    """A name's sites in each listed file, and the stamps they were read at."""
+    """A name's sites in each listed file, as of a time on a `FileClock`."""
 
-    stamps: Mapping[str, FileStamp]
+    clock: FileClock
+    at: int
     sites: Mapping[str, tuple[Site, ...]]
     """Only files with sites are keys."""
+
+
+class FileClock:
+    """When each listed file's stamp last moved, on a clock that ticks once per
+    listing: a name's sites found at time T hold for every file that has not moved
+    since T. One table per scan's options, so a name costs only its sites."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[FileStamp, int]] = {}
+        self._now = 0
+        self._lock = threading.Lock()
+
+    def tick(self, stamps: Mapping[str, FileStamp]) -> int:
+        """Take a listing's stamps (files not in it are forgotten); the time now."""
+        with self._lock:
+            self._now += 1
+            seen = self._seen
+            for rel in seen.keys() - stamps.keys():
+                del seen[rel]
+            for rel, stamp in stamps.items():
+                known = seen.get(rel)
+                if known is None or known[0] != stamp:
+                    seen[rel] = (stamp, self._now)
+            return self._now
+
+    def moved_since(self, rel: str, at: int) -> bool:
+        """Whether the file's stamp moved (or it appeared) after time `at`."""
+        known = self._seen.get(rel)
+        return known is None or known[1] > at
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +143,14 @@ class CheckCache:
     ) -> None:
         self.listings: Lru[ScanOptions, Any] = Lru(LISTINGS_KEPT)
         """`map.list_files` answers (its `Listing` is not among map's public names)."""
+        self._clocks: dict[ScanOptions, FileClock] = {}
+        """One per scan's options (a few: one per server's extensions), never forgotten."""
+        self._lock = threading.Lock()
         self.sites: Lru[tuple[str, ScanOptions], NameSites] = Lru(names)
         self.roles: Lru[tuple[str, str], FileRoles] = Lru(roles)
         self.trees: Lru[tuple[str, str], Tree] = Lru(trees)
+
+    def clock(self, options: ScanOptions) -> FileClock:
+        """The file clock of scans with `options` (made on first use)."""
+        with self._lock:
+            return self._clocks.setdefault(options, FileClock())
