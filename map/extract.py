@@ -10,15 +10,21 @@ order qualifies the definitions and gives each reference its scope:
 - when two patterns define the same name node, the wider one wins, and on a
   tie the pattern written first in the query file;
 - a repeated qualified name gets `~2`, `~3` in file order.
+
+Extraction writes the compact lists the map store keeps (map.snapshot)
+directly: a pool worker sends only those, so it never builds the extract's
+objects (a third of a million frozen dataclasses on a large corpus) nor
+encodes them again; `extract_file` decodes the lists into a FileExtract.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from types import MappingProxyType
+from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
@@ -28,18 +34,9 @@ from map.extract_imports import imports_of
 from map.extract_matches import Collected, Ref, Scope, collect, plain_name
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
-from map.model import (
-    ATTRIBUTE_PREFIX,
-    RETURNS,
-    Assignment,
-    FileExtract,
-    Fingerprint,
-    Import,
-    Reference,
-    Symbol,
-    SymbolKind,
-)
+from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract, Symbol, SymbolKind
 from map.positions import Positions
+from map.snapshot import REFERENCE_KINDS, decode_extract, decode_symbols
 
 _BOM = b"\xef\xbb\xbf"
 # A `.h` header holding any of these is C++, not C.
@@ -70,6 +67,9 @@ _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
     }
 )
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
+_KIND_INDEX: Mapping[str, int] = MappingProxyType({k: i for i, k in enumerate(REFERENCE_KINDS)})
+Span = Callable[[Node, Node], list[int]]
+"""From the start of one node to the end of another, as the store's four ints."""
 
 
 def extract_file(path: str, data: bytes) -> FileExtract:
@@ -81,23 +81,28 @@ def extract_file(path: str, data: bytes) -> FileExtract:
     syntax errors yields what tree-sitter could recover. A `.h` header that
     holds C++ (namespaces, classes, templates) is extracted as C++.
     """
+    return decode_extract(path, extract_lists(path, data))
+
+
+def extract_lists(path: str, data: bytes) -> list[Any]:
+    """`extract_file`'s extract as map.snapshot's compact lists (what
+    `encode_extract(extract_file(path, data))` gives), without building its objects."""
     language, source = source_of(path, data)
     digest = content_hash(data)
     tree = Parser(grammar(language)).parse(source)
     query = extraction_query(language)
     matches = QueryCursor(query).matches(tree.root_node)
     found = collect(matches, language)
-    positions = Positions(source)
-    symbols = qualified_symbols(path, source, language, positions, found)
-    return FileExtract(
-        path=path,
-        language=language,
-        content_hash=digest,
-        symbols=symbols,
-        imports=_imports(language, positions, found.imports),
-        references=_references(path, positions, found, symbols),
-        assignments=_assignments(path, found, symbols),
-    )
+    span = _spans(Positions(source), source)
+    symbols = _qualified(path, source, language, span, found)
+    return [
+        language,
+        digest,
+        symbols,
+        _imports(language, span, found.imports),
+        _references(span, found),
+        _assignments(found),
+    ]
 
 
 def source_of(path: str, data: bytes) -> tuple[str, bytes]:
@@ -121,14 +126,42 @@ def qualified_symbols(
     """The symbols of one query pass: qualified, numbered, fingerprinted, a C or C++
     prototype left out when the file defines its function. Attaches references
     (if any were captured) to their scopes."""
-    symbols = _symbols(path, source, positions, found)
+    return decode_symbols(
+        path, _qualified(path, source, language, _spans(positions, source), found)
+    )
+
+
+def _qualified(
+    path: str, source: bytes, language: str, span: Span, found: Collected
+) -> list[list[Any]]:
+    """`qualified_symbols` as the store's symbol lists."""
+    symbols = _symbols(source, span, found)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
-        symbols = _symbols(path, source, positions, found)
+        symbols = _symbols(source, span, found)
     return symbols
 
 
-def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> tuple[Symbol, ...]:
-    """Qualify, number and fingerprint the definitions; attach references to scopes."""
+def _spans(positions: Positions, source: bytes) -> Span:
+    """Ranges as four ints; in an ASCII file a byte column is the UTF-16 column."""
+    column = None if source.isascii() else positions.column
+
+    def span(first: Node, last: Node) -> list[int]:
+        (start_line, start_col), (end_line, end_col) = first.start_point, last.end_point
+        if column is None:
+            return [start_line, start_col, end_line, end_col]
+        return [
+            start_line,
+            column(first.start_byte, start_col),
+            end_line,
+            column(last.end_byte, end_col),
+        ]
+
+    return span
+
+
+def _symbols(data: bytes, span: Span, found: Collected) -> list[list[Any]]:
+    """Qualify, number and fingerprint the definitions (the store's symbol lists; each
+    qualified name's first symbol in `found.tails`); attach references to scopes."""
     widest: dict[int, Scope] = {}
     for scope in found.scopes:
         key = scope.name_node.start_byte
@@ -146,7 +179,8 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
     stack: list[Scope] = []
     seen: dict[str, int] = {}
     namespaces: set[tuple[str, ...]] = set()
-    symbols: list[Symbol] = []
+    symbols: list[list[Any]] = []
+    tails: dict[str, str] = {}
     ref_index = 0
     for scope in scopes:
         ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
@@ -162,26 +196,32 @@ def _symbols(path: str, data: bytes, positions: Positions, found: Collected) -> 
         qualname = ".".join(scope.parts)
         count = seen.get(qualname, 0) + 1
         seen[qualname] = count
-        scope.node_id = f"{path}#{qualname}" + (f"~{count}" if count > 1 else "")
+        scope.tail = qualname + (f"~{count}" if count > 1 else "")
+        tails.setdefault(qualname, scope.tail)
         kind = _kind_in_place(scope, scope.kind, namespaces)
         if kind in ("namespace", "module"):
             namespaces.add(scope.parts)
-        symbols.append(_symbol(data, positions, scope, kind, tokens))
+        symbols.append(_symbol(data, span, scope, qualname, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = [r for r in refs if r.kind not in _ASSIGN_RANK]
     found.assigns = [r for r in refs if r.kind in _ASSIGN_RANK]
-    return tuple(symbols)
+    found.tails = tails
+    return symbols
 
 
-def _drop_defined_prototypes(found: Collected, symbols: tuple[Symbol, ...]) -> bool:
+def _drop_defined_prototypes(found: Collected, symbols: list[list[Any]]) -> bool:
     """Forget the prototypes of functions the file defines, so the definition is the
     one symbol of its name (and its bare ID); True when any was dropped."""
-    defined = {s.qualname for s in symbols if s.kind in ("function", "method")}
+    defined = {
+        tail if qualname is None else qualname
+        for tail, _, kind, *_, qualname, _ in symbols
+        if kind in ("function", "method")
+    }
     prototypes = {  # free functions: a class's member declarations stay its outline
         scope.name_node.start_byte
         for scope in found.scopes
         if scope.node.type == _PROTOTYPE
-        and scope.node_id
+        and scope.tail
         and (scope.parent is None or scope.parent.kind not in _CLASS_LIKE)
     }
     dropped = {
@@ -240,31 +280,28 @@ def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) ->
 
 
 def _symbol(
-    data: bytes, positions: Positions, scope: Scope, kind: SymbolKind, tokens: TokenIndex
-) -> Symbol:
+    data: bytes, span: Span, scope: Scope, qualname: str, kind: SymbolKind, tokens: TokenIndex
+) -> list[Any]:
+    """One symbol as the store lists it (see map.snapshot.encode_extract)."""
     start, end = scope.start.start_byte, scope.end.end_byte
-    return Symbol(
-        node_id=scope.node_id,
-        name=scope.name,
-        qualname=".".join(scope.parts),
-        kind=kind,
-        range=positions.range(scope.start, scope.end),
-        selection=positions.range(scope.name_node, scope.name_node),
-        container=scope.parts[:-1],
-        fingerprint=Fingerprint(
-            exact=content_hash(data[start:end]),
-            normalized=tokens.normalized(start, end),
-        ),
-    )
+    container = scope.parts[:-1]
+    return [
+        scope.tail,
+        scope.name,
+        kind,
+        span(scope.start, scope.end),
+        span(scope.name_node, scope.name_node),
+        content_hash(data[start:end]),
+        tokens.normalized(start, end),
+        None if qualname == scope.tail else qualname,
+        None if container == tuple(qualname.split("."))[:-1] else container,
+    ]
 
 
-def _references(
-    path: str, positions: Positions, found: Collected, symbols: tuple[Symbol, ...]
-) -> tuple[Reference, ...]:
+def _references(span: Span, found: Collected) -> list[list[Any]]:
+    """The references kept, in file order, as the store lists them."""
     defined = {scope.name_node.start_byte for scope in found.scopes} | found.skipped
-    by_qualname: dict[str, str] = {}
-    for symbol in symbols:
-        by_qualname.setdefault(symbol.qualname, symbol.node_id)
+    tails = found.tails
     # a use of a parameter or another unknown local names nothing of ours: not kept
     unknown_locals = {(id(ref.scope), ref.text) for ref in found.assigns if ref.kind == _UNKNOWN}
     best: dict[int, Ref] = {}
@@ -285,7 +322,7 @@ def _references(
         while index < len(starts) and starts[index] < q_end:
             best.pop(starts[index], None)
             index += 1
-    references: list[Reference] = []
+    references: list[list[Any]] = []
     for key in starts:
         kept_ref = best.get(key)
         if kept_ref is None:
@@ -297,24 +334,22 @@ def _references(
             and name in found.type_parameters
         ):
             continue
-        references.append(  # positional: a frozen dataclass built from keywords costs more
-            Reference(
+        references.append(
+            [
                 name,
-                kept_ref.kind,  # type: ignore[arg-type]
-                positions.range(kept_ref.name_node, kept_ref.name_node),
-                _scope_id(path, kept_ref.scope, by_qualname),
+                _KIND_INDEX[kept_ref.kind],
+                span(kept_ref.name_node, kept_ref.name_node),
+                _scope_tail(kept_ref.scope, tails),
                 kept_ref.qualifier,
-            )
+            ]
         )
-    return tuple(references)
+    return references
 
 
-def _assignments(
-    path: str, found: Collected, symbols: tuple[Symbol, ...]
-) -> tuple[Assignment, ...]:
-    """The local names given a value, each with its scope (not the defined constants)."""
+def _assignments(found: Collected) -> list[list[Any]]:
+    """The local names given a value, each with its scope (not the defined constants),
+    as the store lists them."""
     defined = {scope.name_node.start_byte for scope in found.scopes}
-    by_qualname = {s.qualname: s.node_id for s in reversed(symbols)}
     kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
     for ref in found.assigns:
         key = ref.start
@@ -322,38 +357,39 @@ def _assignments(
             continue  # `self` and `cls` are known without their parameter
         if key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]:
             kept[key] = ref
-    return tuple(
-        Assignment(
-            name=RETURNS
+    return [
+        [
+            RETURNS
             if ref.kind == "assign.returns"
             else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
-            scope=_scope_id(path, ref.scope, by_qualname),
-            value=ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
-            called=not ref.kind.endswith(".alias"),
-        )
+            _scope_tail(ref.scope, found.tails),
+            ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
+            not ref.kind.endswith(".alias"),
+        ]
         for _, ref in sorted(kept.items())
-    )
+    ]
 
 
-def _scope_id(path: str, scope: Scope | None, by_qualname: dict[str, str]) -> str:
-    """The node ID of the innermost symbol around a reference (a container maps to
-    the same-named symbol of the file, e.g. a Rust impl to its struct)."""
+def _scope_tail(scope: Scope | None, tails: dict[str, str]) -> str | None:
+    """The node ID, without its path, of the innermost symbol around a reference (None:
+    the file; a container maps to the same-named symbol of the file, e.g. a Rust impl
+    to its struct)."""
     while scope is not None:
         if scope.kind is not None:
-            return scope.node_id
-        mapped = by_qualname.get(".".join(scope.parts))
+            return scope.tail
+        mapped = tails.get(".".join(scope.parts))
         if mapped is not None:
             return mapped
         scope = scope.parent
-    return path
+    return None
 
 
-def _imports(language: str, positions: Positions, nodes: list[Node]) -> tuple[Import, ...]:
-    imports: list[Import] = []
+def _imports(language: str, span: Span, nodes: list[Node]) -> list[list[Any]]:
+    imports: list[list[Any]] = []
     for node in sorted(nodes, key=lambda n: n.start_byte):
-        where = positions.range(node, node)
-        imports.extend(Import(module, names, where) for module, names in imports_of(language, node))
-    return tuple(imports)
+        where = span(node, node)
+        imports.extend([module, names, where] for module, names in imports_of(language, node))
+    return imports
 
 
 def _rank(ref: Ref) -> tuple[int, bool]:

@@ -120,7 +120,8 @@ class Scope:
     """The qualifier written in the name itself (C++ `Shape::` in `Shape::area`)."""
     parts: tuple[str, ...] = ()
     parent: Scope | None = None
-    node_id: str = ""
+    tail: str = ""
+    """A symbol's node ID without its path (`Qual.Name~2`); "" for a container."""
 
 
 @dataclass(slots=True)
@@ -159,6 +160,8 @@ class Collected:
     skipped: set[int] = field(default_factory=set)
     type_parameters: set[str] = field(default_factory=set)
     qualifier_spans: list[tuple[int, int]] = field(default_factory=list)
+    tails: dict[str, str] = field(default_factory=dict)
+    """Qualified name -> the node ID tail of the file's first symbol of that name."""
 
     def qualify(self, node: Node) -> str:
         """The qualifier text for `node`; a plain name's own parts are not references."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
-from map.extract import extract_file
+from map.extract import extract_lists
 from map.languages import language_for
 from map.model import FileExtract
 from map.walk import (
@@ -39,7 +39,7 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
-from map.wire import dumps, loads, sent, stamp_of, unpacked
+from map.wire import Sent, dumps, loads, sent, stamp_of, unpacked
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -198,33 +198,41 @@ class Loaded:
     extract: FileExtract | None = None
     skipped: str | None = None
     packed: bytes | None = None
-    """`extract` packed as the linker keeps it, when a pool worker sent it (map.wire)."""
+    """`extract` packed as the linker keeps it (map.wire)."""
 
 
-def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Loaded:
-    """Stat, read, hash and (when the hash moved) extract one file."""
+def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Sent:
+    """Stat, read, hash and (when the hash moved) extract one file, as it crosses the
+    pool (map.wire): the extract as the store's compact lists, packed, never as objects."""
     full = Path(root, path)
     stamp = FileStamp.of(full)
     if stamp is None:
-        return Loaded(path, None)
+        return sent(path, None, None, None, None)
     if stamp.size > max_bytes:
-        return Loaded(path, stamp, skipped=SKIP_TOO_LARGE)
+        return sent(path, stamp, None, None, SKIP_TOO_LARGE)
     try:
         data = full.read_bytes()
     except OSError:
-        return Loaded(path, stamp, skipped=SKIP_UNREADABLE)
+        return sent(path, stamp, None, None, SKIP_UNREADABLE)
     reason = content_skip_reason(data, path=path)
     if reason is not None:
-        return Loaded(path, stamp, skipped=reason)
+        return sent(path, stamp, None, None, reason)
     digest = content_hash(data)
     if digest == known_hash:
-        return Loaded(path, stamp, digest)
+        return sent(path, stamp, digest, None, None)
     try:
-        extract = extract_file(path, data)
+        lists = extract_lists(path, data)
     except Exception:  # one bad file must never stop the build; it is counted instead
         log.warning("extraction of %s failed; the file is left out of the map", path, exc_info=True)
-        return Loaded(path, stamp, skipped=SKIP_EXTRACT_FAILED)
-    return Loaded(path, stamp, digest, extract)
+        return sent(path, stamp, None, None, SKIP_EXTRACT_FAILED)
+    return sent(path, stamp, digest, lists, None)
+
+
+def _received(item: Sent) -> Loaded:
+    """One file as `load_one` sent it, its extract decoded."""
+    path, stamp, digest, blob, skipped = item
+    extract = None if blob is None else unpacked(path, blob)
+    return Loaded(path, stamp_of(stamp), digest, extract, skipped, blob)
 
 
 def _watch_parent(parent: int) -> None:
@@ -260,8 +268,7 @@ def _alive(pid: int) -> bool:
 def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> bytes:
     """Pool task: load `items`, packed for the trip back (map.wire); then collect
     whatever cycles the chunk left (automatic collection is off in workers)."""
-    loaded = (load_one(root, path, known, max_bytes) for path, known in items)
-    packed = dumps([sent(x.path, x.stamp, x.content_hash, x.extract, x.skipped) for x in loaded])
+    packed = dumps([load_one(root, path, known, max_bytes) for path, known in items])
     gc.collect()
     return packed
 
@@ -292,7 +299,7 @@ def load_many(
     count = workers or min(os.cpu_count() or 1, 4)
     if total <= POOL_THRESHOLD or count <= 1:
         for done, (path, known) in enumerate(items, 1):
-            yield load_one(str(root), path, known, max_bytes)
+            yield _received(load_one(str(root), path, known, max_bytes))
             if progress is not None:
                 progress(done, total)
         return
@@ -306,9 +313,8 @@ def load_many(
             _load_chunk, [str(root)] * len(chunks), chunks, [max_bytes] * len(chunks)
         ):
             batch = loads(packed)
-            for path, stamp, digest, blob, skipped in batch:
-                extract = None if blob is None else unpacked(path, blob)
-                yield Loaded(path, stamp_of(stamp), digest, extract, skipped, blob)
+            for item in batch:
+                yield _received(item)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

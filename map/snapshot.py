@@ -9,6 +9,7 @@ a store of another version is rebuilt.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from sys import intern
 from typing import Any, Literal, get_args
 
@@ -89,29 +90,11 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
             lines.setdefault(start, start), start_char, lines.setdefault(end, end), end_char
         )
 
-    built: list[Symbol] = []
-    for tail, name, kind, rng, sel, exact, normalized, qual, container in symbols:
-        qualname = tail if qual is None else qual
-        ids[tail] = prefix + tail
-        built.append(
-            Symbol(
-                node_id=ids[tail],
-                name=intern(name),  # `__init__`, `get`: one string, not one per method
-                qualname=intern(qualname),  # the name itself at top level
-                kind=SYMBOL_KINDS[kind],
-                range=span(rng),
-                selection=span(sel),
-                container=tuple(qualname.split("."))[:-1]
-                if container is None
-                else tuple(container),
-                fingerprint=Fingerprint(exact, normalized),
-            )
-        )
     return FileExtract(
         path=path,
         language=language,
         content_hash=digest,
-        symbols=tuple(built),
+        symbols=_symbols(prefix, symbols, ids, span),
         imports=tuple(
             Import(intern(module), tuple((intern(a), intern(b)) for a, b in names), span(rng))
             for module, names, rng in imports
@@ -133,3 +116,36 @@ def decode_extract(path: str, raw: list[Any]) -> FileExtract:
             for name, scope, value, called in assignments
         ),
     )
+
+
+def decode_symbols(path: str, raw: list[Any]) -> tuple[Symbol, ...]:
+    """The symbols of `path` from the symbol lists of `encode_extract`."""
+    return _symbols(path + "#", raw, {}, lambda r: Range(*r))
+
+
+def _symbols(
+    prefix: str,
+    raw: list[Any],
+    ids: dict[str | None, str],
+    span: Callable[[list[int]], Range],
+) -> tuple[Symbol, ...]:
+    """Decode symbol lists; each one's node ID goes in `ids` by its tail."""
+    built: list[Symbol] = []
+    for tail, name, kind, rng, sel, exact, normalized, qual, container in raw:
+        qualname = tail if qual is None else qual
+        ids[tail] = prefix + tail
+        built.append(
+            Symbol(
+                node_id=ids[tail],
+                name=intern(name),  # `__init__`, `get`: one string, not one per method
+                qualname=intern(qualname),  # the name itself at top level
+                kind=SYMBOL_KINDS[kind],
+                range=span(rng),
+                selection=span(sel),
+                container=tuple(qualname.split("."))[:-1]
+                if container is None
+                else tuple(container),
+                fingerprint=Fingerprint(exact, normalized),
+            )
+        )
+    return tuple(built)

@@ -1,8 +1,9 @@
 """Files loaded in a pool worker, on their way back: extracts as the store's blobs.
 
 A worker sends each extract as the orjson blob the map store keeps
-(map.snapshot's compact lists), packed as the linker holds it (map.packed),
-not pickled: orjson writes a sympy-sized batch in a fifth of the time the
+(map.snapshot's compact lists, as extraction writes them: no extract objects
+are built in a worker), packed as the linker holds it (map.packed), not
+pickled: orjson writes a sympy-sized batch in a fifth of the time the
 pickler took (its reducer ran in Python for each of ~800k extract objects),
 `decode_extract` rebuilds the objects no slower than unpickling did, sharing
 one string per scope, name and line as an extract read from the store does,
@@ -17,6 +18,7 @@ from __future__ import annotations
 import pickle
 import zlib
 from collections.abc import Sequence
+from typing import Any
 
 import orjson
 
@@ -49,12 +51,13 @@ def sent(
     path: str,
     stamp: FileStamp | None,
     digest: str | None,
-    extract: FileExtract | None,
+    lists: list[Any] | None,
     skipped: str | None,
 ) -> Sent:
-    """One loaded file as it crosses the pool."""
+    """One loaded file as it crosses the pool; `lists`: its extract as map.snapshot's
+    compact lists (map.extract.extract_lists)."""
     fields = None if stamp is None else (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
-    packed = None if extract is None else pack_blob(extract_blob(extract))
+    packed = None if lists is None else pack_blob(orjson.dumps(lists))
     return path, fields, digest, packed, skipped
 
 
