@@ -32,14 +32,18 @@ class Assigned:
     __slots__ = ("_givens", "_unknown")
 
     def __init__(self, assignments: Iterable[Assignment]) -> None:
-        found: dict[Key, dict[tuple[str, bool], None]] = {}
+        found: dict[Key, Givens] = {}
         for a in assignments:
-            found.setdefault((a.scope, a.name), {})[a.value, a.called] = None
+            key, given = (a.scope, a.name), (a.value, a.called)
+            held = found.get(key)
+            if held is None:
+                found[key] = (given,)
+            elif given not in held:
+                found[key] = (*held, given)
         shared: dict[Givens, Givens] = {_UNKNOWN: _UNKNOWN}
         unknown: dict[str, list[str]] = {}
         self._givens: dict[Key, Givens] = {}
-        for key, values in found.items():
-            givens = tuple(values)
+        for key, givens in found.items():
             if givens == _UNKNOWN:
                 unknown.setdefault(key[0], []).append(key[1])
             else:
@@ -47,9 +51,9 @@ class Assigned:
         names: dict[frozenset[str], frozenset[str]] = {}
         self._unknown: dict[str, frozenset[str]] = {}
         """scope ID -> the names given one unknown value there, and nothing else."""
-        for scope, given in unknown.items():
-            held = frozenset(given)
-            self._unknown[scope] = names.setdefault(held, held)
+        for scope, local in unknown.items():
+            alike = frozenset(local)
+            self._unknown[scope] = names.setdefault(alike, alike)
 
     def get(self, key: Key, default: tuple[Assignment, ...] = ()) -> tuple[Assignment, ...]:
         """The `Assignment`s of `key`, else `default`."""
@@ -62,6 +66,17 @@ class Assigned:
     def givens(self, key: Key) -> Givens:
         """What the `Assignment`s of `key` give: (value, called) each (() when none)."""
         return self._raw(key) or ()
+
+    def first(self, scopes: Iterable[str], name: str) -> str | None:
+        """The first of `scopes` that gives `name` anything (None: none does)."""
+        givens, unknown = self._givens, self._unknown
+        for scope in scopes:
+            if (scope, name) in givens:
+                return scope
+            names = unknown.get(scope)
+            if names is not None and name in names:
+                return scope
+        return None
 
     def _raw(self, key: Key) -> Givens | None:
         givens = self._givens.get(key)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from map.assigned import Givens
 from map.extract_matches import CALLED
 from map.lookup import (
     SELF_WORDS,
@@ -144,10 +145,11 @@ class Resolver:
         self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
         ids = self._local(ctx, scope, scope_id, name)
-        assigned = scope.assignments(scope_id, name) if not ids else ()
-        if assigned:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
-            target = self._assigned(ctx, scope, assigned, 0)
-            if isinstance(target, _Class) and not assigned[0].called:
+        where = scope.assigning(scope_id, name) if not ids else None
+        if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
+            givens = scope.assigned.givens((where, name))
+            target = self._assigned(ctx, scope, where, name, givens, 0)
+            if isinstance(target, _Class) and not givens[0][1]:
                 return _exact((target.node_id,))
             return target if isinstance(target, Resolution) else None
         if not ids:
@@ -205,9 +207,10 @@ class Resolver:
                 ctx, self._unqualified(ctx, scope, scope_id, head[: -len(CALLED)]), depth
             )
         ids = self._local(ctx, scope, scope_id, head)
-        assigned = scope.assignments(scope_id, head) if not ids else ()
-        if assigned:
-            target = self._assigned(ctx, scope, assigned, depth)
+        where = scope.assigning(scope_id, head) if not ids else None
+        if where is not None:
+            givens = scope.assigned.givens((where, head))
+            target = self._assigned(ctx, scope, where, head, givens, depth)
             return target if not isinstance(target, Resolution) else self._class_of(target.targets)
         if not ids:
             see(ctx, scope, head)
@@ -224,16 +227,21 @@ class Resolver:
         return self._class_of(ids)
 
     def _assigned(
-        self, ctx: Lookup, scope: FileScope, assigned: tuple[Assignment, ...], depth: int
+        self, ctx: Lookup, scope: FileScope, where: str, name: str, givens: Givens, depth: int
     ) -> _Target | Resolution:
-        """What a local name stands for, from its one assignment in scope: an alias's
-        target (a module, a class, or the symbols of a name), or the instance of
-        the class a call constructs. Several differing assignments, or an unknown
+        """What local `name` stands for, from what scope `where` gives it: its one
+        assignment's value (`_follow`). Several differing assignments, or an unknown
         value (a parameter, a loop variable): nothing."""
-        if len(assigned) != 1 or assigned[0] in ctx.following or depth >= MAX_HOPS:
+        if len(givens) != 1 or not givens[0][0]:
             return None
-        assignment = assigned[0]
-        if not assignment.value:
+        return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+
+    def _follow(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> _Target | Resolution:
+        """What an assignment's value stands for: an alias's target (a module, a class,
+        or the symbols of a name), or the instance of the class a call constructs."""
+        if not assignment.value or assignment in ctx.following or depth >= MAX_HOPS:
             return None
         qualifier, _, name = assignment.value.rpartition(".")
         ctx.following.add(assignment)
@@ -284,9 +292,9 @@ class Resolver:
             if scope is None or depth >= MAX_HOPS:
                 continue
             see(ctx, scope, name)
-            assigned = scope.assigned.get((path, name))
-            if assigned:
-                target = self._assigned(ctx, scope, assigned, depth + 1)
+            givens = scope.assigned.givens((path, name))
+            if givens:
+                target = self._assigned(ctx, scope, path, name, givens, depth + 1)
                 return None if isinstance(target, Resolution) else target
             binding = scope.bindings.get(name)
             if isinstance(binding, NameBinding) and binding.files:
@@ -329,8 +337,8 @@ class Resolver:
         for node_id in functions:
             scope = self._scopes[file_of(node_id)]
             see(ctx, scope, scope.symbols[node_id].name)
-            assigned = scope.assigned.get((node_id, RETURNS))
-            found = self._assigned(ctx, scope, assigned, depth + 1) if assigned else None
+            givens = scope.assigned.givens((node_id, RETURNS))
+            found = self._assigned(ctx, scope, node_id, RETURNS, givens, depth + 1)
             results.add(None if isinstance(found, Resolution) else found)
         return results.pop() if len(results) == 1 else None
 
@@ -343,7 +351,7 @@ class Resolver:
         see(ctx, scope, name)
         assigned = scope.attribute(class_id, name)
         if assigned:
-            targets = {self._assigned(ctx, scope, (one,), depth + 1) for one in assigned}
+            targets = {self._follow(ctx, scope, one, depth + 1) for one in assigned}
             found = targets.pop() if len(targets) == 1 else None
             return None if isinstance(found, Resolution) else found
         for base in self._bases(ctx, class_id, depth):

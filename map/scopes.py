@@ -117,19 +117,11 @@ class FileScope:
             self._enclosing[scope_id] = known
         return known
 
-    def assignments(self, scope_id: str, name: str) -> tuple[Assignment, ...]:
-        """What `name`, used in `scope_id`, was given in the innermost function
-        around it that gives it anything (Python skips class bodies), or at module level."""
-        where = self.assigning(scope_id, name)
-        return self.assigned.get((where, name)) if where is not None else ()
-
     def assigning(self, scope_id: str, name: str) -> str | None:
-        """The scope whose assignments `assignments` answers with (None: none)."""
-        assigned = self.assigned
-        for where in self._assigning_scopes(scope_id):
-            if (where, name) in assigned:
-                return where
-        return None
+        """Where `name`, used in `scope_id`, is given what it holds there: the innermost
+        function around it that gives it anything (Python skips class bodies), or
+        the module (its path); None when none does (see `assigned` for what)."""
+        return self.assigned.first(self._assigning_scopes(scope_id), name)
 
     def _assigning_scopes(self, scope_id: str) -> tuple[str, ...]:
         known = self._chains.get(scope_id)

@@ -70,7 +70,10 @@ def test_a_scope_answers_the_innermost_assignment_and_instance_attributes() -> N
     assert scope.assigning(issue, "user") == issue  # the parameter hides nothing outside
     assert scope.assigning(issue, "client") == "pkg/store.py"  # module level
     assert scope.assigning(issue, "absent") is None
-    assert [a.value for a in scope.assignments(issue, "client")] == ["h.Client", "h.other"]
+    assert [a.value for a in scope.assigned.get(("pkg/store.py", "client"))] == [
+        "h.Client",
+        "h.other",
+    ]
     assert [(a.value, a.scope) for a in scope.attribute("pkg/store.py#Store", "conn")] == [
         ("h.connect", "pkg/store.py#Store.__init__")
     ]
