@@ -20,6 +20,9 @@ from bridge.candidates import Site
 from bridge.context import AppContext
 from bridge.targets import LspPosition
 from disk.errors import DiskError
+from disk.paths import resolve_in_root
+from disk.stamps import content_hash
+from disk.text import read_source_bytes
 from lsp import CallSite, DocumentSymbolNode, Location, LspError
 
 MAX_FUNCTIONS = 16
@@ -106,12 +109,32 @@ async def _functions(
     return functions[:MAX_FUNCTIONS]
 
 
-async def _outline(app: AppContext, path: str) -> list[DocumentSymbolNode]:
-    """The live outline of `path` ([] when the server fails)."""
+async def _outline(app: AppContext, path: str) -> Sequence[DocumentSymbolNode]:
+    """The live outline of `path` ([] when the server fails). An outline is the
+    file's own syntax, so it is kept per content hash (taken before and after the
+    request: a file edited meanwhile is not kept, nor an empty outline)."""
+    kept = app.check_cache.outlines
+    digest = _digest(app, path)
+    outline = kept.get((path, digest)) if digest is not None else None
+    if outline is not None:
+        return outline
     try:
-        return await app.live.document_symbols(path)
+        outline = tuple(await app.live.document_symbols(path))
     except (LspError, DiskError):
         return []
+    if digest is None or not outline or app.live.still_loading(path):
+        return outline  # an empty outline may come from a server still starting
+    if _digest(app, path) == digest:
+        kept.put((path, digest), outline)
+    return outline
+
+
+def _digest(app: AppContext, path: str) -> str | None:
+    """The content hash of `path` now (None: unreadable)."""
+    try:
+        return content_hash(read_source_bytes(resolve_in_root(app.root, path)))
+    except (DiskError, OSError):
+        return None
 
 
 async def _calling(

@@ -11,6 +11,7 @@ questions, so one `CheckCache` per workspace (on the `AppContext`) keeps:
 | a name's sites           | name, options; each file's stamp on a `FileClock`  |
 | a name's roles in a file | name, file; the file's content hash                |
 | a file's syntax tree     | file; its content hash                             |
+| a file's live outline    | file; its content hash (an outline is its syntax)  |
 
 A file's sites are reused while its stat stamp (size, mtime_ns, ctime_ns,
 inode) has not moved since they were read, the same prefilter the live
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
     from bridge.candidates import Role, Site
+    from lsp import DocumentSymbolNode
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -49,6 +51,8 @@ ROLES_KEPT = 8192
 TREES_KEPT = 8
 """Syntax trees of queried files kept (a target's file is asked about again and again)."""
 LISTINGS_KEPT = 4
+OUTLINES_KEPT = 64
+"""Live outlines of files around unconfirmed calls (callers recovery), by content."""
 
 
 class Lru(Generic[K, V]):
@@ -149,6 +153,7 @@ class CheckCache:
         self.sites: Lru[tuple[str, ScanOptions], NameSites] = Lru(names)
         self.roles: Lru[tuple[str, str], FileRoles] = Lru(roles)
         self.trees: Lru[tuple[str, str], Tree] = Lru(trees)
+        self.outlines: Lru[tuple[str, str], tuple[DocumentSymbolNode, ...]] = Lru(OUTLINES_KEPT)
 
     def clock(self, options: ScanOptions) -> FileClock:
         """The file clock of scans with `options` (made on first use)."""

@@ -13,10 +13,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from bridge.candidates import label, scan
+from bridge.callers import callers_from_callees
+from bridge.candidates import Site, label, scan
 from bridge.checkcache import CheckCache
 from bridge.context import AppContext
-from bridge.tools.nav import nav_references
+from bridge.tools.nav import nav_callers, nav_references, position_of
 from map import FileExtract, extract_file
 from tests.conftest import FIXTURES, require_binary
 from tests.lsp.conftest import line_of
@@ -80,6 +81,61 @@ def test_an_edit_between_two_questions_is_seen_by_the_cached_scan_and_labels(
     ]
 
 
+def _py_app(dest: Path) -> Path:
+    root = dest / "py_app"
+    shutil.copytree(FIXTURES / "py_app", root)
+    (root / "codeanchor.toml").write_text('servers = { python = "ty" }\n')
+    return root
+
+
+def test_callers_recovered_after_an_edit_come_from_the_outline_as_it_is_now(
+    tmp_path: Path,
+) -> None:
+    require_binary("ty")
+    root = _py_app(tmp_path)
+    totals = root / "app" / "totals.py"
+    totals.write_text(
+        "from app.shapes import Square, total_area\n\n\n"
+        "def grand_total() -> float:\n"
+        "    return total_area([Square(1.0)])\n",
+        encoding="utf-8",
+    )
+
+    def call_site() -> Site:
+        line = line_of(root, "app/totals.py", "return total_area")
+        return Site("app/totals.py", line, 12, "", "call", True)
+
+    async def recovered(app: AppContext) -> list[tuple[str, int]]:
+        position = await position_of(app, TARGET, None)
+        found = await callers_from_callees(app, position, [call_site()])
+        return [(site.name, site.location.line) for site in found]
+
+    async def scenario() -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        app = AppContext(root)
+        try:
+            await nav_callers(app, TARGET)  # the server loaded (the call hierarchy finds it)
+            first = await recovered(app)  # fills the outline cache
+            totals.write_text(
+                "from app.shapes import Square, total_area\n\n\n"
+                "def unit() -> float:\n"
+                "    return 1.0\n\n\n"
+                "def overall_total() -> float:\n"
+                "    return total_area([Square(unit())])\n",
+                encoding="utf-8",
+            )
+            return first, await recovered(app)
+        finally:
+            await app.aclose()
+
+    async def bounded() -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        async with asyncio.timeout(TIMEOUT_S):
+            return await scenario()
+
+    first, second = asyncio.run(bounded())
+    assert first == [("grand_total", 4)]
+    assert second == [("overall_total", 8)]
+
+
 def _unconfirmed(data: dict[str, Any]) -> dict[tuple[str, int], str]:
     return {(u["path"], u["line"]): u["seenAs"] for u in data["unconfirmed"]}
 
@@ -88,8 +144,7 @@ def test_references_asked_again_after_an_edit_see_the_edit_not_the_cache_or_the_
     tmp_path: Path,
 ) -> None:
     require_binary("ty")
-    root = tmp_path / "py_app"
-    shutil.copytree(FIXTURES / "py_app", root)
+    root = _py_app(tmp_path)
     totals = root / "app" / "totals.py"
     totals.write_text(
         "from app.shapes import Square, total_area\n\n\n"
@@ -98,7 +153,6 @@ def test_references_asked_again_after_an_edit_see_the_edit_not_the_cache_or_the_
         "    return total_area([Square(1.0)])\n",
         encoding="utf-8",
     )
-    (root / "codeanchor.toml").write_text('servers = { python = "ty" }\n')
     comment = line_of(root, "app/totals.py", "# total_area")
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
