@@ -4,7 +4,7 @@ tsserver answers incoming calls from the queried file's own project only: a
 test outside every tsconfig `include` that calls the function is never among
 its callers, even once opened, yet asked for ITS outgoing calls it names the
 function. So for each unconfirmed call site, the function around it (live
-outline) is asked for its outgoing calls; when one lands on the queried
+outline, kept per file content) is asked for its outgoing calls; when one lands on the queried
 symbol's definition, that function is a caller, with those call lines. At
 most `MAX_FUNCTIONS` functions are asked per question; a server error leaves
 the site unconfirmed.
