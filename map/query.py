@@ -246,7 +246,8 @@ def overview(graph: MapGraph, token_budget: int, ordered: list[str] | None = Non
 def ranked(graph: MapGraph, ranks: dict[str, float]) -> list[str]:
     """The symbols (not files) of the graph, most central first (ties by ID)."""
     symbols = sorted(n for n, d in graph.nodes(data=True) if d["kind"] != FILE_KIND)
-    symbols.sort(key=lambda n: -ranks.get(n, 0.0))  # stable: ties stay in ID order
+    # stable, reversed too: ties stay in ID order; keys are the ranks' own floats
+    symbols.sort(key=lambda n: ranks.get(n, 0.0), reverse=True)
     return symbols
 
 
@@ -276,8 +277,10 @@ def rank(graph: MapGraph) -> dict[str, float]:
             shares.extend(w / total for w in row.values())
             ends.append(len(targets))
     del index  # the largest transient: gone before the scores and the answer come
-    has_out = set(sources)
-    dangling_nodes = array("l", (i for i in range(size) if i not in has_out))
+    has_out = bytearray(size)
+    for i in sources:
+        has_out[i] = 1
+    dangling_nodes = array("l", (i for i in range(size) if not has_out[i]))
     del has_out
     scores = array("d", [1.0 / size]) * size
     for _ in range(RANK_ITERATIONS):
@@ -294,6 +297,7 @@ def rank(graph: MapGraph) -> dict[str, float]:
         scores = following
         if change < RANK_TOLERANCE * size:
             break
+    del sources, ends, targets, shares  # before the answer's floats come
     return dict(zip(nodes, scores, strict=True))
 
 
