@@ -176,6 +176,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
     shape = _SHAPES[language]
     found = Collected()
     roles: dict[int, str] = {}  # pattern index -> its role capture, learnt on first sight
+    add_ref = found.refs.append
     for pattern, captures in matches:
         role = roles.get(pattern)
         if role is None:
@@ -183,13 +184,17 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
                 key for key in captures if key not in _PARTS and not key.startswith("_")
             )
         ref_kind = _REF_KINDS.get(role)
-        if ref_kind is not None:  # the most frequent matches, first
+        if ref_kind is not None:  # the most frequent matches, first, and `new_ref` inline
+            name_node = captures["name"][0]
             qualifier = captures.get("qualifier")
-            found.refs.append(
-                new_ref(
-                    captures["name"][0],
+            raw = name_node.text
+            add_ref(
+                Ref(
+                    name_node,
                     ref_kind,
                     found.qualify(qualifier[0]) if qualifier else None,
+                    name_node.start_byte,
+                    raw.decode("utf-8", errors="replace") if raw else "",
                 )
             )
             continue
@@ -265,16 +270,16 @@ def _start_of(node: Node, shape: Shape) -> Node:
 
 
 def _end_of(node: Node, shape: Shape) -> Node:
-    """The last token of `node` that is not a comment (nor inside one)."""
+    """The last token of `node` that is not a comment (nor inside one). Steps from the
+    last child back (a body's `children` would build a node for every statement)."""
     current = node
-    while current.child_count:
-        children = current.children
-        index = len(children) - 1
-        while index >= 0 and children[index].type in shape.comments:
-            index -= 1
-        if index < 0:
+    while count := current.child_count:
+        child: Node | None = current.child(count - 1)
+        while child is not None and child.type in shape.comments:
+            child = child.prev_sibling
+        if child is None:
             break
-        current = children[index]
+        current = child
     return current
 
 
