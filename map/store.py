@@ -9,6 +9,7 @@ and how a damaged file is told apart: map.store_files.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -63,6 +64,8 @@ BULK_WRITE_FILES = 256
 """A write of this many files or more empties the write-ahead log at once (see write)."""
 BULK_CACHE_KIB = 65536
 """SQLite's page cache while a write replaces every file's rows (2 MB otherwise)."""
+FRESH_SUFFIX = ".new"
+"""A new store is written under its name plus this, then renamed into place (see create)."""
 
 Stamps = dict[str, tuple[FileStamp, str]]
 
@@ -104,6 +107,8 @@ class MapStore:
         self.path = path
         self.root = root
         self._local = threading.local()
+        self._target: Path | None = None
+        """Where a new store goes once its first write commits (see create)."""
 
     @classmethod
     def open(cls, path: Path, root: str) -> MapStore:
@@ -123,10 +128,16 @@ class MapStore:
 
     @classmethod
     def create(cls, path: Path, root: str) -> MapStore:
-        """A new, empty store at `path`, replacing whatever was there."""
-        discard(path)
+        """A new, empty store at `path`, replacing whatever was there once its first
+        write commits: until then it is a new file beside `path` whose rollback journal
+        is kept in memory (no write-ahead log that a cold build would write and then
+        copy back: half its disk writes), renamed over `path` after that commit. A build
+        killed before leaves `path` as it was; the next `create` discards the new file."""
+        fresh = path.with_name(path.name + FRESH_SUFFIX)
+        discard(fresh)
         path.parent.mkdir(parents=True, exist_ok=True)
-        store = cls(path, root)
+        store = cls(fresh, root)
+        store._target = path
         try:
             store._connection().executescript(
                 f"BEGIN; {TABLES} INSERT INTO meta VALUES ('schema', '{STORE_SCHEMA}'); COMMIT;"
@@ -235,7 +246,7 @@ class MapStore:
             if whole:
                 db.execute("DROP INDEX edges_target")
             with _page_cache(db, BULK_CACHE_KIB if whole else 0):
-                self._write_files(db, state, files)
+                self._write_files(db, state, files, fresh=self._target is not None)
             for path in stamps_moved:
                 if path in state.stamps and path not in files:
                     stamp, digest = state.stamps[path]
@@ -263,16 +274,23 @@ class MapStore:
                     ("counts", orjson.dumps(state.counts)),
                 ],
             )
-        if len(files) >= BULK_WRITE_FILES:
+        if self._target is not None:
+            self._take_place(self._target)
+        elif len(files) >= BULK_WRITE_FILES:
             self._checkpoint()
 
     @staticmethod
     def _write_files(
-        db: sqlite3.Connection, state: State, files: Mapping[str, FileRows | None]
+        db: sqlite3.Connection,
+        state: State,
+        files: Mapping[str, FileRows | None],
+        *,
+        fresh: bool = False,
     ) -> None:
-        """Replace the rows of `files` (None: gone), in key order."""
+        """Replace the rows of `files` (None: gone), in key order (`fresh`: a new store,
+        with no rows to delete)."""
         for path, rows in sorted(files.items()):
-            for table, column in (("nodes", "id"), ("edges", "source")):
+            for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
                 db.execute(
                     f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
@@ -313,6 +331,18 @@ class MapStore:
         count: int = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         return count
 
+    def _take_place(self, target: Path) -> None:
+        """Give the new store (committed and synced) a write-ahead log from now on, and
+        rename it over `target` and its side files (see create)."""
+        try:
+            self._connection().execute("PRAGMA journal_mode = WAL")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write the map store ({exc})") from exc
+        self.close()
+        discard(target)
+        os.replace(self.path, target)
+        self.path, self._target = target, None
+
     def _checkpoint(self) -> None:
         """Copy the write-ahead log back into the database and empty it, now: after a
         bulk write (a cold build) the log holds the whole map, and otherwise the next
@@ -329,7 +359,8 @@ class MapStore:
                 db = sqlite3.connect(
                     self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
                 )
-                db.execute("PRAGMA journal_mode = WAL")
+                journal = "WAL" if self._target is None else "MEMORY"  # see create
+                db.execute(f"PRAGMA journal_mode = {journal}")
                 db.execute("PRAGMA synchronous = NORMAL")
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.path}: not a usable map store ({exc})") from exc
