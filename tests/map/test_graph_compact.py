@@ -8,6 +8,7 @@ graph loads) and the same map with its graph loaded must say the same.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from map.codemap import CodeMap
@@ -27,6 +28,17 @@ def test_graph_nodes_and_edges_hold_only_what_queries_read(tmp_path: Path) -> No
     assert len(shared) == len({(d["kind"], d["confidence"]) for *_, d in edges}) < len(edges)
     pairs = [keys for targets in vars(graph)["_succ"].values() for keys in targets.values()]
     assert len({id(keys) for keys in pairs}) < len(pairs)  # one key dict per set of edges
+
+
+def test_symbol_nodes_share_one_key_table(tmp_path: Path) -> None:
+    """A symbol node's attributes are a plain dict, smaller than one built key by key."""
+    graph = CodeMap.open(copy_repo(tmp_path)).graph
+    symbols = [d for _, d in graph.nodes(data=True) if d["kind"] != "file"]
+    built: dict[str, object] = {}
+    for key, value in symbols[0].items():
+        built[key] = value
+    assert built == symbols[0] and type(symbols[0]) is dict
+    assert all(sys.getsizeof(d) < sys.getsizeof(built) for d in symbols)
 
 
 def test_a_loaded_map_gives_the_details_its_store_gives(tmp_path: Path) -> None:
