@@ -18,7 +18,7 @@ from typing import Any
 
 from disk.stamps import content_hash
 from map.codemap import CodeMap, MapSettings
-from map.extract import extract_file
+from map.extract import extract_lists
 from map.ingest import CHUNK_FILES, POOL_THRESHOLD
 from map.languages import grammar, language_for
 from map.walk import list_files
@@ -55,8 +55,9 @@ def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _extract_chunk(root: str, rels: list[str]) -> int:
-    """Extract each file as the map does; the count of symbols found."""
-    return sum(len(extract_file(rel, (Path(root) / rel).read_bytes()).symbols) for rel in rels)
+    """Extract each file as the map's pool workers do (the store's lists, never the
+    extract's objects); the count of symbols found."""
+    return sum(len(extract_lists(rel, (Path(root) / rel).read_bytes())[2]) for rel in rels)
 
 
 def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) -> dict[str, Any]:
