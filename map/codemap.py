@@ -53,6 +53,7 @@ from map.store import (
     remove_legacy,
     store_file,
 )
+from map.walk import moved_since
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +190,7 @@ class CodeMap(MapReader):
         started = time.monotonic()
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
-        known = (self._stamps, self._skipped_files)
-        found, targets = rescan(self.root, self.settings, paths, self._last_scan, known, progress)
+        found, targets = self._rescan(paths, progress)
         removed = sorted(p for p in self._stamps if p not in found.stamps)
         relinked = 0
         if self._link_later and not self._loaded and found.go_modules == self._go_modules:
@@ -225,6 +225,22 @@ class CodeMap(MapReader):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
+
+    def _rescan(
+        self, paths: Iterable[str] | None, progress: Progress | None
+    ) -> tuple[Scan, set[str] | None]:
+        """The disk as a rebuild finds it, and the files it checked (None: all).
+
+        A whole check reuses the last scan's listing when no directory moved since
+        (map.walk.moved_since: a stat per directory and per file) and reads only
+        the files whose stamp moved; else the tree is listed again."""
+        known = (self._stamps, self._skipped_files)
+        last = self._last_scan
+        if paths is None and last is not None and last.listing is not None:
+            moved = moved_since(self.root, last.listing, *known)
+            if moved is not None:
+                return rescan(self.root, self.settings, moved, last, known, progress)[0], None
+        return rescan(self.root, self.settings, paths, last, known, progress)
 
     def save(self, *, full: bool = False) -> None:
         """Write what moved since the last save to the store, in one transaction

@@ -105,6 +105,26 @@ def walk_tree(root: str, skips: Skips, known: Mapping[str, Folder]) -> Walked:
     return Walked(files, pruned, folders)
 
 
+def unmoved(root: str, folders: Mapping[str, Folder]) -> bool:
+    """Whether a walk of `root` from `folders` (a previous walk's) would read no
+    directory again, and so find the same files: every directory settled, its stat
+    stamp and its .gitignore's as they were read. A stat per directory."""
+    base = os.path.join(root, "")
+    for prefix, folder in folders.items():
+        current = base + prefix
+        try:
+            st = os.stat(current)
+        except OSError:
+            return False
+        if (
+            not folder.settled
+            or (st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != folder.stamp
+            or not _same_rules(current, folder)
+        ):
+            return False
+    return True
+
+
 def _read(
     current: str,
     prefix: str,

@@ -26,7 +26,7 @@ from disk.errors import UndecodableFileError
 from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
-from map.treewalk import Folder, Skips, walk_tree
+from map.treewalk import Folder, Skips, unmoved, walk_tree
 
 VENDORED_DIRS = frozenset(
     {
@@ -139,6 +139,50 @@ def list_files(
             stamps[rel] = FileStamp.from_stat(st)
     files = tuple(sorted(stamps))
     return Listing(files, dict(skipped), tuple(sorted(go_mods)), stamps, verdicts, folders)
+
+
+def moved_since(
+    root: Path,
+    listing: Listing,
+    known: Mapping[str, tuple[FileStamp, str]],
+    passed: Mapping[str, tuple[FileStamp, str]],
+) -> list[str] | None:
+    """The files of `listing` whose stat stamp moved from the one `known` (mapped
+    files) or `passed` (files skipped for their content) holds, with a stat per file
+    and per directory; None when the listing itself may have moved (list again).
+
+    The listing stands when no directory of its walk moved (map.treewalk):
+    then every listed name still names the same inode, so a file's content
+    moved only if its stamp did (size, mtime, ctime, inode: ctime moves with
+    any write, even one that restores mtime). A listing by git, or with
+    go.mod files (their content is read, not stamped), is never taken as is.
+    """
+    if not listing.folders or listing.go_mods or _maybe_in_git(str(root)):
+        return None
+    if not unmoved(str(root), listing.folders):
+        return None
+    base = os.path.join(root, "")
+    lstat = os.lstat
+    moved: list[str] = []
+    for rel in listing.files:
+        entry = known.get(rel) or passed.get(rel)
+        try:
+            st = lstat(base + rel)
+        except OSError:
+            moved.append(rel)
+            continue
+        if entry is None:
+            moved.append(rel)
+            continue
+        stamp = entry[0]
+        if (
+            st.st_mtime_ns != stamp.mtime_ns
+            or st.st_ctime_ns != stamp.ctime_ns
+            or st.st_size != stamp.size
+            or st.st_ino != stamp.inode
+        ):
+            moved.append(rel)
+    return moved
 
 
 class _Decide:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,13 @@ def copy_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(FIXTURE, root)
     return root
+
+
+def age(root: Path) -> None:
+    """Date every directory under `root` an hour back: settled, as a walk trusts them."""
+    old = time.time_ns() - 3600 * 10**9
+    for directory in [root, *(p for p in root.rglob("*") if p.is_dir())]:
+        os.utime(directory, ns=(old, old))
 
 
 def graph_state(of: CodeMap | MapGraph) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from disk.stamps import FileStamp
 from map.walk import content_skip_reason, list_files
 from tests.gitrepo import git
+from tests.map.graph_state import age
 
 
 def _is_source(path: str) -> bool:
@@ -76,13 +76,6 @@ def test_content_reasons() -> None:
     assert content_skip_reason(generated, path="a.go") == "generated"
 
 
-def _age(root: Path) -> None:
-    """Date every directory under `root` an hour back: settled, as a walk trusts them."""
-    old = time.time_ns() - 3600 * 10**9
-    for directory in [root, *(p for p in root.rglob("*") if p.is_dir())]:
-        os.utime(directory, ns=(old, old))
-
-
 def _settled_tree(root: Path) -> None:
     for rel, text in {
         "pkg/a.py": "x = 1\n",
@@ -94,7 +87,7 @@ def _settled_tree(root: Path) -> None:
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    _age(root)
+    age(root)
 
 
 def _add_and_remove(root: Path) -> None:
