@@ -44,10 +44,10 @@ from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]
 FORGET_EVERY = 256
+"""Files linked between two drops of the lookups' caches (files in path order share most)."""
 USES_KEPT = 64
 """Files whose edge uses `edge_details` keeps between two applies (an answer about a
 node's thousands of users asks many edges of the same files)."""
-"""Files linked whole between two `_forget_lookups` (files in path order share most)."""
 
 
 @dataclass(slots=True)
@@ -89,6 +89,8 @@ class Linker:
         self._shared: dict[Resolution, Resolution] = {}
         """One object per distinct resolution within an `apply`: references that
         resolve alike (calls of one function) share it."""
+        self._linked = 0
+        """Files linked (whole or in part) since the scopes' caches were last dropped."""
 
     @property
     def extracts(self) -> Mapping[str, FileExtract]:
@@ -189,19 +191,27 @@ class Linker:
             for path in self._dependents.get(name, ()):
                 if path not in whole and path in self._scopes:
                     partial[path].add(name)
-        for count, path in enumerate(sorted(whole), 1):
+        for path in sorted(whole):
             self._relink_whole(path)
-            if count % FORGET_EVERY == 0:
-                self._forget_lookups()
+            self._count_linked(1)
         for path, names in sorted(partial.items()):
             self._relink_names(path, names)
-        self._forget_lookups()
+        self._resolver.forget()
+        self._shared.clear()
+        self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
         return LinkStats(len(whole))
 
-    def _forget_lookups(self) -> None:
+    def _count_linked(self, files: int, *, drop: bool = False) -> None:
         """Drop what resolution remembered (lookups, shared resolutions, the scopes'
-        caches): kept through a whole repository's link, they held ~100 MB of mix
-        at its end, freed too late for the rest of the map to reuse."""
+        caches) once FORGET_EVERY files were linked since it was last dropped: kept
+        through a whole repository's link, it held ~100 MB of mix at its end, freed
+        too late for the rest of the map to reuse. The scopes' caches hold only what
+        their own file implies (never stale), so an edit that links a few files does
+        not pay for walking every scope. `drop`: now (the end of a large link)."""
+        self._linked += files
+        if self._linked < FORGET_EVERY and not drop:
+            return
+        self._linked = 0
         self._resolver.forget()
         self._shared.clear()
         for scope in self._scopes.values():
