@@ -63,12 +63,15 @@ class MapStatus:
 class Counts:
     """Symbols, edges and languages of a loaded map. Edges are summed per file,
     recounting only the files marked since the last summary (networkx counts a
-    multigraph's edges by walking all of them)."""
+    multigraph's edges by walking all of them); languages are counted again only
+    when a marked file came or went (a path's language is its extension's)."""
 
     def __init__(self, per_file: Mapping[str, int] | None = None) -> None:
         self.per_file: dict[str, int] = dict(per_file or {})
         """path -> edges out of the file's nodes (all kinds)."""
         self._uncounted: set[str] = set()
+        self._languages: tuple[int, dict[str, int]] | None = None
+        """The files counted and the files per language, as last counted."""
 
     def mark(self, paths: Iterable[str]) -> None:
         """Recount these files' edges at the next summary."""
@@ -79,13 +82,18 @@ class Counts:
         for path in self._uncounted:
             scope = files.get(path)
             if scope is None:
-                self.per_file.pop(path, None)
+                if self.per_file.pop(path, None) is not None:
+                    self._languages = None
                 continue
+            if path not in self.per_file:
+                self._languages = None
             self.per_file[path] = sum(1 for _ in graph.out_edges([path, *scope.symbols]))
         self._uncounted.clear()
-        languages = Counter(scope.language for scope in files.values())
+        if self._languages is None or self._languages[0] != len(files):
+            languages = Counter(scope.language for scope in files.values())
+            self._languages = (len(files), dict(sorted(languages.items())))
         return {
             "symbols": graph.number_of_nodes() - len(files),
             "edges": sum(self.per_file.values()),
-            "languages": dict(sorted(languages.items())),
+            "languages": dict(self._languages[1]),
         }

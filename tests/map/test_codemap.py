@@ -155,3 +155,15 @@ def test_opening_a_missing_root_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(MapError, match="not a directory"):
         CodeMap.open(tmp_path / "missing")
     assert not (tmp_path / "missing").exists()
+
+
+def test_status_languages_follow_files_added_and_removed(repo: Path) -> None:
+    codemap = CodeMap.open(repo)
+    codemap.status()
+    (repo / "web" / "main.ts").unlink()
+    (repo / "web" / "shapes.ts").unlink()
+    (repo / "lib.rs").write_text("pub fn one() -> i32 { 1 }\n")
+    codemap.rebuild()
+    assert codemap.status().languages == {"python": 4, "rust": 1}
+    codemap.save()
+    assert CodeMap.open(repo, refresh=False).status().languages == {"python": 4, "rust": 1}
