@@ -103,6 +103,9 @@ class CodeMap(MapReader):
         self._edge_counts = Counts()
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
+        self._touched: set[str] | None = None
+        """The files whose stamp may differ from the store's (None: any), since the
+        last save."""
         self._pending: dict[str, FileExtract | None] = {}
         """Files changed (None: removed) since the store was written, re-extracted but not
         linked yet: lookups answer from them, `_materialize` links them."""
@@ -190,8 +193,9 @@ class CodeMap(MapReader):
         started = time.monotonic()
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
-        found, targets = self._rescan(paths, progress)
-        removed = sorted(p for p in self._stamps if p not in found.stamps)
+        found, targets, touched = self._rescan(paths, progress)
+        maybe_gone = self._stamps if touched is None else touched
+        removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
         if self._link_later and not self._loaded and found.go_modules == self._go_modules:
             self._defer(found.extracts, removed)
@@ -219,6 +223,10 @@ class CodeMap(MapReader):
         )
         self._stamps, self._skipped_files = found.stamps, found.skipped
         self._skipped, self._go_modules = found.skip_counts, found.go_modules
+        if touched is None or self._touched is None:
+            self._touched = None
+        else:
+            self._touched |= touched
         self._last_scan = replace(found, extracts={}, packed={})  # the listing, not the code
         self._stale.clear(started=flagged_before, checked=targets)
         self.built_at = scan_time
@@ -228,8 +236,9 @@ class CodeMap(MapReader):
 
     def _rescan(
         self, paths: Iterable[str] | None, progress: Progress | None
-    ) -> tuple[Scan, set[str] | None]:
-        """The disk as a rebuild finds it, and the files it checked (None: all).
+    ) -> tuple[Scan, set[str] | None, set[str] | None]:
+        """The disk as a rebuild finds it, the files it checked (None: all), and those
+        whose stamp or content may have moved (None: any).
 
         A whole check reuses the last scan's listing when no directory moved since
         (map.walk.moved_since: a stat per directory and per file) and reads only
@@ -238,9 +247,13 @@ class CodeMap(MapReader):
         last = self._last_scan
         if paths is None and last is not None and last.listing is not None:
             moved = moved_since(self.root, last.listing, *known)
+            if moved == []:
+                return replace(last, restamped=0), None, set()
             if moved is not None:
-                return rescan(self.root, self.settings, moved, last, known, progress)[0], None
-        return rescan(self.root, self.settings, paths, last, known, progress)
+                found, touched = rescan(self.root, self.settings, moved, last, known, progress)
+                return found, None, touched
+        found, targets = rescan(self.root, self.settings, paths, last, known, progress)
+        return found, targets, targets
 
     def save(self, *, full: bool = False) -> None:
         """Write what moved since the last save to the store, in one transaction
@@ -266,7 +279,8 @@ class CodeMap(MapReader):
                 self._summary(),
                 dict(self._edge_counts.per_file),
             )
-            moved = [p for p, v in state.stamps.items() if stamps.get(p) != v]
+            touched = state.stamps.keys() if full or self._touched is None else self._touched
+            moved = [p for p in touched if p in state.stamps and stamps.get(p) != state.stamps[p]]
             ever_skipped = state.skipped.keys() | skipped.keys()
             left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
             with paused_gc():  # a full save builds every file's rows
@@ -278,6 +292,7 @@ class CodeMap(MapReader):
             ) from exc
         self._store = store
         self._dirty -= files
+        self._touched = set()
         self._unsaved = {}
         self._saved = (state.stamps, state.skipped)
 
@@ -394,6 +409,7 @@ class CodeMap(MapReader):
         self._linker = Linker(nx.MultiDiGraph())
         self._version += 1
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+        self._touched = None
         self._edge_counts = Counts()
         self._last_scan = None
         self._unsaved = {}

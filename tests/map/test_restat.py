@@ -89,3 +89,15 @@ def test_a_gitignore_edited_in_place_is_seen(settled: tuple[Path, CodeMap]) -> N
     report = codemap.rebuild()
     assert report.files_added == ["pkg/generated_x.py"]
     assert report.files_removed == ["pkg/util.py"]
+
+
+def test_a_touched_file_is_stored_with_its_new_stamp(settled: tuple[Path, CodeMap]) -> None:
+    root, codemap = settled
+    path = root / "pkg" / "core.py"
+    later = os.stat(path).st_mtime_ns + 10**9
+    os.utime(path, ns=(later, later))  # content as it was
+    report = codemap.rebuild()
+    assert (report.files_changed, report.restamped) == ([], 1)
+    codemap.save()
+    reopened = CodeMap.open(root, refresh=False)
+    assert reopened.rebuild().restamped == 0  # the store had the new stamp: nothing re-hashed
