@@ -157,31 +157,27 @@ def moved_since(
     any write, even one that restores mtime). A listing by git, or with
     go.mod files (their content is read, not stamped), is never taken as is.
     """
-    if not listing.folders or listing.go_mods or _maybe_in_git(str(root)):
-        return None
-    if not unmoved(str(root), listing.folders):
+    if not listing.folders or listing.go_mods or len(known) + len(passed) != len(listing.files):
+        return None  # (a listed file neither mapped nor skipped vanished as it was read)
+    if _maybe_in_git(str(root)) or not unmoved(str(root), listing.folders):
         return None
     base = os.path.join(root, "")
     lstat = os.lstat
     moved: list[str] = []
-    for rel in listing.files:
-        entry = known.get(rel) or passed.get(rel)
-        try:
-            st = lstat(base + rel)
-        except OSError:
-            moved.append(rel)
-            continue
-        if entry is None:
-            moved.append(rel)
-            continue
-        stamp = entry[0]
-        if (
-            st.st_mtime_ns != stamp.mtime_ns
-            or st.st_ctime_ns != stamp.ctime_ns
-            or st.st_size != stamp.size
-            or st.st_ino != stamp.inode
-        ):
-            moved.append(rel)
+    for recorded in (known, passed):  # together, the listed files (each is one or the other)
+        for rel, (stamp, _) in recorded.items():
+            try:
+                st = lstat(base + rel)
+            except OSError:
+                moved.append(rel)
+                continue
+            if (
+                st.st_mtime_ns != stamp.mtime_ns
+                or st.st_ctime_ns != stamp.ctime_ns
+                or st.st_size != stamp.size
+                or st.st_ino != stamp.inode
+            ):
+                moved.append(rel)
     return moved
 
 
