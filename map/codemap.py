@@ -37,11 +37,11 @@ from map.model import FileExtract
 from map.names import NameIndex
 from map.packed import stored
 from map.reader import MapReader
+from map.recheck import recheck
 from map.reports import BuildReport as BuildReport
 from map.reports import Counts
 from map.reports import MapSettings as MapSettings
 from map.reports import MapStatus as MapStatus
-from map.rescan import rescan
 from map.stale import StaleFlags, changed_among, changed_since, relative_path
 from map.store import (
     STORE_NAME,
@@ -53,7 +53,6 @@ from map.store import (
     remove_legacy,
     store_file,
 )
-from map.walk import moved_since
 
 log = logging.getLogger(__name__)
 
@@ -185,15 +184,19 @@ class CodeMap(MapReader):
     ) -> BuildReport:
         """Check the files against the disk and bring the graph up to date.
 
-        Every file is listed and stat-checked, unless `paths` names the only
-        files that may have changed (as a watcher knows): then only those are
-        checked, provided the map already knows them all; a new path (or a
-        first rebuild) still lists the whole tree.
+        Every file is stat-checked (the last listing taken as it stands while no
+        directory moved, see map.recheck), unless `paths` names the only files
+        that may have changed (as a watcher knows): then only those are checked,
+        provided the map already knows them all; a new path (or a first
+        rebuild) still lists the whole tree.
         """
         started = time.monotonic()
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
-        found, targets, touched = self._rescan(paths, progress)
+        known = (self._stamps, self._skipped_files)
+        found, targets, touched = recheck(
+            self.root, self.settings, paths, self._last_scan, known, progress
+        )
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
@@ -233,27 +236,6 @@ class CodeMap(MapReader):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
-
-    def _rescan(
-        self, paths: Iterable[str] | None, progress: Progress | None
-    ) -> tuple[Scan, set[str] | None, set[str] | None]:
-        """The disk as a rebuild finds it, the files it checked (None: all), and those
-        whose stamp or content may have moved (None: any).
-
-        A whole check reuses the last scan's listing when no directory moved since
-        (map.walk.moved_since: a stat per directory and per file) and reads only
-        the files whose stamp moved; else the tree is listed again."""
-        known = (self._stamps, self._skipped_files)
-        last = self._last_scan
-        if paths is None and last is not None and last.listing is not None:
-            moved = moved_since(self.root, last.listing, *known)
-            if moved == []:
-                return replace(last, restamped=0), None, set()
-            if moved is not None:
-                found, touched = rescan(self.root, self.settings, moved, last, known, progress)
-                return found, None, touched
-        found, targets = rescan(self.root, self.settings, paths, last, known, progress)
-        return found, targets, targets
 
     def save(self, *, full: bool = False) -> None:
         """Write what moved since the last save to the store, in one transaction

@@ -1,0 +1,40 @@
+"""What a rebuild finds on disk, and how much of it may have moved.
+
+A whole check takes the last scan's listing as it stands when no directory
+moved since (map.walk.moved_since: a stat per directory and per file) and
+reads only the files whose stamp moved; otherwise, or when a watcher names
+the files, map.rescan decides (the whole tree listed again, or those files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from map.ingest import Known, Progress, Scan
+from map.reports import MapSettings
+from map.rescan import rescan
+from map.walk import moved_since
+
+
+def recheck(
+    root: Path,
+    settings: MapSettings,
+    paths: Iterable[str] | None,
+    last: Scan | None,
+    known: tuple[Known, Known],
+    progress: Progress | None = None,
+) -> tuple[Scan, set[str] | None, set[str] | None]:
+    """The disk compared with the `last` scan (or the `known` stamps and skipped
+    files), the files checked (None: all), and those whose stamp or content may
+    have moved (None: any), for the caller to look no further."""
+    if paths is None and last is not None and last.listing is not None:
+        moved = moved_since(root, last.listing, *known)
+        if moved == []:
+            return replace(last, restamped=0), None, set()
+        if moved is not None:
+            found, touched = rescan(root, settings, moved, last, known, progress)
+            return found, None, touched
+    found, targets = rescan(root, settings, paths, last, known, progress)
+    return found, targets, targets
