@@ -32,6 +32,7 @@ from map.errors import MapError
 from map.gcpause import paused_gc
 from map.graph import MapGraph, node_rows, take_touched
 from map.ingest import Scan
+from map.languages import extraction_query, language_for
 from map.linker import Linker
 from map.model import FileExtract
 from map.names import NameIndex
@@ -110,6 +111,7 @@ class CodeMap(MapReader):
         linked yet: lookups answer from them, `_materialize` links them."""
         self._link_later = False
         """`rebuild` leaves an unloaded graph unloaded and records changes as pending."""
+        self._queries_ready = False
 
     @classmethod
     def open(
@@ -170,8 +172,17 @@ class CodeMap(MapReader):
 
     def load_graph(self) -> bool:
         """Load the graph from the store now (seconds on a big repository: run it in a
-        worker thread); False when the store proved unusable (the next use rebuilds)."""
-        return self._materialize() and not self._broken
+        worker thread); False when the store proved unusable (the next use rebuilds).
+        The first load also compiles the extraction queries of the map's languages,
+        which the first edit would otherwise wait for (~30 ms each)."""
+        if not self._materialize() or self._broken:
+            return False
+        if not self._queries_ready:
+            self._queries_ready = True
+            for language in {language_for(path) for path in self.files()}:
+                if language is not None:
+                    extraction_query(language)
+        return True
 
     @property
     def snapshot_path(self) -> Path:
