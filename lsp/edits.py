@@ -12,8 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lsprotocol import types
+if TYPE_CHECKING:
+    from lsprotocol import types
 
 from disk.columns import from_utf16
 from disk.errors import OutsideRootError
@@ -51,6 +53,8 @@ class FileEdits:
 
 def file_edits(root: Path, result: types.WorkspaceEdit | None) -> list[FileEdits]:
     """The text edits of a WorkspaceEdit per file, in path order (None: no edit)."""
+    from lsprotocol import types  # loaded by a server's answer: applying edits needs none
+
     by_uri: dict[str, list[types.TextEdit | types.AnnotatedTextEdit]] = {}
     if result is not None:
         for change in result.document_changes or ():

@@ -13,7 +13,7 @@ there were more changed files than one answer checks (`files_capped`).
 from __future__ import annotations
 
 import asyncio
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from bridge.change_shapes import (
     DiagnosticItem,
@@ -32,8 +32,11 @@ from bridge.envelope import respond
 from bridge.schema_types import Budget
 from bridge.targets import checked_path, parse_node_id
 from bridge.tools.nav import retry_once, workspace_warnings
-from lsp import Diagnostic, DiagnosticsReport, NoServerError, UnsupportedFileError
+from lsp import NoServerError, UnsupportedFileError
 from memory import diff_files
+
+if TYPE_CHECKING:  # the LSP types load with the first language server, not at start
+    from lsp import Diagnostic, DiagnosticsReport
 
 MAX_FILES = 40
 """Changed files checked in one answer (the rest are named in `notChecked`)."""
@@ -107,7 +110,7 @@ async def nav_diagnostics(
             return str(exc)
 
     answers = await asyncio.gather(*(one(p) for p in paths[:MAX_FILES]))
-    reports = [a for a in answers if isinstance(a, DiagnosticsReport)]
+    reports = [a for a in answers if not isinstance(a, str)]
     no_server = {p: a for p, a in zip(paths, answers, strict=False) if isinstance(a, str)}
     # zip stops at the answers: the capped paths have none
     loading = {r.path for r in reports if app.live.still_loading(r.path)}

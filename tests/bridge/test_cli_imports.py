@@ -118,3 +118,20 @@ def test_map_search_offers_every_node_kind() -> None:
     from bridge.map_shapes import NodeKind
 
     assert set(KINDS) == {k for part in get_args(NodeKind) for k in get_args(part)}
+
+
+def test_the_mcp_server_starts_without_the_lsp_client() -> None:
+    """`serve` answers map questions before any language server starts: building its
+    tools loads neither pygls nor lsprotocol (about 17 MB and 0.3 s at every start)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, bridge.mcp_server; print(' '.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    packages = {name.split(".")[0] for name in done.stdout.split()}
+    assert "mcp" in packages
+    assert packages & {"lsprotocol", "pygls"} == set()
