@@ -162,11 +162,21 @@ def error_envelope(exc: ToolError) -> dict[str, Any]:
 
 
 def _keep_most_important(envelope: Envelope, ranked: Ranked, budget: int) -> tuple[Any, int]:
-    """The data with as many of the most important items as fit, and how many were dropped."""
-    low, high = 0, ranked.total
+    """The data with as many of the most important items as fit, and how many were dropped.
+
+    The count is searched from the front (1, 2, 4, ... then halving), so `keep` is never
+    asked for more than about twice the items kept: items may be built as asked for."""
+
+    def fits(count: int) -> bool:
+        return estimate_tokens({**envelope, "data": ranked.keep(count)}) <= budget
+
+    low, high = 0, 1
+    while high <= ranked.total and fits(high):
+        low, high = high, high * 2
+    high = min(high - 1, ranked.total)
     while low < high:
         mid = (low + high + 1) // 2
-        if estimate_tokens({**envelope, "data": ranked.keep(mid)}) <= budget:
+        if fits(mid):
             low = mid
         else:
             high = mid - 1

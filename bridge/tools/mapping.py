@@ -15,11 +15,12 @@ Graph answers (`map_neighbors`, `map_impact`, `map_path`) say they are static
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bridge.context import AppContext
-from bridge.envelope import Envelope, respond
+from bridge.envelope import Envelope, Ranked, estimate_tokens, respond
 from bridge.errors import BadInputError
 from bridge.map_shapes import (
     EdgeKinds,
@@ -86,6 +87,7 @@ def _answer(
     paths: Iterable[str],
     budget: int | None,
     items_key: str | None = None,
+    ranked: Ranked | None = None,
     notes: Iterable[str] = (),
 ) -> Envelope:
     """Wrap a map answer: budget, `mapBuiltAt`, stale files (`staleFiles`) and the
@@ -117,6 +119,7 @@ def _answer(
         data,
         budget_tokens=budget_tokens,
         items_key=items_key,
+        ranked=ranked,
         warnings=warnings,
         map_built_at=stamp.built_at,
         stale=stamp.stale,
@@ -132,28 +135,66 @@ def _static() -> StaticData:
     return StaticData(source="map", note=STATIC_NOTE)
 
 
+@dataclass
+class _Listed:
+    """A graph answer's list (`key`): its `edges`, in answer order, and their items,
+    built from the front only as far as the answer needs (`first`)."""
+
+    key: str
+    edges: list[Edge]
+    build: Callable[[int], Neighbor | Step]
+    built: list[Neighbor | Step] = field(default_factory=list)
+
+    def first(self, count: int) -> list[Neighbor | Step]:
+        """The first `count` items (fewer when there are fewer edges)."""
+        while len(self.built) < min(count, len(self.edges)):
+            self.built.append(self.build(len(self.built)))
+        return self.built[:count]
+
+
+FIRST_LISTED = 64
+"""A graph answer builds this many items, then twice as many, ... until the budget is
+reached: a node with thousands of users costs what its answer lists."""
+
+
 async def _graph_answer(
     app: AppContext,
     code_map: CodeMap,
     data: NeighborsData | ImpactData | PathData,
-    listed: tuple[str, list[Neighbor] | list[Step], list[Edge]],
+    listed: _Listed,
     paths: Iterable[str],
     budget: int | None,
     verify: bool,
+    cut: str | None = None,
 ) -> Envelope:
-    """A graph answer, its `listed` edges (items key, items, edges) first confirmed
-    live when asked (`verified` per item, `verification`)."""
-    key, items, edges = listed
-    notes = []
-    if verify:
-        built = code_map.built_at
-        verification = await verify_edges(app, code_map, edges)
-        for item, edge in zip(items, edges, strict=True):
-            item["verified"] = verification.verdicts.get(edge)
-        data["verification"] = verification.summary()
-        if code_map.built_at != built:
-            notes.append("the map was rebuilt while its edges were being verified: ask again")
-    return _answer(app, code_map, data, paths=paths, budget=budget, items_key=key, notes=notes)
+    """A graph answer, its `listed` edges first confirmed live when asked (`verified`
+    per item, `verification`): then every item is built; else only those that fit.
+    The budget cuts the items, or the list `cut` names (all items are then built)."""
+    key, total, fields = listed.key, len(listed.edges), cast(dict[str, Any], data)
+    if verify or cut is not None:
+        fields[key] = listed.first(total)
+        notes = []
+        if verify:
+            built = code_map.built_at
+            verification = await verify_edges(app, code_map, listed.edges)
+            for item, edge in zip(fields[key], listed.edges, strict=True):
+                item["verified"] = verification.verdicts.get(edge)
+            data["verification"] = verification.summary()
+            if code_map.built_at != built:
+                notes.append("the map was rebuilt while its edges were being verified: ask again")
+        return _answer(
+            app, code_map, data, paths=paths, budget=budget, items_key=cut or key, notes=notes
+        )
+    budget_tokens = app.budget(budget)
+    shown = FIRST_LISTED
+    while shown < total:
+        fields[key] = listed.first(shown)
+        if estimate_tokens(fields) > budget_tokens:  # more cannot fit: list what does
+            ranked = Ranked(key, total, lambda n: {**fields, key: listed.first(n)})
+            return _answer(app, code_map, data, paths=paths, budget=budget, ranked=ranked)
+        shown *= 2
+    fields[key] = listed.first(total)
+    return _answer(app, code_map, data, paths=paths, budget=budget, items_key=key)
 
 
 def summary(status: MapStatus) -> MapSummary:
@@ -264,12 +305,12 @@ async def map_outline(app: AppContext, path: FilePath, budget: Budget = None) ->
 
 
 def _walked(
-    code_map: CodeMap, target: str, found: list[Reached], incoming: bool
-) -> tuple[list[Neighbor], list[Edge], set[str]]:
-    """The items, edges and files of the nodes a walk from `target` reached."""
-    items = [neighbor(code_map, n, incoming) for n in found]
+    key: str, code_map: CodeMap, target: str, found: list[Reached], incoming: bool
+) -> tuple[_Listed, set[str]]:
+    """The nodes a walk from `target` reached, listed under `key`, and their files."""
     edges = [edge_of(n, incoming) for n in found]
-    return items, edges, {_path_of(target), *(_path_of(n.node_id) for n in found)}
+    listed = _Listed(key, edges, lambda i: neighbor(code_map, found[i], incoming))
+    return listed, {_path_of(target), *(_path_of(n.node_id) for n in found)}
 
 
 async def map_neighbors(
@@ -290,9 +331,8 @@ async def map_neighbors(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=depth > 1)
     found = code_map.neighbors(target, direction, kinds or list(USE_EDGES), depth)
-    items, edges, paths = _walked(code_map, target, found, direction == "in")
-    data = NeighborsData(**_static(), nodeId=target, direction=direction, neighbors=items)
-    listed = ("neighbors", items, edges)
+    listed, paths = _walked("neighbors", code_map, target, found, direction == "in")
+    data = NeighborsData(**_static(), nodeId=target, direction=direction, neighbors=[])
     return await _graph_answer(app, code_map, data, listed, paths, budget, verify)
 
 
@@ -313,12 +353,12 @@ async def map_path(
         Edge(user, used, _kind_between(code_map, user, used))
         for user, used in itertools.pairwise(chain)
     ]
-    steps = [_step(code_map, e) for e in edges]
     data = PathData(
-        {**_static(), "from": start, "to": end, "path": chain, "found": bool(chain), "steps": steps}
+        {**_static(), "from": start, "to": end, "path": chain, "found": bool(chain), "steps": []}
     )
+    listed = _Listed("steps", edges, lambda i: _step(code_map, edges[i]))
     paths = {_path_of(n) for n in chain}
-    return await _graph_answer(app, code_map, data, ("path", steps, edges), paths, budget, verify)
+    return await _graph_answer(app, code_map, data, listed, paths, budget, verify, cut="path")
 
 
 def _kind_between(code_map: CodeMap, user: str, used: str) -> str:
@@ -355,9 +395,8 @@ async def map_impact(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=True)
     found = code_map.impact(target, depth)
-    items, edges, paths = _walked(code_map, target, found, True)
-    data = ImpactData(**_static(), nodeId=target, count=len(found), dependents=items)
-    listed = ("dependents", items, edges)
+    listed, paths = _walked("dependents", code_map, target, found, True)
+    data = ImpactData(**_static(), nodeId=target, count=len(found), dependents=[])
     return await _graph_answer(app, code_map, data, listed, paths, budget, verify)
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from bridge.envelope import (
     MAX_BUDGET_TOKENS,
+    Ranked,
     check_budget,
     error_envelope,
     estimate_tokens,
@@ -32,6 +33,26 @@ def test_long_lists_lose_their_tail_and_say_so() -> None:
     assert truncated is not None
     assert truncated["dropped"] == 500 - len(kept) and truncated["kept"] == len(kept)
     assert any("dropped" in w for w in env["warnings"])
+
+
+@pytest.mark.parametrize("total", [500, 9_000])
+def test_a_long_list_is_cut_without_building_what_it_drops(total: int) -> None:
+    """Items built as the budget asks for them (a map answer's edge facts): the cut
+    keeps as many as a full list would, and asks for no more than twice those."""
+    items = [{"nodeId": f"pkg/mod_{i}.py#use_{i}", "at": [i, i + 3]} for i in range(total)]
+    asked: list[int] = []
+
+    def keep(count: int) -> dict[str, object]:
+        asked.append(count)
+        return {"neighbors": items[:count]}
+
+    lazy = respond(
+        {"neighbors": items[:64]}, budget_tokens=400, ranked=Ranked("neighbors", total, keep)
+    )
+    full = respond({"neighbors": items}, budget_tokens=400, items_key="neighbors")
+    assert lazy == full
+    kept = len(full["data"]["neighbors"])
+    assert max(asked) <= 2 * kept + 1
 
 
 def test_one_huge_string_is_shortened() -> None:
