@@ -6,6 +6,9 @@ Per corpus, over --runs runs, it measures the median and the spread of:
 
     floor-read    list + read + hash every file (what any build must do)
     floor-parse   ... + tree-sitter parse, no queries, in the same pool size
+    floor-query   ... + the extraction query's matches (tree-sitter's C matcher and
+                  the nodes it hands back), nothing done with them: what any
+                  extraction by query pays before its own Python work
     extract-only  ... + extraction (queries, symbols, references), no graph
     cold          CodeMap.open with no map store: full build and save
     update-median one-file edit of a median-size file, then what a watcher
@@ -27,7 +30,8 @@ what the user waits for, with the serving process's peak RSS:
 
 Every measurement runs in a fresh child process, so its peak RSS (ours plus
 the largest pool worker, or the server's) is its own (mapbench/runner.py;
-the in-process measures are in mapbench/build.py, the table in
+the in-process measures are in mapbench/build.py, their pool workers run
+as the map's do, with no automatic garbage collection, the table in
 mapbench/report.py). Progress goes to stderr, the table to stdout, or JSON
 with --json.
 

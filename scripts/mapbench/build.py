@@ -11,39 +11,65 @@ import gc
 import multiprocessing
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tree_sitter import Parser, QueryCursor, Tree
 
 from disk.stamps import content_hash
 from map.codemap import CodeMap, MapSettings
 from map.extract import extract_lists
 from map.ingest import CHUNK_FILES, POOL_THRESHOLD
-from map.languages import grammar, language_for
+from map.languages import extraction_query, grammar, language_for
 from map.walk import list_files
 from mapbench.corpora import accepted
 
 UPDATES = frozenset({"update-median", "update-largest", "update-scan"})
-FULL_TREE = frozenset({"floor-read", "floor-parse", "extract-only", "cold"})
+FULL_TREE = frozenset({"floor-read", "floor-parse", "floor-query", "extract-only", "cold"})
 """The measures that work on every file (so a cost per MB means something)."""
 PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
 """The function an edit appends to a file (`seq` tells the edits apart)."""
 
 
+@contextmanager
+def _as_map_worker() -> Iterator[None]:
+    """Run a chunk as the map's pool workers do (map.ingest): what was there before is
+    frozen out of the collector's view, no automatic collection, one at the end."""
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        gc.enable()
+
+
 def _parse_chunk(root: str, rels: list[str]) -> int:
     """Parse each file with its grammar (no queries); the count of top-level nodes."""
-    from tree_sitter import Parser
+    return sum(tree.root_node.child_count for _, tree in _parsed(root, rels))
 
+
+def _query_chunk(root: str, rels: list[str]) -> int:
+    """Parse each file and run its language's extraction query (the matching, in C,
+    and the nodes it hands back), with nothing done with the matches; their count."""
+    with _as_map_worker():
+        return sum(
+            len(QueryCursor(extraction_query(language)).matches(tree.root_node))
+            for language, tree in _parsed(root, rels)
+        )
+
+
+def _parsed(root: str, rels: list[str]) -> Iterator[tuple[str, Tree]]:
+    """(language, tree) of each file the map has a language for."""
     parsers: dict[str, Parser] = {}
-    total = 0
     for rel in rels:
         language = language_for(rel)
-        if language is None:
-            continue
-        parser = parsers.setdefault(language, Parser(grammar(language)))
-        total += parser.parse((Path(root) / rel).read_bytes()).root_node.child_count
-    return total
+        if language is not None:
+            parser = parsers.setdefault(language, Parser(grammar(language)))
+            yield language, parser.parse((Path(root) / rel).read_bytes())
 
 
 def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +83,8 @@ def floor_read(root: Path, _args: dict[str, Any]) -> dict[str, Any]:
 def _extract_chunk(root: str, rels: list[str]) -> int:
     """Extract each file as the map's pool workers do (the store's lists, never the
     extract's objects); the count of symbols found."""
-    return sum(len(extract_lists(rel, (Path(root) / rel).read_bytes())[2]) for rel in rels)
+    with _as_map_worker():
+        return sum(len(extract_lists(rel, (Path(root) / rel).read_bytes())[2]) for rel in rels)
 
 
 def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) -> dict[str, Any]:
@@ -80,6 +107,10 @@ def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) ->
 
 def floor_parse(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     return _in_pool(root, int(args["workers"]), _parse_chunk)
+
+
+def floor_query(root: Path, args: dict[str, Any]) -> dict[str, Any]:
+    return _in_pool(root, int(args["workers"]), _query_chunk)
 
 
 def extract_only(root: Path, args: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +205,7 @@ def update(root: Path, args: dict[str, Any]) -> dict[str, Any]:
 IN_PROCESS: dict[str, Callable[[Path, dict[str, Any]], dict[str, Any]]] = {
     "floor-read": floor_read,
     "floor-parse": floor_parse,
+    "floor-query": floor_query,
     "extract-only": extract_only,
     "cold": cold,
     "update-median": update,

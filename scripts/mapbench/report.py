@@ -13,6 +13,9 @@ from rich.table import Table
 from mapbench.build import FULL_TREE
 from mapbench.corpora import Corpus
 
+RATIO_TO_FLOOR = frozenset({"floor-query", "extract-only", "cold"})
+"""The rows whose note gives their median as a multiple of the same run's floor-parse."""
+
 
 @dataclass
 class Figure:
@@ -133,8 +136,9 @@ def render(
             continue
         per_mb = "" if row["ms_per_mb"] is None else f"{row['ms_per_mb']:.1f}"
         note = row["note"]
-        if row["measure"] == "cold" and floors.get(corpus.name):
-            note = f"{row['median_ms'] / floors[corpus.name]:.1f}x floor-parse, {note}"
+        if row["measure"] in RATIO_TO_FLOOR and floors.get(corpus.name):
+            ratio = f"{row['median_ms'] / floors[corpus.name]:.1f}x floor-parse"
+            note = f"{ratio}, {note}" if note else ratio
         table.add_row(
             label,
             measure,

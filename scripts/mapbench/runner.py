@@ -28,6 +28,7 @@ from mapbench.serve import SESSIONS
 MEASURES = (
     "floor-read",
     "floor-parse",
+    "floor-query",
     "extract-only",
     "cold",
     "update-median",
