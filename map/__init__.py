@@ -14,6 +14,8 @@ once that submodule is imported, the package attribute is the module.
 
     CodeMap, MapSettings, BuildReport, MapStatus
                        open, build, update, save and ask the map (codemap)
+    BuildProgress, BuildPhase
+                       how far a long build is, phase by phase (reports)
     Neighbor, Hit, OutlineEntry, Overview, BadPatternError
                        what graph questions return (query)
     MapGraph           the graph a map is kept in (graph)
@@ -62,10 +64,13 @@ if TYPE_CHECKING:
     )
     from map.outline import Outline, outline_file
     from map.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
+    from map.reports import BuildPhase, BuildProgress
     from map.walk import list_files
     from map.watch import WatcherState, WatchStatus
 
 _HOME = {
+    "BuildPhase": "map.reports",
+    "BuildProgress": "map.reports",
     "BuildReport": "map.codemap",
     "CodeMap": "map.codemap",
     "MapSettings": "map.codemap",
@@ -108,6 +113,8 @@ _HOME = {
 __all__ = [
     "LANGUAGES",
     "BadPatternError",
+    "BuildPhase",
+    "BuildProgress",
     "BuildReport",
     "CodeMap",
     "EdgeDetails",

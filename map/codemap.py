@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -39,8 +40,8 @@ from map.names import NameIndex
 from map.packed import stored
 from map.reader import MapReader
 from map.recheck import recheck
+from map.reports import BuildPhase, BuildProgress, Counts
 from map.reports import BuildReport as BuildReport
-from map.reports import Counts
 from map.reports import MapSettings as MapSettings
 from map.reports import MapStatus as MapStatus
 from map.stale import StaleFlags, changed_among, changed_since, relative_path
@@ -57,7 +58,6 @@ from map.store import (
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
@@ -118,13 +118,14 @@ class CodeMap(MapReader):
         cls,
         root: Path,
         settings: MapSettings | None = None,
-        progress: Progress | None = None,
+        progress: BuildProgress | None = None,
         *,
         refresh: bool = True,
         link_later: bool = False,
     ) -> CodeMap:
         """The map of `root`: from its store when valid (changed files re-extracted),
-        else built from scratch. Saves when anything moved.
+        else built from scratch. Saves when anything moved. `progress` hears how far
+        each phase is: reading, linking, saving.
 
         With `refresh=False` a valid store is taken as it was built, without
         checking the disk (a one-shot reader that reports staleness itself).
@@ -153,7 +154,7 @@ class CodeMap(MapReader):
             return codemap
         if report.full or report.files_changed or report.files_removed or report.restamped:
             try:
-                codemap.save()
+                codemap.save(progress=progress)
             except (MapError, OutsideRootError) as exc:  # the map works without a store
                 log.warning("%s", exc)
         return codemap
@@ -191,7 +192,7 @@ class CodeMap(MapReader):
         return (directory if directory.is_absolute() else self.root / directory) / STORE_NAME
 
     def rebuild(
-        self, progress: Progress | None = None, paths: Iterable[str] | None = None
+        self, progress: BuildProgress | None = None, paths: Iterable[str] | None = None
     ) -> BuildReport:
         """Check the files against the disk and bring the graph up to date.
 
@@ -206,7 +207,7 @@ class CodeMap(MapReader):
         scan_time = datetime.now(UTC)
         known = (self._stamps, self._skipped_files)
         found, targets, touched = recheck(
-            self.root, self.settings, paths, self._last_scan, known, progress
+            self.root, self.settings, paths, self._last_scan, known, _phase(progress, "reading")
         )
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
@@ -218,7 +219,8 @@ class CodeMap(MapReader):
                 return self.rebuild(progress)
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
-            stats = self._linker.update(files, found.go_modules, found.packed)
+            linking = _phase(progress, "linking")
+            stats = self._linker.update(files, found.go_modules, found.packed, linking)
             self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
             self._dirty |= stats.moved
@@ -248,10 +250,11 @@ class CodeMap(MapReader):
         self.last_report = report
         return report
 
-    def save(self, *, full: bool = False) -> None:
+    def save(self, *, full: bool = False, progress: BuildProgress | None = None) -> None:
         """Write what moved since the last save to the store, in one transaction
-        (`full`: every file's rows again). Raises MapError when the store cannot be
-        written, OutsideRootError rather than write through a symlink under the root."""
+        (`full`: every file's rows again; `progress` hears the files written). Raises
+        MapError when the store cannot be written, OutsideRootError rather than write
+        through a symlink under the root."""
         store = self._store
         try:
             if store is None:
@@ -277,7 +280,8 @@ class CodeMap(MapReader):
             ever_skipped = state.skipped.keys() | skipped.keys()
             left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
             with paused_gc():  # a full save builds every file's rows
-                store.write(state, {p: self._rows(p) for p in files}, moved, left_out)
+                saving = _phase(progress, "saving")
+                store.write(state, files, self._rows, moved, left_out, saving)
         except (OSError, StoreError) as exc:
             raise MapError(
                 f"cannot write the map store {self.snapshot_path}: {exc}; "
@@ -437,3 +441,8 @@ class CodeMap(MapReader):
             counts = self._edge_counts.summary(self._linker.graph, self._linker.scopes)
             self._counts = {**counts, "skipped": dict(self._skipped)}
         return self._counts
+
+
+def _phase(progress: BuildProgress | None, phase: BuildPhase) -> Callable[[int, int], None] | None:
+    """`progress` for the counts of one phase (None: nobody listens)."""
+    return None if progress is None else partial(progress, phase)

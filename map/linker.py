@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -43,6 +43,9 @@ from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]
+Progress = Callable[[int, int], None]
+PROGRESS_EVERY = 64
+"""A link reports its progress every this many files."""
 FORGET_EVERY = 256
 """Files linked between two drops of the lookups' caches (files in path order share most)."""
 USES_KEPT = 64
@@ -112,6 +115,7 @@ class Linker:
         files: Mapping[str, FileExtract | None],
         go_modules: Mapping[str, str],
         packed: Mapping[str, bytes] = MappingProxyType({}),
+        progress: Progress | None = None,
     ) -> LinkStats:
         """`apply` the new extracts of `files` (None: removed; ignored when never linked)
         over what is linked now; the stats say which files moved. `packed`: some of
@@ -119,7 +123,9 @@ class Linker:
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
-            ((p, c, packed[p]) if p in packed else (p, c) for p, c in changes.items()), go_modules
+            ((p, c, packed[p]) if p in packed else (p, c) for p, c in changes.items()),
+            go_modules,
+            progress,
         )
         return LinkStats(stats.files_relinked, frozenset(changes.keys() | take_touched(self.graph)))
 
@@ -131,17 +137,20 @@ class Linker:
         self,
         changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
         go_modules: Mapping[str, str],
+        progress: Progress | None = None,
     ) -> LinkStats:
         """`apply`, taking each change as it comes: a whole map loaded from its store
         is never decoded in memory at once. A change may carry the new extract
-        already packed (map.packed)."""
+        already packed (map.packed). `progress(done, total)` counts the files whose
+        references are resolved again (whole or in part), every PROGRESS_EVERY."""
         with paused_gc():
-            return self._apply(changes, go_modules)
+            return self._apply(changes, go_modules, progress)
 
     def _apply(
         self,
         changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
         go_modules: Mapping[str, str],
+        progress: Progress | None,
     ) -> LinkStats:
         self._uses.clear()
         layout_moved = dict(go_modules) != self._go_modules
@@ -191,11 +200,16 @@ class Linker:
             for path in self._dependents.get(name, ()):
                 if path not in whole and path in self._scopes:
                     partial[path].add(name)
-        for path in sorted(whole):
+        total = len(whole) + len(partial)
+        for done, path in enumerate(sorted(whole)):
+            _report(progress, done, total)
             self._relink_whole(path)
             self._count_linked(1)
-        for path, names in sorted(partial.items()):
+        for done, (path, names) in enumerate(sorted(partial.items()), len(whole)):
+            _report(progress, done, total)
             self._relink_names(path, names)
+        if progress is not None:
+            progress(total, total)
         self._resolver.forget()
         self._shared.clear()
         self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
@@ -369,6 +383,12 @@ class Linker:
         references = self._references[path]
         edge = (source, target, kind)
         return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
+
+
+def _report(progress: Progress | None, done: int, total: int) -> None:
+    """Tell `progress` how many of `total` files are linked, every PROGRESS_EVERY."""
+    if progress is not None and done % PROGRESS_EVERY == 0:
+        progress(done, total)
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,6 +64,8 @@ BULK_WRITE_FILES = 256
 """A write of this many files or more empties the write-ahead log at once (see write)."""
 BULK_CACHE_KIB = 65536
 """SQLite's page cache while a write replaces every file's rows (2 MB otherwise)."""
+PROGRESS_EVERY = 64
+"""A write reports its progress every this many files."""
 FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
 
@@ -230,12 +232,16 @@ class MapStore:
     def write(
         self,
         state: State,
-        files: Mapping[str, FileRows | None],
+        files: Collection[str],
+        rows_of: Callable[[str], FileRows | None],
         stamps_moved: Iterable[str],
         skipped_moved: Iterable[str],
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        """In one transaction: replace the rows of `files` (None: gone), the stamps
-        of `stamps_moved` and `skipped_moved`, and the summary.
+        """In one transaction: replace the rows of `files` (`rows_of` gives each file's
+        as it is written, never all at once; None: gone), the stamps of
+        `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
+        counts the files written, every PROGRESS_EVERY and at the end.
 
         A write that replaces every file's rows (a cold build, a full save) goes
         in key order with a larger page cache, and builds the edges' index by
@@ -246,7 +252,9 @@ class MapStore:
             if whole:
                 db.execute("DROP INDEX edges_target")
             with _page_cache(db, BULK_CACHE_KIB if whole else 0):
-                self._write_files(db, state, files, fresh=self._target is not None)
+                self._write_files(
+                    db, state, files, rows_of, fresh=self._target is not None, progress=progress
+                )
             for path in stamps_moved:
                 if path in state.stamps and path not in files:
                     stamp, digest = state.stamps[path]
@@ -283,13 +291,18 @@ class MapStore:
     def _write_files(
         db: sqlite3.Connection,
         state: State,
-        files: Mapping[str, FileRows | None],
+        files: Collection[str],
+        rows_of: Callable[[str], FileRows | None],
         *,
         fresh: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         """Replace the rows of `files` (None: gone), in key order (`fresh`: a new store,
         with no rows to delete)."""
-        for path, rows in sorted(files.items()):
+        for done, path in enumerate(sorted(files)):
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(done, len(files))
+            rows = rows_of(path)
             for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
                 db.execute(
@@ -325,6 +338,8 @@ class MapStore:
                 "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
                 [edge_row(*edge) for edge in rows.edges],
             )
+        if progress is not None:
+            progress(len(files), len(files))
 
     @staticmethod
     def _count(db: sqlite3.Connection, table: str) -> int:

@@ -4,25 +4,36 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:
+    from map import BuildPhase, BuildProgress
 
 SHOW_AFTER_S = 1.0
+PHASES: dict[BuildPhase, str] = {
+    "reading": "reading files",
+    "linking": "linking names",
+    "saving": "saving the map",
+}
+"""What the bar says of each phase of a build."""
 
 
 @contextmanager
-def build_progress(label: str, *, enabled: bool) -> Iterator[Callable[[int, int], None]]:
-    """A `progress(done, total)` callback that draws a bar on stderr once a build
-    has run for a second; a no-op when disabled or stderr is not a terminal."""
+def build_progress(label: str, *, enabled: bool) -> Iterator[BuildProgress]:
+    """A `progress(phase, done, total)` callback that draws a bar on stderr, saying
+    which phase the build is in, once a build has run for a second; a no-op when
+    disabled or stderr is not a terminal."""
     if not enabled or not sys.stderr.isatty():
-        yield lambda done, total: None
+        yield lambda phase, done, total: None
         return
     started = time.monotonic()
     bar = Progress(
-        label,
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -32,10 +43,11 @@ def build_progress(label: str, *, enabled: bool) -> Iterator[Callable[[int, int]
     task = bar.add_task(label, total=None)
     try:
 
-        def update(done: int, total: int) -> None:
+        def update(phase: BuildPhase, done: int, total: int) -> None:
             if not bar.live.is_started and time.monotonic() - started >= SHOW_AFTER_S:
                 bar.start()
-            bar.update(task, completed=done, total=total)
+            description = f"{label}: {PHASES[phase]}"
+            bar.update(task, description=description, completed=done, total=total)
 
         yield update
     finally:

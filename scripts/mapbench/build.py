@@ -20,6 +20,7 @@ from typing import Any
 from tree_sitter import Parser, QueryCursor, Tree
 
 from disk.stamps import content_hash
+from map import BuildPhase
 from map.codemap import CodeMap, MapSettings
 from map.extract import extract_lists
 from map.ingest import CHUNK_FILES, POOL_THRESHOLD
@@ -145,27 +146,31 @@ class GcTimer:
 def cold(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """No map store: `open` builds everything and saves.
 
-    Also split into its phases: the scan (list, read, extract in the pool) ends
-    with the last progress report, the rebuild (scan + link) with its
-    report's duration, and the rest is the save.
+    Also split into its phases, as the build's progress reports them: the scan
+    (list, read, extract in the pool) ends with the last `reading` report, the
+    link with the first `saving` one, and the rest is the save.
     """
     shutil.rmtree(root / ".codeanchor", ignore_errors=True)
     scanned = [0.0]
+    saving: list[float] = []
 
-    def progress(_done: int, _total: int) -> None:
-        scanned[0] = time.perf_counter()
+    def progress(phase: BuildPhase, _done: int, _total: int) -> None:
+        if phase == "reading":
+            scanned[0] = time.perf_counter()
+        elif phase == "saving" and not saving:
+            saving.append(time.perf_counter())
 
     with GcTimer() as collector:
         started = time.perf_counter()
         codemap = CodeMap.open(root, _settings(args), progress)
-        seconds = time.perf_counter() - started
+        ended = time.perf_counter()
     status = codemap.status()
-    rebuilt = codemap.last_report.duration_s if codemap.last_report else seconds
-    scan_s = scanned[0] - started if scanned[0] else rebuilt
+    linked = saving[0] if saving else ended
+    scan_end = scanned[0] or linked
     return {
-        "seconds": seconds,
+        "seconds": ended - started,
         "gc_seconds": collector.seconds,
-        "phases": {"scan": scan_s, "link": rebuilt - scan_s, "save": seconds - rebuilt},
+        "phases": {"scan": scan_end - started, "link": linked - scan_end, "save": ended - linked},
         "symbols": status.symbols,
         "edges": status.edges,
     }

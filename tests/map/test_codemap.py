@@ -167,3 +167,18 @@ def test_status_languages_follow_files_added_and_removed(repo: Path) -> None:
     assert codemap.status().languages == {"python": 4, "rust": 1}
     codemap.save()
     assert CodeMap.open(repo, refresh=False).status().languages == {"python": 4, "rust": 1}
+
+
+def test_a_build_reports_each_phase_in_order_to_its_end(repo: Path) -> None:
+    heard: list[tuple[str, int, int]] = []
+    CodeMap.open(repo, progress=lambda phase, done, total: heard.append((phase, done, total)))
+    phases = [phase for phase, _, _ in heard]
+    assert list(dict.fromkeys(phases)) == ["reading", "linking", "saving"]
+    assert phases == sorted(phases, key=["reading", "linking", "saving"].index)
+    for phase in ("reading", "linking", "saving"):
+        counts = [(done, total) for p, done, total in heard if p == phase]
+        assert counts[-1] == (6, 6), phase  # the fixture's six files, each phase to its end
+        assert [done for done, _ in counts] == sorted(done for done, _ in counts), phase
+    heard.clear()
+    CodeMap.open(repo, progress=lambda phase, done, total: heard.append((phase, done, total)))
+    assert heard == []  # nothing moved: nothing to read, link or save
