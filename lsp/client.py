@@ -295,7 +295,8 @@ class Connection:
         except TimeoutError:
             raise RequestTimeoutError(self.spec.name, method, seconds) from None
         except JsonRpcException as exc:
-            raise ServerRequestError(self.spec.name, method, f"{exc.code}: {exc}") from exc
+            detail = f"{exc.code}: {exc}"
+            raise ServerRequestError(self.spec.name, method, detail, exc.code) from exc
         except (RuntimeError, ConnectionError) as exc:
             raise ServerCrashedError(self.spec.name, self.crash_detail()) from exc
 

@@ -87,12 +87,13 @@ class UnsupportedQueryError(LspError):
 
 
 class ServerRequestError(LspError):
-    """The server answered with a JSON-RPC error."""
+    """The server answered with a JSON-RPC error (`code`: its error code)."""
 
-    def __init__(self, server: str, method: str, detail: str) -> None:
+    def __init__(self, server: str, method: str, detail: str, code: int | None = None) -> None:
         super().__init__(f"{server} failed {method}: {detail}")
         self.server = server
         self.method = method
+        self.code = code
 
 
 class RequestTimeoutError(LspError):

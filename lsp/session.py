@@ -44,6 +44,7 @@ from lsp.errors import (
     RequestTimeoutError,
     ServerCrashedError,
     ServerGaveUpError,
+    ServerRequestError,
 )
 from lsp.settings import LiveSettings
 
@@ -53,6 +54,10 @@ _BACKOFF_FIRST_S = 0.25
 _BACKOFF_MAX_S = 4.0
 _COLD_POLL_FIRST_S = 0.1
 _COLD_POLL_MAX_S = 0.5
+CONTENT_MODIFIED_TRIES = 3
+"""Sends of one request a server may answer with ContentModified (the answer it was
+working out went stale while it did: a document changed, or it re-read the workspace)."""
+_CONTENT_MODIFIED_PAUSE_S = 0.05
 
 
 def is_empty(result: object) -> bool:
@@ -64,6 +69,19 @@ def is_empty(result: object) -> bool:
     if isinstance(result, Sequence) and not isinstance(result, str):
         return len(result) == 0
     return False
+
+
+async def _send(conn: Connection, method: str, make: Callable[[LanguageClient], Awaitable[T]]) -> T:
+    """One request, sent again while the server answers ContentModified (at most
+    CONTENT_MODIFIED_TRIES sends in all)."""
+    for _ in range(CONTENT_MODIFIED_TRIES - 1):
+        try:
+            return await conn.call(method, make(conn.lsp))
+        except ServerRequestError as exc:
+            if exc.code != types.LSPErrorCodes.ContentModified:
+                raise
+        await asyncio.sleep(_CONTENT_MODIFIED_PAUSE_S)
+    return await conn.call(method, make(conn.lsp))
 
 
 class ServerSession:
@@ -176,14 +194,16 @@ class ServerSession:
                 await self.sync(path)
 
     async def request(self, method: str, make: Callable[[LanguageClient], Awaitable[T]]) -> T:
-        """Send one request to the running server (no retry)."""
+        """Send one request to the running server; sent again (CONTENT_MODIFIED_TRIES in
+        all) only while the server answers that the content moved under it, as the
+        protocol asks of a client that still wants the answer."""
         conn = self._connection
         if conn is None or not conn.alive:
             detail = "it stopped before the request" if conn is None else conn.crash_detail()
             raise ServerCrashedError(self.spec.name, detail)
         conn.require(method)
         try:
-            result = await conn.call(method, make(conn.lsp))
+            result = await _send(conn, method, make)
         except RequestTimeoutError:
             await self._unanswered_by(conn)
             raise

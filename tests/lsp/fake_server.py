@@ -4,6 +4,7 @@ python fake_server.py cold N   definition answers [] N times, then line 1
 python fake_server.py empty    definition always answers []
 python fake_server.py once     definition answers line 1 once, then [] always
 python fake_server.py hang     definition never answers (the rest works)
+python fake_server.py modified N   definition fails with ContentModified N times, then line 1
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import sys
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 
 
@@ -24,6 +26,8 @@ def serve(mode: str, empties: int) -> None:
         asked[0] += 1
         if mode == "hang":
             await asyncio.Event().wait()
+        if mode == "modified" and asked[0] <= empties:
+            raise JsonRpcContentModified("content modified")
         if mode == "empty" or asked[0] <= empties or (mode == "once" and asked[0] > 1):
             return []
         start = types.Position(line=0, character=0)

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from lsp.catalog import Catalog
-from lsp.errors import RequestTimeoutError, ServerCrashedError, UnsupportedQueryError
+from lsp.errors import (
+    RequestTimeoutError,
+    ServerCrashedError,
+    ServerRequestError,
+    UnsupportedQueryError,
+)
 from lsp.settings import LiveSettings
 from tests.lsp.conftest import open_live, python_catalog_with
 
@@ -43,6 +48,20 @@ def test_a_warm_server_is_believed_when_it_answers_empty(tmp_path: Path) -> None
     with open_live("py_app", tmp_path, catalog=_fake("once"), settings=settings) as live:
         assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) != []
         assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) == []
+
+
+def test_a_request_the_server_says_went_stale_is_sent_again(tmp_path: Path) -> None:
+    with open_live("py_app", tmp_path, catalog=_fake("modified", "2")) as live:
+        found = live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
+        assert [(loc.path, loc.line) for loc in found] == [(SHAPES, 1)]
+
+
+def test_a_request_that_keeps_going_stale_fails_with_the_servers_reason(tmp_path: Path) -> None:
+    with open_live("py_app", tmp_path, catalog=_fake("modified", "3")) as live:
+        with pytest.raises(ServerRequestError, match="content modified"):
+            live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)
+        found = live.run(live.pool.definition(SHAPES, 2, 0), timeout=20)  # it answers now
+        assert [(loc.path, loc.line) for loc in found] == [(SHAPES, 1)]
 
 
 def test_a_hung_server_is_restarted_after_requests_in_a_row_time_out(tmp_path: Path) -> None:
