@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bridge.call_progress import build_progress
 from bridge.checkcache import CheckCache
 from bridge.config import Config, build_dataclass, catalog_of
 from bridge.envelope import Envelope, check_budget
@@ -106,7 +107,7 @@ class AppContext:
         """
         code_map = await self._opened_map()
         if graph and not code_map.graph_loaded:
-            await asyncio.to_thread(code_map.load_graph)
+            await asyncio.to_thread(code_map.load_graph, build_progress())
             code_map = await self._opened_map()
         return code_map
 
@@ -123,6 +124,7 @@ class AppContext:
                         self.map_settings,
                         refresh=self.serving,
                         link_later=self.serving,
+                        progress=build_progress(),
                     )
                 )
                 if self.serving:
@@ -147,10 +149,11 @@ class AppContext:
     async def rebuild_map(self) -> BuildReport:
         """Bring the map up to date with the disk (incremental) and save it."""
         code_map = await self.code_map()
-        await asyncio.to_thread(code_map.load_graph)  # readers answer from the store meanwhile
+        progress = build_progress()
+        await asyncio.to_thread(code_map.load_graph, progress)  # the store answers meanwhile
         async with self._map_lock:
-            report = await asyncio.to_thread(code_map.rebuild)
-            await asyncio.to_thread(code_map.save)
+            report = await asyncio.to_thread(code_map.rebuild, progress)
+            await asyncio.to_thread(partial(code_map.save, progress=progress))
         return report
 
     async def _watch(self, code_map: CodeMap) -> None:

@@ -24,9 +24,10 @@ from typing import Any
 
 import orjson
 import pydantic
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from bridge.call_progress import reporting
 from bridge.context import AppContext
 from bridge.envelope import error_envelope
 from bridge.errors import BadInputError, ToolError
@@ -59,15 +60,18 @@ def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolRes
 
     The answer goes out both as structured content and as compact JSON text
     (the SDK would indent it, doubling its tokens); a ToolError becomes an
-    error result whose text is the JSON error envelope.
+    error result whose text is the JSON error envelope. The SDK hands the
+    handler the call's MCP context (not part of the tool's input schema): a
+    map build the call waits for reports its progress there.
     """
     signature = inspect.signature(spec.fn, eval_str=True)
     parameters = list(signature.parameters.values())[1:]
 
-    async def handler(**arguments: Any) -> CallToolResult:
+    async def handler(mcp_context: Context, **arguments: Any) -> CallToolResult:
         try:
             check_arguments(arguments)
-            envelope = app.announce(await spec.fn(app, **arguments))
+            async with reporting(mcp_context.report_progress):
+                envelope = app.announce(await spec.fn(app, **arguments))
         except Exception as exc:
             error = as_tool_error(exc)
             if error is None:
@@ -82,8 +86,9 @@ def bind(app: AppContext, spec: ToolSpec) -> Callable[..., Awaitable[CallToolRes
 
     handler.__name__ = spec.fn.__name__
     handler.__doc__ = spec.fn.__doc__
-    handler.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    handler.__annotations__ = {p.name: p.annotation for p in parameters} | {
+    context = inspect.Parameter("mcp_context", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
+    handler.__signature__ = signature.replace(parameters=[*parameters, context])  # type: ignore[attr-defined]
+    handler.__annotations__ = {p.name: p.annotation for p in [*parameters, context]} | {
         "return": signature.return_annotation
     }
     return handler

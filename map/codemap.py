@@ -171,12 +171,13 @@ class CodeMap(MapReader):
         """Whether the graph holds the map yet (else answers come from the store)."""
         return self._loaded
 
-    def load_graph(self) -> bool:
+    def load_graph(self, progress: BuildProgress | None = None) -> bool:
         """Load the graph from the store now (seconds on a big repository: run it in a
-        worker thread); False when the store proved unusable (the next use rebuilds).
-        The first load also compiles the extraction queries of the map's languages,
-        which the first edit would otherwise wait for (~30 ms each)."""
-        if not self._materialize() or self._broken:
+        worker thread; `progress` hears the files linked); False when the store proved
+        unusable (the next use rebuilds). The first load also compiles the extraction
+        queries of the map's languages, which the first edit would otherwise wait
+        for (~30 ms each)."""
+        if not self._materialize(progress) or self._broken:
             return False
         if not self._queries_ready:
             self._queries_ready = True
@@ -357,7 +358,7 @@ class CodeMap(MapReader):
             self._forget_store(exc)
             return None
 
-    def _materialize(self) -> bool:
+    def _materialize(self, progress: BuildProgress | None = None) -> bool:
         """Load the graph from the store; False when the store proved unusable (the
         map is then emptied, and the caller rebuilds from scratch)."""
         with self._load_lock:
@@ -367,7 +368,8 @@ class CodeMap(MapReader):
             assert store is not None  # unloaded maps come from a store
             linker = Linker(nx.MultiDiGraph())
             try:
-                linker.apply_each(stored(store, self._saved[0]), self._go_modules)
+                linking = _phase(progress, "linking")
+                linker.apply_each(stored(store, self._saved[0]), self._go_modules, linking)
             except StoreError as exc:
                 self._reset(exc)
                 return False

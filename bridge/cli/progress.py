@@ -11,16 +11,12 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bridge.call_progress import PHASES
+
 if TYPE_CHECKING:
     from map import BuildPhase, BuildProgress
 
 SHOW_AFTER_S = 1.0
-PHASES: dict[BuildPhase, str] = {
-    "reading": "reading files",
-    "linking": "linking names",
-    "saving": "saving the map",
-}
-"""What the bar says of each phase of a build."""
 
 
 @contextmanager

@@ -306,3 +306,33 @@ def test_stale_answers_piling_up_suggest_a_rebuild(repo: Path) -> None:
             assert fresh["stale"] is False and fresh["warnings"] == []
 
     run(scenario)
+
+
+def test_a_map_build_reports_its_phases_to_a_client_that_listens(repo: Path) -> None:
+    async def rebuild_heard(client: Any) -> list[tuple[float, float | None, str | None]]:
+        heard: list[tuple[float, float | None, str | None]] = []
+
+        async def listen(progress: float, total: float | None, message: str | None) -> None:
+            heard.append((progress, total, message))
+
+        result = await client.call_tool("map_rebuild", {}, progress_callback=listen)
+        assert not result.is_error
+        return heard
+
+    async def scenario() -> None:
+        async with serve(repo) as client:
+            built = await rebuild_heard(client)  # the first map call builds it
+            _insert_above(repo, LIMITER, "class RateLimiter", ["# shifted"])
+            rebuilt = await rebuild_heard(client)
+        for heard in (built, rebuilt):
+            steps = [progress for progress, _, _ in heard]
+            assert steps == sorted(set(steps)), "progress must rise with each notification"
+            assert heard[-1][:2] == (3, 3)  # the three phases, each to its end
+            phases = [str(message).rsplit(" ", 1)[0] for _, _, message in heard]
+            assert list(dict.fromkeys(phases)) == [
+                "reading files",
+                "linking names",
+                "saving the map",
+            ]
+
+    run(scenario)

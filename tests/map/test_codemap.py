@@ -180,5 +180,10 @@ def test_a_build_reports_each_phase_in_order_to_its_end(repo: Path) -> None:
         assert counts[-1] == (6, 6), phase  # the fixture's six files, each phase to its end
         assert [done for done, _ in counts] == sorted(done for done, _ in counts), phase
     heard.clear()
-    CodeMap.open(repo, progress=lambda phase, done, total: heard.append((phase, done, total)))
+    warm = CodeMap.open(
+        repo, progress=lambda phase, done, total: heard.append((phase, done, total))
+    )
     assert heard == []  # nothing moved: nothing to read, link or save
+    assert not warm.graph_loaded
+    warm.load_graph(lambda phase, done, total: heard.append((phase, done, total)))
+    assert heard[-1] == ("linking", 6, 6)  # loading the graph links every file again
