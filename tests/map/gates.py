@@ -15,9 +15,9 @@ def hold_at_gate(monkeypatch: pytest.MonkeyPatch, method: str, timeout_s: float)
     gate = threading.Event()
     held = getattr(CodeMap, method)
 
-    def at_gate(self: CodeMap) -> bool:
+    def at_gate(self: CodeMap, *args: object) -> bool:
         assert gate.wait(timeout_s), f"CodeMap.{method} was never released"
-        result: bool = held(self)
+        result: bool = held(self, *args)
         return result
 
     monkeypatch.setattr(CodeMap, method, at_gate)
