@@ -39,6 +39,28 @@ def visible_facts(scope: FileScope) -> Facts:
     return {name: tuple(entry) for name, entry in table.items()}, scope.stars
 
 
+def moved_names(
+    scopes: Mapping[str, FileScope],
+    presence: Mapping[str, tuple[bool, bool]],
+    before: Mapping[str, Facts],
+) -> set[str]:
+    """The names whose lookups may answer differently now that the files of `presence`
+    (path -> (was linked, is linked)) changed: those whose visible facts moved
+    (`before`: each changed file's facts before the change), what star imports
+    added or dropped re-export, and the module names of files that came or went."""
+    names: set[str] = set()
+    stars: set[str] = set()
+    for path in presence:
+        old_names, old_stars = before.get(path, ({}, ()))
+        new_names, new_stars = visible_facts(scopes[path]) if path in scopes else ({}, ())
+        names |= {
+            n for n in old_names.keys() | new_names.keys() if old_names.get(n) != new_names.get(n)
+        }
+        if old_stars != new_stars:
+            stars |= {*old_stars, *new_stars}
+    return names | exported_names(scopes, stars) | names_of_layout(presence)
+
+
 def exported_names(scopes: Mapping[str, FileScope], files: Collection[str]) -> set[str]:
     """Every top-level or imported name of `files` (what a star import re-exports)."""
     names: set[str] = set()

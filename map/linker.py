@@ -33,7 +33,7 @@ from map.graph import (
     take_touched,
     use_keys,
 )
-from map.link_changes import exported_names, names_of_layout, visible_facts
+from map.link_changes import Facts, exported_names, moved_names, visible_facts
 from map.model import FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
@@ -154,7 +154,7 @@ class Linker:
     ) -> LinkStats:
         self._uses.clear()
         layout_moved = dict(go_modules) != self._go_modules
-        before: dict[str, tuple[dict[str, tuple[object, ...]], tuple[str, ...]]] = {}
+        before: dict[str, Facts] = {}
         presence: dict[str, tuple[bool, bool]] = {}
         """path -> (was linked, is linked)."""
         for path, (old, new), *packed in changes:
@@ -179,20 +179,8 @@ class Linker:
         if layout_moved:
             moved, affected = self._rebind([p for p in self._scopes if p not in presence])
             fill_visible(self._scopes, self._index, changed)
-        stars: set[str] = set()
-        for path in presence:
-            old_names, old_stars = before.get(path, ({}, ()))
-            new_names, new_stars = (
-                visible_facts(self._scopes[path]) if path in self._scopes else ({}, ())
-            )
-            affected |= {
-                n
-                for n in old_names.keys() | new_names.keys()
-                if old_names.get(n) != new_names.get(n)
-            }
-            if old_stars != new_stars:
-                stars |= {*old_stars, *new_stars}
-        affected |= exported_names(self._scopes, stars) | names_of_layout(presence)
+        if self._dependents:  # else no reference consulted any name yet (a first link)
+            affected |= moved_names(self._scopes, presence, before)
         whole = set(changed) | moved
         self._resolver.forget()
         partial: defaultdict[str, set[str]] = defaultdict(set)
