@@ -43,6 +43,10 @@ from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 
 Change = tuple[FileExtract | None, FileExtract | None]
+Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
+"""A file to link: its path and change, then optionally the new extract packed
+(map.packed) and its references as columns; given those, the new extract need
+hold only the references that name a base class (map.snapshot.decode_extract)."""
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 64
 """A link reports its progress every this many files."""
@@ -135,7 +139,7 @@ class Linker:
 
     def apply_each(
         self,
-        changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
+        changes: Iterable[Incoming],
         go_modules: Mapping[str, str],
         progress: Progress | None = None,
     ) -> LinkStats:
@@ -148,7 +152,7 @@ class Linker:
 
     def _apply(
         self,
-        changes: Iterable[tuple[str, Change] | tuple[str, Change, bytes]],
+        changes: Iterable[Incoming],
         go_modules: Mapping[str, str],
         progress: Progress | None,
     ) -> LinkStats:
@@ -157,7 +161,7 @@ class Linker:
         before: dict[str, Facts] = {}
         presence: dict[str, tuple[bool, bool]] = {}
         """path -> (was linked, is linked)."""
-        for path, (old, new), *packed in changes:
+        for path, (old, new), *given in changes:
             layout_moved = layout_moved or (
                 old is None
                 or new is None
@@ -168,7 +172,7 @@ class Linker:
                 self._forget(old, keep_file=new is not None)
             replace_file(self.graph, old, new, path)
             if new is not None:
-                self._learn(new, packed[0] if packed else None)
+                self._learn(new, *given)
             presence[path] = (old is not None, new is not None)
         self._go_modules = dict(go_modules)
         self._index.set_go_modules(self._go_modules)
@@ -244,12 +248,19 @@ class Linker:
                 holders.discard(path)
         return links
 
-    def _learn(self, extract: FileExtract, packed: bytes | None) -> None:
+    def _learn(
+        self,
+        extract: FileExtract,
+        packed: bytes | None = None,
+        references: References | None = None,
+    ) -> None:
         path = extract.path
         if self._index.language(path) is None:
             self._index.add(path, extract.language)
         self._extracts.put(extract, packed)
-        self._references[path] = References(extract.references)
+        if references is None:
+            references = References(extract.references)
+        self._references[path] = references
         self._scopes[path] = new_scope(extract)
         for symbol in extract.symbols:
             self._defs[symbol.name].add(symbol.node_id)

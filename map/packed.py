@@ -13,10 +13,12 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from typing import Any
 
 import orjson
 
 from map.model import FileExtract
+from map.references import References
 from map.snapshot import decode_extract, encode_extract
 from map.store import MapStore, Stamps, StoreError
 
@@ -75,16 +77,22 @@ class PackedExtracts(Mapping[str, FileExtract]):
 
 def stored(
     store: MapStore, stamps: Stamps
-) -> Iterator[tuple[str, tuple[None, FileExtract], bytes]]:
-    """Every file of `store` as a change to link (path, (None, extract), packed), one
-    at a time, checked against `stamps` (the files the map holds): raises StoreError
-    when they disagree, or as `MapStore.extract_rows` does."""
+) -> Iterator[tuple[str, tuple[None, FileExtract], bytes, References]]:
+    """Every file of `store` as a change to link (path, (None, extract), packed, its
+    references as columns), one at a time, checked against `stamps` (the files the
+    map holds): raises StoreError when they disagree, or as `MapStore.extract_rows`
+    does. The extract holds only the references that name a base class (see
+    map.snapshot.decode_extract): it is for the linker's intake alone."""
     count = 0
-    for extract, blob in store.extract_rows():
+    for (extract, references), blob in store.extract_rows(_for_linking):
         held = stamps.get(extract.path)
         if held is None or held[1] != extract.content_hash:
             raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
         count += 1
-        yield extract.path, (None, extract), pack_blob(blob)
+        yield extract.path, (None, extract), pack_blob(blob), references
     if count != len(stamps):
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
+
+
+def _for_linking(path: str, lists: list[Any]) -> tuple[FileExtract, References]:
+    return decode_extract(path, lists, bases_only=True), References.of_stored(path, lists[4])

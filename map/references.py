@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TypeVar
+from sys import intern
+from typing import Any, TypeVar
 
 from map.lookup import RefKey
 from map.model import Reference
@@ -53,6 +54,23 @@ class References:
         codes = [r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references]
         self._codes = narrow(codes, max(codes, default=0) + 1)
         """0-based first line * 4 + the kind's index."""
+
+    @classmethod
+    def of_stored(cls, path: str, stored: Sequence[list[Any]]) -> References:
+        """The references of `path` from the store's reference lists (map.snapshot:
+        name, kind, range, scope tail or None, qualifier), without building a
+        `Reference` for each: the same columns as from the decoded extract."""
+        columns = cls(())
+        columns._names, names = _column(intern(r[0]) for r in stored)
+        tails, scopes = _column(r[3] for r in stored)
+        columns._scopes = tuple(path if tail is None else f"{path}#{tail}" for tail in tails)
+        columns._qualifiers, qualifiers = _column(
+            None if r[4] is None else intern(r[4]) for r in stored
+        )
+        columns._which = (names, scopes, qualifiers)
+        codes = [r[2][0] * 4 + r[1] for r in stored]
+        columns._codes = narrow(codes, max(codes, default=0) + 1)
+        return columns
 
     def __len__(self) -> int:
         return len(self._codes)

@@ -32,6 +32,8 @@ REFERENCE_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
     "references",
     "inherits",
 )
+INHERITS = REFERENCE_KINDS.index("inherits")
+"""The stored kind of a reference that names a base class."""
 
 
 def _range(r: Range) -> list[int]:
@@ -76,10 +78,15 @@ def encode_extract(e: FileExtract) -> list[Any]:
     ]
 
 
-def decode_extract(path: str, raw: list[Any]) -> FileExtract:
+def decode_extract(path: str, raw: list[Any], *, bases_only: bool = False) -> FileExtract:
     """The extract of `path` from `encode_extract`'s lists; raises ValueError, TypeError,
-    KeyError or IndexError when they are malformed."""
+    KeyError or IndexError when they are malformed. `bases_only`: of the references,
+    only those that name a base class (what a file's scope reads), for the linker,
+    which takes the rest from the lists as columns (map.references): building a
+    million reference objects was most of a graph load's decoding."""
     language, digest, symbols, imports, references, assignments = raw
+    if bases_only:
+        references = [r for r in references if r[1] == INHERITS]
     prefix = path + "#"
     ids: dict[str | None, str] = {None: path}  # one string per scope, shared by its references
     lines: dict[int, int] = {}  # one int per line number, shared by every range on that line

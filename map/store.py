@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -70,6 +70,7 @@ FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
 
 Stamps = dict[str, tuple[FileStamp, str]]
+T = TypeVar("T")
 
 
 @dataclass
@@ -180,12 +181,13 @@ class MapStore:
             state.skipped[path] = (FileStamp(*stamp), reason)
         return state
 
-    def extract_rows(self) -> Iterator[tuple[FileExtract, bytes]]:
-        """Every file's extract with its stored blob, one row at a time (a whole map
-        is never decoded in memory at once); raises StoreError when it cannot be read."""
+    def extract_rows(self, decode: Callable[[str, list[Any]], T]) -> Iterator[tuple[T, bytes]]:
+        """Every file's extract, as `decode(path, lists)` makes it from the stored lists
+        (map.snapshot), with its stored blob, one row at a time (a whole map is never
+        decoded in memory at once); raises StoreError when it cannot be read."""
         try:
             for path, blob in self._connection().execute("SELECT path, extract FROM files"):
-                yield self._decode(path, blob), blob
+                yield self._decode(path, blob, decode), blob
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
@@ -391,9 +393,14 @@ class MapStore:
     def _meta(self) -> dict[str, Any]:
         return {str(k): v for k, v in self._rows("SELECT key, value FROM meta")}
 
-    def _decode(self, path: str, blob: bytes) -> FileExtract:
+    def _decode(
+        self,
+        path: str,
+        blob: bytes,
+        decode: Callable[[str, list[Any]], T] = decode_extract,  # type: ignore[assignment]
+    ) -> T:
         try:
-            return decode_extract(path, orjson.loads(blob))
+            return decode(path, orjson.loads(blob))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise StoreError(f"{self.path}: malformed extract of {path} ({exc!r})") from exc
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from map.extract import extract_file
 from map.packed import PackedExtracts
 from map.references import References
+from map.snapshot import decode_extract, encode_extract
 
 SOURCE = b"""import os
 from pkg import helpers as h
@@ -46,3 +47,21 @@ def test_reference_columns_keep_what_resolution_and_use_lines_read() -> None:
         assert columns.lookup(index) == (ref.scope, ref.name, ref.qualifier, ref.kind)
         assert columns.line(index) == ref.range.first_line
         assert columns.key(index, "pkg/x.py#f") == (ref.scope, "pkg/x.py#f", ref.kind)
+
+
+def test_reference_columns_read_from_the_stored_lists_equal_those_of_the_extract() -> None:
+    extract = extract_file("pkg/store.py", SOURCE)
+    lists = encode_extract(extract)
+    stored = References.of_stored("pkg/store.py", lists[4])
+    columns = References(extract.references)
+    assert len(stored) == len(columns)
+    for index in range(len(columns)):
+        assert stored.lookup(index) == columns.lookup(index)
+        assert stored.line(index) == columns.line(index)
+        assert stored.key(index, "pkg/x.py#f") == columns.key(index, "pkg/x.py#f")
+    linked = decode_extract("pkg/store.py", lists, bases_only=True)
+    assert linked.references == tuple(r for r in extract.references if r.kind == "inherits")
+    assert linked.references and (linked.symbols, linked.imports) == (
+        extract.symbols,
+        extract.imports,
+    )
