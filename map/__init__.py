@@ -15,7 +15,7 @@ once that submodule is imported, the package attribute is the module.
     CodeMap, MapSettings, BuildReport, MapStatus
                        open, build, update, save and ask the map (codemap)
     BuildProgress, BuildPhase
-                       how far a long build is, phase by phase (reports)
+                       how far a long build is, phase by phase (progress)
     Neighbor, Hit, OutlineEntry, Overview, BadPatternError
                        what graph questions return (query)
     MapGraph           the graph a map is kept in (graph)
@@ -63,14 +63,14 @@ if TYPE_CHECKING:
         SymbolKind,
     )
     from map.outline import Outline, outline_file
+    from map.progress import BuildPhase, BuildProgress
     from map.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
-    from map.reports import BuildPhase, BuildProgress
     from map.walk import list_files
     from map.watch import WatcherState, WatchStatus
 
 _HOME = {
-    "BuildPhase": "map.reports",
-    "BuildProgress": "map.reports",
+    "BuildPhase": "map.progress",
+    "BuildProgress": "map.progress",
     "BuildReport": "map.codemap",
     "CodeMap": "map.codemap",
     "MapSettings": "map.codemap",

@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,10 +37,11 @@ from map.linker import Linker
 from map.model import FileExtract
 from map.names import NameIndex
 from map.packed import stored
+from map.progress import BuildProgress, for_phase
 from map.reader import MapReader
 from map.recheck import recheck
-from map.reports import BuildPhase, BuildProgress, Counts
 from map.reports import BuildReport as BuildReport
+from map.reports import Counts
 from map.reports import MapSettings as MapSettings
 from map.reports import MapStatus as MapStatus
 from map.stale import StaleFlags, changed_among, changed_since, relative_path
@@ -208,7 +208,7 @@ class CodeMap(MapReader):
         scan_time = datetime.now(UTC)
         known = (self._stamps, self._skipped_files)
         found, targets, touched = recheck(
-            self.root, self.settings, paths, self._last_scan, known, _phase(progress, "reading")
+            self.root, self.settings, paths, self._last_scan, known, for_phase(progress, "reading")
         )
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
@@ -220,7 +220,7 @@ class CodeMap(MapReader):
                 return self.rebuild(progress)
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
-            linking = _phase(progress, "linking")
+            linking = for_phase(progress, "linking")
             stats = self._linker.update(files, found.go_modules, found.packed, linking)
             self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
@@ -281,7 +281,7 @@ class CodeMap(MapReader):
             ever_skipped = state.skipped.keys() | skipped.keys()
             left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
             with paused_gc():  # a full save builds every file's rows
-                saving = _phase(progress, "saving")
+                saving = for_phase(progress, "saving")
                 store.write(state, files, self._rows, moved, left_out, saving)
         except (OSError, StoreError) as exc:
             raise MapError(
@@ -368,7 +368,7 @@ class CodeMap(MapReader):
             assert store is not None  # unloaded maps come from a store
             linker = Linker(nx.MultiDiGraph())
             try:
-                linking = _phase(progress, "linking")
+                linking = for_phase(progress, "linking")
                 linker.apply_each(stored(store, self._saved[0]), self._go_modules, linking)
             except StoreError as exc:
                 self._reset(exc)
@@ -443,8 +443,3 @@ class CodeMap(MapReader):
             counts = self._edge_counts.summary(self._linker.graph, self._linker.scopes)
             self._counts = {**counts, "skipped": dict(self._skipped)}
         return self._counts
-
-
-def _phase(progress: BuildProgress | None, phase: BuildPhase) -> Callable[[int, int], None] | None:
-    """`progress` for the counts of one phase (None: nobody listens)."""
-    return None if progress is None else partial(progress, phase)

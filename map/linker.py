@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -37,6 +37,7 @@ from map.link_changes import Facts, exported_names, moved_names, visible_facts
 from map.model import FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
+from map.progress import Progress, counted
 from map.references import References
 from map.resolution import Resolution
 from map.resolve import Resolver
@@ -47,9 +48,6 @@ Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, b
 """A file to link: its path and change, then optionally the new extract packed
 (map.packed) and its references as columns; given those, the new extract need
 hold only the references that name a base class (map.snapshot.decode_extract)."""
-Progress = Callable[[int, int], None]
-PROGRESS_EVERY = 64
-"""A link reports its progress every this many files."""
 FORGET_EVERY = 256
 """Files linked between two drops of the lookups' caches (files in path order share most)."""
 USES_KEPT = 64
@@ -146,7 +144,7 @@ class Linker:
         """`apply`, taking each change as it comes: a whole map loaded from its store
         is never decoded in memory at once. A change may carry the new extract
         already packed (map.packed). `progress(done, total)` counts the files whose
-        references are resolved again (whole or in part), every PROGRESS_EVERY."""
+        references are resolved again (whole or in part)."""
         with paused_gc():
             return self._apply(changes, go_modules, progress)
 
@@ -192,16 +190,13 @@ class Linker:
             for path in self._dependents.get(name, ()):
                 if path not in whole and path in self._scopes:
                     partial[path].add(name)
-        total = len(whole) + len(partial)
-        for done, path in enumerate(sorted(whole)):
-            _report(progress, done, total)
-            self._relink_whole(path)
-            self._count_linked(1)
-        for done, (path, names) in enumerate(sorted(partial.items()), len(whole)):
-            _report(progress, done, total)
-            self._relink_names(path, names)
-        if progress is not None:
-            progress(total, total)
+        work: list[tuple[str, set[str] | None]] = [(p, None) for p in sorted(whole)]
+        for path, names in counted(progress, [*work, *sorted(partial.items())]):
+            if names is None:
+                self._relink_whole(path)
+                self._count_linked(1)
+            else:
+                self._relink_names(path, names)
         self._resolver.forget()
         self._shared.clear()
         self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
@@ -382,12 +377,6 @@ class Linker:
         references = self._references[path]
         edge = (source, target, kind)
         return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
-
-
-def _report(progress: Progress | None, done: int, total: int) -> None:
-    """Tell `progress` how many of `total` files are linked, every PROGRESS_EVERY."""
-    if progress is not None and done % PROGRESS_EVERY == 0:
-        progress(done, total)
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

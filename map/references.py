@@ -46,31 +46,43 @@ class References:
     __slots__ = ("_codes", "_names", "_qualifiers", "_scopes", "_which")
 
     def __init__(self, references: Sequence[Reference]) -> None:
-        self._names, names = _column(r.name for r in references)
-        self._scopes, scopes = _column(r.scope for r in references)
-        self._qualifiers, qualifiers = _column(r.qualifier for r in references)
-        self._which = (names, scopes, qualifiers)
-        """Per reference: the position of its name, scope and qualifier."""
-        codes = [r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references]
-        self._codes = narrow(codes, max(codes, default=0) + 1)
-        """0-based first line * 4 + the kind's index."""
+        self._fill(
+            [r.name for r in references],
+            [r.scope for r in references],
+            [r.qualifier for r in references],
+            [r.range.start_line * 4 + REFERENCE_KINDS.index(r.kind) for r in references],
+        )
 
     @classmethod
     def of_stored(cls, path: str, stored: Sequence[list[Any]]) -> References:
         """The references of `path` from the store's reference lists (map.snapshot:
         name, kind, range, scope tail or None, qualifier), without building a
         `Reference` for each: the same columns as from the decoded extract."""
+        scopes = {tail: path if tail is None else f"{path}#{tail}" for _, _, _, tail, _ in stored}
         columns = cls(())
-        columns._names, names = _column(intern(r[0]) for r in stored)
-        tails, scopes = _column(r[3] for r in stored)
-        columns._scopes = tuple(path if tail is None else f"{path}#{tail}" for tail in tails)
-        columns._qualifiers, qualifiers = _column(
-            None if r[4] is None else intern(r[4]) for r in stored
+        columns._fill(
+            [intern(r[0]) for r in stored],
+            [scopes[r[3]] for r in stored],
+            [None if r[4] is None else intern(r[4]) for r in stored],
+            [r[2][0] * 4 + r[1] for r in stored],
         )
-        columns._which = (names, scopes, qualifiers)
-        codes = [r[2][0] * 4 + r[1] for r in stored]
-        columns._codes = narrow(codes, max(codes, default=0) + 1)
         return columns
+
+    def _fill(
+        self,
+        names: list[str],
+        scopes: list[str],
+        qualifiers: list[str | None],
+        codes: list[int],
+    ) -> None:
+        """Keep each reference's name, scope and qualifier as positions among the
+        file's distinct ones, and its code: 0-based first line * 4 + its kind's index."""
+        self._names, name_at = _column(names)
+        self._scopes, scope_at = _column(scopes)
+        self._qualifiers, qualifier_at = _column(qualifiers)
+        self._which = (name_at, scope_at, qualifier_at)
+        """Per reference: the position of its name, scope and qualifier."""
+        self._codes = narrow(codes, max(codes, default=0) + 1)
 
     def __len__(self) -> int:
         return len(self._codes)

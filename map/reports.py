@@ -1,25 +1,20 @@
 """What a map is told and what it tells: how it reads a repository
-(`MapSettings`), how far a build is (`BuildProgress`), what one rebuild did
-(`BuildReport`), the map at a glance (`MapStatus`), and the summary counts
-behind it (`Counts`), which recount only the files whose edges moved.
+(`MapSettings`), what one rebuild did (`BuildReport`), the map at a glance
+(`MapStatus`), and the summary counts behind it (`Counts`), which recount
+only the files whose edges moved.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from disk.statedir import STATE_DIR
 from map.graph import MapGraph
 from map.scopes import FileScope
-
-BuildPhase = Literal["reading", "linking", "saving"]
-"""A build's phases, in order: files read and extracted, files linked, files saved."""
-BuildProgress = Callable[[BuildPhase, int, int], None]
-"""`progress(phase, done, total)`: how many of a phase's files are done."""
 
 
 @dataclass(frozen=True)

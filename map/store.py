@@ -24,6 +24,7 @@ import orjson
 from disk.stamps import FileStamp
 from map.model import FileExtract
 from map.names import details_text, names_text
+from map.progress import Progress, counted
 from map.snapshot import decode_extract, encode_extract
 from map.store_files import (
     LEGACY_NAME,
@@ -64,8 +65,6 @@ BULK_WRITE_FILES = 256
 """A write of this many files or more empties the write-ahead log at once (see write)."""
 BULK_CACHE_KIB = 65536
 """SQLite's page cache while a write replaces every file's rows (2 MB otherwise)."""
-PROGRESS_EVERY = 64
-"""A write reports its progress every this many files."""
 FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
 
@@ -194,7 +193,7 @@ class MapStore:
     def extract(self, path: str) -> FileExtract | None:
         """One file's extract (None when the store does not hold it)."""
         rows = self._rows("SELECT extract FROM files WHERE path = ?", (path,))
-        return self._decode(path, rows[0][0]) if rows else None
+        return self._decode(path, rows[0][0], decode_extract) if rows else None
 
     def node(self, node_id: str) -> dict[str, Any] | None:
         """A node's row (kind, name, qualname, path, lines), or None."""
@@ -238,12 +237,12 @@ class MapStore:
         rows_of: Callable[[str], FileRows | None],
         stamps_moved: Iterable[str],
         skipped_moved: Iterable[str],
-        progress: Callable[[int, int], None] | None = None,
+        progress: Progress | None = None,
     ) -> None:
         """In one transaction: replace the rows of `files` (`rows_of` gives each file's
         as it is written, never all at once; None: gone), the stamps of
         `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
-        counts the files written, every PROGRESS_EVERY and at the end.
+        counts the files written.
 
         A write that replaces every file's rows (a cold build, a full save) goes
         in key order with a larger page cache, and builds the edges' index by
@@ -297,13 +296,11 @@ class MapStore:
         rows_of: Callable[[str], FileRows | None],
         *,
         fresh: bool = False,
-        progress: Callable[[int, int], None] | None = None,
+        progress: Progress | None = None,
     ) -> None:
         """Replace the rows of `files` (None: gone), in key order (`fresh`: a new store,
         with no rows to delete)."""
-        for done, path in enumerate(sorted(files)):
-            if progress is not None and done % PROGRESS_EVERY == 0:
-                progress(done, len(files))
+        for path in counted(progress, sorted(files)):
             rows = rows_of(path)
             for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
                 db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
@@ -340,8 +337,6 @@ class MapStore:
                 "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
                 [edge_row(*edge) for edge in rows.edges],
             )
-        if progress is not None:
-            progress(len(files), len(files))
 
     @staticmethod
     def _count(db: sqlite3.Connection, table: str) -> int:
@@ -393,12 +388,7 @@ class MapStore:
     def _meta(self) -> dict[str, Any]:
         return {str(k): v for k, v in self._rows("SELECT key, value FROM meta")}
 
-    def _decode(
-        self,
-        path: str,
-        blob: bytes,
-        decode: Callable[[str, list[Any]], T] = decode_extract,  # type: ignore[assignment]
-    ) -> T:
+    def _decode(self, path: str, blob: bytes, decode: Callable[[str, list[Any]], T]) -> T:
         try:
             return decode(path, orjson.loads(blob))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
