@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bridge.call_progress import build_progress
-from bridge.checkcache import CheckCache
 from bridge.config import Config, build_dataclass, catalog_of
 from bridge.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
 from map import BuildReport, CodeMap, LiveMap, MapSettings
 from memory import MemoryService, store_exists, store_location
+from verify import CheckCache
 
 if TYPE_CHECKING:
     from lsp import LivePool

@@ -14,6 +14,7 @@ from typing_extensions import TypedDict
 
 from bridge.envelope import AnswerBase
 from map import EdgeKind, SymbolKind, WatchStatus
+from verify import EdgeVerdicts, UncheckedReason
 
 MapLanguage = Literal["python", "typescript", "tsx", "javascript", "go", "c", "cpp", "rust", "java"]
 """The languages the map extracts (map.languages.LANGUAGES)."""
@@ -25,10 +26,6 @@ SkipReason = Literal[
 NodeKind = Literal["file"] | SymbolKind
 """A map node's kind: a file, or the kind of symbol extraction found."""
 Direction = Literal["in", "out"]
-UncheckedReason = Literal[
-    "not_a_use", "changed_since_build", "over_cap", "no_server", "server_error"
-]
-"""Why `verify` left an edge `verified: null` (bridge.mapverify)."""
 
 # ----------------------------------------------------------------- parameters
 
@@ -86,6 +83,18 @@ class Verification(TypedDict):
     notHeld: int
     unchecked: int
     uncheckedReasons: dict[UncheckedReason, int]
+
+
+def verification_of(verdicts: EdgeVerdicts) -> Verification:
+    """What answers carry as `verification`."""
+    return Verification(
+        method="definition at the use site",
+        checked=verdicts.checked,
+        held=verdicts.held,
+        notHeld=verdicts.not_held,
+        unchecked=verdicts.unchecked,
+        uncheckedReasons=dict(sorted(verdicts.reasons.items())),
+    )
 
 
 class StaticData(MapData):

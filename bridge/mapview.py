@@ -1,70 +1,18 @@
-"""What the bridge reads from the cached map: a node's recorded place, an edge's
-use sites and facts, a reached node as answers list it, and freshness.
-
-A file counts as stale for an answer when the watcher flagged it, or when
-its content on disk no longer hashes to what the map recorded.
+"""What map answers show of the cached map: a reached node as answers list it, an
+edge's facts, and freshness (a file counts as stale for an answer when it
+changed since the build: `verify.changed_since_build`).
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from bridge.map_shapes import Neighbor, NodeKind
-from map import CodeMap, EdgeKind, Range
+from map import CodeMap, EdgeKind
 from map import Neighbor as Reached
-
-MAX_SUGGESTIONS = 5
-USE_KINDS = frozenset({"calls", "references", "inherits"})
-
-# The map's symbol kinds in the LSP SymbolKind names servers report.
-_LSP_KIND = {
-    "module": "module",
-    "namespace": "namespace",
-    "class": "class",
-    "interface": "interface",
-    "struct": "struct",
-    "enum": "enum",
-    "type": "class",
-    "function": "function",
-    "method": "method",
-    "constructor": "constructor",
-    "field": "field",
-    "property": "property",
-    "variable": "variable",
-    "constant": "constant",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class MapEntry:
-    """Where the map last saw a symbol (1-based, inclusive lines)."""
-
-    node_id: str
-    path: str
-    kind: str
-    start_line: int
-    end_line: int
-    selection_line: int
-    range: Range
-    name: str
-
-    @property
-    def lsp_kind(self) -> str:
-        """The kind as a language server would name it."""
-        return _LSP_KIND.get(self.kind, self.kind)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The map's view, as shown in `mapRange`."""
-        return {
-            "nodeId": self.node_id,
-            "path": self.path,
-            "startLine": self.start_line,
-            "endLine": self.end_line,
-            "selectionLine": self.selection_line,
-        }
+from verify import Edge, changed_since_build
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,33 +22,6 @@ class MapStamp:
     built_at: str
     stale: bool
     stale_paths: tuple[str, ...]
-
-
-def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
-    """The map's record of a symbol node, or None when the map has no such symbol."""
-    details = code_map.attrs(node_id)
-    if details is None or details["kind"] == "file":
-        return None
-    first, last = details["lines"]
-    return MapEntry(
-        node_id,
-        details["path"],
-        details["kind"],
-        first,
-        last,
-        details["selection"].start_line + 1,
-        details["range"],
-        details["name"],
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """One listed edge: `user` uses `used` (`kind`: calls, references, inherits...)."""
-
-    user: str
-    used: str
-    kind: str
 
 
 def edge_of(found: Reached, incoming: bool) -> Edge:
@@ -134,18 +55,6 @@ def neighbor(code_map: CodeMap, found: Reached, incoming: bool) -> Neighbor:
 
 
 @dataclass(frozen=True, slots=True)
-class UseSite:
-    """Where a map edge's use is written (LSP position), and its target's lines."""
-
-    path: str
-    line: int
-    character: int
-    target_path: str
-    target_lines: tuple[int, int]
-    """1-based, inclusive: the used symbol's range as the map has it."""
-
-
-@dataclass(frozen=True, slots=True)
 class EdgeFacts:
     """What answers show of an edge: its `confidence` (2 places) and the 1-based
     lines of its uses (`at`); 1.0 and none for an edge the map does not hold."""
@@ -160,50 +69,6 @@ def edge_facts(code_map: CodeMap, user: str, used: str, kind: str) -> EdgeFacts:
     if details is None:
         return EdgeFacts()
     return EdgeFacts(round(details["confidence"], 2), details["lines"])
-
-
-def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | None:
-    """The first use behind the edge `user -> used` (calls, references, inherits):
-    the name itself when written there, else another use of that kind on its lines
-    (an alias); None for other edges, or when the map has no such use."""
-    if kind not in USE_KINDS:
-        return None
-    details = code_map.edge_attrs(user, used, kind)
-    target = map_entry(code_map, used)
-    path = user.partition("#")[0]
-    extract = code_map.extract_of(path)
-    if details is None or target is None or extract is None:
-        return None
-    lines = set(details["lines"])
-    uses = [
-        ref
-        for ref in extract.references
-        if ref.scope == user and ref.kind == kind and ref.range.first_line in lines
-    ]
-    named = [ref for ref in uses if ref.name == target.name]
-    first = next(iter(named or uses), None)
-    if first is None:
-        return None
-    return UseSite(
-        path,
-        first.range.start_line,
-        first.range.start_char,
-        target.path,
-        (target.start_line, target.end_line),
-    )
-
-
-def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> list[str]:
-    """The node IDs closest to a mistyped one: the map's, plus `extra` known ones."""
-    path = node_id.partition("#")[0]
-    pool = code_map.node_ids(path) or code_map.node_ids()
-    candidates = sorted(set(pool) | set(extra))
-    return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
-
-
-def changed_since_build(code_map: CodeMap, path: str) -> bool:
-    """True when `path` was flagged by the watcher or differs on disk since the build."""
-    return path in code_map.stale_files() or code_map.changed_on_disk(path)
 
 
 def changed_files(code_map: CodeMap) -> list[str]:

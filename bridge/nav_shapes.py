@@ -5,13 +5,17 @@ Keys are camelCase; lines and columns 1-based. See docs/contracts.md.
 
 from __future__ import annotations
 
-from typing import NotRequired, cast
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
 from bridge.envelope import AnswerBase
 from bridge.render import CallEntry, FoundSymbol, OutlineEntry, Place, SymbolPlace
 from bridge.schema_types import Completeness, CompletenessReason, SeenAs, SiteSource
+from verify import Priming, Site, Verdict
+
+MAX_LISTED = 15
+"""Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
 
 
 class TargetLine(TypedDict):
@@ -61,7 +65,7 @@ class PrimingInfo(TypedDict):
 
 
 class Checked(TypedDict):
-    """How complete a cross-checked answer is (bridge.completeness)."""
+    """How complete a cross-checked answer is (verify.completeness)."""
 
     completeness: Completeness
     completenessReasons: list[Reason]
@@ -71,9 +75,57 @@ class Checked(TypedDict):
     priming: PrimingInfo | None
 
 
-def checked(fields: dict[str, object]) -> Checked:
-    """A Verdict's fields under their published type (the MCP SDK checks them)."""
-    return cast(Checked, fields)
+def checked(verdict: Verdict) -> Checked:
+    """The keys a verdict adds to an answer's `data`."""
+    scan = verdict.scan
+    return Checked(
+        completeness="complete" if verdict.complete else "partial",
+        completenessReasons=[Reason(code=r.code, message=r.message) for r in verdict.reasons],
+        unconfirmed=[_site(site) for site in verdict.listed()[:MAX_LISTED]],
+        unconfirmedCount=len(verdict.unconfirmed),
+        crossCheck=None
+        if scan is None
+        else CrossCheck(
+            name=scan.name,
+            candidateSites=verdict.candidates,
+            confirmedSites=verdict.candidates - len(verdict.unconfirmed),
+            filesScanned=scan.files_scanned,
+            scanMs=round(scan.ms, 1),
+        ),
+        priming=None if verdict.priming is None else priming_info(verdict.priming),
+    )
+
+
+def verdict_warnings(verdict: Verdict) -> list[str]:
+    """One line for the envelope when the answer is partial for a reason other than
+    loading (which has its own warning)."""
+    codes = [r.code for r in verdict.reasons if r.code != "server_loading"]
+    if not codes:
+        return []
+    return [f"partial answer ({', '.join(codes)}): see data.completenessReasons"]
+
+
+def priming_info(priming: Priming) -> PrimingInfo:
+    """What answers carry as `priming`."""
+    return PrimingInfo(
+        filesOpened=len(priming.opened),
+        ms=round(priming.ms, 1),
+        cap=priming.cap,
+        capHit=bool(priming.not_opened),
+        filesNotOpened=list(priming.not_opened),
+        failed=priming.failed,
+    )
+
+
+def _site(site: Site) -> UnconfirmedSite:
+    return UnconfirmedSite(
+        path=site.path,
+        line=site.line,
+        column=site.column,
+        text=site.text,
+        source=site.source,
+        seenAs=site.role or "unparsed",
+    )
 
 
 class LocationsData(TypedDict):

@@ -14,9 +14,9 @@ from typing import NotRequired, cast
 from typing_extensions import TypedDict
 
 from bridge.schema_types import SymbolKind
-from bridge.symbols import LiveSymbol
 from disk.columns import from_utf16
 from lsp import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
+from verify import LiveSymbol
 
 
 class LspRange(TypedDict):
@@ -104,12 +104,7 @@ def span_lsp(span: Span) -> LspRange:
 
 def lines_of(span: Span) -> Lines:
     """The 1-based, inclusive lines a span covers."""
-    last = (
-        span.end_line
-        if span.end_char == 0 and span.end_line > span.start_line
-        else span.end_line + 1
-    )
-    return Lines(startLine=span.start_line + 1, endLine=last)
+    return Lines(startLine=span.start_line + 1, endLine=span.last_line)
 
 
 def location(loc: Location) -> Place:

@@ -17,8 +17,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from bridge.candidates import Source
-from bridge.completeness import ReasonCode
+from verify import ReasonCode, Source
 
 Target = Annotated[
     str,

@@ -8,18 +8,9 @@ from __future__ import annotations
 
 from bridge.errors import UnavailableError
 from lsp import ServerRequestError
-
-
-def server_failure(exc: ServerRequestError) -> str:
-    """The server's error in one line: no stack frames, no repeated `Error:` lines."""
-    kept = [
-        line.strip()
-        for line in str(exc).splitlines()
-        if line.strip() and not line.lstrip().startswith(("at ", "Error: "))
-    ]
-    return " ".join(kept)
+from verify import live_failure
 
 
 def server_error(exc: ServerRequestError) -> UnavailableError:
     """The ToolError a server's refusal becomes (raise it `from exc`)."""
-    return UnavailableError(server_failure(exc), code="server_error")
+    return UnavailableError(live_failure(exc), code="server_error")

@@ -19,33 +19,12 @@ from bridge.inputs import check_path_length, check_text, shown
 from disk.columns import to_utf16
 from disk.paths import relative_posix, resolve_in_root
 from disk.text import read_source
+from verify import LspPosition, NodeTarget
 
 _POSITION = re.compile(r"^(?P<path>[^#]+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
 _ORDINAL = re.compile(r"^(?P<qualname>.+?)~(?P<n>\d+)$")
 _MAX_DIGITS = 9
 """No line, column or repeat count needs more digits (and Python refuses 4,300)."""
-
-
-@dataclass(frozen=True, slots=True)
-class NodeTarget:
-    """A file (`qualname` None) or a symbol in it; `ordinal` counts repeats from 1."""
-
-    path: str
-    qualname: str | None = None
-    ordinal: int = 1
-
-    @property
-    def node_id(self) -> str:
-        """The canonical node ID."""
-        if self.qualname is None:
-            return self.path
-        suffix = f"~{self.ordinal}" if self.ordinal > 1 else ""
-        return f"{self.path}#{self.qualname}{suffix}"
-
-    @property
-    def parts(self) -> tuple[str, ...]:
-        """The qualified name split into its container chain and name."""
-        return () if self.qualname is None else tuple(self.qualname.split("."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +35,6 @@ class PositionTarget:
     line: int
     column: int | None = None
     name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LspPosition:
-    """A checked position in LSP terms (0-based line, UTF-16 column), path relative."""
-
-    path: str
-    line: int
-    character: int
-    line_text: str
 
 
 def parse_node_id(text: str) -> NodeTarget:

@@ -18,6 +18,7 @@ from lsp import (
     PositionError,
     RequestTimeoutError,
     ServerCrashedError,
+    ServerRequestError,
     UnknownLanguageError,
     UnsupportedFileError,
     UnsupportedQueryError,
@@ -30,6 +31,7 @@ from memory import (
     MemoryStoreError,
     UnknownMemoryError,
 )
+from verify import SymbolGoneError, UnknownSymbolError, VerifyError, live_failure
 
 
 def as_tool_error(exc: Exception) -> ToolError | None:
@@ -50,6 +52,8 @@ def as_tool_error(exc: Exception) -> ToolError | None:
         return ToolError(str(exc), code="map_error")
     if isinstance(exc, MemoryDomainError):
         return _memory(exc)
+    if isinstance(exc, VerifyError):
+        return _verify(exc)
     if isinstance(exc, OSError):
         return _os(exc)
     loop = exc.__context__
@@ -103,6 +107,14 @@ def _memory(exc: MemoryDomainError) -> ToolError:
     return ToolError(exc.message, hint=exc.hint, code=exc.code)
 
 
+def _verify(exc: VerifyError) -> ToolError:
+    if isinstance(exc, UnknownSymbolError):
+        return UnknownIdError(exc.message, suggestions=exc.suggestions)
+    if isinstance(exc, SymbolGoneError):
+        return NotFoundError(exc.message, code="symbol_not_found", hint=exc.hint)
+    return ToolError(exc.message, code="verify_error")
+
+
 def _disk(exc: DiskError) -> ToolError:
     if isinstance(exc, OutsideRootError):
         return BadInputError(str(exc), code="outside_root")
@@ -129,4 +141,6 @@ def _live(exc: LspError) -> ToolError:
         return UnavailableError(str(exc), code="server_timeout")
     if isinstance(exc, ServerCrashedError):
         return UnavailableError(str(exc), code="server_crashed")
+    if isinstance(exc, ServerRequestError):
+        return UnavailableError(live_failure(exc), code="server_error")
     return UnavailableError(str(exc), code="server_error")

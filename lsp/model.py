@@ -24,6 +24,14 @@ class Span:
     end_line: int
     end_char: int
 
+    @property
+    def last_line(self) -> int:
+        """The 1-based, inclusive last line it covers (an end at column 0 of a later
+        line ends on the line before)."""
+        if self.end_char == 0 and self.end_line > self.start_line:
+            return self.end_line
+        return self.end_line + 1
+
 
 @dataclass(frozen=True, slots=True)
 class Location:

@@ -32,9 +32,8 @@ from bridge.change_shapes import (
 from bridge.context import AppContext
 from bridge.envelope import respond
 from bridge.errors import BadInputError
-from bridge.map_shapes import Neighbor, NodeKind, Verify
-from bridge.mapverify import verify_edges
-from bridge.mapview import Edge, edge_of, map_stamp, neighbor
+from bridge.map_shapes import Neighbor, NodeKind, Verify, verification_of
+from bridge.mapview import edge_of, map_stamp, neighbor
 from bridge.schema_types import Budget
 from map import CodeMap, language_for
 from map import Neighbor as Reached
@@ -47,6 +46,7 @@ from memory import (
     diff_files,
     symbol_changes,
 )
+from verify import Edge, verify_edges
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
@@ -177,7 +177,7 @@ async def map_changes(
         verification = await verify_edges(app, code_map, [edge for _, edge in first_hop])
         for dependent, edge in first_hop:
             dependent["verified"] = verification.verdicts.get(edge)
-        data["verification"] = verification.summary()
+        data["verification"] = verification_of(verification)
         if code_map.built_at != built:
             warnings.append("the map was rebuilt while its edges were being verified: ask again")
     if memories:

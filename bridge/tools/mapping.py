@@ -60,13 +60,14 @@ from bridge.map_shapes import (
     WalkDepth,
     WalkDirection,
     WatcherInfo,
+    verification_of,
 )
-from bridge.mapverify import verify_edges
-from bridge.mapview import Edge, changed_files, edge_facts, edge_of, map_stamp, neighbor
+from bridge.mapview import changed_files, edge_facts, edge_of, map_stamp, neighbor
 from bridge.schema_types import Budget, FilePath
 from bridge.targets import parse_node_id
 from map import CodeMap, EdgeKind, MapStatus, SymbolKind
 from map import Neighbor as Reached
+from verify import Edge, verify_edges
 
 USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
 MAX_DEPTH = 10
@@ -179,7 +180,7 @@ async def _graph_answer(
             verification = await verify_edges(app, code_map, listed.edges)
             for item, edge in zip(fields[key], listed.edges, strict=True):
                 item["verified"] = verification.verdicts.get(edge)
-            data["verification"] = verification.summary()
+            data["verification"] = verification_of(verification)
             if code_map.built_at != built:
                 notes.append("the map was rebuilt while its edges were being verified: ask again")
         return _answer(

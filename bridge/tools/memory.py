@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from bridge.context import AppContext
 from bridge.envelope import respond
-from bridge.liveconfirm import LiveConfirmer
+from bridge.live_memory import confirming
 from bridge.memory_shapes import (
     CheckAnswer,
     RecallAnswer,
@@ -56,6 +56,7 @@ from memory import (
     saved,
     superseded,
 )
+from verify import LiveConfirmer
 
 T = TypeVar("T")
 
@@ -140,7 +141,7 @@ async def memory_check(
     """
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
-    results = await _run(app, lambda s: s.check(ids or (), live=confirm), code_map)
+    results = await _run(app, lambda s: s.check(ids or (), live=confirming(confirm)), code_map)
     ordered = sorted(results, key=lambda r: r.status != "stale")
     return respond(
         checks(ordered),

@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bridge.callers import by_target, callers_from_callees
-from bridge.completeness import Question
 from bridge.context import AppContext
-from bridge.crosscheck import cross_checked
 from bridge.envelope import Ranked, respond
 from bridge.errors import BadInputError, NotFoundError, UnavailableError
 from bridge.nav_shapes import (
@@ -31,6 +28,7 @@ from bridge.nav_shapes import (
     WorkspaceSymbolsAnswer,
     WorkspaceSymbolsData,
     checked,
+    verdict_warnings,
 )
 from bridge.render import by_importance, call_site, location, outline, workspace_symbol
 from bridge.schema_types import (
@@ -44,17 +42,18 @@ from bridge.schema_types import (
 )
 from bridge.server_errors import server_error
 from bridge.symbol_search import search_symbols
-from bridge.symbols import flatten
-from bridge.targets import (
+from bridge.targets import checked_path, parse_node_id, parse_target, to_lsp_position
+from lsp import CallSite, Location, ServerCrashedError, ServerGaveUpError, ServerRequestError
+from verify import (
     LspPosition,
     NodeTarget,
-    checked_path,
-    parse_node_id,
-    parse_target,
-    to_lsp_position,
+    Question,
+    by_target,
+    callers_from_callees,
+    cross_checked,
+    flatten,
+    resolve_live,
 )
-from bridge.tools.resolve import resolve_live
-from lsp import CallSite, Location, ServerCrashedError, ServerGaveUpError, ServerRequestError
 
 T = TypeVar("T")
 
@@ -155,10 +154,8 @@ async def _locations(
             _location_places,
             excluded=excluded,
         )
-        data = LocationsData(
-            target=_target(position), count=0, locations=[], **checked(verdict.fields())
-        )
-        warnings = loading_warnings(app, position.path) + verdict.warnings()
+        data = LocationsData(target=_target(position), count=0, locations=[], **checked(verdict))
+        warnings = loading_warnings(app, position.path) + verdict_warnings(verdict)
     ordered = sorted(found, key=lambda loc: (loc.path != position.path, loc.path, loc.line))
     data["count"] = len(ordered)
     data["locations"] = [location(loc) for loc in ordered]
@@ -341,9 +338,9 @@ async def nav_callers(
     )
     callers = [call_site(s) for s in by_target(sites)]
     data = CallersData(
-        target=_target(position), count=len(callers), callers=callers, **checked(verdict.fields())
+        target=_target(position), count=len(callers), callers=callers, **checked(verdict)
     )
-    warnings = loading_warnings(app, position.path) + verdict.warnings()
+    warnings = loading_warnings(app, position.path) + verdict_warnings(verdict)
     warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key="callers", warnings=warnings)
 

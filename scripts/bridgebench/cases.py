@@ -6,12 +6,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.checkcache import CheckCache
 from bridge.context import AppContext
-from bridge.targets import LspPosition, PositionTarget, to_lsp_position
+from bridge.targets import PositionTarget, to_lsp_position
 from bridge.tools import mapping, nav, resolve
 from bridgebench.targets import Site, Targets
 from lsp.pool import LivePool
+from verify import CheckCache, LspPosition
 
 Raw = Callable[[AppContext], Awaitable[object]]
 PositionQuery = Callable[[LivePool, str, int, int], Awaitable[object]]

@@ -11,10 +11,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bridge.callers import by_target
 from lsp.model import CallSite, Location, Span
 from tests.bridge.mcp_session import call, serve
 from tests.conftest import require_binary
+from verify import by_target
 
 SCENARIO_TIMEOUT_S = 180.0
 LOCALS = 40

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bridge.server_errors import server_failure
 from bridge.symbol_search import EXACT, FUZZY, match_rank
 from lsp.errors import ServerRequestError
 from tests.adversarial.cli import cli
 from tests.bridge.mcp_session import call, call_error, example_repo, serve
 from tests.conftest import FIXTURES, require_binary
+from verify import live_failure
 
 SCENARIO_TIMEOUT_S = 180.0
 PYTHON_HELPERS = """\
@@ -122,6 +122,6 @@ def test_a_server_stack_trace_becomes_one_line() -> None:
         "    at process.processTicksAndRejections (node:internal:83:21)"
     )
     error = ServerRequestError("typescript-language-server", "workspace/symbol", detail)
-    message = server_failure(error)
+    message = live_failure(error)
     assert "\n" not in message and " at " not in message
     assert message.endswith("TypeScript Server Error (5.9.3) No Project.")

@@ -6,9 +6,21 @@ from pathlib import Path
 
 import pytest
 
-from bridge.candidates import Scan, Site, label, name_at, names_code, scan
-from bridge.completeness import MAX_LISTED, Question, judge
-from bridge.priming import PRIME_CAP, Priming, files_to_prime, prime_cap
+from bridge.nav_shapes import MAX_LISTED, checked, verdict_warnings
+from verify import (
+    PRIME_CAP,
+    Priming,
+    Question,
+    Scan,
+    Site,
+    files_to_prime,
+    judge,
+    label,
+    name_at,
+    names_code,
+    prime_cap,
+    scan,
+)
 
 TS = (".ts", ".js")
 
@@ -70,8 +82,8 @@ def test_labelling_stops_at_its_file_limit(tmp_path: Path) -> None:
         target=("m0.ts", 1),
         unparsed_files=1,
     )
-    assert "scan_capped" in [r["code"] for r in verdict.reasons]
-    assert verdict.fields()["unconfirmed"][-1]["seenAs"] == "unparsed"
+    assert "scan_capped" in [r.code for r in verdict.reasons]
+    assert checked(verdict)["unconfirmed"][-1]["seenAs"] == "unparsed"
 
 
 def test_a_private_name_is_not_the_public_one(tmp_path: Path) -> None:
@@ -94,7 +106,7 @@ def test_an_answer_holding_every_candidate_is_complete() -> None:
         scan=_scan(_site("a.ts", 3), _site("b.ts", 7), _site("a.ts", 1, "definition")),
         target=("a.ts", 1),
     )
-    fields = verdict.fields()
+    fields = checked(verdict)
     assert fields["completeness"] == "complete"
     assert fields["completenessReasons"] == []
     assert fields["unconfirmed"] == []
@@ -108,7 +120,7 @@ def test_unconfirmed_candidates_are_listed_apart_with_their_source() -> None:
         scan=_scan(_site("a.ts", 3), _site("c.ts", 2, "mention", False), _site("d.ts", 5)),
         target=("a.ts", 1),
     )
-    fields = verdict.fields()
+    fields = checked(verdict)
     assert fields["completeness"] == "partial"
     assert [r["code"] for r in fields["completenessReasons"]] == [
         "unconfirmed_candidates",
@@ -118,7 +130,7 @@ def test_unconfirmed_candidates_are_listed_apart_with_their_source() -> None:
         ("d.ts", 5, "map"),
         ("c.ts", 2, "text"),
     ]
-    assert verdict.warnings() == [
+    assert verdict_warnings(verdict) == [
         "partial answer (unconfirmed_candidates, outside_project): see data.completenessReasons"
     ]
 
@@ -137,10 +149,10 @@ def test_comments_and_other_symbols_definitions_are_listed_but_never_make_it_par
         ),
         target=("a.ts", 1),
     )
-    fields = verdict.fields()
+    fields = checked(verdict)
     assert fields["completeness"] == "complete", fields["completenessReasons"]
     assert ("c.ts", 2) in {(u["path"], u["line"]) for u in fields["unconfirmed"]}
-    assert verdict.warnings() == []
+    assert verdict_warnings(verdict) == []
 
 
 def test_a_declaration_left_out_on_purpose_is_no_candidate() -> None:
@@ -164,9 +176,9 @@ def test_loading_and_a_capped_priming_make_an_answer_partial() -> None:
         loading=True,
         priming=priming,
     )
-    codes = [r["code"] for r in verdict.reasons]
+    codes = [r.code for r in verdict.reasons]
     assert codes == ["server_loading", "priming_capped"]
-    assert verdict.fields()["priming"] == {
+    assert checked(verdict)["priming"] == {
         "filesOpened": 1,
         "ms": 5.0,
         "cap": 1,
@@ -174,7 +186,9 @@ def test_loading_and_a_capped_priming_make_an_answer_partial() -> None:
         "filesNotOpened": ["c.ts", "d.ts"],
         "failed": None,
     }
-    assert verdict.warnings() == ["partial answer (priming_capped): see data.completenessReasons"]
+    assert verdict_warnings(verdict) == [
+        "partial answer (priming_capped): see data.completenessReasons"
+    ]
 
 
 def test_a_definition_found_stands_alone_and_none_found_lists_the_map_definitions() -> None:
@@ -186,7 +200,7 @@ def test_a_definition_found_stands_alone_and_none_found_lists_the_map_definition
 
 def test_a_long_unconfirmed_list_is_cut_and_counted() -> None:
     sites = [_site("z.ts", n, "mention", False) for n in range(1, 40)] + [_site("m.ts", 9)]
-    fields = judge("references", answer=set(), scan=_scan(*sites), target=("a.ts", 1)).fields()
+    fields = checked(judge("references", answer=set(), scan=_scan(*sites), target=("a.ts", 1)))
     assert fields["unconfirmedCount"] == 40
     assert len(fields["unconfirmed"]) == MAX_LISTED
     assert fields["unconfirmed"][0]["path"] == "m.ts"
@@ -215,10 +229,10 @@ def test_uses_in_a_file_the_server_found_nothing_in_point_outside_its_project() 
         _site("test/helpers.ts", 2, "definition"),
     )
     verdict = judge("references", answer={("src/a.ts", 3)}, scan=found, target=("src/a.ts", 1))
-    codes = [r["code"] for r in verdict.reasons]
+    codes = [r.code for r in verdict.reasons]
     assert codes == ["unconfirmed_candidates", "outside_project"]
-    assert "test/t.ts" in verdict.reasons[1]["message"]
-    assert "helpers" not in verdict.reasons[1]["message"]
+    assert "test/t.ts" in verdict.reasons[1].message
+    assert "helpers" not in verdict.reasons[1].message
 
 
 def test_only_a_name_in_code_is_scanned_for(tmp_path: Path) -> None:
@@ -231,8 +245,8 @@ def test_only_a_name_in_code_is_scanned_for(tmp_path: Path) -> None:
 
 def test_an_answer_with_no_name_to_check_says_so() -> None:
     verdict = judge("references", answer=set(), scan=None, target=("a.ts", 1), checked=False)
-    assert [r["code"] for r in verdict.reasons] == ["not_checked"]
-    assert verdict.fields()["crossCheck"] is None
+    assert [r.code for r in verdict.reasons] == ["not_checked"]
+    assert checked(verdict)["crossCheck"] is None
     found = judge("definition", answer={("b.ts", 4)}, scan=None, target=("a.ts", 1), checked=False)
     assert found.complete
 
@@ -245,8 +259,8 @@ def test_a_workspace_the_server_cannot_see_whole_makes_answers_partial() -> None
         target=("a.go", 1),
         workspace=["go.mod needs modules missing from the module cache; run go mod download"],
     )
-    assert [r["code"] for r in verdict.reasons] == ["workspace_incomplete"]
-    assert "go mod download" in verdict.reasons[0]["message"]
+    assert [r.code for r in verdict.reasons] == ["workspace_incomplete"]
+    assert "go mod download" in verdict.reasons[0].message
 
 
 def test_priming_cut_short_by_a_crash_says_so() -> None:
@@ -254,5 +268,5 @@ def test_priming_cut_short_by_a_crash_says_so() -> None:
     verdict = judge(
         "references", answer={("a.ts", 3)}, scan=_scan(), target=("a.ts", 1), priming=priming
     )
-    assert [r["code"] for r in verdict.reasons] == ["priming_failed"]
-    assert "tsserver crashed" in verdict.reasons[0]["message"]
+    assert [r.code for r in verdict.reasons] == ["priming_failed"]
+    assert "tsserver crashed" in verdict.reasons[0].message

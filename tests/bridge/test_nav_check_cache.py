@@ -13,14 +13,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from bridge.callers import callers_from_callees
-from bridge.candidates import Site, label, scan
-from bridge.checkcache import CheckCache
 from bridge.context import AppContext
 from bridge.tools.nav import nav_callers, nav_references, position_of
 from map import FileExtract, extract_file
 from tests.conftest import FIXTURES, require_binary
 from tests.lsp.conftest import line_of
+from verify import CheckCache, Site, callers_from_callees, label, scan
 
 TS = (".ts",)
 TIMEOUT_S = 240.0

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from bridge.symbols import enclosing, find_by_name, find_exact, flatten, name_parts
-from bridge.targets import NodeTarget
 from lsp.model import DocumentSymbolNode, Span
+from verify import NodeTarget, enclosing, find_by_name, find_exact, flatten, name_parts
 
 
 def _node(

@@ -8,13 +8,13 @@ import pytest
 
 from bridge.errors import BadInputError
 from bridge.targets import (
-    NodeTarget,
     PositionTarget,
     parse_node_id,
     parse_target,
     to_lsp_position,
 )
 from disk.errors import MissingFileError, OutsideRootError
+from verify import NodeTarget
 
 
 def test_node_ids_round_trip() -> None:

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from bridge.context import AppContext
-from bridge.mapview import map_entry
 from bridge.tools.mapping import map_impact, map_neighbors, map_outline, map_search, map_status
 from map.codemap import CodeMap
 from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo, fresh, graph_state
 from tests.map.polling import wait_until
+from verify import map_entry
 
 GATE_TIMEOUT_S = 30.0
 

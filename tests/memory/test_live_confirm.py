@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from bridge.context import AppContext
-from bridge.liveconfirm import LiveConfirmer
 from bridge.tools import memory
 from memory.check import check_memories
 from memory.live import confirm_check, live_of
 from memory.model import LiveCheck
 from memory.workspace import Workspace
 from tests.memory.conftest import Repo
+from verify import Listing, LiveConfirmer
 
 TIMEOUT_S = 120.0
 CODE = "def greet(name):\n    return 'hi ' + name\n\n\ndef other():\n    return 1\n"
@@ -106,9 +106,9 @@ def test_live_questions_stop_at_the_file_budget_and_say_so(repo: Repo) -> None:
         wrong = await asyncio.to_thread(confirm, "a.py", "f", (5, 6))
         second = await asyncio.to_thread(confirm, "b.py", "g", (1, 2))
         assert (first, wrong, second) == (
-            LiveCheck(True, "listed"),
-            LiveCheck(False, "not_listed"),
-            LiveCheck(None, "over_budget"),
+            Listing(True, "listed"),
+            Listing(False, "not_listed"),
+            Listing(None, "over_budget"),
         )
         (note,) = confirm.notes
         assert note.startswith("live confirmation: a check asks for at most 1 file outlines")

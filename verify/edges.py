@@ -19,19 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
-from bridge.context import AppContext
-from bridge.map_shapes import UncheckedReason, Verification
-from bridge.mapview import Edge, UseSite, changed_since_build, use_site
 from disk.errors import DiskError
 from lsp import LspError, NoServerError, UnsupportedFileError
 from map import CodeMap
+from verify.recorded import Edge, UseSite, changed_since_build, use_site
+from verify.workspace import Workspace
 
 MAX_CHECKED_EDGES = 32
+UncheckedReason = Literal[
+    "not_a_use", "changed_since_build", "over_cap", "no_server", "server_error"
+]
+"""Why an edge was left unchecked (`verified: null` in answers)."""
 
 
 @dataclass(slots=True)
-class Verdicts:
+class EdgeVerdicts:
     """Which edges held: True, False, or None (not checked, see `reasons`)."""
 
     verdicts: dict[Edge, bool | None] = field(default_factory=dict)
@@ -42,22 +46,32 @@ class Verdicts:
         self.verdicts[edge] = None
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
-    def summary(self) -> Verification:
-        """What answers carry as `verification`."""
-        found = list(self.verdicts.values())
-        return Verification(
-            method="definition at the use site",
-            checked=sum(v is not None for v in found),
-            held=sum(v is True for v in found),
-            notHeld=sum(v is False for v in found),
-            unchecked=sum(v is None for v in found),
-            uncheckedReasons=dict(sorted(self.reasons.items())),
-        )
+    @property
+    def checked(self) -> int:
+        """Edges a live server answered for."""
+        return sum(v is not None for v in self.verdicts.values())
+
+    @property
+    def held(self) -> int:
+        """Edges the live server confirmed."""
+        return sum(v is True for v in self.verdicts.values())
+
+    @property
+    def not_held(self) -> int:
+        """Edges the live server contradicted."""
+        return sum(v is False for v in self.verdicts.values())
+
+    @property
+    def unchecked(self) -> int:
+        """Edges left unchecked (see `reasons`)."""
+        return sum(v is None for v in self.verdicts.values())
 
 
-async def verify_edges(app: AppContext, code_map: CodeMap, edges: Sequence[Edge]) -> Verdicts:
+async def verify_edges(
+    workspace: Workspace, code_map: CodeMap, edges: Sequence[Edge]
+) -> EdgeVerdicts:
     """Check `edges` (deduplicated, in order) against the live server."""
-    result = Verdicts()
+    result = EdgeVerdicts()
     sites: list[tuple[Edge, UseSite]] = []
     for edge in dict.fromkeys(edges):
         site = use_site(code_map, edge.user, edge.used, edge.kind)
@@ -78,7 +92,7 @@ async def verify_edges(app: AppContext, code_map: CodeMap, edges: Sequence[Edge]
             result.skip(edge, "no_server")
             continue
         try:
-            found = await app.live.definition(site.path, site.line, site.character)
+            found = await workspace.live.definition(site.path, site.line, site.character)
         except (NoServerError, UnsupportedFileError):
             no_server.add(extension)
             result.skip(edge, "no_server")

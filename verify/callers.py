@@ -16,14 +16,14 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from bridge.candidates import Site
-from bridge.context import AppContext
-from bridge.targets import LspPosition
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import read_source_bytes
 from lsp import CallSite, DocumentSymbolNode, Location, LspError
+from verify.candidates import Site
+from verify.targets import LspPosition
+from verify.workspace import Workspace
 
 MAX_FUNCTIONS = 16
 _FUNCTIONS = frozenset({"function", "method", "constructor"})
@@ -62,7 +62,7 @@ def by_target(sites: Sequence[CallSite]) -> list[CallSite]:
 
 
 async def callers_from_callees(
-    app: AppContext, position: LspPosition, sites: Sequence[Site]
+    workspace: Workspace, position: LspPosition, sites: Sequence[Site]
 ) -> list[CallSite]:
     """The functions around `sites` whose outgoing calls reach the symbol at `position`.
 
@@ -74,26 +74,28 @@ async def callers_from_callees(
         return []
     paths = sorted({s.path for s in wanted})
     targets, functions = await asyncio.gather(
-        _targets(app, position), _functions(app, paths, wanted)
+        _targets(workspace, position), _functions(workspace, paths, wanted)
     )
     if targets is None:
         return []
-    found = await asyncio.gather(*(_calling(app, path, node, targets) for path, node in functions))
+    found = await asyncio.gather(
+        *(_calling(workspace, path, node, targets) for path, node in functions)
+    )
     return [site for site in found if site is not None]
 
 
-async def _targets(app: AppContext, position: LspPosition) -> set[tuple[str, int]] | None:
+async def _targets(workspace: Workspace, position: LspPosition) -> set[tuple[str, int]] | None:
     """The places (path, 1-based line) of the symbol's definitions; None when the
     server could not say."""
     try:
-        declared = await app.live.definition(position.path, position.line, position.character)
+        declared = await workspace.live.definition(position.path, position.line, position.character)
     except (LspError, DiskError):
         return None
     return {(loc.path, loc.line) for loc in declared} | {(position.path, position.line + 1)}
 
 
 async def _functions(
-    app: AppContext, paths: Sequence[str], wanted: Sequence[Site]
+    workspace: Workspace, paths: Sequence[str], wanted: Sequence[Site]
 ) -> list[tuple[str, DocumentSymbolNode]]:
     """The callers around the `wanted` sites, at most `MAX_FUNCTIONS`, in path order
     (files are asked for their outline a batch at a time, as many as functions may
@@ -102,48 +104,48 @@ async def _functions(
     todo = list(paths)
     while todo and len(functions) < MAX_FUNCTIONS:
         batch, todo = todo[: MAX_FUNCTIONS - len(functions)], todo[MAX_FUNCTIONS - len(functions) :]
-        outlines = await asyncio.gather(*(_outline(app, path) for path in batch))
+        outlines = await asyncio.gather(*(_outline(workspace, path) for path in batch))
         for path, outline in zip(batch, outlines, strict=True):
             lines = {s.line - 1 for s in wanted if s.path == path}
             functions.extend((path, node) for node in _enclosing(outline, lines))
     return functions[:MAX_FUNCTIONS]
 
 
-async def _outline(app: AppContext, path: str) -> Sequence[DocumentSymbolNode]:
+async def _outline(workspace: Workspace, path: str) -> Sequence[DocumentSymbolNode]:
     """The live outline of `path` ([] when the server fails). An outline is the
     file's own syntax, so it is kept per content hash (taken before and after the
     request: a file edited meanwhile is not kept, nor an empty outline)."""
-    kept = app.check_cache.outlines
-    digest = _digest(app, path)
+    kept = workspace.check_cache.outlines
+    digest = _digest(workspace, path)
     outline = kept.get((path, digest)) if digest is not None else None
     if outline is not None:
         return outline
     try:
-        outline = tuple(await app.live.document_symbols(path))
+        outline = tuple(await workspace.live.document_symbols(path))
     except (LspError, DiskError):
         return []
-    if digest is None or not outline or app.live.still_loading(path):
+    if digest is None or not outline or workspace.live.still_loading(path):
         return outline  # an empty outline may come from a server still starting
-    if _digest(app, path) == digest:
+    if _digest(workspace, path) == digest:
         kept.put((path, digest), outline)
     return outline
 
 
-def _digest(app: AppContext, path: str) -> str | None:
+def _digest(workspace: Workspace, path: str) -> str | None:
     """The content hash of `path` now (None: unreadable)."""
     try:
-        return content_hash(read_source_bytes(resolve_in_root(app.root, path)))
+        return content_hash(read_source_bytes(resolve_in_root(workspace.root, path)))
     except (DiskError, OSError):
         return None
 
 
 async def _calling(
-    app: AppContext, path: str, node: DocumentSymbolNode, targets: set[tuple[str, int]]
+    workspace: Workspace, path: str, node: DocumentSymbolNode, targets: set[tuple[str, int]]
 ) -> CallSite | None:
     """`node` as a caller of `targets`, or None when none of its calls reach them."""
     start = node.selection
     try:
-        callees = await app.live.outgoing_calls(path, start.start_line, start.start_char)
+        callees = await workspace.live.outgoing_calls(path, start.start_line, start.start_char)
     except (LspError, DiskError):
         return None
     spans = tuple(
@@ -154,7 +156,7 @@ async def _calling(
     )
     if not spans:
         return None
-    text = _line_text(app, path, start.start_line)
+    text = _line_text(workspace, path, start.start_line)
     where = Location(path=path, span=start, line=start.start_line + 1, text=text)
     return CallSite(node.name, node.kind, node.detail, where, spans)
 
@@ -183,9 +185,9 @@ def _chain(nodes: Sequence[DocumentSymbolNode], line: int) -> list[DocumentSymbo
     return []
 
 
-def _line_text(app: AppContext, path: str, line: int) -> str:
+def _line_text(workspace: Workspace, path: str, line: int) -> str:
     try:
-        lines = (app.root / path).read_text(encoding="utf-8").splitlines()
+        lines = (workspace.root / path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return ""
     return lines[line] if line < len(lines) else ""

@@ -1,6 +1,6 @@
 """How complete a nav answer is: the live answer checked against the candidate sites.
 
-A candidate site (see `bridge.candidates`) is confirmed when the answer holds
+A candidate site (see `verify.candidates`) is confirmed when the answer holds
 a place on its line. Which sites are candidates depends on the question:
 
 | question          | candidate sites                                             |
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from bridge.candidates import Scan, Site
-from bridge.priming import Priming
+from verify.candidates import Scan, Site
+from verify.priming import Priming
 
 Question = Literal["references", "callers", "implementations", "definition"]
 ReasonCode = Literal[
@@ -54,8 +54,14 @@ _CONTESTED: dict[Question, frozenset[str]] = {
 """Unconfirmed sites that make an answer partial, by question. A comment or a string
 (`mention`) never does, nor, for references and callers, another symbol's definition
 of the same name: the server was right to leave those out. They are still listed."""
-MAX_LISTED = 15
-"""Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an answer is partial: a code, and a line that says it."""
+
+    code: ReasonCode
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,40 +69,16 @@ class Verdict:
     """The cross-check of one answer."""
 
     complete: bool
-    reasons: tuple[dict[str, str], ...]
+    reasons: tuple[Reason, ...]
     unconfirmed: tuple[Site, ...]
     candidates: int
     scan: Scan | None
     priming: Priming | None
 
-    def fields(self) -> dict[str, Any]:
-        """The keys this adds to an answer's `data`."""
-        listed = sorted(self.unconfirmed, key=lambda s: (s.source != "map", s.path, s.line))
-        scan = self.scan
-        return {
-            "completeness": "complete" if self.complete else "partial",
-            "completenessReasons": list(self.reasons),
-            "unconfirmed": [_site(site) for site in listed[:MAX_LISTED]],
-            "unconfirmedCount": len(self.unconfirmed),
-            "crossCheck": None
-            if scan is None
-            else {
-                "name": scan.name,
-                "candidateSites": self.candidates,
-                "confirmedSites": self.candidates - len(self.unconfirmed),
-                "filesScanned": scan.files_scanned,
-                "scanMs": round(scan.ms, 1),
-            },
-            "priming": None if self.priming is None else self.priming.as_dict(),
-        }
-
-    def warnings(self) -> list[str]:
-        """One line for the envelope when the answer is partial for a reason other
-        than loading (which has its own warning)."""
-        codes = [r["code"] for r in self.reasons if r["code"] != "server_loading"]
-        if not codes:
-            return []
-        return [f"partial answer ({', '.join(codes)}): see data.completenessReasons"]
+    def listed(self) -> list[Site]:
+        """The unconfirmed sites in the order answers list them: code the map sees
+        first, then the text scan's, each by place."""
+        return sorted(self.unconfirmed, key=lambda s: (s.source != "map", s.path, s.line))
 
 
 def stands_against(question: Question, site: Site) -> bool:
@@ -155,10 +137,10 @@ def judge(
             if s.place not in excluded
         ]
     unconfirmed = [site for site in sites if site.place not in found]
-    reasons: list[dict[str, str]] = []
+    reasons: list[Reason] = []
     if not checked and not alone:
         reasons.append(
-            reason(
+            Reason(
                 "not_checked",
                 "no name in code at the target position (a keyword, punctuation or a "
                 "comment): the answer was not cross-checked; target the symbol's name "
@@ -167,12 +149,12 @@ def judge(
         )
     if loading:
         reasons.append(
-            reason("server_loading", "the language server was still loading the workspace")
+            Reason("server_loading", "the language server was still loading the workspace")
         )
-    reasons.extend(reason("workspace_incomplete", problem) for problem in workspace)
+    reasons.extend(Reason("workspace_incomplete", problem) for problem in workspace)
     if scan is not None and (scan.capped or unparsed_files):
         reasons.append(
-            reason(
+            Reason(
                 "scan_capped",
                 f"the scan for {scan.name!r} stopped at its limits ({scan.files_scanned} files "
                 f"searched, {unparsed_files} not parsed): candidates may be missing",
@@ -180,7 +162,7 @@ def judge(
         )
     if priming is not None and priming.failed:
         reasons.append(
-            reason(
+            Reason(
                 "priming_failed",
                 f"{len(priming.not_opened)} candidate files could not be opened "
                 f"({priming.failed}): the server may not have searched them",
@@ -188,7 +170,7 @@ def judge(
         )
     elif priming is not None and priming.not_opened:
         reasons.append(
-            reason(
+            Reason(
                 "priming_capped",
                 f"{len(priming.not_opened)} candidate files were not opened (cap "
                 f"{priming.cap}): the server may not have searched them",
@@ -213,7 +195,7 @@ def judge(
     )
 
 
-def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> dict[str, str]:
+def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> Reason:
     text_only = sum(1 for s in unconfirmed if s.source == "text")
     parts = [f"{len(unconfirmed)} candidate sites the server did not confirm (in `unconfirmed`)"]
     if len(unconfirmed) > text_only:
@@ -223,29 +205,13 @@ def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> dict[str, str]:
         )
     if text_only:
         parts.append(f"{text_only} seen by the text scan alone (comments, strings)")
-    return reason("unconfirmed_candidates", "; ".join(parts))
+    return Reason("unconfirmed_candidates", "; ".join(parts))
 
 
-def _outside_reason(files: Sequence[str]) -> dict[str, str]:
+def _outside_reason(files: Sequence[str]) -> Reason:
     shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
-    return reason(
+    return Reason(
         "outside_project",
         f"{len(files)} files where the map sees the name used but the server found nothing "
         f"({shown}): outside its project (tsconfig include, compilation database) or not searched",
     )
-
-
-def reason(code: str, message: str) -> dict[str, str]:
-    """One entry of `completenessReasons`."""
-    return {"code": code, "message": message}
-
-
-def _site(site: Site) -> dict[str, Any]:
-    return {
-        "path": site.path,
-        "line": site.line,
-        "column": site.column,
-        "text": site.text,
-        "source": site.source,
-        "seenAs": site.role or "unparsed",
-    }

@@ -20,7 +20,7 @@ parse) say what the lines an answer did not confirm hold:
 
 Both are bounded: at most `MAX_SCANNED_FILES` files are searched (`capped`
 says when more were there) and `MAX_LABELLED_FILES` parsed per question (files
-the map holds as they are cost no parse). Given a `bridge.checkcache.CheckCache`,
+the map holds as they are cost no parse). Given a `verify.checkcache.CheckCache`,
 both reuse what they found in files that did not change since the last question.
 """
 
@@ -35,11 +35,11 @@ from typing import Literal
 
 from tree_sitter import Parser
 
-from bridge.checkcache import CheckCache, FileRoles, NameSites, ScanOptions
 from disk.errors import DiskError
 from disk.stamps import FileStamp, content_hash
 from disk.text import decode_source, read_source_bytes
 from map import FileExtract, extract_file, grammar, language_for, list_files
+from verify.checkcache import CheckCache, FileRoles, NameSites, ScanOptions
 
 MAX_SCANNED_FILES = 20_000
 MAX_LABELLED_FILES = 40

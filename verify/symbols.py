@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bridge.targets import NodeTarget
 from lsp import DocumentSymbolNode, Span
+from verify.targets import NodeTarget
 
 _GO_RECEIVER = re.compile(r"^\(\*?(?P<type>[\w.]+)(?:\[[^\]]*\])?\)\.(?P<name>\w+)$")
 _PARAMS = re.compile(r"\(.*\)$")

@@ -16,9 +16,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bridge.candidates import Site
 from disk.paths import relative_posix
 from lsp import RequestTimeoutError, ServerCrashedError
+from verify.candidates import Site
 
 if TYPE_CHECKING:
     from lsp import LivePool
@@ -40,17 +40,6 @@ class Priming:
     ms: float
     failed: str | None = None
     """Why priming stopped early (the server crashed or hung), if it did."""
-
-    def as_dict(self) -> dict[str, object]:
-        """The JSON shape answers carry (`priming`)."""
-        return {
-            "filesOpened": len(self.opened),
-            "ms": round(self.ms, 1),
-            "cap": self.cap,
-            "capHit": bool(self.not_opened),
-            "filesNotOpened": list(self.not_opened),
-            "failed": self.failed,
-        }
 
 
 def prime_cap(max_open_documents: int) -> int:

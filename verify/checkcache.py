@@ -2,7 +2,7 @@
 
 A nav answer is checked against every line of the workspace naming the
 symbol, and the lines it did not confirm are labelled by the map's
-extraction (`bridge.candidates`). Most files do not change between two
+extraction (`verify.candidates`). Most files do not change between two
 questions, so one `CheckCache` per workspace (on the `AppContext`) keeps:
 
 | kept                     | keyed by                                           |
@@ -38,8 +38,8 @@ from disk.stamps import FileStamp
 if TYPE_CHECKING:
     from tree_sitter import Tree
 
-    from bridge.candidates import Role, Site
     from lsp import DocumentSymbolNode
+    from verify.candidates import Role, Site
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

@@ -1,15 +1,15 @@
 """Ask a live question, primed by and checked against the symbol's candidate sites.
 
-1. The name at the queried position is scanned for (`bridge.candidates`,
+1. The name at the queried position is scanned for (`verify.candidates`,
    reusing the workspace's `CheckCache` for files that did not change) while
 2. the server answers (the two run at once: the scan is local work).
 3. For a server whose catalog entry says `prime_before_search`, the
-   candidate files that answer did not cover are opened (`bridge.priming`)
+   candidate files that answer did not cover are opened (`verify.priming`)
    and, when any was, the question is asked again.
-4. The answer is judged against the candidates (`bridge.completeness`);
+4. The answer is judged against the candidates (`verify.completeness`);
    when sites that stand against it stay unconfirmed (`stands_against`: not
    comments nor other symbols' definitions), `recover` may confirm some from
-   another side (callers: `bridge.callers`), and the answer is judged again.
+   another side (callers: `verify.callers`), and the answer is judged again.
 """
 
 from __future__ import annotations
@@ -19,22 +19,22 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 from typing import TypeVar
 
-from bridge.candidates import Scan, Site, label, name_at, names_code, scan
-from bridge.completeness import Question, Verdict, judge, stands_against
-from bridge.context import AppContext
-from bridge.priming import Priming, files_to_prime, prime, prime_cap
-from bridge.targets import LspPosition
 from disk.columns import from_utf16
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.text import read_source
+from verify.candidates import Scan, Site, label, name_at, names_code, scan
+from verify.completeness import Question, Verdict, judge, stands_against
+from verify.priming import Priming, files_to_prime, prime, prime_cap
+from verify.targets import LspPosition
+from verify.workspace import Workspace
 
 R = TypeVar("R")
 Places = Callable[[list[R]], set[tuple[str, int]]]
 
 
 async def cross_checked(
-    app: AppContext,
+    workspace: Workspace,
     position: LspPosition,
     question: Question,
     ask: Callable[[], Awaitable[list[R]]],
@@ -45,11 +45,11 @@ async def cross_checked(
 ) -> tuple[list[R], Verdict]:
     """The answer of `ask` (asked again after priming, when priming opened files)
     and its verdict; `places` gives an answer's (path, 1-based line) places."""
-    live = app.live
+    live = workspace.live
     language = live.language_of(position.path)
     spec = live.catalog.server_for_language(language)
     found_scan, found = await asyncio.gather(
-        _scan(app, position, spec.extensions if spec is not None else ()), ask()
+        _scan(workspace, position, spec.extensions if spec is not None else ()), ask()
     )
     target = (position.path, position.line + 1)
     priming: Priming | None = None
@@ -58,7 +58,7 @@ async def cross_checked(
         covered = {path for path, _ in places(found)} | {position.path}
         files = files_to_prime(_to_prime(question, found_scan), covered)
         if files:
-            cap = prime_cap(app.live_settings.max_open_documents)
+            cap = prime_cap(workspace.live_settings.max_open_documents)
             priming = await prime(live, language, files, cap)
             if priming.opened:
                 found = await ask()
@@ -67,7 +67,7 @@ async def cross_checked(
         confirmed = places(answer)
         checked, unparsed = found_scan, 0
         if found_scan is not None and not (question == "definition" and confirmed):
-            checked, unparsed = await _labelled(app, found_scan, confirmed)
+            checked, unparsed = await _labelled(workspace, found_scan, confirmed)
         return judge(
             question,
             answer=confirmed,
@@ -99,32 +99,34 @@ def _to_prime(question: Question, found: Scan) -> list[Site]:
 
 
 async def _labelled(
-    app: AppContext, found: Scan, confirmed: Collection[tuple[str, int]]
+    workspace: Workspace, found: Scan, confirmed: Collection[tuple[str, int]]
 ) -> tuple[Scan, int]:
     """`found` with the sites the answer did not confirm labelled by the map, and
     how many of their files were left unparsed."""
     pending = [site for site in found.sites if site.place not in confirmed]
-    code_map = app.open_map
+    code_map = workspace.open_map
     done = await asyncio.to_thread(
         label,
-        app.root,
+        workspace.root,
         found.name,
         pending,
-        max_file_bytes=app.map_settings.max_file_bytes,
+        max_file_bytes=workspace.map_settings.max_file_bytes,
         known=code_map.extract_of if code_map is not None else None,
-        cache=app.check_cache,
+        cache=workspace.check_cache,
     )
     kept = [site for site in found.sites if site.place in confirmed]
     return replace(found, sites=(*kept, *done.sites)), done.unparsed_files
 
 
-async def _scan(app: AppContext, position: LspPosition, extensions: Collection[str]) -> Scan | None:
+async def _scan(
+    workspace: Workspace, position: LspPosition, extensions: Collection[str]
+) -> Scan | None:
     """The candidate sites of the name at `position`; None when no name in code
     is there (a keyword, punctuation, a comment)."""
     text = position.line_text
     if not text:
         try:
-            lines = read_source(resolve_in_root(app.root, position.path)).splitlines()
+            lines = read_source(resolve_in_root(workspace.root, position.path)).splitlines()
         except DiskError:
             return None
         text = lines[position.line] if position.line < len(lines) else ""
@@ -132,15 +134,15 @@ async def _scan(app: AppContext, position: LspPosition, extensions: Collection[s
     name = name_at(text, column)
     if name is None or not extensions:
         return None
-    cache = app.check_cache
+    cache = workspace.check_cache
     if not await asyncio.to_thread(
-        names_code, app.root, position.path, position.line, column, cache
+        names_code, workspace.root, position.path, position.line, column, cache
     ):
         return None
-    settings = app.map_settings
+    settings = workspace.map_settings
     return await asyncio.to_thread(
         scan,
-        app.root,
+        workspace.root,
         name,
         extensions,
         exclude=settings.exclude,

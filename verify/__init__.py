@@ -1,0 +1,186 @@
+"""Live symbol verification: where the map and the live servers meet.
+
+Answers two questions: is this live answer complete (checked against every
+site where the name appears, the map saying what each site holds), and is the
+map right about this symbol (resolve's comparison, edges confirmed at their use
+sites, memory checks' found symbols listed by the server). Imports the front
+doors of `map`, `lsp` and `disk`; never `bridge` nor `memory` (the surface hands
+a workspace in, and adapts the memory check's confirmation).
+
+The front door: the surface imports only the names in `__all__`, from `verify`
+itself, never a submodule. Each name loads from its module on first use (PEP 562).
+
+    Workspace          what verification needs of a workspace (workspace)
+    NodeTarget, LspPosition
+                       what it is pointed at (targets)
+    CheckCache         what the cross-check keeps between questions (checkcache)
+    scan, label, name_at, names_code, Site, Scan, Role, Source
+                       the candidate sites of a name, labelled by the map (candidates)
+    judge, stands_against, Verdict, Reason, Question, ReasonCode
+                       an answer checked against its candidates (completeness)
+    prime, prime_cap, files_to_prime, Priming, PRIME_CAP
+                       open the candidate files for servers that need it (priming)
+    cross_checked      ask, prime, judge, recover: one checked question (crosscheck)
+    callers_from_callees, by_target
+                       callers the call hierarchy missed (callers)
+    LiveSymbol, flatten, name_parts, enclosing, find_exact, find_by_name
+                       a live outline seen through node IDs (symbols)
+    MapEntry, map_entry, Edge, UseSite, use_site, nearest_ids, changed_since_build
+                       what the map recorded (recorded)
+    verify_edges, EdgeVerdicts, UncheckedReason
+                       the map's edges confirmed live at their use sites (edges)
+    resolve_node, resolve_live, live_symbols, live_failure, Resolution
+                       where a symbol is now, against the map (resolve)
+    LiveConfirmer, Listing, ListingReason
+                       memory checks' found symbols, listed live? (liveconfirm)
+    VerifyError, UnknownSymbolError, SymbolGoneError      the error tree (errors)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verify.callers import by_target, callers_from_callees
+    from verify.candidates import Role, Scan, Site, Source, label, name_at, names_code, scan
+    from verify.checkcache import CheckCache
+    from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
+    from verify.crosscheck import cross_checked
+    from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
+    from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
+    from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
+    from verify.priming import PRIME_CAP, Priming, files_to_prime, prime, prime_cap
+    from verify.recorded import (
+        Edge,
+        MapEntry,
+        UseSite,
+        changed_since_build,
+        map_entry,
+        nearest_ids,
+        use_site,
+    )
+    from verify.resolve import Resolution, live_failure, live_symbols, resolve_live, resolve_node
+    from verify.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten, name_parts
+    from verify.targets import LspPosition, NodeTarget
+    from verify.workspace import Workspace
+
+_HOME = {
+    "LspPosition": "verify.targets",
+    "NodeTarget": "verify.targets",
+    "Workspace": "verify.workspace",
+    "CheckCache": "verify.checkcache",
+    "Role": "verify.candidates",
+    "Scan": "verify.candidates",
+    "Site": "verify.candidates",
+    "Source": "verify.candidates",
+    "label": "verify.candidates",
+    "name_at": "verify.candidates",
+    "names_code": "verify.candidates",
+    "scan": "verify.candidates",
+    "Question": "verify.completeness",
+    "Reason": "verify.completeness",
+    "ReasonCode": "verify.completeness",
+    "Verdict": "verify.completeness",
+    "judge": "verify.completeness",
+    "stands_against": "verify.completeness",
+    "PRIME_CAP": "verify.priming",
+    "Priming": "verify.priming",
+    "files_to_prime": "verify.priming",
+    "prime": "verify.priming",
+    "prime_cap": "verify.priming",
+    "cross_checked": "verify.crosscheck",
+    "by_target": "verify.callers",
+    "callers_from_callees": "verify.callers",
+    "LiveSymbol": "verify.symbols",
+    "enclosing": "verify.symbols",
+    "find_by_name": "verify.symbols",
+    "find_exact": "verify.symbols",
+    "flatten": "verify.symbols",
+    "name_parts": "verify.symbols",
+    "Edge": "verify.recorded",
+    "MapEntry": "verify.recorded",
+    "UseSite": "verify.recorded",
+    "changed_since_build": "verify.recorded",
+    "map_entry": "verify.recorded",
+    "nearest_ids": "verify.recorded",
+    "use_site": "verify.recorded",
+    "EdgeVerdicts": "verify.edges",
+    "UncheckedReason": "verify.edges",
+    "verify_edges": "verify.edges",
+    "Resolution": "verify.resolve",
+    "live_failure": "verify.resolve",
+    "live_symbols": "verify.resolve",
+    "resolve_live": "verify.resolve",
+    "resolve_node": "verify.resolve",
+    "LiveConfirmer": "verify.liveconfirm",
+    "Listing": "verify.liveconfirm",
+    "ListingReason": "verify.liveconfirm",
+    "SymbolGoneError": "verify.errors",
+    "UnknownSymbolError": "verify.errors",
+    "VerifyError": "verify.errors",
+}
+"""Where each public name lives."""
+
+__all__ = [
+    "PRIME_CAP",
+    "CheckCache",
+    "Edge",
+    "EdgeVerdicts",
+    "Listing",
+    "ListingReason",
+    "LiveConfirmer",
+    "LiveSymbol",
+    "LspPosition",
+    "MapEntry",
+    "NodeTarget",
+    "Priming",
+    "Question",
+    "Reason",
+    "ReasonCode",
+    "Resolution",
+    "Role",
+    "Scan",
+    "Site",
+    "Source",
+    "SymbolGoneError",
+    "UncheckedReason",
+    "UnknownSymbolError",
+    "UseSite",
+    "Verdict",
+    "VerifyError",
+    "Workspace",
+    "by_target",
+    "callers_from_callees",
+    "changed_since_build",
+    "cross_checked",
+    "enclosing",
+    "files_to_prime",
+    "find_by_name",
+    "find_exact",
+    "flatten",
+    "judge",
+    "label",
+    "live_failure",
+    "live_symbols",
+    "map_entry",
+    "name_at",
+    "name_parts",
+    "names_code",
+    "nearest_ids",
+    "prime",
+    "prime_cap",
+    "resolve_live",
+    "resolve_node",
+    "scan",
+    "stands_against",
+    "use_site",
+    "verify_edges",
+]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use."""
+    if name not in _HOME:
+        raise AttributeError(f"module 'verify' has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOME[name]), name)

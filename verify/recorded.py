@@ -1,0 +1,149 @@
+"""What the map recorded, read for comparison with the live servers.
+
+A symbol's recorded place (`MapEntry`), an edge's first use site (`UseSite`,
+where a live definition request checks it), the IDs nearest a mistyped one,
+and whether a file changed since the map was built (flagged by the watcher,
+or its content on disk no longer hashes to what the map recorded).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from map import CodeMap, Range
+
+MAX_SUGGESTIONS = 5
+USE_KINDS = frozenset({"calls", "references", "inherits"})
+
+# The map's symbol kinds in the LSP SymbolKind names servers report.
+_LSP_KIND = {
+    "module": "module",
+    "namespace": "namespace",
+    "class": "class",
+    "interface": "interface",
+    "struct": "struct",
+    "enum": "enum",
+    "type": "class",
+    "function": "function",
+    "method": "method",
+    "constructor": "constructor",
+    "field": "field",
+    "property": "property",
+    "variable": "variable",
+    "constant": "constant",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MapEntry:
+    """Where the map last saw a symbol (1-based, inclusive lines)."""
+
+    node_id: str
+    path: str
+    kind: str
+    start_line: int
+    end_line: int
+    selection_line: int
+    range: Range
+    name: str
+
+    @property
+    def lsp_kind(self) -> str:
+        """The kind as a language server would name it."""
+        return _LSP_KIND.get(self.kind, self.kind)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The map's view, as shown in `mapRange`."""
+        return {
+            "nodeId": self.node_id,
+            "path": self.path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "selectionLine": self.selection_line,
+        }
+
+
+def map_entry(code_map: CodeMap, node_id: str) -> MapEntry | None:
+    """The map's record of a symbol node, or None when the map has no such symbol."""
+    details = code_map.attrs(node_id)
+    if details is None or details["kind"] == "file":
+        return None
+    first, last = details["lines"]
+    return MapEntry(
+        node_id,
+        details["path"],
+        details["kind"],
+        first,
+        last,
+        details["selection"].start_line + 1,
+        details["range"],
+        details["name"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One listed edge: `user` uses `used` (`kind`: calls, references, inherits...)."""
+
+    user: str
+    used: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseSite:
+    """Where a map edge's use is written (LSP position), and its target's lines."""
+
+    path: str
+    line: int
+    character: int
+    target_path: str
+    target_lines: tuple[int, int]
+    """1-based, inclusive: the used symbol's range as the map has it."""
+
+
+def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | None:
+    """The first use behind the edge `user -> used` (calls, references, inherits):
+    the name itself when written there, else another use of that kind on its lines
+    (an alias); None for other edges, or when the map has no such use."""
+    if kind not in USE_KINDS:
+        return None
+    details = code_map.edge_attrs(user, used, kind)
+    target = map_entry(code_map, used)
+    path = user.partition("#")[0]
+    extract = code_map.extract_of(path)
+    if details is None or target is None or extract is None:
+        return None
+    lines = set(details["lines"])
+    uses = [
+        ref
+        for ref in extract.references
+        if ref.scope == user and ref.kind == kind and ref.range.first_line in lines
+    ]
+    named = [ref for ref in uses if ref.name == target.name]
+    first = next(iter(named or uses), None)
+    if first is None:
+        return None
+    return UseSite(
+        path,
+        first.range.start_line,
+        first.range.start_char,
+        target.path,
+        (target.start_line, target.end_line),
+    )
+
+
+def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> list[str]:
+    """The node IDs closest to a mistyped one: the map's, plus `extra` known ones."""
+    path = node_id.partition("#")[0]
+    pool = code_map.node_ids(path) or code_map.node_ids()
+    candidates = sorted(set(pool) | set(extra))
+    return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
+
+
+def changed_since_build(code_map: CodeMap, path: str) -> bool:
+    """True when `path` was flagged by the watcher or differs on disk since the build."""
+    return path in code_map.stale_files() or code_map.changed_on_disk(path)
