@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bridge.errors import BadInputError
+from bridge.contract.errors import BadInputError
 from lsp import Catalog, catalog_from_config
 
 T = TypeVar("T")

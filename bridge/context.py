@@ -15,9 +15,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge.call_progress import build_progress
 from bridge.config import Config, build_dataclass, catalog_of
-from bridge.envelope import Envelope, check_budget
+from bridge.contract.envelope import Envelope, check_budget
+from bridge.server.call_progress import build_progress
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
 from map import BuildReport, CodeMap, LiveMap, MapSettings
@@ -116,7 +116,7 @@ class AppContext:
         async with self._map_lock:
             if self._map is None:
                 # a server starts fresh and then watches; a one-shot command reads the
-                # store as built and reports what changed since (see bridge.mapview)
+                # store as built and reports what changed since (see bridge.tools.mapview)
                 self._map = await asyncio.to_thread(
                     partial(
                         CodeMap.open,

@@ -56,7 +56,7 @@ from rich.table import Table
 
 from bridge.config import BridgeConfig, Config
 from bridge.context import AppContext
-from bridge.errors import ToolError
+from bridge.contract.errors import ToolError
 from lsp.errors import LspError
 
 LANGUAGES = {

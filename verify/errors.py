@@ -1,5 +1,5 @@
 """What verification raises when a symbol cannot be found; the surface turns each
-into its own answer (`bridge.translate`).
+into its own answer (`bridge.contract.translate`).
 
     VerifyError
     ├── UnknownSymbolError   neither the map nor the live server knows the node ID

@@ -1,7 +1,7 @@
 """What verification is pointed at: a symbol by node ID, or a checked LSP position.
 
 Parsing what a user typed into these (and refusing what is malformed) is the
-surface's job (`bridge.targets`); verification takes them as given.
+surface's job (`bridge.tools.targets`); verification takes them as given.
 """
 
 from __future__ import annotations

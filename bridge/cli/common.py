@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from bridge.errors import ToolError
+from bridge.contract.errors import ToolError
 
 
 def parent_parser() -> argparse.ArgumentParser:

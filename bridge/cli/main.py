@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from bridge.cli import common
-from bridge.errors import BadInputError
-from bridge.inputs import check_text
+from bridge.contract.errors import BadInputError
+from bridge.contract.inputs import check_text
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -106,7 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Handler = args.handler
         return handler(args)
     except Exception as exc:
-        from bridge.translate import as_tool_error, internal_error  # the lower layers' errors
+        from bridge.contract.translate import (  # the lower layers' errors
+            as_tool_error,
+            internal_error,
+        )
 
         error = as_tool_error(exc)
         if error is None:

@@ -14,7 +14,7 @@ from bridge.cli.run import run_tool
 from map import SymbolKind
 
 KINDS = ("file", *get_args(SymbolKind))
-"""The node kinds `--kind` takes: bridge.map_shapes.NodeKind, without loading its models."""
+"""The node kinds `--kind` takes (`NodeKind` of bridge.contract.map_shapes, models not loaded)."""
 
 
 def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
@@ -172,8 +172,8 @@ def _build(args: argparse.Namespace) -> int:
     from bridge.cli.common import print_json, report_warning
     from bridge.cli.progress import build_progress
     from bridge.context import AppContext
-    from bridge.envelope import respond
-    from bridge.map_shapes import BuildAnswer, BuildData
+    from bridge.contract.envelope import respond
+    from bridge.contract.map_shapes import BuildAnswer, BuildData
     from bridge.tools import mapping
     from map import CodeMap
 

@@ -171,7 +171,7 @@ def _check(service: MemoryService, args: argparse.Namespace) -> int:
     if args.no_live:
         results = service.check(args.ids)
     else:
-        from bridge.live_memory import check_live  # language servers: only for `check`
+        from bridge.tools.live_memory import check_live  # language servers: only for `check`
 
         results, notes = check_live(service, args.ids)
         for note in notes:
@@ -187,7 +187,9 @@ def _check_since(service: MemoryService, args: argparse.Namespace) -> int:
     diff = diff_files(service.root, args.since)
     found = service.touched_by(diff)
     if found and not args.no_live:
-        from bridge.live_memory import touched_live  # language servers: only for what it found
+        from bridge.tools.live_memory import (
+            touched_live,  # language servers: only for what it found
+        )
 
         found, notes = touched_live(service.root, found)
         for note in notes:

@@ -11,11 +11,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from bridge.cli.run import run_tool
-from bridge.errors import BadInputError
+from bridge.contract.errors import BadInputError
 
 if TYPE_CHECKING:
     from bridge.context import AppContext
-    from bridge.envelope import Envelope
+    from bridge.contract.envelope import Envelope
 
 _TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
 

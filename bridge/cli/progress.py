@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bridge.call_progress import PHASES
+from bridge.server.call_progress import PHASES
 
 if TYPE_CHECKING:
     from map import BuildPhase, BuildProgress

@@ -15,7 +15,7 @@ from bridge.cli.common import print_json, report_warning
 
 if TYPE_CHECKING:
     from bridge.context import AppContext
-    from bridge.envelope import Envelope
+    from bridge.contract.envelope import Envelope
 
 ToolCall: TypeAlias = "Callable[[AppContext], Awaitable[Envelope]]"
 
@@ -35,7 +35,7 @@ def run_tool(
 
 async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
     from bridge.context import AppContext
-    from bridge.translate import as_tool_error
+    from bridge.contract.translate import as_tool_error
 
     app = AppContext(args.root)
     try:

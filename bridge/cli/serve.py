@@ -21,7 +21,7 @@ def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -
 def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects; language servers stop with it."""
     from bridge.context import AppContext  # the MCP SDK and every layer: only to serve
-    from bridge.mcp_stdio import start_stdin_relay
+    from bridge.server.mcp_stdio import start_stdin_relay
 
     logging.basicConfig(level=logging.WARNING, format="codeanchor: %(levelname)s %(message)s")
     app = AppContext(args.root, serving=True)
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(app: AppContext) -> None:
     """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
     takes too long) kills every language server at once, then shuts down."""
-    from bridge.mcp_server import build_server
+    from bridge.server.mcp_server import build_server
 
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

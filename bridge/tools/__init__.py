@@ -1,4 +1,7 @@
 """One module per tool family; each tool is a typed async function of the AppContext.
 
-The MCP server and the CLI call these same functions.
+The MCP server and the CLI call these same functions. Beside them, what the
+tools share: `targets` (what a tool is pointed at), `mapview` (map answers'
+items and freshness), `symbol_search` (workspace symbols across languages),
+`live_memory` (memory checks confirmed live from the CLI).
 """

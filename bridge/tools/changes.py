@@ -5,7 +5,7 @@ second commit. Its symbols are matched as the memory check matches them
 (`memory.symdiff`): added, removed, modified, moved, renamed. Each symbol
 that is still there gets its dependents from the map (`map_impact`, to
 `depth`), each with its confidence; `verify=true` confirms the first-hop
-edges with the live servers (`bridge.mapverify`). Before reading the
+edges with the live servers (`verify.verify_edges`). Before reading the
 dependents, changed files the map has not seen yet are re-extracted
 (incremental rebuild). The memories the diff touches are listed with the
 references it moved, modified or deleted and the callees that changed.
@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 from typing import cast, get_args
 
-from bridge.change_shapes import (
+from bridge.context import AppContext
+from bridge.contract.change_shapes import (
     ChangeCounts,
     ChangedFile,
     ChangedSymbol,
@@ -29,12 +30,11 @@ from bridge.change_shapes import (
     Until,
     WithMemories,
 )
-from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.errors import BadInputError
-from bridge.map_shapes import Neighbor, NodeKind, Verify, verification_of
-from bridge.mapview import edge_of, map_stamp, neighbor
-from bridge.schema_types import Budget
+from bridge.contract.envelope import respond
+from bridge.contract.errors import BadInputError
+from bridge.contract.map_shapes import Neighbor, NodeKind, Verify, verification_of
+from bridge.contract.schema_types import Budget
+from bridge.tools.mapview import edge_of, map_stamp, neighbor
 from map import CodeMap, language_for
 from map import Neighbor as Reached
 from memory import (

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, cast
 
-from bridge.change_shapes import (
+from bridge.context import AppContext
+from bridge.contract.change_shapes import (
     DiagnosticItem,
     DiagnosticsAnswer,
     DiagnosticsData,
@@ -27,11 +28,10 @@ from bridge.change_shapes import (
     Severity,
     Since,
 )
-from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.schema_types import Budget
-from bridge.targets import checked_path, parse_node_id
+from bridge.contract.envelope import respond
+from bridge.contract.schema_types import Budget
 from bridge.tools.nav import retry_once, workspace_warnings
+from bridge.tools.targets import checked_path, parse_node_id
 from lsp import NoServerError, UnsupportedFileError
 from memory import diff_files
 

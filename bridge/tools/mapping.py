@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bridge.context import AppContext
-from bridge.envelope import Envelope, Ranked, estimate_tokens, respond
-from bridge.errors import BadInputError
-from bridge.map_shapes import (
+from bridge.contract.envelope import Envelope, Ranked, estimate_tokens, respond
+from bridge.contract.errors import BadInputError
+from bridge.contract.map_shapes import (
     EdgeKinds,
     ImpactAnswer,
     ImpactData,
@@ -62,9 +62,9 @@ from bridge.map_shapes import (
     WatcherInfo,
     verification_of,
 )
-from bridge.mapview import changed_files, edge_facts, edge_of, map_stamp, neighbor
-from bridge.schema_types import Budget, FilePath
-from bridge.targets import parse_node_id
+from bridge.contract.schema_types import Budget, FilePath
+from bridge.tools.mapview import changed_files, edge_facts, edge_of, map_stamp, neighbor
+from bridge.tools.targets import parse_node_id
 from map import CodeMap, EdgeKind, MapStatus, SymbolKind
 from map import Neighbor as Reached
 from verify import Edge, verify_edges

@@ -9,7 +9,7 @@ counts as verification: only `memory_verify` re-anchors a memory.
 
 Each tool is `(app, **arguments) -> XAnswer` like every bridge tool; its
 `data` is the shape `memory.views` builds, the one the CLI prints
-(bridge/memory_shapes.py). The work runs in a worker thread (git, SQLite and
+(bridge/contract/memory_shapes.py). The work runs in a worker thread (git, SQLite and
 hashing block).
 """
 
@@ -20,16 +20,15 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.live_memory import confirming
-from bridge.memory_shapes import (
+from bridge.contract.envelope import respond
+from bridge.contract.memory_shapes import (
     CheckAnswer,
     RecallAnswer,
     RetiredAnswer,
     SavedAnswer,
     SupersededAnswer,
 )
-from bridge.schema_types import (
+from bridge.contract.schema_types import (
     Budget,
     IncludeStale,
     MemoryId,
@@ -43,7 +42,8 @@ from bridge.schema_types import (
     RecallLimit,
     RecallQuery,
 )
-from bridge.translate import as_tool_error
+from bridge.contract.translate import as_tool_error
+from bridge.tools.live_memory import confirming
 from map import CodeMap
 from memory import (
     MemoryDomainError,

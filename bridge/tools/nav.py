@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bridge.context import AppContext
-from bridge.envelope import Ranked, respond
-from bridge.errors import BadInputError, NotFoundError, UnavailableError
-from bridge.nav_shapes import (
+from bridge.contract.envelope import Ranked, respond
+from bridge.contract.errors import BadInputError, NotFoundError, UnavailableError
+from bridge.contract.nav_shapes import (
     CalleesAnswer,
     CalleesData,
     CallersAnswer,
@@ -30,8 +30,8 @@ from bridge.nav_shapes import (
     checked,
     verdict_warnings,
 )
-from bridge.render import by_importance, call_site, location, outline, workspace_symbol
-from bridge.schema_types import (
+from bridge.contract.render import by_importance, call_site, location, outline, workspace_symbol
+from bridge.contract.schema_types import (
     Budget,
     FilePath,
     IncludeDeclaration,
@@ -40,9 +40,9 @@ from bridge.schema_types import (
     SymbolQuery,
     Target,
 )
-from bridge.server_errors import server_error
-from bridge.symbol_search import search_symbols
-from bridge.targets import checked_path, parse_node_id, parse_target, to_lsp_position
+from bridge.contract.server_errors import server_error
+from bridge.tools.symbol_search import search_symbols
+from bridge.tools.targets import checked_path, parse_node_id, parse_target, to_lsp_position
 from lsp import CallSite, Location, ServerCrashedError, ServerGaveUpError, ServerRequestError
 from verify import (
     LspPosition,

@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bridge.change_shapes import (
+from bridge.context import AppContext
+from bridge.contract.change_shapes import (
     Apply,
     NewName,
     PreviewHashes,
@@ -29,11 +30,10 @@ from bridge.change_shapes import (
     RenameData,
     RenamedFile,
 )
-from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.errors import BadInputError, NotFoundError, ToolError
-from bridge.nav_shapes import TargetLine
-from bridge.schema_types import Budget, Name, Target
+from bridge.contract.envelope import respond
+from bridge.contract.errors import BadInputError, NotFoundError, ToolError
+from bridge.contract.nav_shapes import TargetLine
+from bridge.contract.schema_types import Budget, Name, Target
 from bridge.tools.nav import position_of, retry_once
 from disk.errors import DiskError
 from disk.stamps import content_hash

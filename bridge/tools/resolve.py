@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from bridge.context import AppContext
-from bridge.envelope import respond
-from bridge.mapview import map_stamp
-from bridge.nav_shapes import ResolveAnswer, ResolveData, TargetLine
-from bridge.render import SymbolPlace, live_symbol
-from bridge.schema_types import Budget, Name, Target
-from bridge.targets import PositionTarget, checked_path, parse_target, to_lsp_position
+from bridge.contract.envelope import respond
+from bridge.contract.nav_shapes import ResolveAnswer, ResolveData, TargetLine
+from bridge.contract.render import SymbolPlace, live_symbol
+from bridge.contract.schema_types import Budget, Name, Target
+from bridge.tools.mapview import map_stamp
+from bridge.tools.targets import PositionTarget, checked_path, parse_target, to_lsp_position
 from disk.errors import DiskError
 from disk.text import read_source
 from verify import MapEntry, Resolution, enclosing, live_symbols, resolve_node

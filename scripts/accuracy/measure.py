@@ -20,8 +20,8 @@ from typing import Any
 from accuracy.sample import Symbol
 from accuracy.truth import Occurrence
 from bridge.context import AppContext
-from bridge.envelope import Envelope
-from bridge.errors import ToolError
+from bridge.contract.envelope import Envelope
+from bridge.contract.errors import ToolError
 from bridge.tools import mapping, nav
 from lsp.errors import LspError
 from map.codemap import CodeMap

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bridge.context import AppContext
-from bridge.targets import PositionTarget, to_lsp_position
 from bridge.tools import mapping, nav, resolve
+from bridge.tools.targets import PositionTarget, to_lsp_position
 from bridgebench.targets import Site, Targets
 from lsp.pool import LivePool
 from verify import CheckCache, LspPosition

@@ -115,7 +115,7 @@ def test_map_help_loads_nothing_heavy(tmp_path: Path, words: tuple[str, ...]) ->
 def test_map_search_offers_every_node_kind() -> None:
     """`--kind` lists the kinds of the answer contract, built without loading it."""
     from bridge.cli.map import KINDS
-    from bridge.map_shapes import NodeKind
+    from bridge.contract.map_shapes import NodeKind
 
     assert set(KINDS) == {k for part in get_args(NodeKind) for k in get_args(part)}
 
@@ -124,7 +124,11 @@ def test_the_mcp_server_starts_without_the_lsp_client() -> None:
     """`serve` answers map questions before any language server starts: building its
     tools loads neither pygls nor lsprotocol (about 17 MB and 0.3 s at every start)."""
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, bridge.mcp_server; print(' '.join(sys.modules))"],
+        [
+            sys.executable,
+            "-c",
+            "import sys, bridge.server.mcp_server; print(' '.join(sys.modules))",
+        ],
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,

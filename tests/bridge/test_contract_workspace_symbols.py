@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.symbol_search import EXACT, FUZZY, match_rank
+from bridge.tools.symbol_search import EXACT, FUZZY, match_rank
 from lsp.errors import ServerRequestError
 from tests.adversarial.cli import cli
 from tests.bridge.mcp_session import call, call_error, example_repo, serve

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.envelope import (
+from bridge.contract.envelope import (
     MAX_BUDGET_TOKENS,
     Ranked,
     check_budget,
@@ -12,7 +12,7 @@ from bridge.envelope import (
     estimate_tokens,
     respond,
 )
-from bridge.errors import BadInputError, UnknownIdError
+from bridge.contract.errors import BadInputError, UnknownIdError
 
 
 def test_small_answers_pass_untouched() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import get_args
 
-from bridge.map_shapes import MapLanguage, SkipReason, WatcherInfo
+from bridge.contract.map_shapes import MapLanguage, SkipReason, WatcherInfo
 from bridge.tools.mapping import watcher_info
 from map import ingest, walk
 from map.languages import LANGUAGES

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.nav_shapes import MAX_LISTED, checked, verdict_warnings
+from bridge.contract.nav_shapes import MAX_LISTED, checked, verdict_warnings
 from verify import (
     PRIME_CAP,
     Priming,

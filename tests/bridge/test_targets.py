@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge.errors import BadInputError
-from bridge.targets import (
+from bridge.contract.errors import BadInputError
+from bridge.tools.targets import (
     PositionTarget,
     parse_node_id,
     parse_target,

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bridge.context import AppContext
-from bridge.errors import UnknownIdError
+from bridge.contract.errors import UnknownIdError
 from bridge.tools import memory
 from tests.memory.conftest import Repo
 

@@ -7,7 +7,7 @@
     └── UnavailableError       no answer could be had: no server, timeout, crash
 
 Errors from the lower layers (disk, lsp, map) are translated into these at
-the tool boundary by `bridge.translate.as_tool_error`.
+the tool boundary by `bridge.contract.translate.as_tool_error`.
 """
 
 from __future__ import annotations

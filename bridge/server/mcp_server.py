@@ -8,7 +8,7 @@ ToolErrors into MCP tool errors whose text is the JSON error envelope.
 Every failed call answers with that envelope, whatever went wrong: an
 unknown tool, arguments that are not an object, unknown arguments (the SDK
 would drop them silently), arguments of the wrong type or value, text that
-is not valid Unicode (see `bridge.mcp_stdio`), and bugs (`internal_error`,
+is not valid Unicode (see `bridge.server.mcp_stdio`), and bugs (`internal_error`,
 with the traceback in the server's log). When the client disconnects, the
 lifespan shuts every language server down.
 """
@@ -27,14 +27,14 @@ import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
-from bridge.call_progress import reporting
 from bridge.context import AppContext
-from bridge.envelope import error_envelope
-from bridge.errors import BadInputError, ToolError
-from bridge.inputs import check_arguments, shown
-from bridge.mcp_stdio import INVALID_TEXT
-from bridge.registry import ToolSpec, all_tools
-from bridge.translate import as_tool_error, internal_error
+from bridge.contract.envelope import error_envelope
+from bridge.contract.errors import BadInputError, ToolError
+from bridge.contract.inputs import check_arguments, shown
+from bridge.contract.translate import as_tool_error, internal_error
+from bridge.server.call_progress import reporting
+from bridge.server.mcp_stdio import INVALID_TEXT
+from bridge.server.registry import ToolSpec, all_tools
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from typing import NotRequired, cast
 
 from typing_extensions import TypedDict
 
-from bridge.schema_types import SymbolKind
+from bridge.contract.schema_types import SymbolKind
 from disk.columns import from_utf16
 from lsp import CallSite, DocumentSymbolNode, Location, Span, WorkspaceSymbol
 from verify import LiveSymbol

@@ -7,7 +7,7 @@ confidence levels enumerated. See docs/contracts.md#memory-answers.
 
 from __future__ import annotations
 
-from bridge.envelope import AnswerBase
+from bridge.contract.envelope import AnswerBase
 from memory import ChecksView, RecallView, RetiredView, SavedView, SupersededView
 
 

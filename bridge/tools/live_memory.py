@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bridge.context import AppContext
-from bridge.errors import BadInputError
+from bridge.contract.errors import BadInputError
 from memory import LiveCheck, LiveConfirm, MemoryCheck, MemoryService, Touched, confirm_check
 from verify import LiveConfirmer
 

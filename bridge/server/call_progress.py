@@ -1,7 +1,7 @@
 """How far a long tool call is, told to the MCP client that asked to hear it.
 
 Opening or rebuilding the map of a large repository takes up to a minute. The
-MCP handler (bridge.mcp_server) sets a listener for the call it runs, and the
+MCP handler (bridge.server.mcp_server) sets a listener for the call it runs, and the
 map's build progress, heard in a worker thread, reaches the client as
 `notifications/progress`: one value rising from 0 to 3 over a build's three
 phases (reading, linking, saving), with a message such as `linking names

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bridge.context import AppContext
-from bridge.errors import ToolError, UnavailableError
+from bridge.contract.errors import ToolError, UnavailableError
 from lsp import LspError, WorkspaceSymbol
 from map import list_files
 

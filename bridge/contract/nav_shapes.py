@@ -9,9 +9,9 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from bridge.envelope import AnswerBase
-from bridge.render import CallEntry, FoundSymbol, OutlineEntry, Place, SymbolPlace
-from bridge.schema_types import Completeness, CompletenessReason, SeenAs, SiteSource
+from bridge.contract.envelope import AnswerBase
+from bridge.contract.render import CallEntry, FoundSymbol, OutlineEntry, Place, SymbolPlace
+from bridge.contract.schema_types import Completeness, CompletenessReason, SeenAs, SiteSource
 from verify import Priming, Site, Verdict
 
 MAX_LISTED = 15

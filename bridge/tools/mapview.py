@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
-from bridge.map_shapes import Neighbor, NodeKind
+from bridge.contract.map_shapes import Neighbor, NodeKind
 from map import CodeMap, EdgeKind
 from map import Neighbor as Reached
 from verify import Edge, changed_since_build

@@ -1,6 +1,6 @@
 """The typed `data` of what a change touched: nav_diagnostics, nav_rename, map_changes.
 
-Published as MCP output and input schemas (see bridge.schema_types for how).
+Published as MCP output and input schemas (see bridge.contract.schema_types for how).
 Keys are camelCase; lines and columns 1-based.
 See docs/contracts.md#what-a-change-touched-nav_diagnostics-nav_rename-map_changes.
 """
@@ -12,10 +12,10 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from bridge.envelope import AnswerBase
-from bridge.map_shapes import Neighbor, NodeKind, Verification
-from bridge.nav_shapes import TargetLine
-from bridge.schema_types import Completeness
+from bridge.contract.envelope import AnswerBase
+from bridge.contract.map_shapes import Neighbor, NodeKind, Verification
+from bridge.contract.nav_shapes import TargetLine
+from bridge.contract.schema_types import Completeness
 from lsp import DiagnosticsSource
 from memory import FileChangeKind, MemoryStatus, RefReason, RefStatus, SymbolChangeKind
 

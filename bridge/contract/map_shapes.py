@@ -1,6 +1,6 @@
 """The typed `data` of the map_* answers and `map build --json`, and their parameters.
 
-Published as MCP output and input schemas (see bridge.schema_types for how).
+Published as MCP output and input schemas (see bridge.contract.schema_types for how).
 Keys are camelCase; lines 1-based and inclusive (`lines`: [first, last]).
 See docs/contracts.md#map-answers.
 """
@@ -12,7 +12,7 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from bridge.envelope import AnswerBase
+from bridge.contract.envelope import AnswerBase
 from map import EdgeKind, SymbolKind, WatchStatus
 from verify import EdgeVerdicts, UncheckedReason
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import errno
 
-from bridge.errors import BadInputError, NotFoundError, ToolError, UnavailableError, UnknownIdError
-from bridge.inputs import shown
+from bridge.contract.errors import (
+    BadInputError,
+    NotFoundError,
+    ToolError,
+    UnavailableError,
+    UnknownIdError,
+)
+from bridge.contract.inputs import shown
 from disk.errors import DiskError, MissingFileError, OutsideRootError, UnreadableFileError
 from lsp import (
     LspError,

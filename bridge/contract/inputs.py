@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bridge.errors import BadInputError
+from bridge.contract.errors import BadInputError
 
 PATH_MAX_BYTES = 4095
 """The longest path Linux accepts (PATH_MAX, less the terminating NUL)."""

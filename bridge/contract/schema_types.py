@@ -5,7 +5,7 @@ How a tool gets a typed contract (the SDK derives both schemas from the signatur
 - each parameter is annotated with one of the `Annotated[..., Field(description=...)]`
   aliases below (or its own, written the same way): `tools/list` shows the
   description in the input schema;
-- its answer is `class XAnswer(AnswerBase): data: XData` (bridge.envelope), with
+- its answer is `class XAnswer(AnswerBase): data: XData` (bridge.contract.envelope), with
   `XData` a TypedDict whose keys are camelCase and whose enumerations are the
   `Literal`s below: the output schema carries the real shape, and the SDK checks
   every structured answer against it.

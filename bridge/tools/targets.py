@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bridge.errors import BadInputError
-from bridge.inputs import check_path_length, check_text, shown
+from bridge.contract.errors import BadInputError
+from bridge.contract.inputs import check_path_length, check_text, shown
 from disk.columns import to_utf16
 from disk.paths import relative_posix, resolve_in_root
 from disk.text import read_source

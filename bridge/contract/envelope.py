@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from typing_extensions import TypedDict
 
-from bridge.errors import BadInputError, ToolError
+from bridge.contract.errors import BadInputError, ToolError
 
 MIN_BUDGET_TOKENS = 200
 MAX_BUDGET_TOKENS = 50_000

@@ -6,7 +6,7 @@ whole Node.js stack); an answer carries the message without the frames.
 
 from __future__ import annotations
 
-from bridge.errors import UnavailableError
+from bridge.contract.errors import UnavailableError
 from lsp import ServerRequestError
 from verify import live_failure
 
