@@ -13,9 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from map import CodeMap, Range
 
 MAX_SUGGESTIONS = 5
+PATH_CUTOFF = 60.0
+"""How alike (rapidfuzz ratio, 0-100) a map file's path must be to a mistyped one."""
 USE_KINDS = frozenset({"calls", "references", "inherits"})
 
 # The map's symbol kinds in the LSP SymbolKind names servers report.
@@ -137,11 +141,34 @@ def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | No
 
 
 def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> list[str]:
-    """The node IDs closest to a mistyped one: the map's, plus `extra` known ones."""
-    path = node_id.partition("#")[0]
-    pool = code_map.node_ids(path) or code_map.node_ids()
-    candidates = sorted(set(pool) | set(extra))
-    return difflib.get_close_matches(node_id, candidates, n=MAX_SUGGESTIONS, cutoff=0.5)
+    """The node IDs closest to a mistyped one, nearest file first.
+
+    Within its file when the map holds that file (plus `extra` known IDs). Else:
+    the same name in the map's files whose paths are nearest (a typo in a folder
+    or file name finds the right file first), then the same name in other files,
+    then the names most like it in the nearest file."""
+    path, _, qualname = node_id.partition("#")
+    files = code_map.files()
+    if path in files:
+        pool = {path, *code_map.node_ids(f"{path}#"), *extra}
+        return difflib.get_close_matches(node_id, sorted(pool), n=MAX_SUGGESTIONS, cutoff=0.5)
+    near = [
+        match
+        for match, _, _ in process.extract(
+            path, sorted(files), scorer=fuzz.ratio, limit=MAX_SUGGESTIONS, score_cutoff=PATH_CUTOFF
+        )
+    ]
+    found = difflib.get_close_matches(node_id, sorted(set(extra)), n=1, cutoff=0.5)
+    if not qualname:
+        return list(dict.fromkeys([*found, *near]))[:MAX_SUGGESTIONS]
+    suffix = f"#{qualname}"
+    named = [n for n in code_map.node_ids() if n.endswith(suffix)]
+    named.sort(key=lambda n: -fuzz.ratio(path, n.partition("#")[0]))
+    found.extend(named)
+    if near:
+        nearest_file = code_map.node_ids(f"{near[0]}#")
+        found.extend(difflib.get_close_matches(f"{near[0]}{suffix}", nearest_file, cutoff=0.6))
+    return list(dict.fromkeys(found))[:MAX_SUGGESTIONS]
 
 
 def changed_since_build(code_map: CodeMap, path: str) -> bool:

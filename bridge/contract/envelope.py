@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
 
 import orjson
 from typing_extensions import TypedDict
 
-from bridge.contract.errors import BadInputError, ToolError
+from bridge.contract.errors import BadInputError, ToolError, UnknownIdError
 
 MIN_BUDGET_TOKENS = 200
 MAX_BUDGET_TOKENS = 50_000
@@ -28,6 +28,8 @@ class ErrorInfo(TypedDict):
     code: str
     message: str
     hint: str | None
+    suggestions: NotRequired[list[str]]
+    """The nearest known IDs, for an unknown one (`unknown_id`)."""
 
 
 class Truncation(TypedDict):
@@ -158,7 +160,10 @@ def _note(
 
 def error_envelope(exc: ToolError) -> dict[str, Any]:
     """The envelope of a failed call (what an MCP client reads as the error text)."""
-    return {"ok": False, "error": ErrorInfo(code=exc.code, message=exc.message, hint=exc.hint)}
+    info = ErrorInfo(code=exc.code, message=exc.message, hint=exc.hint)
+    if isinstance(exc, UnknownIdError) and exc.suggestions:
+        info["suggestions"] = list(exc.suggestions)
+    return {"ok": False, "error": info}
 
 
 def _keep_most_important(envelope: Envelope, ranked: Ranked, budget: int) -> tuple[Any, int]:

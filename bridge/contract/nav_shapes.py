@@ -19,10 +19,14 @@ MAX_LISTED = 15
 
 
 class TargetLine(TypedDict):
-    """The position asked about: its file and 1-based line."""
+    """The position asked about: its file and 1-based line; for a node ID followed to
+    another symbol (git or the map records that it moved), the ID asked and the ID
+    answered for."""
 
     path: str
     line: int
+    requestedId: NotRequired[str]
+    currentId: NotRequired[str]
 
 
 class Reason(TypedDict):
@@ -188,6 +192,7 @@ class ResolveData(TypedDict):
     verified: bool
     location: SymbolPlace | None
     nodeId: NotRequired[str]
+    requestedId: NotRequired[str]
     mapStale: NotRequired[bool | None]
     relocated: NotRequired[bool]
     mapRange: NotRequired[SymbolPlace | None]

@@ -8,6 +8,7 @@ name on the line). Lines and columns are 1-based.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bridge.context import AppContext
@@ -81,8 +82,39 @@ async def retry_once(
         raise UnavailableError(cause, code="workspace_incomplete", hint=problems[0].fix) from exc
 
 
-async def position_of(app: AppContext, target: str, name: str | None) -> LspPosition:
-    """The LSP position a TARGET points at; a node ID is looked up live first."""
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """Where a TARGET points; for a node ID followed to another symbol (evidence that
+    the code moved), the ID asked, the ID answered for, and the evidence."""
+
+    position: LspPosition
+    requested: str | None = None
+    current: str | None = None
+    evidence: str | None = None
+
+    def target(self) -> TargetLine:
+        """The answer's `target`, naming both IDs when the asked one was followed."""
+        line = TargetLine(path=self.position.path, line=self.position.line + 1)
+        if self.requested is not None and self.current is not None:
+            line["requestedId"] = self.requested
+            line["currentId"] = self.current
+        return line
+
+    def warnings(self) -> list[str]:
+        """The first warning of an answer for a followed node ID."""
+        if self.requested is None:
+            return []
+        return [followed_warning(self.requested, self.current or "", self.evidence or "")]
+
+
+def followed_warning(requested: str, current: str, evidence: str) -> str:
+    """What an answer for a node ID followed to another says first."""
+    return f"{requested} no longer names a symbol: answering for {current} ({evidence})"
+
+
+async def aim_at(app: AppContext, target: str, name: str | None) -> Aim:
+    """Where a TARGET points; a node ID is looked up live first, and followed
+    elsewhere only with evidence that it moved (see `verify.resolve_live`)."""
     parsed = parse_target(target, name=name)
     if isinstance(parsed, NodeTarget):
         if parsed.qualname is None:
@@ -92,10 +124,13 @@ async def position_of(app: AppContext, target: str, name: str | None) -> LspPosi
             )
         res = await resolve_live(app, parsed)
         selection = res.live.selection if res.live is not None else None
-        if selection is None:
+        if res.live is None or selection is None:
             raise NotFoundError(f"{parsed.node_id}: no live server could locate it")
-        return LspPosition(res.path, selection.start_line, selection.start_char, "")
-    return to_lsp_position(app.root, parsed)
+        position = LspPosition(res.path, selection.start_line, selection.start_char, "")
+        if not res.relocated:
+            return Aim(position)
+        return Aim(position, parsed.node_id, res.live.node_id, res.evidence)
+    return Aim(to_lsp_position(app.root, parsed))
 
 
 def workspace_warnings(app: AppContext, path: str) -> list[str]:
@@ -132,9 +167,10 @@ async def _locations(
     leave_out_declaration: bool = False,
 ) -> LocationsAnswer:
     budget_tokens = app.budget(budget)
-    position = await position_of(app, target, name)
-    warnings = loading_warnings(app, position.path)
-    data = LocationsData(target=_target(position), count=0, locations=[])
+    aim = await aim_at(app, target, name)
+    position = aim.position
+    warnings = aim.warnings() + loading_warnings(app, position.path)
+    data = LocationsData(target=aim.target(), count=0, locations=[])
     if question is None:
         found = await retry_once(lambda: query(position), app, position.path)
     else:
@@ -154,8 +190,9 @@ async def _locations(
             _location_places,
             excluded=excluded,
         )
-        data = LocationsData(target=_target(position), count=0, locations=[], **checked(verdict))
-        warnings = loading_warnings(app, position.path) + verdict_warnings(verdict)
+        data = LocationsData(target=aim.target(), count=0, locations=[], **checked(verdict))
+        warnings = aim.warnings() + loading_warnings(app, position.path)
+        warnings += verdict_warnings(verdict)
     ordered = sorted(found, key=lambda loc: (loc.path != position.path, loc.path, loc.line))
     data["count"] = len(ordered)
     data["locations"] = [location(loc) for loc in ordered]
@@ -248,16 +285,18 @@ async def nav_hover(
     """The type, signature and documentation of the symbol at TARGET, as the
     language server shows them on hover (markdown in `contents`)."""
     budget_tokens = app.budget(budget)
-    position = await position_of(app, target, name)
+    aim = await aim_at(app, target, name)
+    position = aim.position
     info = await retry_once(
         lambda: app.live.hover(position.path, position.line, position.character),
         app,
         position.path,
     )
     return respond(
-        HoverData(target=_target(position), contents=info.contents if info is not None else None),
+        HoverData(target=aim.target(), contents=info.contents if info is not None else None),
         budget_tokens=budget_tokens,
-        warnings=[] if info is not None else ["the server has nothing to show there"],
+        warnings=aim.warnings()
+        + ([] if info is not None else ["the server has nothing to show there"]),
     )
 
 
@@ -323,7 +362,8 @@ async def nav_callers(
     checked against the calls the map and a text scan see, with `completeness` and
     `unconfirmed` as in nav_references."""
     budget_tokens = app.budget(budget)
-    position = await position_of(app, target, name)
+    aim = await aim_at(app, target, name)
+    position = aim.position
     sites, verdict = await cross_checked(
         app,
         position,
@@ -337,10 +377,8 @@ async def nav_callers(
         recover=lambda sites: callers_from_callees(app, position, sites),
     )
     callers = [call_site(s) for s in by_target(sites)]
-    data = CallersData(
-        target=_target(position), count=len(callers), callers=callers, **checked(verdict)
-    )
-    warnings = loading_warnings(app, position.path) + verdict_warnings(verdict)
+    data = CallersData(target=aim.target(), count=len(callers), callers=callers, **checked(verdict))
+    warnings = aim.warnings() + loading_warnings(app, position.path) + verdict_warnings(verdict)
     warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key="callers", warnings=warnings)
 
@@ -352,17 +390,15 @@ async def nav_callees(
     callee with where it is defined and `callLines`, the lines of its calls in
     TARGET's file; callees in the workspace first, library ones last."""
     budget_tokens = app.budget(budget)
-    position = await position_of(app, target, name)
+    aim = await aim_at(app, target, name)
+    position = aim.position
     sites = await retry_once(
         lambda: app.live.outgoing_calls(position.path, position.line, position.character),
         app,
         position.path,
     )
     callees = [call_site(s) for s in by_target(sites)]
-    data = CalleesData(target=_target(position), count=len(callees), callees=callees)
-    warnings = loading_warnings(app, position.path) + workspace_warnings(app, position.path)
+    data = CalleesData(target=aim.target(), count=len(callees), callees=callees)
+    warnings = aim.warnings() + loading_warnings(app, position.path)
+    warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key="callees", warnings=warnings)
-
-
-def _target(position: LspPosition) -> TargetLine:
-    return TargetLine(path=position.path, line=position.line + 1)

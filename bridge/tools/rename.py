@@ -32,9 +32,8 @@ from bridge.contract.change_shapes import (
 )
 from bridge.contract.envelope import respond
 from bridge.contract.errors import BadInputError, NotFoundError, ToolError
-from bridge.contract.nav_shapes import TargetLine
 from bridge.contract.schema_types import Budget, Name, Target
-from bridge.tools.nav import position_of, retry_once
+from bridge.tools.nav import aim_at, retry_once
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
@@ -131,7 +130,8 @@ async def nav_rename(
         raise BadInputError(
             f"bad new name {new_name!r}", hint="pass the new identifier, one line, not empty"
         )
-    position = await position_of(app, target, name)
+    aim = await aim_at(app, target, name)
+    position = aim.position
     edits = await retry_once(
         lambda: app.live.rename(position.path, position.line, position.character, wanted),
         app,
@@ -154,14 +154,16 @@ async def nav_rename(
             _write(plan)
         await _after_write(app, [p.shown["path"] for p in planned])
     data = RenameData(
-        target=TargetLine(path=position.path, line=position.line + 1),
+        target=aim.target(),
         newName=wanted,
         applied=apply,
         fileCount=len(planned),
         editCount=sum(p.shown["edits"] for p in planned),
         files=[p.shown for p in planned],
     )
-    warnings = [] if apply else ["preview only: nothing written (pass apply=true to write it)"]
+    warnings = aim.warnings()
+    if not apply:
+        warnings.append("preview only: nothing written (pass apply=true to write it)")
     return respond(data, budget_tokens=budget_tokens, items_key="files", warnings=warnings)
 
 

@@ -14,6 +14,7 @@ from bridge.contract.nav_shapes import ResolveAnswer, ResolveData, TargetLine
 from bridge.contract.render import SymbolPlace, live_symbol
 from bridge.contract.schema_types import Budget, Name, Target
 from bridge.tools.mapview import map_stamp
+from bridge.tools.nav import followed_warning
 from bridge.tools.targets import PositionTarget, checked_path, parse_target, to_lsp_position
 from disk.errors import DiskError
 from disk.text import read_source
@@ -32,6 +33,8 @@ def _resolution_data(root: Path, res: Resolution) -> ResolveData:
         mapRange=_map_place(res.entry) if res.entry is not None else None,
     )
     if res.live is not None:
+        if res.relocated:
+            data["requestedId"] = res.asked.node_id
         data["currentId"] = res.live.node_id
         data["location"] = live_symbol(res.live, res.path)
         data["kind"] = res.live.kind
@@ -89,6 +92,8 @@ async def resolve(
     code_map = await app.code_map()
     stamp = map_stamp(code_map, {res.path, parsed.path})
     warnings = list(res.warnings)
+    if res.live is not None and res.relocated and res.evidence is not None:
+        warnings.insert(0, followed_warning(parsed.node_id, res.live.node_id, res.evidence))
     if res.verified and res.map_stale:
         warnings.append(f"the map is out of date for {parsed.node_id}; map_rebuild refreshes it")
     return respond(

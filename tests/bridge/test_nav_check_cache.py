@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.context import AppContext
-from bridge.tools.nav import nav_callers, nav_references, position_of
+from bridge.tools.nav import aim_at, nav_callers, nav_references
 from map import FileExtract, extract_file
 from tests.conftest import FIXTURES, require_binary
 from tests.lsp.conftest import line_of
@@ -104,7 +104,7 @@ def test_callers_recovered_after_an_edit_come_from_the_outline_as_it_is_now(
         return Site("app/totals.py", line, 12, "", "call", True)
 
     async def recovered(app: AppContext) -> list[tuple[str, int]]:
-        position = await position_of(app, TARGET, None)
+        position = (await aim_at(app, TARGET, None)).position
         found = await callers_from_callees(app, position, [call_site()])
         return [(site.name, site.location.line) for site in found]
 
