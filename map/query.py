@@ -98,6 +98,8 @@ class Overview:
     tokens: int
     token_budget: int
     truncated: bool
+    ranked: int
+    """How many symbols were ranked (`entries` are the first of them that fit)."""
 
 
 def search(
@@ -240,6 +242,7 @@ def overview(graph: MapGraph, token_budget: int, ordered: list[str] | None = Non
         tokens=-(-len(text) // CHARS_PER_TOKEN),
         token_budget=token_budget,
         truncated=len(shown) < len(ordered),
+        ranked=len(ordered),
     )
 
 

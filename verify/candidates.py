@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from tree_sitter import Parser
+from tree_sitter import Node, Parser, Tree
 
 from disk.errors import DiskError
 from disk.stamps import FileStamp, content_hash
@@ -108,25 +108,69 @@ def names_code(
     code (an identifier token of its grammar), not on a keyword, punctuation, a
     comment or a string. True when the file has no grammar (nothing to tell).
     With `cache`, the file's syntax tree is parsed once per content."""
-    language = language_for(rel)
     try:
         data = read_source_bytes(root / rel)
         lines = decode_source(data, path=rel).splitlines()
     except (DiskError, OSError):
         return True
-    if language is None or line >= len(lines):
+    tree = _tree(rel, data, content_hash(data), cache)
+    if tree is None or line >= len(lines):
         return True
-    byte = len(lines[line][:column].encode())
-    key = (rel, content_hash(data))
+    return _in_code(tree, line, len(lines[line][:column].encode()))
+
+
+def _tree(rel: str, data: bytes, digest: str | None, cache: CheckCache | None) -> Tree | None:
+    """The file's syntax tree (None: no grammar), parsed once per content with `cache`."""
+    language = language_for(rel)
+    if language is None:
+        return None
+    key = (rel, digest or content_hash(data))
     tree = cache.trees.get(key) if cache is not None else None
     if tree is None:
         tree = Parser(grammar(language)).parse(data)
         if cache is not None:
             cache.trees.put(key, tree)
+    return tree
+
+
+def _in_code(tree: Tree, line: int, byte: int) -> bool:
+    """Whether the token at 0-based `line` and `byte` is a name in code (not a keyword,
+    punctuation, a comment or a string)."""
     node = tree.root_node.descendant_for_point_range((line, byte), (line, byte))
     if node is None:
         return True
-    return node.is_named and not any(word in node.type for word in ("comment", "string"))
+    return node.is_named and not _in_text(node)
+
+
+def _in_text(node: Node) -> bool:
+    """Whether `node` is, or lies inside, a comment or a string (not inside code
+    interpolated into a string: an f-string's `{name}`, a template's `${name}`)."""
+    current: Node | None = node
+    while current is not None:
+        kind = current.type
+        if "interpolation" in kind or "substitution" in kind:
+            return False
+        if "comment" in kind or "string" in kind:
+            return True
+        current = current.parent
+    return False
+
+
+def _code_or_text(
+    rel: str, data: bytes, sites: Iterable[Site], digest: str | None, cache: CheckCache | None
+) -> dict[int, Role]:
+    """`use` for the lines where the name stands in code the extraction did not tie
+    to a role (an attribute read, a member of an unknown receiver), `mention` where
+    it stands in a comment or a string (or the file has no grammar to tell)."""
+    tree = _tree(rel, data, digest, cache)
+    lines = decode_source(data, path=rel).splitlines()
+    found: dict[int, Role] = {}
+    for site in sites:
+        text = lines[site.line - 1] if site.line <= len(lines) else ""
+        byte = len(text[: site.column - 1].encode())
+        code = tree is not None and _in_code(tree, site.line - 1, byte)
+        found[site.line] = "use" if code else "mention"
+    return found
 
 
 def scan(
@@ -243,10 +287,12 @@ def label(
     content are reused while the content stays the same."""
     started = time.perf_counter()
     pending = list(sites)
-    files = sorted({site.path for site in pending})
+    by_file: dict[str, list[Site]] = {}
+    for site in pending:
+        by_file.setdefault(site.path, []).append(site)
     roles: dict[str, Mapping[int, Role]] = {}
     parsed = unparsed = 0
-    for rel in files:
+    for rel in sorted(by_file):
         kept = _kept_roles(root, rel, name, cache, max_file_bytes)
         if isinstance(kept, FileRoles):
             roles[rel] = kept.roles
@@ -254,19 +300,27 @@ def label(
         stamp, data = kept
         extract = known(rel) if known is not None and data is not None else None
         digest = content_hash(data) if data is not None else None
-        if extract is None or extract.content_hash != digest:
+        fresh = extract is None or extract.content_hash != digest
+        if fresh:
             if parsed >= max_files:
                 unparsed += 1
                 continue
             parsed += 1
             extract = _extract(rel, data)
-        roles[rel] = {} if extract is None else _roles(extract, name)
+        found = {} if extract is None else _roles(extract, name)
+        rest = [site for site in by_file[rel] if site.line not in found]
+        if rest and data is not None:
+            if not fresh and parsed >= max_files:
+                unparsed += 1
+                roles[rel] = found
+                continue
+            parsed += 0 if fresh else 1
+            found = {**found, **_code_or_text(rel, data, rest, digest, cache)}
+        roles[rel] = found
         if cache is not None and stamp is not None and digest is not None:
-            cache.roles.put((name, rel), FileRoles(stamp, digest, roles[rel]))
+            cache.roles.put((name, rel), FileRoles(stamp, digest, found))
     done = [
-        site
-        if site.path not in roles
-        else replace(site, role=roles[site.path].get(site.line, "mention"))
+        site if site.path not in roles else replace(site, role=roles[site.path].get(site.line))
         for site in pending
     ]
     return Labelled(tuple(done), unparsed_files=unparsed, ms=(time.perf_counter() - started) * 1000)

@@ -56,6 +56,18 @@ _CONTESTED: dict[Question, frozenset[str]] = {
 of the same name: the server was right to leave those out. They are still listed."""
 
 
+_LISTING: dict[str | None, int] = {
+    "call": 0,
+    "inherits": 0,
+    "use": 0,
+    "import": 0,
+    None: 1,
+    "definition": 2,
+    "mention": 3,
+}
+"""The order of unconfirmed sites in an answer, by what the map sees there."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why an answer is partial: a code, and a line that says it."""
@@ -76,9 +88,10 @@ class Verdict:
     priming: Priming | None
 
     def listed(self) -> list[Site]:
-        """The unconfirmed sites in the order answers list them: code the map sees
-        first, then the text scan's, each by place."""
-        return sorted(self.unconfirmed, key=lambda s: (s.source != "map", s.path, s.line))
+        """The unconfirmed sites in the order answers list (and budgets keep) them:
+        uses in code first, then lines left unparsed, then other symbols' definitions
+        of the name, then comments and strings; each group by place."""
+        return sorted(self.unconfirmed, key=lambda s: (_LISTING[s.role], s.path, s.line))
 
 
 def stands_against(question: Question, site: Site) -> bool:

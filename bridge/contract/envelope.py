@@ -7,7 +7,7 @@ then long strings are shortened, and `truncated` says what was dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired
 
@@ -32,14 +32,24 @@ class ErrorInfo(TypedDict):
     """The nearest known IDs, for an unknown one (`unknown_id`)."""
 
 
+class Cut(TypedDict):
+    """One list of an answer the budget cut: its key, and how many items it kept and lost."""
+
+    items: str
+    kept: int
+    dropped: int
+
+
 class Truncation(TypedDict):
-    """What the budget dropped from an answer."""
+    """What the budget dropped from an answer: `items`, `kept` and `dropped` name the
+    most important list it cut; `cuts` lists every list it cut, inside `data` too."""
 
     items: str
     kept: int
     dropped: int
     budgetTokens: int
     stringsShortened: bool
+    cuts: list[Cut]
 
 
 class AnswerBase(TypedDict):
@@ -67,18 +77,48 @@ class Ranked:
     """Items of an answer ranked most important first, however they nest.
 
     `keep(n)` is the answer's data with only the `n` most important of the
-    `total` items; the budget keeps as many as fit and names them `key`.
+    `total` items; the budget keeps as many as fit and names them `key`. Items
+    from several lists rank list after list (`sections`: each list's key and
+    size, in rank order), so a cut names what each list lost.
     """
 
     key: str
     total: int
     keep: Callable[[int], Any]
+    sections: tuple[tuple[str, int], ...] = ()
+
+    def cuts(self, kept: int) -> list[Cut]:
+        """What keeping the first `kept` items cuts, list by list."""
+        sections = self.sections or ((self.key, self.total),)
+        found = []
+        for key, size in sections:
+            own = min(size, max(kept, 0))
+            kept -= size
+            if own < size:
+                found.append(Cut(items=key, kept=own, dropped=size - own))
+        return found
 
 
 def ranked_list(data: dict[str, Any], key: str) -> Ranked:
     """The list `data[key]`, already in rank order: the budget drops its tail."""
     items: list[Any] = data[key]
     return Ranked(key, len(items), lambda n: {**data, key: items[:n]})
+
+
+def ranked_lists(data: Mapping[str, Any], *keys: str) -> Ranked:
+    """The lists `data[key]` for each of `keys`, each in rank order, the first most
+    important: the budget empties the last one's tail first, then the one before."""
+    lists: list[list[Any]] = [data[key] for key in keys]
+
+    def keep(count: int) -> dict[str, Any]:
+        kept = dict(data)
+        for key, items in zip(keys, lists, strict=True):
+            kept[key] = items[: max(count, 0)]
+            count -= len(items)
+        return kept
+
+    sizes = tuple((key, len(items)) for key, items in zip(keys, lists, strict=True))
+    return Ranked(keys[0], sum(len(items) for items in lists), keep, sizes)
 
 
 def estimate_tokens(value: Any) -> int:
@@ -102,6 +142,7 @@ def respond(
     budget_tokens: int,
     items_key: str | None = None,
     ranked: Ranked | None = None,
+    cuts: Sequence[Cut] = (),
     warnings: Sequence[str] = (),
     map_built_at: str | None = None,
     stale: bool = False,
@@ -110,7 +151,9 @@ def respond(
 
     `items_key` names the list in `data` (ranked most useful first) that may
     lose items from its tail; `ranked` says which items go first otherwise
-    (e.g. the locals of a nested outline before its classes).
+    (e.g. the locals of a nested outline before its classes). `cuts` are what a
+    tool already cut inside `data` to fit the budget: `truncated` reports every
+    cut, theirs and the envelope's, in this one place.
     """
     envelope = Envelope(
         ok=True,
@@ -121,36 +164,58 @@ def respond(
         stale=stale,
     )
     if estimate_tokens(envelope) <= budget_tokens:
+        if cuts:
+            _note(envelope, cuts[0], list(cuts), budget_tokens, shortened=False)
         return envelope
     has_list = items_key and isinstance(data, dict) and isinstance(data.get(items_key), list)
     if ranked is None and items_key and has_list:
         ranked = ranked_list(data, items_key)
-    key = ranked.key if ranked is not None else items_key
-    total = ranked.total if ranked is not None else 0
     # Reserve room for the note first, with the widest numbers it can hold.
-    _note(envelope, key, total, total, budget_tokens, shortened=False)
-    dropped = 0
+    sections = _sections(ranked, items_key)
+    widest = [Cut(items=key, kept=size, dropped=size) for key, size in sections]
+    _note(envelope, _whole(sections), [*cuts, *widest], budget_tokens, shortened=False)
+    found = list(cuts)
     if ranked is not None:
-        envelope["data"], dropped = _keep_most_important(envelope, ranked, budget_tokens)
+        envelope["data"], kept = _keep_most_important(envelope, ranked, budget_tokens)
+        found.extend(ranked.cuts(kept))
     shortened = estimate_tokens(envelope) > budget_tokens
     if shortened:
         envelope["data"] = _shorten_to_fit(envelope, budget_tokens)
-    _note(envelope, key, total - dropped, dropped, budget_tokens, shortened=shortened)
+    headline = found[0] if found else _whole(sections)
+    _note(envelope, headline, found, budget_tokens, shortened=shortened)
     return envelope
 
 
+def _sections(ranked: Ranked | None, items_key: str | None) -> tuple[tuple[str, int], ...]:
+    """The lists a cut may name, with their sizes, most important first."""
+    if ranked is None:
+        return ((items_key, 0),) if items_key else ()
+    return ranked.sections or ((ranked.key, ranked.total),)
+
+
+def _whole(sections: tuple[tuple[str, int], ...]) -> Cut:
+    """The most important list, kept whole (`text` when the answer has none)."""
+    key, size = sections[0] if sections else ("text", 0)
+    return Cut(items=key, kept=size, dropped=0)
+
+
 def _note(
-    envelope: Envelope, key: str | None, kept: int, dropped: int, budget: int, *, shortened: bool
+    envelope: Envelope, headline: Cut, cuts: list[Cut], budget: int, *, shortened: bool
 ) -> None:
-    """Say in the envelope what the budget took out (replacing an earlier note)."""
+    """Say in the envelope what the budget took out (replacing an earlier note):
+    `headline` is the most important list cut (or the answer's list, whole)."""
     envelope["truncated"] = Truncation(
-        items=key or "text",
-        kept=kept,
-        dropped=dropped,
+        items=headline["items"],
+        kept=headline["kept"],
+        dropped=headline["dropped"],
         budgetTokens=budget,
         stringsShortened=shortened,
+        cuts=cuts,
     )
-    what = f": {dropped} of {kept + dropped} {key} dropped" if dropped else ""
+    lost = ", ".join(
+        f"{cut['dropped']} of {cut['kept'] + cut['dropped']} {cut['items']}" for cut in cuts
+    )
+    what = f": {lost} dropped" if lost else ""
     warning = f"answer cut to fit {budget} tokens{what}; pass a larger budget or narrow the query"
     if envelope["warnings"] and envelope["warnings"][-1].startswith("answer cut to fit"):
         envelope["warnings"][-1] = warning
@@ -167,7 +232,7 @@ def error_envelope(exc: ToolError) -> dict[str, Any]:
 
 
 def _keep_most_important(envelope: Envelope, ranked: Ranked, budget: int) -> tuple[Any, int]:
-    """The data with as many of the most important items as fit, and how many were dropped.
+    """The data with as many of the most important items as fit, and how many were kept.
 
     The count is searched from the front (1, 2, 4, ... then halving), so `keep` is never
     asked for more than about twice the items kept: items may be built as asked for."""
@@ -185,7 +250,7 @@ def _keep_most_important(envelope: Envelope, ranked: Ranked, budget: int) -> tup
             low = mid
         else:
             high = mid - 1
-    return ranked.keep(low), ranked.total - low
+    return ranked.keep(low), low
 
 
 def _shorten_to_fit(envelope: Envelope, budget: int) -> Any:

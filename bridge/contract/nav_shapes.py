@@ -14,8 +14,9 @@ from bridge.contract.render import CallEntry, FoundSymbol, OutlineEntry, Place, 
 from bridge.contract.schema_types import Completeness, CompletenessReason, SeenAs, SiteSource
 from verify import Priming, Site, Verdict
 
-MAX_LISTED = 15
-"""Unconfirmed sites listed in one answer (`unconfirmedCount` has them all)."""
+SITE_TEXT_CHARS = 160
+"""An unconfirmed site's line is cut to this many characters (a fixture string, a
+minified line): the site is a pointer, `path` and `line` say where to read."""
 
 
 class TargetLine(TypedDict):
@@ -85,7 +86,7 @@ def checked(verdict: Verdict) -> Checked:
     return Checked(
         completeness="complete" if verdict.complete else "partial",
         completenessReasons=[Reason(code=r.code, message=r.message) for r in verdict.reasons],
-        unconfirmed=[_site(site) for site in verdict.listed()[:MAX_LISTED]],
+        unconfirmed=[_site(site) for site in verdict.listed()],
         unconfirmedCount=len(verdict.unconfirmed),
         crossCheck=None
         if scan is None
@@ -122,11 +123,12 @@ def priming_info(priming: Priming) -> PrimingInfo:
 
 
 def _site(site: Site) -> UnconfirmedSite:
+    text = site.text
     return UnconfirmedSite(
         path=site.path,
         line=site.line,
         column=site.column,
-        text=site.text,
+        text=text if len(text) <= SITE_TEXT_CHARS else text[: SITE_TEXT_CHARS - 1] + "…",
         source=site.source,
         seenAs=site.role or "unparsed",
     )

@@ -15,12 +15,12 @@ Graph answers (`map_neighbors`, `map_impact`, `map_path`) say they are static
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bridge.context import AppContext
-from bridge.contract.envelope import Envelope, Ranked, estimate_tokens, respond
+from bridge.contract.envelope import Cut, Envelope, Ranked, estimate_tokens, respond
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import (
     EdgeKinds,
@@ -89,6 +89,7 @@ def _answer(
     budget: int | None,
     items_key: str | None = None,
     ranked: Ranked | None = None,
+    cuts: Sequence[Cut] = (),
     notes: Iterable[str] = (),
 ) -> Envelope:
     """Wrap a map answer: budget, `mapBuiltAt`, stale files (`staleFiles`) and the
@@ -121,6 +122,7 @@ def _answer(
         budget_tokens=budget_tokens,
         items_key=items_key,
         ranked=ranked,
+        cuts=cuts,
         warnings=warnings,
         map_built_at=stamp.built_at,
         stale=stamp.stale,
@@ -407,9 +409,14 @@ async def map_overview(app: AppContext, budget: Budget = None) -> OverviewAnswer
     budget_tokens = app.budget(budget)
     code_map = await app.code_map(graph=True)
     overview = code_map.overview(max(budget_tokens - 150, 50))
-    data = OverviewData(
-        text=overview.text, symbols=len(overview.entries), truncated=overview.truncated
-    )
+    shown = len(overview.entries)
+    data = OverviewData(text=overview.text, symbols=shown, truncated=overview.truncated)
+    cut = Cut(items="symbols", kept=shown, dropped=overview.ranked - shown)
     return _answer(
-        app, code_map, data, paths={_path_of(e) for e in overview.entries}, budget=budget_tokens
+        app,
+        code_map,
+        data,
+        paths={_path_of(e) for e in overview.entries},
+        budget=budget_tokens,
+        cuts=[cut] if overview.truncated else [],
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bridge.context import AppContext
-from bridge.contract.envelope import Ranked, respond
+from bridge.contract.envelope import Ranked, ranked_lists, respond
 from bridge.contract.errors import BadInputError, NotFoundError, UnavailableError
 from bridge.contract.nav_shapes import (
     CalleesAnswer,
@@ -200,6 +200,7 @@ async def _locations(
         data,
         budget_tokens=budget_tokens,
         items_key="locations",
+        ranked=ranked_lists(data, "locations", "unconfirmed") if "unconfirmed" in data else None,
         warnings=warnings + workspace_warnings(app, position.path),
     )
 
@@ -380,7 +381,12 @@ async def nav_callers(
     data = CallersData(target=aim.target(), count=len(callers), callers=callers, **checked(verdict))
     warnings = aim.warnings() + loading_warnings(app, position.path) + verdict_warnings(verdict)
     warnings += workspace_warnings(app, position.path)
-    return respond(data, budget_tokens=budget_tokens, items_key="callers", warnings=warnings)
+    return respond(
+        data,
+        budget_tokens=budget_tokens,
+        ranked=ranked_lists(data, "callers", "unconfirmed"),
+        warnings=warnings,
+    )
 
 
 async def nav_callees(

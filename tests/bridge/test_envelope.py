@@ -10,6 +10,7 @@ from bridge.contract.envelope import (
     check_budget,
     error_envelope,
     estimate_tokens,
+    ranked_lists,
     respond,
 )
 from bridge.contract.errors import BadInputError, UnknownIdError
@@ -55,6 +56,34 @@ def test_a_long_list_is_cut_without_building_what_it_drops(total: int) -> None:
     assert max(asked) <= 2 * kept + 1
 
 
+def test_several_lists_keep_the_first_whole_before_the_next_and_name_each_cut() -> None:
+    answer = [{"path": f"src/use_{i}.py", "line": i} for i in range(30)]
+    noise = [{"path": f"docs/note_{i}.py", "line": i, "text": "# a mention"} for i in range(300)]
+    data = {"count": 30, "locations": answer, "unconfirmed": noise}
+    env = respond(data, budget_tokens=800, ranked=ranked_lists(data, "locations", "unconfirmed"))
+    assert env["data"]["locations"] == answer  # the confirmed answer is kept first
+    kept = len(env["data"]["unconfirmed"])
+    assert kept < 300
+    truncated = env["truncated"]
+    assert truncated is not None
+    assert (truncated["items"], truncated["kept"]) == ("unconfirmed", kept)
+    assert truncated["cuts"] == [{"items": "unconfirmed", "kept": kept, "dropped": 300 - kept}]
+    tight = respond(data, budget_tokens=200, ranked=ranked_lists(data, "locations", "unconfirmed"))
+    assert tight["data"]["unconfirmed"] == []
+    assert [cut["items"] for cut in tight["truncated"]["cuts"]] == ["locations", "unconfirmed"]
+
+
+def test_a_cut_a_tool_made_inside_its_data_is_reported_by_the_envelope() -> None:
+    env = respond(
+        {"text": "a\nb", "truncated": True},
+        budget_tokens=500,
+        cuts=[{"items": "symbols", "kept": 2, "dropped": 40}],
+    )
+    assert env["truncated"] is not None
+    assert (env["truncated"]["items"], env["truncated"]["dropped"]) == ("symbols", 40)
+    assert any("40 of 42 symbols dropped" in w for w in env["warnings"])
+
+
 def test_one_huge_string_is_shortened() -> None:
     env = respond({"contents": "x" * 100_000}, budget_tokens=300)
     assert estimate_tokens(env) <= 300
@@ -70,7 +99,7 @@ def test_budget_bounds_are_enforced() -> None:
         check_budget(0)
 
 
-def test_errors_carry_code_message_and_hint() -> None:
+def test_errors_carry_code_message_hint_and_the_nearest_ids() -> None:
     env = error_envelope(UnknownIdError("no node a.py#X", suggestions=["a.py#Y"]))
     assert env == {
         "ok": False,
@@ -78,5 +107,6 @@ def test_errors_carry_code_message_and_hint() -> None:
             "code": "unknown_id",
             "message": "no node a.py#X",
             "hint": "did you mean: a.py#Y",
+            "suggestions": ["a.py#Y"],
         },
     }

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.contract.nav_shapes import MAX_LISTED, checked, verdict_warnings
+from bridge.contract.nav_shapes import SITE_TEXT_CHARS, checked, verdict_warnings
 from verify import (
     PRIME_CAP,
     Priming,
@@ -68,6 +68,32 @@ def test_the_scan_finds_the_word_and_the_map_says_what_each_line_holds(tmp_path:
         ("test/b.ts", 3): ("call", "map", True),
     }
     assert labelled.unparsed_files == 0
+
+
+def test_code_naming_the_symbol_is_a_use_and_only_comments_and_strings_are_mentions(
+    tmp_path: Path,
+) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "shop/cart.py": (
+                "def total(order):\n"
+                "    return order.total + 2\n"  # an attribute read: code
+                "# order.total is summed here\n"
+                "label = 'the total of the order'\n"
+                "shown = f'{order.total}'\n"  # code inside an f-string
+            ),
+        },
+    )
+    labelled = label(root, "total", scan(root, "total", (".py",)).sites)
+    seen = {s.line: (s.role, s.source) for s in labelled.sites}
+    assert seen == {
+        1: ("definition", "map"),
+        2: ("use", "map"),
+        3: ("mention", "text"),
+        4: ("mention", "text"),
+        5: ("use", "map"),
+    }
 
 
 def test_labelling_stops_at_its_file_limit(tmp_path: Path) -> None:
@@ -198,12 +224,14 @@ def test_a_definition_found_stands_alone_and_none_found_lists_the_map_definition
     assert {u.place for u in missing.unconfirmed} == {("a.ts", 1), ("h.ts", 2)}
 
 
-def test_a_long_unconfirmed_list_is_cut_and_counted() -> None:
-    sites = [_site("z.ts", n, "mention", False) for n in range(1, 40)] + [_site("m.ts", 9)]
+def test_unconfirmed_sites_list_uses_first_and_mentions_last_each_on_a_short_line() -> None:
+    fixture = Site("a.ts", 3, 1, "const s = `" + "x" * 4000 + "`", "mention", False)
+    sites = [_site("z.ts", n, "mention", False) for n in range(1, 40)]
+    sites += [fixture, _site("m.ts", 9, "definition"), _site("n.ts", 2, "use")]
     fields = checked(judge("references", answer=set(), scan=_scan(*sites), target=("a.ts", 1)))
-    assert fields["unconfirmedCount"] == 40
-    assert len(fields["unconfirmed"]) == MAX_LISTED
-    assert fields["unconfirmed"][0]["path"] == "m.ts"
+    assert fields["unconfirmedCount"] == len(fields["unconfirmed"]) == 42  # no fixed cap
+    assert [u["seenAs"] for u in fields["unconfirmed"][:3]] == ["use", "definition", "mention"]
+    assert max(len(u["text"]) for u in fields["unconfirmed"]) <= SITE_TEXT_CHARS
 
 
 def test_priming_opens_files_with_calls_first_and_never_covered_ones() -> None:
