@@ -33,12 +33,22 @@ MARKER = re.compile(r"<!--\s*(?P<what>not run|output of):\s*(?P<value>.*?)\s*-->
 
 
 @dataclass(frozen=True)
-class Block:
-    """One fenced block of a page."""
+class Located:
+    """Something on a line of a page."""
 
     page: Path
     line: int
-    """1-based line of its opening fence."""
+    """1-based (a block's opening fence; a span's paragraph)."""
+
+    @property
+    def where(self) -> str:
+        return f"{shown(self.page)}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Block(Located):
+    """One fenced block of a page."""
+
     language: str
     text: str
     not_run: str | None = None
@@ -51,22 +61,12 @@ class Block:
         """How the block is checked (SHELL, JSON, TOML, SYNOPSIS), None if unknown."""
         return KINDS.get(self.language)
 
-    @property
-    def where(self) -> str:
-        return f"{shown(self.page)}:{self.line}"
-
 
 @dataclass(frozen=True)
-class Span:
-    """A link target or an inline code span, with the line of its paragraph."""
+class Span(Located):
+    """A link target or an inline code span."""
 
-    page: Path
-    line: int
     text: str
-
-    @property
-    def where(self) -> str:
-        return f"{shown(self.page)}:{self.line}"
 
 
 @dataclass(frozen=True)
