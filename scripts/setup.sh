@@ -28,7 +28,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 
-# The other Python servers one may choose (README "Language servers"), pinned;
+# The other Python servers one may choose (docs/languages.md), pinned;
 # none conflicts with the pins above (jedi-language-server 0.47 takes pygls 2).
 PY_SERVERS=(basedpyright==1.40.2 pyrefly==1.4.1 jedi-language-server==0.47.0)
 servers_stamp="$VENV/.codeanchor-python-servers"

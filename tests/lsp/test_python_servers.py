@@ -1,5 +1,5 @@
 """Smoke tests of the Python servers one may choose besides ty and pyright
-(README "Language servers"): basedpyright, pyrefly and jedi-language-server,
+(docs/languages.md): basedpyright, pyrefly and jedi-language-server,
 each a real server (scripts/setup.sh installs them) on the py_app fixture.
 """
 

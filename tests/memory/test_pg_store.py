@@ -204,7 +204,7 @@ def test_migrate_copies_sqlite_to_postgresql_and_back_all_or_nothing(
     assert orjson.loads(_cli(repo.root, "list", "--store", str(back)).stdout)["memories"] == local
 
 
-LEAST_PRIVILEGE = (  # the README's grants for an agent's role
+LEAST_PRIVILEGE = (  # docs/team-store.md's grants for an agent's role
     "CREATE ROLE agent LOGIN PASSWORD 'agent-secret'",
     "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
     "GRANT SELECT, INSERT, UPDATE, DELETE ON memories, refs TO agent",
