@@ -2,7 +2,7 @@
 
 Published as MCP output and input schemas (see bridge.contract.schema_types for how).
 Keys are camelCase; lines 1-based and inclusive (`lines`: [first, last]).
-See docs/contracts.md#map-answers.
+See docs/contracts.md#map-answers-map_.
 """
 
 from __future__ import annotations

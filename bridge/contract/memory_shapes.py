@@ -2,7 +2,7 @@
 
 Their `data` are the shapes `memory.views` builds, the same the CLI prints
 with `--json`: keys camelCase, statuses, reasons, live reasons and
-confidence levels enumerated. See docs/contracts.md#memory-answers.
+confidence levels enumerated. See docs/contracts.md#memory-answers-memory_.
 """
 
 from __future__ import annotations
