@@ -25,6 +25,8 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
                        callers the call hierarchy missed (callers)
     LiveSymbol, flatten, name_parts, enclosing, find_exact, find_by_name
                        a live outline seen through node IDs (symbols)
+    kept_outline, symbol_named
+                       live outlines kept per content; a symbol by name and line (outlines)
     MapEntry, map_entry, Edge, UseSite, use_site, nearest_ids, changed_since_build
                        what the map recorded (recorded)
     verify_edges, EdgeVerdicts, UncheckedReason
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
         use_site,
     )
     from verify.resolve import Resolution, live_failure, live_symbols, resolve_live, resolve_node
+    from verify.outlines import kept_outline, symbol_named
     from verify.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten, name_parts
     from verify.targets import LspPosition, NodeTarget
     from verify.workspace import Workspace
@@ -92,6 +95,8 @@ _HOME = {
     "cross_checked": "verify.crosscheck",
     "by_target": "verify.callers",
     "callers_from_callees": "verify.callers",
+    "kept_outline": "verify.outlines",
+    "symbol_named": "verify.outlines",
     "LiveSymbol": "verify.symbols",
     "enclosing": "verify.symbols",
     "find_by_name": "verify.symbols",
@@ -172,8 +177,10 @@ __all__ = [
     "prime_cap",
     "resolve_live",
     "resolve_node",
+    "kept_outline",
     "scan",
     "stands_against",
+    "symbol_named",
     "use_site",
     "verify_edges",
 ]

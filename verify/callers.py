@@ -17,11 +17,9 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from disk.errors import DiskError
-from disk.paths import resolve_in_root
-from disk.stamps import content_hash
-from disk.text import read_source_bytes
 from lsp import CallSite, DocumentSymbolNode, Location, LspError
 from verify.candidates import Site
+from verify.outlines import kept_outline
 from verify.targets import LspPosition
 from verify.workspace import Workspace
 
@@ -104,39 +102,11 @@ async def _functions(
     todo = list(paths)
     while todo and len(functions) < MAX_FUNCTIONS:
         batch, todo = todo[: MAX_FUNCTIONS - len(functions)], todo[MAX_FUNCTIONS - len(functions) :]
-        outlines = await asyncio.gather(*(_outline(workspace, path) for path in batch))
+        outlines = await asyncio.gather(*(kept_outline(workspace, path) for path in batch))
         for path, outline in zip(batch, outlines, strict=True):
             lines = {s.line - 1 for s in wanted if s.path == path}
             functions.extend((path, node) for node in _enclosing(outline, lines))
     return functions[:MAX_FUNCTIONS]
-
-
-async def _outline(workspace: Workspace, path: str) -> Sequence[DocumentSymbolNode]:
-    """The live outline of `path` ([] when the server fails). An outline is the
-    file's own syntax, so it is kept per content hash (taken before and after the
-    request: a file edited meanwhile is not kept, nor an empty outline)."""
-    kept = workspace.check_cache.outlines
-    digest = _digest(workspace, path)
-    outline = kept.get((path, digest)) if digest is not None else None
-    if outline is not None:
-        return outline
-    try:
-        outline = tuple(await workspace.live.document_symbols(path))
-    except (LspError, DiskError):
-        return []
-    if digest is None or not outline or workspace.live.still_loading(path):
-        return outline  # an empty outline may come from a server still starting
-    if _digest(workspace, path) == digest:
-        kept.put((path, digest), outline)
-    return outline
-
-
-def _digest(workspace: Workspace, path: str) -> str | None:
-    """The content hash of `path` now (None: unreadable)."""
-    try:
-        return content_hash(read_source_bytes(resolve_in_root(workspace.root, path)))
-    except (DiskError, OSError):
-        return None
 
 
 async def _calling(

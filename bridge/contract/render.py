@@ -77,11 +77,13 @@ class OutlineEntry(TypedDict):
 
 
 class FoundSymbol(Place):
-    """A symbol found by name across the workspace."""
+    """A symbol found by name across the workspace: at the line of its name, with its
+    node ID and container chain when its file's live outline names it."""
 
     name: str
     kind: SymbolKind
     container: str | None
+    nodeId: str | None
 
 
 class CallEntry(Place):
@@ -184,13 +186,23 @@ def by_importance(nodes: Sequence[DocumentSymbolNode]) -> list[int]:
     return [node for _, node in sorted(ranked)]
 
 
-def workspace_symbol(symbol: WorkspaceSymbol) -> FoundSymbol:
-    """A symbol found by name across the workspace."""
+def workspace_symbol(symbol: WorkspaceSymbol, named: LiveSymbol | None = None) -> FoundSymbol:
+    """A symbol found by name across the workspace; `named` is the same symbol in its
+    file's live outline (its node ID, container chain and name's line), when found."""
+    if named is None:
+        return FoundSymbol(
+            **location(symbol.location),
+            name=symbol.name,
+            kind=_kind(symbol.kind),
+            container=symbol.container,
+            nodeId=None,
+        )
     return FoundSymbol(
         **location(symbol.location),
         name=symbol.name,
         kind=_kind(symbol.kind),
-        container=symbol.container,
+        container=".".join(named.container) or None,
+        nodeId=named.node_id,
     )
 
 

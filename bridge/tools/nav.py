@@ -7,8 +7,10 @@ name on the line). Lines and columns are 1-based.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 from typing import TypeVar
 
 from bridge.context import AppContext
@@ -44,8 +46,19 @@ from bridge.contract.schema_types import (
 from bridge.contract.server_errors import server_error
 from bridge.tools.symbol_search import search_symbols
 from bridge.tools.targets import checked_path, parse_node_id, parse_target, to_lsp_position
-from lsp import CallSite, Location, ServerCrashedError, ServerGaveUpError, ServerRequestError
+from disk.errors import DiskError
+from disk.paths import resolve_in_root
+from disk.text import read_source
+from lsp import (
+    CallSite,
+    Location,
+    ServerCrashedError,
+    ServerGaveUpError,
+    ServerRequestError,
+    WorkspaceSymbol,
+)
 from verify import (
+    LiveSymbol,
     LspPosition,
     NodeTarget,
     Question,
@@ -54,9 +67,12 @@ from verify import (
     cross_checked,
     flatten,
     resolve_live,
+    symbol_named,
 )
 
 T = TypeVar("T")
+NAMED_FILES = 24
+"""Files whose live outline names the workspace symbols found in them (node ID, line)."""
 
 
 async def retry_once(
@@ -342,17 +358,67 @@ async def nav_workspace_symbols(
         language,
         lambda lang: retry_once(lambda: app.live.workspace_symbols(query, language=lang)),
     )
+    named, unnamed_files = await name_symbols(app, found.symbols)
+    warnings = list(found.warnings)
+    if unnamed_files:
+        warnings.append(
+            f"node IDs are given for the symbols of the first {NAMED_FILES} files; "
+            f"{unnamed_files} more files' symbols have nodeId null (narrow the query)"
+        )
     return respond(
         WorkspaceSymbolsData(
             query=query,
             languages=found.languages,
             count=len(found.symbols),
-            symbols=[workspace_symbol(s) for s in found.symbols],
+            symbols=[workspace_symbol(s, live) for s, live in named],
         ),
         budget_tokens=budget_tokens,
         items_key="symbols",
-        warnings=found.warnings,
+        warnings=warnings,
     )
+
+
+async def name_symbols(
+    app: AppContext, symbols: Sequence[WorkspaceSymbol]
+) -> tuple[list[tuple[WorkspaceSymbol, LiveSymbol | None]], int]:
+    """Each symbol at the line of its name, with itself in its file's live outline (its
+    node ID and container), for the symbols of the first `NAMED_FILES` workspace files
+    in rank order; and how many more files' symbols were left unnamed."""
+    files = list(dict.fromkeys(s.location.path for s in symbols if not _external(s)))
+    asked = set(files[:NAMED_FILES])
+    live = await asyncio.gather(
+        *(
+            symbol_named(app, s.location.path, s.location.span.start_line, s.name)
+            if s.location.path in asked
+            else _nothing()
+            for s in symbols
+        )
+    )
+    named = [
+        (s if found is None else _at_name(app, s, found), found)
+        for s, found in zip(symbols, live, strict=True)
+    ]
+    return named, len(files) - len(asked)
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _external(symbol: WorkspaceSymbol) -> bool:
+    return PurePosixPath(symbol.location.path).is_absolute()
+
+
+def _at_name(app: AppContext, symbol: WorkspaceSymbol, live: LiveSymbol) -> WorkspaceSymbol:
+    """`symbol` placed at the line and column of its name."""
+    where = live.selection
+    try:
+        lines = read_source(resolve_in_root(app.root, symbol.location.path)).splitlines()
+    except DiskError:
+        return symbol
+    text = lines[where.start_line] if where.start_line < len(lines) else ""
+    place = Location(symbol.location.path, where, where.start_line + 1, text)
+    return replace(symbol, location=place)
 
 
 async def nav_callers(

@@ -17,8 +17,10 @@ from pathlib import Path
 from bridge.contract.errors import BadInputError
 from bridge.contract.inputs import check_path_length, check_text, shown
 from disk.columns import to_utf16
+from disk.errors import DiskError
 from disk.paths import relative_posix, resolve_in_root
 from disk.text import read_source
+from map import Symbol, outline_file
 from verify import LspPosition, NodeTarget
 
 _POSITION = re.compile(r"^(?P<path>[^#]+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
@@ -101,11 +103,17 @@ def checked_path(root: Path, path: str) -> str:
 def to_lsp_position(root: Path, target: PositionTarget) -> LspPosition:
     """Check a position against the file on disk and convert it for LSP."""
     absolute = resolve_in_root(root, target.path)
-    lines = read_source(absolute).splitlines()
+    source = read_source(absolute)
+    lines = source.splitlines()
     path = relative_posix(root, absolute)
     if target.line > len(lines):
         raise BadInputError(f"{path}:{target.line}: past the end of the file ({len(lines)} lines)")
     text = lines[target.line - 1]
+    if target.column is None and _above_a_definition(text):
+        definition = definition_below(path, source, target.line, target.name)
+        if definition is not None:
+            line, column = definition
+            return LspPosition(path, line - 1, to_utf16(lines[line - 1], column), lines[line - 1])
     if target.name is not None:
         found = re.search(rf"(?<![\w$]){re.escape(target.name.strip())}(?![\w$])", text)
         if found is None:
@@ -124,3 +132,54 @@ def to_lsp_position(root: Path, target: PositionTarget) -> LspPosition:
     else:
         column = len(text) - len(text.lstrip())
     return LspPosition(path, target.line - 1, to_utf16(text, column), text)
+
+
+_ABOVE_A_DEFINITION = ("@", "#[", "#", "//", "/*", "*", "--")
+"""How a decorator, an attribute or a comment line starts (Python, Java and TypeScript
+decorators and annotations, Rust attributes, doc comments)."""
+
+
+_DIRECTIVE = re.compile(
+    r"#\s*(?:include|import|define|undef|if|ifdef|ifndef|elif|else|endif|pragma)\b"
+)
+"""A C preprocessor line: it starts with `#` but belongs to no definition."""
+
+
+def _above_a_definition(text: str) -> bool:
+    """Whether a line may be a decorator, an attribute or a doc comment of a definition."""
+    stripped = text.lstrip()
+    return stripped.startswith(_ABOVE_A_DEFINITION) and not _DIRECTIVE.match(stripped)
+
+
+def definition_below(path: str, source: str, line: int, name: str | None) -> tuple[int, int] | None:
+    """The name of the definition (1-based line, 0-based character) whose decorator,
+    attribute or doc comment is at 1-based `line`, named `name` when given; None when
+    the line belongs to none (or the file's language has no map extraction)."""
+    try:
+        symbols = outline_file(path, source.encode()).symbols
+    except (ValueError, DiskError):
+        return None
+    lines = source.splitlines()
+    owners = [
+        symbol
+        for symbol in symbols
+        if (name is None or symbol.name == name.strip()) and _owns(symbol, line, lines)
+    ]
+    if not owners:
+        return None
+    found = max(owners, key=lambda symbol: symbol.range.first_line)  # the innermost
+    return found.selection.first_line, _character(lines[found.selection.start_line], found)
+
+
+def _owns(symbol: Symbol, line: int, lines: list[str]) -> bool:
+    """Whether 1-based `line` is one of the symbol's decorator or attribute lines (its
+    range starts there, its name comes later), or in the comment block right above it."""
+    first, named = symbol.range.first_line, symbol.selection.first_line
+    if first <= line < named:
+        return True
+    return line < first and all(_above_a_definition(text) for text in lines[line - 1 : first - 1])
+
+
+def _character(text: str, symbol: Symbol) -> int:
+    """The character column of the symbol's name on its line (selections count bytes)."""
+    return len(text.encode()[: symbol.selection.start_char].decode(errors="ignore"))

@@ -1,0 +1,88 @@
+"""An answer's places feed the next question: workspace symbols give node IDs and
+the line of the name, and a position on a decorator or doc comment targets the
+definition below it. A real MCP client drives `codeanchor serve`; ty answers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridge.tools.targets import PositionTarget, to_lsp_position
+from tests.bridge.mcp_session import call, serve
+from tests.conftest import require_binary
+
+SCENARIO_TIMEOUT_S = 180.0
+SOURCES = {
+    "codeanchor.toml": "watch = false\n",
+    "shop/__init__.py": "",
+    "shop/store.py": (
+        "import functools\n"
+        "\n"
+        "\n"
+        "class Store:\n"
+        "    @classmethod\n"
+        "    @functools.cache\n"
+        "    def restock(cls, amount):\n"
+        "        return amount\n"
+        "\n"
+        "\n"
+        "# Opens the store for the day.\n"
+        "def open_store():\n"
+        "    return Store.restock(3)\n"
+    ),
+    "shop/use.py": "from shop.store import Store\n\n\ndef refill():\n    return Store.restock(1)\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    for path, text in SOURCES.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+def test_a_workspace_symbol_chains_into_references(repo: Path) -> None:
+    require_binary("ty")
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:
+            found = await call(client, "nav_workspace_symbols", query="restock")
+            (symbol,) = [s for s in found["data"]["symbols"] if s["name"] == "restock"]
+            refs = await call(
+                client,
+                "nav_references",
+                target=f"{symbol['path']}:{symbol['line']}",
+                name=symbol["name"],
+            )
+            return symbol, refs
+
+    symbol, refs = asyncio.run(scenario())
+    assert (symbol["nodeId"], symbol["container"]) == ("shop/store.py#Store.restock", "Store")
+    assert symbol["line"] == 7  # the name's line, not the first decorator's
+    assert "def restock" in symbol["text"]
+    lines = {(loc["path"], loc["line"]) for loc in refs["data"]["locations"]}
+    assert {("shop/use.py", 5), ("shop/store.py", 13)} <= lines
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "expected"),
+    [
+        (5, None, (7, "restock")),  # @classmethod
+        (6, "restock", (7, "restock")),  # @functools.cache, the name given
+        (11, None, (12, "open_store")),  # the comment above a function
+        (1, None, (1, "import")),  # an import is no definition's
+    ],
+)
+def test_a_position_on_a_decorator_or_comment_targets_its_definition(
+    repo: Path, line: int, name: str | None, expected: tuple[int, str]
+) -> None:
+    position = to_lsp_position(repo, PositionTarget("shop/store.py", line, name=name))
+    text = (repo / "shop/store.py").read_text().splitlines()[position.line]
+    assert (position.line + 1, text[position.character :].split("(")[0]) == (
+        expected[0],
+        expected[1] if expected[1] != "import" else "import functools",
+    )
