@@ -26,6 +26,7 @@ from tests.bridge.mcp_session import CALL_TIMEOUT_S, serve, server_params
 
 ENVELOPE_KEYS = {"ok", "data", "warnings", "truncated", "mapBuiltAt", "stale"}
 ERROR_KEYS = {"code", "message", "hint"}
+"""What every error carries; an unknown ID's also lists the nearest IDs (`suggestions`)."""
 
 Work = tuple[Callable[[Client], Awaitable[Any]], "concurrent.futures.Future[Any]"]
 
@@ -35,7 +36,9 @@ def envelope_of(is_error: bool, text: str) -> dict[str, Any]:
     envelope: dict[str, Any] = orjson.loads(text)
     if is_error:
         assert set(envelope) == {"ok", "error"} and envelope["ok"] is False, text
-        assert set(envelope["error"]) == ERROR_KEYS, text
+        error = envelope["error"]
+        assert set(error) - {"suggestions"} == ERROR_KEYS, text
+        assert ("suggestions" in error) <= (error["code"] == "unknown_id"), text
         assert isinstance(envelope["error"]["message"], str), text
         assert "\n" not in envelope["error"]["message"], "one line"
         assert "Traceback" not in text
