@@ -8,7 +8,11 @@ job per module:
 
     model      the vocabulary: RefSpec, Anchor, Memory, RefCheck, MemoryCheck
     refs       parse `path`, `path#Qual.Name`, `path:START-END` (confined to the root)
+    stores     which store holds a workspace's memories, and opening it
     store      SQLite (WAL, schema version, one transaction per write)
+    pg_store   PostgreSQL, one database shared by a team
+    sql_store  the operations both stores run, in SQL; rows: the row codec;
+               tables: the columns both stores keep
     git        git plumbing: HEAD, branch, changes since a commit, merge base
     workspace  the code now, cached for one run (reads, extracts, fingerprints)
     bodies     a symbol's text and its name-blind body (renames, moves; no parse)
