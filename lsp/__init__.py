@@ -35,6 +35,7 @@ Inside, one job per module:
     racy       when a stat key may vouch for a file's content
     convert    lsprotocol answers -> model results
     diagnostics  diagnostics pulled, or published and waited for
+    published  what a server published per document, and when it is settled
     edits      a rename's WorkspaceEdit as text edits per file, applied to text
     uris       file:// URIs <-> paths
 """
