@@ -11,6 +11,7 @@ job per module:
     stores     which store holds a workspace's memories, and opening it
     store      SQLite (WAL, schema version, one transaction per write)
     pg_store   PostgreSQL, one database shared by a team
+    dsn        a PostgreSQL address: telling one, showing it without its password
     sql_store  the operations both stores run, in SQL; rows: the row codec;
                tables: the columns both stores keep
     git        git plumbing: HEAD, branch, changes since a commit, merge base
@@ -51,6 +52,7 @@ from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from memory.changes import Diff, Touched, diff_files, symbol_changes
+    from memory.dsn import redact
     from memory.errors import (
         MemoryDomainError,
         MemoryInputError,
@@ -78,7 +80,7 @@ if TYPE_CHECKING:
     from memory.recall import Hit, Recalled
     from memory.review import review_stale
     from memory.service import MemoryService, NewMemory
-    from memory.stores import redact, store_exists, store_location
+    from memory.stores import store_exists, store_location
     from memory.symdiff import SymbolChange, SymbolChangeKind
     from memory.transfer import export_lines, import_file
     from memory.views import (
@@ -100,6 +102,7 @@ if TYPE_CHECKING:
 
 _HOME = {
     "memory.changes": ("Diff", "Touched", "diff_files", "symbol_changes"),
+    "memory.dsn": ("redact",),
     "memory.errors": (
         "MemoryDomainError",
         "MemoryInputError",
@@ -127,7 +130,7 @@ _HOME = {
     "memory.recall": ("Hit", "Recalled"),
     "memory.review": ("review_stale",),
     "memory.service": ("MemoryService", "NewMemory"),
-    "memory.stores": ("redact", "store_exists", "store_location"),
+    "memory.stores": ("store_exists", "store_location"),
     "memory.symdiff": ("SymbolChange", "SymbolChangeKind"),
     "memory.transfer": ("export_lines", "import_file"),
     "memory.views": (

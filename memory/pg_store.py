@@ -22,10 +22,10 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from memory.dsn import redact
 from memory.errors import MemoryStoreError
 from memory.pg_schema import upgrade
 from memory.sql_store import SqlMemoryStore
-from memory.stores import redact
 
 CONNECT_TIMEOUT_S = 10
 
