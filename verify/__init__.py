@@ -38,8 +38,9 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees
@@ -66,61 +67,59 @@ if TYPE_CHECKING:
     from verify.workspace import Workspace
 
 _HOME = {
-    "LspPosition": "verify.targets",
-    "NodeTarget": "verify.targets",
-    "Workspace": "verify.workspace",
-    "CheckCache": "verify.checkcache",
-    "Role": "verify.candidates",
-    "Scan": "verify.candidates",
-    "Site": "verify.candidates",
-    "Source": "verify.candidates",
-    "label": "verify.candidates",
-    "name_at": "verify.candidates",
-    "names_code": "verify.candidates",
-    "scan": "verify.candidates",
-    "Question": "verify.completeness",
-    "Reason": "verify.completeness",
-    "ReasonCode": "verify.completeness",
-    "Verdict": "verify.completeness",
-    "judge": "verify.completeness",
-    "stands_against": "verify.completeness",
-    "PRIME_CAP": "verify.priming",
-    "Priming": "verify.priming",
-    "files_to_prime": "verify.priming",
-    "prime": "verify.priming",
-    "prime_cap": "verify.priming",
-    "cross_checked": "verify.crosscheck",
-    "by_target": "verify.callers",
-    "callers_from_callees": "verify.callers",
-    "LiveSymbol": "verify.symbols",
-    "enclosing": "verify.symbols",
-    "find_by_name": "verify.symbols",
-    "find_exact": "verify.symbols",
-    "flatten": "verify.symbols",
-    "name_parts": "verify.symbols",
-    "Edge": "verify.recorded",
-    "MapEntry": "verify.recorded",
-    "UseSite": "verify.recorded",
-    "changed_since_build": "verify.recorded",
-    "map_entry": "verify.recorded",
-    "nearest_ids": "verify.recorded",
-    "use_site": "verify.recorded",
-    "EdgeVerdicts": "verify.edges",
-    "UncheckedReason": "verify.edges",
-    "verify_edges": "verify.edges",
-    "Resolution": "verify.resolve",
-    "live_failure": "verify.resolve",
-    "live_symbols": "verify.resolve",
-    "resolve_live": "verify.resolve",
-    "resolve_node": "verify.resolve",
-    "LiveConfirmer": "verify.liveconfirm",
-    "Listing": "verify.liveconfirm",
-    "ListingReason": "verify.liveconfirm",
-    "SymbolGoneError": "verify.errors",
-    "UnknownSymbolError": "verify.errors",
-    "VerifyError": "verify.errors",
+    "verify.callers": ("by_target", "callers_from_callees"),
+    "verify.candidates": (
+        "Role",
+        "Scan",
+        "Site",
+        "Source",
+        "label",
+        "name_at",
+        "names_code",
+        "scan",
+    ),
+    "verify.checkcache": ("CheckCache",),
+    "verify.completeness": (
+        "Question",
+        "Reason",
+        "ReasonCode",
+        "Verdict",
+        "judge",
+        "stands_against",
+    ),
+    "verify.crosscheck": ("cross_checked",),
+    "verify.edges": ("EdgeVerdicts", "UncheckedReason", "verify_edges"),
+    "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
+    "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
+    "verify.priming": ("PRIME_CAP", "Priming", "files_to_prime", "prime", "prime_cap"),
+    "verify.recorded": (
+        "Edge",
+        "MapEntry",
+        "UseSite",
+        "changed_since_build",
+        "map_entry",
+        "nearest_ids",
+        "use_site",
+    ),
+    "verify.resolve": (
+        "Resolution",
+        "live_failure",
+        "live_symbols",
+        "resolve_live",
+        "resolve_node",
+    ),
+    "verify.symbols": (
+        "LiveSymbol",
+        "enclosing",
+        "find_by_name",
+        "find_exact",
+        "flatten",
+        "name_parts",
+    ),
+    "verify.targets": ("LspPosition", "NodeTarget"),
+    "verify.workspace": ("Workspace",),
 }
-"""Where each public name lives."""
+"""Where each public name lives: module -> the names it holds."""
 
 __all__ = [
     "PRIME_CAP",
@@ -178,9 +177,4 @@ __all__ = [
     "verify_edges",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use."""
-    if name not in _HOME:
-        raise AttributeError(f"module 'verify' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)
