@@ -37,7 +37,7 @@ job per module:
     views      the JSON shapes of every memory answer (CLI --json and MCP data)
     review     the interactive walk through stale memories
 
-    errors     the domain's own error tree (translated by bridge.translate)
+    errors     the domain's own error tree (translated by bridge.contract.translate)
 
 Errors: MemoryInputError for malformed input, UnknownMemoryError (with
 suggestions) for unknown memory IDs or symbols, MemoryNotFoundError for files

@@ -8,7 +8,7 @@
 
 MemoryDomainError is a `disk.coded_error.CodedError`, UnknownMemoryError also
 a `SuggestingError` (both shared with the bridge's errors). A refused request
-writes nothing. `bridge.translate.as_tool_error` turns these
+writes nothing. `bridge.contract.translate.as_tool_error` turns these
 into the bridge's ToolErrors at the tool boundary, like map/ and lsp/ errors.
 """
 
