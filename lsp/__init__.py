@@ -35,14 +35,16 @@ Inside, one job per module:
     racy       when a stat key may vouch for a file's content
     convert    lsprotocol answers -> model results
     diagnostics  diagnostics pulled, or published and waited for
+    published  what a server published per document, and when it is settled
     edits      a rename's WorkspaceEdit as text edits per file, applied to text
     uris       file:// URIs <-> paths
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from lsp.catalog import Catalog, ServerSpec
@@ -81,42 +83,42 @@ if TYPE_CHECKING:
     from lsp.settings import LiveSettings
 
 _HOME = {
-    "Catalog": "lsp.catalog",
-    "ServerSpec": "lsp.catalog",
-    "ConfiguredServer": "lsp.catalog_config",
-    "catalog_from_config": "lsp.catalog_config",
-    "configured_servers": "lsp.catalog_config",
-    "without_commands": "lsp.catalog_config",
-    "Diagnostic": "lsp.diagnostics",
-    "DiagnosticsReport": "lsp.diagnostics",
-    "ServerReport": "lsp.doctor",
-    "examine": "lsp.doctor",
-    "FileEdits": "lsp.edits",
-    "TextEdit": "lsp.edits",
-    "UnsupportedEditError": "lsp.edits",
-    "apply_edits": "lsp.edits",
-    "LspError": "lsp.errors",
-    "NoServerError": "lsp.errors",
-    "PositionError": "lsp.errors",
-    "RequestTimeoutError": "lsp.errors",
-    "ServerCrashedError": "lsp.errors",
-    "ServerGaveUpError": "lsp.errors",
-    "ServerRequestError": "lsp.errors",
-    "UnknownLanguageError": "lsp.errors",
-    "UnsupportedFileError": "lsp.errors",
-    "UnsupportedQueryError": "lsp.errors",
-    "CallSite": "lsp.model",
-    "DiagnosticsSource": "lsp.model",
-    "DocumentSymbolNode": "lsp.model",
-    "HoverInfo": "lsp.model",
-    "Location": "lsp.model",
-    "ServerStatus": "lsp.model",
-    "Span": "lsp.model",
-    "WorkspaceSymbol": "lsp.model",
-    "LivePool": "lsp.pool",
-    "LiveSettings": "lsp.settings",
+    "lsp.catalog": ("Catalog", "ServerSpec"),
+    "lsp.catalog_config": (
+        "ConfiguredServer",
+        "catalog_from_config",
+        "configured_servers",
+        "without_commands",
+    ),
+    "lsp.diagnostics": ("Diagnostic", "DiagnosticsReport"),
+    "lsp.doctor": ("ServerReport", "examine"),
+    "lsp.edits": ("FileEdits", "TextEdit", "UnsupportedEditError", "apply_edits"),
+    "lsp.errors": (
+        "LspError",
+        "NoServerError",
+        "PositionError",
+        "RequestTimeoutError",
+        "ServerCrashedError",
+        "ServerGaveUpError",
+        "ServerRequestError",
+        "UnknownLanguageError",
+        "UnsupportedFileError",
+        "UnsupportedQueryError",
+    ),
+    "lsp.model": (
+        "CallSite",
+        "DiagnosticsSource",
+        "DocumentSymbolNode",
+        "HoverInfo",
+        "Location",
+        "ServerStatus",
+        "Span",
+        "WorkspaceSymbol",
+    ),
+    "lsp.pool": ("LivePool",),
+    "lsp.settings": ("LiveSettings",),
 }
-"""Where each public name lives."""
+"""Where each public name lives: module -> the names it holds."""
 
 __all__ = [
     "CallSite",
@@ -155,9 +157,4 @@ __all__ = [
     "without_commands",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use."""
-    if name not in _HOME:
-        raise AttributeError(f"module 'lsp' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

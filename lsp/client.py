@@ -29,13 +29,13 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 from lsp.catalog import ServerSpec
-from lsp.diagnostics import PublishedDiagnostics
 from lsp.errors import (
     RequestTimeoutError,
     ServerCrashedError,
     ServerRequestError,
     UnsupportedQueryError,
 )
+from lsp.published import PublishedDiagnostics
 from lsp.uris import uri_of
 
 T = TypeVar("T")

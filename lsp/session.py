@@ -34,7 +34,6 @@ from pygls.lsp.client import LanguageClient
 from lsp.catalog import ServerSpec
 from lsp.client import Connection
 from lsp.convert import Converter
-from lsp.diagnostics import PublishedDiagnostics
 from lsp.disksync import DiskSync
 from lsp.doctor import check_server
 from lsp.documents import Documents, OpenDocument
@@ -46,6 +45,7 @@ from lsp.errors import (
     ServerGaveUpError,
     ServerRequestError,
 )
+from lsp.published import PublishedDiagnostics
 from lsp.settings import LiveSettings
 
 T = TypeVar("T")

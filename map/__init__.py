@@ -39,8 +39,9 @@ once that submodule is imported, the package attribute is the module.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from map.codemap import BuildReport, CodeMap, MapSettings, MapStatus
@@ -69,46 +70,32 @@ if TYPE_CHECKING:
     from map.watch import WatcherState, WatchStatus
 
 _HOME = {
-    "BuildPhase": "map.progress",
-    "BuildProgress": "map.progress",
-    "BuildReport": "map.codemap",
-    "CodeMap": "map.codemap",
-    "MapSettings": "map.codemap",
-    "MapStatus": "map.codemap",
-    "MapError": "map.errors",
-    "SnapshotError": "map.errors",
-    "UnknownNodeError": "map.errors",
-    "extract_file": "map.extract",
-    "TokenIndex": "map.fingerprint",
-    "comment_spans": "map.fingerprint",
-    "fingerprint_text": "map.fingerprint",
-    "MapGraph": "map.graph",
-    "LANGUAGES": "map.languages",
-    "grammar": "map.languages",
-    "language_for": "map.languages",
-    "LiveMap": "map.live_map",
-    "EdgeDetails": "map.model",
-    "EdgeKind": "map.model",
-    "FileDetails": "map.model",
-    "NodeDetails": "map.model",
-    "SymbolDetails": "map.model",
-    "FileExtract": "map.model",
-    "Fingerprint": "map.model",
-    "Range": "map.model",
-    "Symbol": "map.model",
-    "SymbolKind": "map.model",
-    "Outline": "map.outline",
-    "outline_file": "map.outline",
-    "BadPatternError": "map.query",
-    "Hit": "map.query",
-    "Neighbor": "map.query",
-    "OutlineEntry": "map.query",
-    "Overview": "map.query",
-    "list_files": "map.walk",
-    "WatchStatus": "map.watch",
-    "WatcherState": "map.watch",
+    "map.codemap": ("BuildReport", "CodeMap", "MapSettings", "MapStatus"),
+    "map.errors": ("MapError", "SnapshotError", "UnknownNodeError"),
+    "map.extract": ("extract_file",),
+    "map.fingerprint": ("TokenIndex", "comment_spans", "fingerprint_text"),
+    "map.graph": ("MapGraph",),
+    "map.languages": ("LANGUAGES", "grammar", "language_for"),
+    "map.live_map": ("LiveMap",),
+    "map.model": (
+        "EdgeDetails",
+        "EdgeKind",
+        "FileDetails",
+        "FileExtract",
+        "Fingerprint",
+        "NodeDetails",
+        "Range",
+        "Symbol",
+        "SymbolDetails",
+        "SymbolKind",
+    ),
+    "map.outline": ("Outline", "outline_file"),
+    "map.progress": ("BuildPhase", "BuildProgress"),
+    "map.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
+    "map.walk": ("list_files",),
+    "map.watch": ("WatcherState", "WatchStatus"),
 }
-"""Where each public name lives."""
+"""Where each public name lives: module -> the names it holds."""
 
 __all__ = [
     "LANGUAGES",
@@ -151,9 +138,4 @@ __all__ = [
     "outline_file",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use."""
-    if name not in _HOME:
-        raise AttributeError(f"module 'map' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

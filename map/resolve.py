@@ -3,8 +3,9 @@
 Lookups go: the enclosing scopes of the file, then what its imports bind
 (following re-exports and star imports), then what it sees unqualified (Go
 package siblings, C/C++ includes). A qualifier is followed segment by
-segment (`self`/`this`, modules, classes and their bases). When none of
-that answers, a name may still be guessed by name (map.resolution).
+segment (`self`/`this`, modules, classes and their bases, and what values
+stand for: map.values). When none of that answers, a name may still be
+guessed by name (map.resolution).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -14,9 +15,7 @@ file defines (or defined) one of the names it consulted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from map.assigned import Givens
 from map.extract_matches import CALLED
 from map.lookup import (
     SELF_WORDS,
@@ -35,7 +34,7 @@ from map.lookup import (
     shadowed_names,
     trace,
 )
-from map.model import RETURNS, Assignment, Range, Reference
+from map.model import Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -46,33 +45,19 @@ from map.resolution import (
 )
 from map.resolution import exact as _exact
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
+from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
 
-MAX_HOPS = 6
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Module:
-    files: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Class:
-    node_id: str
-    bases_only: bool = False
-
-
-_Target = _Module | _Class | None
-
-
-_NOWHERE = Range(0, 0, 0, 0)
 Answer = tuple[Resolution | None, frozenset[str]]
 """What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
-class Resolver:
-    """Answers name lookups against every file's scope and the global name index."""
+class Resolver(ValueLookups):
+    """Answers name lookups against every file's scope and the global name index (what
+    a value stands for: `ValueLookups`)."""
 
     def __init__(
         self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
@@ -114,7 +99,7 @@ class Resolver:
             if known is None:
                 names: set[str] = set()
                 scope, name, qualifier, kind = ref
-                value = Reference(name, kind, _NOWHERE, scope, qualifier)
+                value = Reference(name, kind, NOWHERE, scope, qualifier)
                 known = (self._resolve_new(path, value, names), frozenset(names))
                 self._in_file[key] = known
             self._in_file[ref] = known
@@ -127,7 +112,7 @@ class Resolver:
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
             return found
         target = self._class_of(found.targets)
-        if not isinstance(target, _Class):
+        if not isinstance(target, ClassTarget):
             return found
         constructor = self._member(ctx, target, CONSTRUCTOR_NAMES[scope.language], 0)
         if constructor is None:
@@ -149,7 +134,7 @@ class Resolver:
         if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
             givens = scope.assigned.givens((where, name))
             target = self._assigned(ctx, scope, where, name, givens, 0)
-            if isinstance(target, _Class) and not givens[0][1]:
+            if isinstance(target, ClassTarget) and not givens[0][1]:
                 return _exact((target.node_id,))
             return target if isinstance(target, Resolution) else None
         if not ids:
@@ -190,18 +175,18 @@ class Resolver:
         target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
-        if isinstance(target, _Module):
+        if isinstance(target, ModuleTarget):
             return _exact(self._exports.find(ctx, target.files, ref.name)) if target.files else None
-        if isinstance(target, _Class):
+        if isinstance(target, ClassTarget):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
         return self._by_name(ctx, scope, ref.name, members=True)
 
-    def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> _Target:
+    def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id)
-            return _Class(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
+            return ClassTarget(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
         if head.endswith(CALLED):  # `make().run()`: what `make` returns
             return self._result(
                 ctx, self._unqualified(ctx, scope, scope_id, head[: -len(CALLED)]), depth
@@ -216,102 +201,27 @@ class Resolver:
             see(ctx, scope, head)
             binding = scope.bindings.get(head)
             if isinstance(binding, ModuleBinding):
-                return _Module(binding.files)
+                return ModuleTarget(binding.files)
             if binding is not None:
                 ids = self._bound(ctx, binding, head)
                 if not ids and not binding.files:
-                    return _Module(())
+                    return ModuleTarget(())
                 if not ids:  # `from .globals import request`: a module's variable
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
         return self._class_of(ids)
 
-    def _assigned(
-        self, ctx: Lookup, scope: FileScope, where: str, name: str, givens: Givens, depth: int
-    ) -> _Target | Resolution:
-        """What local `name` stands for, from what scope `where` gives it: its one
-        assignment's value (`_follow`). Several differing assignments, or an unknown
-        value (a parameter, a loop variable): nothing."""
-        if len(givens) != 1 or not givens[0][0]:
-            return None
-        return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
-
-    def _follow(
-        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
-    ) -> _Target | Resolution:
-        """What an assignment's value stands for: an alias's target (a module, a class,
-        or the symbols of a name), or the instance of the class a call constructs."""
-        if not assignment.value or assignment in ctx.following or depth >= MAX_HOPS:
-            return None
-        qualifier, _, name = assignment.value.rpartition(".")
-        ctx.following.add(assignment)
-        try:
-            if not assignment.called:
-                aliased = self._aliased(ctx, scope, assignment, depth)
-                if aliased is not None:
-                    return aliased
-            value = Reference(name, "calls", _NOWHERE, assignment.scope, qualifier or None)
-            resolution = self._resolve(ctx, scope, value, depth + 1)
-        finally:
-            ctx.following.discard(assignment)
-        if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
-            return None
-        target = self._class_of(resolution.targets)
-        if assignment.called:  # an instance of the class, or what the function returns
-            return target or self._returns(ctx, resolution.targets, depth)
-        return target or resolution
-
-    def _aliased(
-        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
-    ) -> _Target | Resolution:
-        """What an alias's (dotted) value names as a module, a class, an instance or
-        a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
-        it to the name lookup (a function)."""
-        head, *rest = assignment.value.split(".")
-        target = self._head(ctx, scope, assignment.scope, head, depth + 1)
-        if not rest:
-            return target
-        for segment in rest[:-1]:
-            target = self._step(ctx, target, segment, depth)
-        stepped = self._step(ctx, target, rest[-1], depth)
-        if stepped is not None:
-            return stepped
-        if isinstance(target, _Module):
-            return _exact(self._exports.find(ctx, target.files, rest[-1])) if target.files else None
-        if isinstance(target, _Class):
-            return self._member(ctx, target, rest[-1], depth)
-        return None
-
-    def _module_variable(
-        self, ctx: Lookup, files: tuple[str, ...], name: str, depth: int
-    ) -> _Target:
-        """What a module-level variable `name` of the module in `files` holds (`g:
-        _AppCtxGlobals = LocalProxy(...)`), following the imports that re-export it."""
-        for path in files:
-            scope = self._scopes.get(path)
-            if scope is None or depth >= MAX_HOPS:
-                continue
-            see(ctx, scope, name)
-            givens = scope.assigned.givens((path, name))
-            if givens:
-                target = self._assigned(ctx, scope, path, name, givens, depth + 1)
-                return None if isinstance(target, Resolution) else target
-            binding = scope.bindings.get(name)
-            if isinstance(binding, NameBinding) and binding.files:
-                return self._module_variable(ctx, binding.files, binding.name, depth + 1)
-        return None
-
-    def _step(self, ctx: Lookup, target: _Target, segment: str, depth: int) -> _Target:
-        if isinstance(target, _Module) and not target.files:
+    def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
+        if isinstance(target, ModuleTarget) and not target.files:
             return target  # inside a module that is not ours
         if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
             name = segment[: -len(CALLED)]
-            if isinstance(target, _Class):
+            if isinstance(target, ClassTarget):
                 return self._result(ctx, self._member(ctx, target, name, depth), depth)
-            if isinstance(target, _Module) and target.files:
+            if isinstance(target, ModuleTarget) and target.files:
                 return self._result(ctx, _exact(self._exports.find(ctx, target.files, name)), depth)
             return None
-        if isinstance(target, _Module):
+        if isinstance(target, ModuleTarget):
             if not target.files:
                 return target
             ids = self._exports.find(ctx, target.files, segment)
@@ -319,62 +229,22 @@ class Resolver:
                 return self._class_of(ids)
             submodule = self._submodule(ctx, target.files[0], segment)
             return submodule or self._module_variable(ctx, target.files, segment, depth)
-        if isinstance(target, _Class):  # a nested class, a property's value, an attribute
-            member = self._member(ctx, _Class(target.node_id), segment, depth)
+        if isinstance(target, ClassTarget):  # a nested class, a property's value, an attribute
+            member = self._member(ctx, ClassTarget(target.node_id), segment, depth)
             found = self._result(ctx, member, depth) if member is not None else None
             return found or self._attribute(ctx, target.node_id, segment, depth)
         return None
 
-    def _result(self, ctx: Lookup, called: Resolution | None, depth: int) -> _Target:
-        """What calling `called` gives: an instance of the class, or what the function
-        (every one of its targets alike) is annotated to return."""
-        if called is None or called.confidence < CONFIDENCE_INHERITED:
-            return None
-        return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
-
-    def _returns(self, ctx: Lookup, functions: tuple[str, ...], depth: int) -> _Target:
-        results: set[_Target] = set()
-        for node_id in functions:
-            scope = self._scopes[file_of(node_id)]
-            see(ctx, scope, scope.symbols[node_id].name)
-            givens = scope.assigned.givens((node_id, RETURNS))
-            found = self._assigned(ctx, scope, node_id, RETURNS, givens, depth + 1)
-            results.add(None if isinstance(found, Resolution) else found)
-        return results.pop() if len(results) == 1 else None
-
-    def _attribute(self, ctx: Lookup, class_id: str, name: str, depth: int) -> _Target:
-        """What an instance attribute of the class (or of its bases) holds, when all
-        the known values given to it agree (`self.app = app` with `app: Flask`)."""
-        if depth >= MAX_HOPS:
-            return None
-        scope = self._scopes[file_of(class_id)]
-        see(ctx, scope, name)
-        assigned = scope.attribute(class_id, name)
-        if assigned:
-            targets = {self._follow(ctx, scope, one, depth + 1) for one in assigned}
-            found = targets.pop() if len(targets) == 1 else None
-            return None if isinstance(found, Resolution) else found
-        for base in self._bases(ctx, class_id, depth):
-            found = self._attribute(ctx, base, name, depth + 1)
-            if found is not None:
-                return found
-        return None
-
-    def _submodule(self, ctx: Lookup, package_file: str, segment: str) -> _Target:
+    def _submodule(self, ctx: Lookup, package_file: str, segment: str) -> Target:
         ctx.consulted.add(segment)
         directory = package_file.rsplit("/", 1)[0] if "/" in package_file else ""
         prefix = f"{directory}/" if directory else ""
         for candidate in (f"{prefix}{segment}.py", f"{prefix}{segment}/__init__.py"):
             if candidate in self._scopes:
-                return _Module((candidate,))
+                return ModuleTarget((candidate,))
         return None
 
-    def _class_of(self, ids: tuple[str, ...]) -> _Target:
-        if len(ids) == 1 and self._scopes[file_of(ids[0])].is_class(ids[0]):
-            return _Class(ids[0])
-        return None
-
-    def _member(self, ctx: Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
+    def _member(self, ctx: Lookup, owner: ClassTarget, name: str, depth: int) -> Resolution | None:
         """Member `name` of the class (or of its bases), remembered with what it consulted
         (unless an assignment's value is being followed: the answer depends on which)."""
         if ctx.following:
@@ -388,7 +258,9 @@ class Resolver:
         replay(ctx, known[1])
         return known[0]
 
-    def _find_member(self, ctx: Lookup, owner: _Class, name: str, depth: int) -> Resolution | None:
+    def _find_member(
+        self, ctx: Lookup, owner: ClassTarget, name: str, depth: int
+    ) -> Resolution | None:
         if not owner.bases_only:
             scope = self._scopes[file_of(owner.node_id)]
             qual = scope.symbols[owner.node_id].qualname
@@ -398,7 +270,7 @@ class Resolver:
         if depth >= MAX_HOPS:
             return None
         for base in self._bases(ctx, owner.node_id, depth):
-            found = self._member(ctx, _Class(base), name, depth + 1)
+            found = self._member(ctx, ClassTarget(base), name, depth + 1)
             if found is not None:
                 return Resolution(found.targets, min(found.confidence, CONFIDENCE_INHERITED))
         return None

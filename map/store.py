@@ -1,9 +1,10 @@
 """The map on disk: one SQLite database (WAL), written file by file.
 
-An edit rewrites only its files' rows (see map.store_rows for the tables),
-in one transaction: a killed write leaves the previous state. A store that
-is not SQLite, has another schema, or was taken of another root raises
-StoreError: the caller rebuilds and never trusts it. Where the store lives
+An edit rewrites only its files' rows (see map.store_rows for the tables,
+map.store_write for what a save writes), in one transaction: a killed write
+leaves the previous state. A store that is not SQLite, has another schema,
+or was taken of another root raises StoreError: the caller rebuilds and
+never trusts it. Where the store lives
 and how a damaged file is told apart: map.store_files.
 """
 
@@ -13,8 +14,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,9 +22,8 @@ import orjson
 
 from disk.stamps import FileStamp
 from map.model import FileExtract
-from map.names import details_text, names_text
-from map.progress import Progress, counted
-from map.snapshot import decode_extract, encode_extract
+from map.progress import Progress
+from map.snapshot import decode_extract
 from map.store_files import (
     LEGACY_NAME,
     STORE_NAME,
@@ -35,20 +33,11 @@ from map.store_files import (
     remove_legacy,
     store_file,
 )
-from map.store_rows import (
-    EDGE_COLUMNS,
-    EDGES_INDEX,
-    NODE_COLUMNS,
-    STORE_SCHEMA,
-    TABLES,
-    edge_attrs,
-    edge_row,
-    node_of,
-    node_row,
-    stamp_row,
-)
+from map.store_rows import EDGE_COLUMNS, NODE_COLUMNS, STORE_SCHEMA, TABLES, edge_attrs, node_of
+from map.store_write import BULK_WRITE_FILES, FileRows, Stamps, State, write_rows
 
 __all__ = [
+    "BULK_WRITE_FILES",
     "LEGACY_NAME",
     "STORE_NAME",
     "STORE_SCHEMA",
@@ -61,45 +50,9 @@ __all__ = [
     "store_file",
 ]
 BUSY_TIMEOUT_MS = 10_000
-BULK_WRITE_FILES = 256
-"""A write of this many files or more empties the write-ahead log at once (see write)."""
-BULK_CACHE_KIB = 65536
-"""SQLite's page cache while a write replaces every file's rows (2 MB otherwise)."""
 FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
-
-Stamps = dict[str, tuple[FileStamp, str]]
 T = TypeVar("T")
-
-
-@dataclass
-class State:
-    """What the map knows without its graph: every file's stamp and the summary."""
-
-    built_at: datetime
-    duration_s: float
-    stamps: Stamps = field(default_factory=dict)
-    """path -> (stat stamp, content hash) of every file in the map."""
-    skipped: Stamps = field(default_factory=dict)
-    """path -> (stat stamp, reason) of every file left out."""
-    go_modules: dict[str, str] = field(default_factory=dict)
-    counts: dict[str, Any] = field(default_factory=dict)
-    edge_counts: dict[str, int] = field(default_factory=dict)
-    """path -> edges out of the file's nodes, `contains` included."""
-
-
-@dataclass(frozen=True)
-class FileRows:
-    """One file as stored: its extract, its nodes' rows and its outgoing edges."""
-
-    extract: FileExtract
-    nodes: list[tuple[str, dict[str, Any]]]
-    """(node ID, attributes) of the file and its symbols."""
-    edges: list[tuple[str, str, str, dict[str, Any]]]
-    """(source, target, kind, attributes) of every edge from the file's nodes."""
-    blob: bytes | None = None
-    """The extract already encoded as stored (`orjson.dumps(encode_extract(extract))`),
-    e.g. as the map keeps it packed: not encoded again."""
 
 
 class MapStore:
@@ -239,109 +192,19 @@ class MapStore:
         skipped_moved: Iterable[str],
         progress: Progress | None = None,
     ) -> None:
-        """In one transaction: replace the rows of `files` (`rows_of` gives each file's
-        as it is written, never all at once; None: gone), the stamps of
-        `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
-        counts the files written.
-
-        A write that replaces every file's rows (a cold build, a full save) goes
-        in key order with a larger page cache, and builds the edges' index by
-        target once at the end instead of row by row: a third of the time.
-        """
+        """In one transaction, what `map.store_write.write_rows` writes: the rows of
+        `files` (`rows_of` gives each file's as it is written; None: gone), the stamps
+        of `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
+        counts the files written. A new store then takes its place (see create); a
+        bulk write empties the write-ahead log."""
         with self._write() as db:
-            whole = len(files) >= BULK_WRITE_FILES and self._count(db, "files") <= len(files)
-            if whole:
-                db.execute("DROP INDEX edges_target")
-            with _page_cache(db, BULK_CACHE_KIB if whole else 0):
-                self._write_files(
-                    db, state, files, rows_of, fresh=self._target is not None, progress=progress
-                )
-            for path in stamps_moved:
-                if path in state.stamps and path not in files:
-                    stamp, digest = state.stamps[path]
-                    db.execute(
-                        "UPDATE files SET hash = ?, size = ?, mtime_ns = ?, ctime_ns = ?, "
-                        "inode = ? WHERE path = ?",
-                        (digest, *stamp_row(stamp), path),
-                    )
-            for path in skipped_moved:
-                db.execute("DELETE FROM skipped WHERE path = ?", (path,))
-                if path in state.skipped:
-                    stamp, reason = state.skipped[path]
-                    db.execute(
-                        "INSERT INTO skipped VALUES (?, ?, ?, ?, ?, ?)",
-                        (path, *stamp_row(stamp), reason),
-                    )
-            if whole:
-                db.execute(EDGES_INDEX)
-            db.executemany(
-                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                [
-                    ("built_at", state.built_at.isoformat()),
-                    ("duration_s", str(state.duration_s)),
-                    ("go_modules", orjson.dumps(state.go_modules)),
-                    ("counts", orjson.dumps(state.counts)),
-                ],
-            )
+            fresh = self._target is not None
+            moved = (stamps_moved, skipped_moved)
+            write_rows(db, state, files, rows_of, *moved, fresh=fresh, progress=progress)
         if self._target is not None:
             self._take_place(self._target)
         elif len(files) >= BULK_WRITE_FILES:
             self._checkpoint()
-
-    @staticmethod
-    def _write_files(
-        db: sqlite3.Connection,
-        state: State,
-        files: Collection[str],
-        rows_of: Callable[[str], FileRows | None],
-        *,
-        fresh: bool = False,
-        progress: Progress | None = None,
-    ) -> None:
-        """Replace the rows of `files` (None: gone), in key order (`fresh`: a new store,
-        with no rows to delete)."""
-        for path in counted(progress, sorted(files)):
-            rows = rows_of(path)
-            for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
-                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
-                db.execute(
-                    f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
-                    (path + "#", path + "$"),
-                )
-            if rows is None:
-                db.execute("DELETE FROM files WHERE path = ?", (path,))
-                db.execute("DELETE FROM names WHERE path = ?", (path,))
-                continue
-            stamp, digest = state.stamps[path]
-            db.execute(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    path,
-                    digest,
-                    *stamp_row(stamp),
-                    len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
-                    rows.blob
-                    if rows.blob is not None
-                    else orjson.dumps(encode_extract(rows.extract)),
-                ),
-            )
-            db.execute(
-                "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)",
-                (path, digest, names_text(rows.extract), details_text(rows.extract)),
-            )
-            db.executemany(
-                "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [node_row(node_id, attrs) for node_id, attrs in rows.nodes],
-            )
-            db.executemany(
-                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
-                [edge_row(*edge) for edge in rows.edges],
-            )
-
-    @staticmethod
-    def _count(db: sqlite3.Connection, table: str) -> int:
-        count: int = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-        return count
 
     def _take_place(self, target: Path) -> None:
         """Give the new store (committed and synced) a write-ahead log from now on, and
@@ -396,20 +259,6 @@ class MapStore:
 
     def _write(self) -> _Transaction:
         return _Transaction(self)
-
-
-@contextmanager
-def _page_cache(db: sqlite3.Connection, kib: int) -> Iterator[None]:
-    """Run the body with a page cache of `kib` KiB (0: as it is), then restore it."""
-    if not kib:
-        yield
-        return
-    before = db.execute("PRAGMA cache_size").fetchone()[0]
-    db.execute(f"PRAGMA cache_size = -{kib}")
-    try:
-        yield
-    finally:
-        db.execute(f"PRAGMA cache_size = {int(before)}")
 
 
 class _Transaction:

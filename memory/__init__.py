@@ -8,7 +8,12 @@ job per module:
 
     model      the vocabulary: RefSpec, Anchor, Memory, RefCheck, MemoryCheck
     refs       parse `path`, `path#Qual.Name`, `path:START-END` (confined to the root)
+    stores     which store holds a workspace's memories, and opening it
     store      SQLite (WAL, schema version, one transaction per write)
+    pg_store   PostgreSQL, one database shared by a team
+    dsn        a PostgreSQL address: telling one, showing it without its password
+    sql_store  the operations both stores run, in SQL; rows: the row codec;
+               tables: the columns both stores keep
     git        git plumbing: HEAD, branch, changes since a commit, merge base
     workspace  the code now, cached for one run (reads, extracts, fingerprints)
     bodies     a symbol's text and its name-blind body (renames, moves; no parse)
@@ -32,7 +37,7 @@ job per module:
     views      the JSON shapes of every memory answer (CLI --json and MCP data)
     review     the interactive walk through stale memories
 
-    errors     the domain's own error tree (translated by bridge.translate)
+    errors     the domain's own error tree (translated by bridge.contract.translate)
 
 Errors: MemoryInputError for malformed input, UnknownMemoryError (with
 suggestions) for unknown memory IDs or symbols, MemoryNotFoundError for files
@@ -41,11 +46,13 @@ that are not there. A refused request writes nothing.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from memory.changes import Diff, Touched, diff_files, symbol_changes
+    from memory.dsn import redact
     from memory.errors import (
         MemoryDomainError,
         MemoryInputError,
@@ -73,7 +80,7 @@ if TYPE_CHECKING:
     from memory.recall import Hit, Recalled
     from memory.review import review_stale
     from memory.service import MemoryService, NewMemory
-    from memory.stores import redact, store_exists, store_location
+    from memory.stores import store_exists, store_location
     from memory.symdiff import SymbolChange, SymbolChangeKind
     from memory.transfer import export_lines, import_file
     from memory.views import (
@@ -94,59 +101,56 @@ if TYPE_CHECKING:
     )
 
 _HOME = {
-    "Diff": "memory.changes",
-    "Touched": "memory.changes",
-    "diff_files": "memory.changes",
-    "symbol_changes": "memory.changes",
-    "MemoryDomainError": "memory.errors",
-    "MemoryInputError": "memory.errors",
-    "MemoryNotFoundError": "memory.errors",
-    "MemoryStoreError": "memory.errors",
-    "UnknownMemoryError": "memory.errors",
-    "FileChangeKind": "memory.git",
-    "LiveConfirm": "memory.live",
-    "confirm_check": "memory.live",
-    "migrate_store": "memory.migrate",
-    "Anchor": "memory.model",
-    "LiveCheck": "memory.model",
-    "LiveReason": "memory.model",
-    "MEMORY_STATUSES": "memory.model",
-    "Memory": "memory.model",
-    "MemoryCheck": "memory.model",
-    "MemoryStatus": "memory.model",
-    "ORIGINS": "memory.model",
-    "RefCheck": "memory.model",
-    "RefReason": "memory.model",
-    "RefSpec": "memory.model",
-    "RefStatus": "memory.model",
-    "redact": "memory.stores",
-    "Hit": "memory.recall",
-    "Recalled": "memory.recall",
-    "review_stale": "memory.review",
-    "MemoryService": "memory.service",
-    "NewMemory": "memory.service",
-    "store_exists": "memory.stores",
-    "store_location": "memory.stores",
-    "SymbolChange": "memory.symdiff",
-    "SymbolChangeKind": "memory.symdiff",
-    "export_lines": "memory.transfer",
-    "import_file": "memory.transfer",
-    "ChecksView": "memory.views",
-    "RecallView": "memory.views",
-    "RetiredView": "memory.views",
-    "SavedView": "memory.views",
-    "SupersededView": "memory.views",
-    "checks": "memory.views",
-    "hidden_line": "memory.views",
-    "memory_check": "memory.views",
-    "memory_view": "memory.views",
-    "recalled": "memory.views",
-    "ref_line": "memory.views",
-    "retired": "memory.views",
-    "saved": "memory.views",
-    "superseded": "memory.views",
+    "memory.changes": ("Diff", "Touched", "diff_files", "symbol_changes"),
+    "memory.dsn": ("redact",),
+    "memory.errors": (
+        "MemoryDomainError",
+        "MemoryInputError",
+        "MemoryNotFoundError",
+        "MemoryStoreError",
+        "UnknownMemoryError",
+    ),
+    "memory.git": ("FileChangeKind",),
+    "memory.live": ("LiveConfirm", "confirm_check"),
+    "memory.migrate": ("migrate_store",),
+    "memory.model": (
+        "MEMORY_STATUSES",
+        "ORIGINS",
+        "Anchor",
+        "LiveCheck",
+        "LiveReason",
+        "Memory",
+        "MemoryCheck",
+        "MemoryStatus",
+        "RefCheck",
+        "RefReason",
+        "RefSpec",
+        "RefStatus",
+    ),
+    "memory.recall": ("Hit", "Recalled"),
+    "memory.review": ("review_stale",),
+    "memory.service": ("MemoryService", "NewMemory"),
+    "memory.stores": ("store_exists", "store_location"),
+    "memory.symdiff": ("SymbolChange", "SymbolChangeKind"),
+    "memory.transfer": ("export_lines", "import_file"),
+    "memory.views": (
+        "ChecksView",
+        "RecallView",
+        "RetiredView",
+        "SavedView",
+        "SupersededView",
+        "checks",
+        "hidden_line",
+        "memory_check",
+        "memory_view",
+        "recalled",
+        "ref_line",
+        "retired",
+        "saved",
+        "superseded",
+    ),
 }
-"""Where each public name lives."""
+"""Where each public name lives: module -> the names it holds."""
 
 __all__ = [
     "MEMORY_STATUSES",
@@ -202,9 +206,4 @@ __all__ = [
     "symbol_changes",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use."""
-    if name not in _HOME:
-        raise AttributeError(f"module 'memory' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

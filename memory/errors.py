@@ -6,26 +6,22 @@
     ├── MemoryNotFoundError    the file a reference names is not there (now)
     └── MemoryStoreError       the store cannot be used (unreachable, refused, not ours)
 
-A refused request writes nothing. `bridge.translate.as_tool_error` turns these
+MemoryDomainError is a `disk.coded_error.CodedError`, UnknownMemoryError also
+a `SuggestingError` (both shared with the bridge's errors). A refused request
+writes nothing. `bridge.contract.translate.as_tool_error` turns these
 into the bridge's ToolErrors at the tool boundary, like map/ and lsp/ errors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from disk.coded_error import CodedError, SuggestingError
 
 
-class MemoryDomainError(Exception):
-    """A memory operation failed in a way a person or an agent can act on."""
+class MemoryDomainError(CodedError):
+    """A memory operation failed in a way a person or an agent can act on (code, message,
+    hint: `CodedError`)."""
 
     code = "memory_error"
-
-    def __init__(self, message: str, *, hint: str | None = None, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        if code is not None:
-            self.code = code
 
 
 class MemoryInputError(MemoryDomainError):
@@ -34,15 +30,10 @@ class MemoryInputError(MemoryDomainError):
     code = "bad_input"
 
 
-class UnknownMemoryError(MemoryInputError):
+class UnknownMemoryError(SuggestingError, MemoryInputError):
     """An ID or symbol that names nothing; `suggestions` holds the nearest known ones."""
 
     code = "unknown_id"
-
-    def __init__(self, message: str, *, suggestions: Sequence[str] = ()) -> None:
-        hint = f"did you mean: {', '.join(suggestions)}" if suggestions else None
-        super().__init__(message, hint=hint)
-        self.suggestions = tuple(suggestions)
 
 
 class MemoryNotFoundError(MemoryDomainError):

@@ -13,24 +13,36 @@ candidate counts as new, and the other evidence decides.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source
+from memory.bodies import SymbolIndex
 from memory.files import FileNow
-from memory.git import BlobReader
-
-if TYPE_CHECKING:
-    from memory.workspace import Workspace
+from memory.git import BlobReader, Change
 
 _WORD = re.compile(r"\w+")
+
+
+class CodeNow(Protocol):
+    """What History asks of the code now, for one run: `memory.workspace.Workspace`
+    (which holds the run's History) is one."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def untracked(self) -> frozenset[str]: ...
+    def changes(self, commit: str) -> dict[str, Change] | None: ...
+    def mentions(self, file: FileNow, word: str) -> bool: ...
+    def index(self, file: FileNow) -> SymbolIndex: ...
 
 
 class History:
     """Old versions of files, per anchor commit, for one run of a `Workspace`."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: CodeNow) -> None:
         self.ws = ws
         self._blobs: BlobReader | None = None
         self._renamed_from: dict[str, dict[str, str]] = {}

@@ -3,8 +3,8 @@
 The version lives in `codeanchor_schema`; migration N+1 takes a database from
 version N to N+1, under an advisory lock so that two processes opening a new
 database at once migrate it once. A database newer than this codeanchor is
-refused. Every row carries `repo_id` (`memory.identity`): one database serves
-many repositories.
+refused. The tables' columns are those of `memory.tables`; every row also
+carries `repo_id` (`memory.identity`): one database serves many repositories.
 """
 
 from __future__ import annotations
@@ -15,64 +15,48 @@ from typing import Any
 import psycopg
 
 from memory.errors import MemoryStoreError
+from memory.tables import (
+    CHECK_COLUMNS,
+    MEMORY_COLUMNS,
+    REF_COLUMNS,
+    REF_KEY,
+    Column,
+    ColumnKind,
+    create_table,
+    definitions,
+)
 
 _LOCK_KEY = 0x636F6465  # "code": the advisory lock that serializes migrations
 
-_SCHEMA_1 = (
-    """
-    CREATE TABLE memories (
-        seq BIGSERIAL UNIQUE,
-        repo_id TEXT NOT NULL,
-        id TEXT NOT NULL,
-        text TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        tags TEXT NOT NULL,
-        origin TEXT NOT NULL,
-        status TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        last_used_at TEXT,
-        last_verified_at TEXT,
-        superseded_by TEXT,
-        checked_commit TEXT,
-        checked_time BIGINT,
-        search TSVECTOR GENERATED ALWAYS AS (
-            to_tsvector('simple', text || ' ' || tags || ' ' || kind)
-        ) STORED,
-        PRIMARY KEY (repo_id, id)
-    )""",
-    "CREATE INDEX memories_search ON memories USING GIN (search)",
-    """
-    CREATE TABLE refs (
-        repo_id TEXT NOT NULL,
-        memory_id TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        path TEXT NOT NULL,
-        symbol TEXT,
-        ref_start INTEGER,
-        ref_end INTEGER,
-        start_line INTEGER,
-        end_line INTEGER,
-        container TEXT NOT NULL,
-        commit_sha TEXT,
-        branch TEXT,
-        dirty BOOLEAN NOT NULL,
-        content_hash TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        body_fingerprint TEXT,
-        file_hash TEXT NOT NULL,
-        text TEXT NOT NULL,
-        truncated BOOLEAN NOT NULL,
-        PRIMARY KEY (repo_id, memory_id, position),
-        FOREIGN KEY (repo_id, memory_id) REFERENCES memories (repo_id, id) ON DELETE CASCADE
-    )""",
-    "CREATE INDEX refs_path ON refs (repo_id, path)",
-)
+_TYPES: dict[ColumnKind, str] = {
+    "text": "TEXT",
+    "integer": "INTEGER",
+    "bigint": "BIGINT",
+    "boolean": "BOOLEAN",
+}
+"""PostgreSQL's type for each kind of column of `memory.tables`."""
+
+_REPO = Column("repo_id", "text", True)
+"""The repository a row belongs to (`memory.identity`)."""
 
 
 def _migrate_1(cur: psycopg.Cursor[Any]) -> None:
-    for statement in _SCHEMA_1:
-        cur.execute(statement)
+    memories = [
+        "seq BIGSERIAL UNIQUE",
+        *definitions((_REPO, *MEMORY_COLUMNS, *CHECK_COLUMNS), _TYPES),
+        "search TSVECTOR GENERATED ALWAYS AS ("
+        "to_tsvector('simple', text || ' ' || tags || ' ' || kind)) STORED",
+        "PRIMARY KEY (repo_id, id)",
+    ]
+    refs = [
+        *definitions((_REPO, *REF_KEY, *REF_COLUMNS), _TYPES),
+        "PRIMARY KEY (repo_id, memory_id, position)",
+        "FOREIGN KEY (repo_id, memory_id) REFERENCES memories (repo_id, id) ON DELETE CASCADE",
+    ]
+    cur.execute(create_table("memories", memories))
+    cur.execute("CREATE INDEX memories_search ON memories USING GIN (search)")
+    cur.execute(create_table("refs", refs))
+    cur.execute("CREATE INDEX refs_path ON refs (repo_id, path)")
 
 
 MIGRATIONS: tuple[Callable[[psycopg.Cursor[Any]], None], ...] = (_migrate_1,)

@@ -1,8 +1,8 @@
-"""What both stores share: how a memory and its anchors become table rows and
-back, and how a lookup or a search is checked before any SQL runs.
+"""How a memory and its anchors become table rows and back, and how a lookup or a
+search is checked before any SQL runs.
 
-SQLite (`memory.store`) and PostgreSQL (`memory.pg_store`) keep the same
-columns; only their SQL dialects differ. Tags and containers are JSON arrays.
+The columns, in the order of the values here, are those of `memory.tables`;
+tags and containers are JSON arrays.
 """
 
 from __future__ import annotations
@@ -19,31 +19,16 @@ from memory.model import Anchor, Memory, MemoryStatus, Origin, RefSpec, RefType
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-MEMORY_COLUMNS = (
-    "id", "text", "kind", "tags", "origin", "status", "created_at", "last_used_at",
-    "last_verified_at", "superseded_by",
-)  # fmt: skip
-REF_COLUMNS = (
-    "type", "path", "symbol", "ref_start", "ref_end", "start_line", "end_line", "container",
-    "commit_sha", "branch", "dirty", "content_hash", "fingerprint", "body_fingerprint",
-    "file_hash", "text", "truncated",
-)  # fmt: skip
-
-
-def columns(names: Sequence[str], alias: str) -> str:
-    """`alias.a, alias.b, ...` for a SELECT."""
-    return ", ".join(f"{alias}.{name}" for name in names)
-
 
 def memory_values(m: Memory) -> tuple[Any, ...]:
-    """A memory's values in `MEMORY_COLUMNS` order."""
+    """A memory's values in `memory.tables.MEMORY_COLUMNS` order."""
     tags = orjson.dumps(list(m.tags)).decode()
     return (m.id, m.text, m.kind, tags, m.origin, m.status, m.created_at, m.last_used_at,
             m.last_verified_at, m.superseded_by)  # fmt: skip
 
 
 def anchor_values(a: Anchor) -> tuple[Any, ...]:
-    """An anchor's values in `REF_COLUMNS` order."""
+    """An anchor's values in `memory.tables.REF_COLUMNS` order."""
     container = orjson.dumps(list(a.container)).decode()
     spec = a.spec
     return (spec.type, spec.path, spec.symbol, spec.start_line, spec.end_line, a.start_line,

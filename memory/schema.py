@@ -1,4 +1,7 @@
-"""The memory store's schema and the migrations that bring a store up to it.
+"""The SQLite store's schema and the migrations that bring a store up to it.
+
+The tables' columns are those of `memory.tables`; the keys, the types and
+full-text search (FTS5, kept by triggers) are SQLite's own here.
 
 The version lives in `PRAGMA user_version`; migration N+1 takes a store from
 version N to N+1. `MemoryStore` refuses a store newer than `SCHEMA_VERSION`
@@ -17,45 +20,25 @@ import sqlite3
 from collections.abc import Callable
 from enum import Enum
 
-_SCHEMA_1 = (
-    """
-        CREATE TABLE memories (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            id TEXT NOT NULL UNIQUE,
-            text TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            tags TEXT NOT NULL,
-            origin TEXT NOT NULL,
-            status TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            last_used_at TEXT,
-            last_verified_at TEXT,
-            superseded_by TEXT
-        )""",
-    """
-        CREATE TABLE refs (
-            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            type TEXT NOT NULL,
-            path TEXT NOT NULL,
-            symbol TEXT,
-            ref_start INTEGER,
-            ref_end INTEGER,
-            start_line INTEGER,
-            end_line INTEGER,
-            container TEXT NOT NULL,
-            commit_sha TEXT,
-            branch TEXT,
-            dirty INTEGER NOT NULL,
-            content_hash TEXT NOT NULL,
-            fingerprint TEXT NOT NULL,
-            body_fingerprint TEXT,
-            file_hash TEXT NOT NULL,
-            text TEXT NOT NULL,
-            truncated INTEGER NOT NULL,
-            PRIMARY KEY (memory_id, position)
-        )""",
-    "CREATE INDEX refs_path ON refs(path)",
+from memory.tables import (
+    CHECK_COLUMNS,
+    MEMORY_COLUMNS,
+    REF_COLUMNS,
+    REF_KEY,
+    ColumnKind,
+    create_table,
+    definitions,
+)
+
+_TYPES: dict[ColumnKind, str] = {
+    "text": "TEXT",
+    "integer": "INTEGER",
+    "bigint": "INTEGER",
+    "boolean": "INTEGER",
+}
+"""SQLite's type for each kind of column of `memory.tables`."""
+
+_FULL_TEXT = (
     """
         CREATE VIRTUAL TABLE memories_fts USING fts5(
             text, tags, kind, content='memories', content_rowid='seq'
@@ -78,17 +61,31 @@ _SCHEMA_1 = (
             VALUES (new.seq, new.text, new.tags, new.kind);
         END""",
 )
+"""Full-text search over text, tags and kind (FTS5, kept by triggers)."""
 
 
 def _migrate_1(conn: sqlite3.Connection) -> None:
-    for statement in _SCHEMA_1:
+    memories = [
+        "seq INTEGER PRIMARY KEY AUTOINCREMENT",
+        *definitions(MEMORY_COLUMNS, _TYPES),
+        "UNIQUE (id)",
+    ]
+    refs = [
+        *definitions(REF_KEY + REF_COLUMNS, _TYPES),
+        "PRIMARY KEY (memory_id, position)",
+        "FOREIGN KEY (memory_id) REFERENCES memories (id) ON DELETE CASCADE",
+    ]
+    conn.execute(create_table("memories", memories))
+    conn.execute(create_table("refs", refs))
+    conn.execute("CREATE INDEX refs_path ON refs(path)")
+    for statement in _FULL_TEXT:
         conn.execute(statement)
 
 
 def _migrate_2(conn: sqlite3.Connection) -> None:
     """The commit each stored status was checked at (shared stores: newest wins)."""
-    conn.execute("ALTER TABLE memories ADD COLUMN checked_commit TEXT")
-    conn.execute("ALTER TABLE memories ADD COLUMN checked_time INTEGER")
+    for column in definitions(CHECK_COLUMNS, _TYPES):
+        conn.execute(f"ALTER TABLE memories ADD COLUMN {column}")
 
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1, _migrate_2)

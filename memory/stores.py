@@ -9,12 +9,12 @@ default. Both stores offer the operations of `MemoryBackend`.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from disk.statedir import state_file
+from memory.dsn import is_postgres_dsn
 from memory.git import CommitStamp
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus
@@ -61,16 +61,6 @@ def store_location(root: Path, explicit: str | Path | None = None) -> StoreLocat
     if isinstance(chosen, str) and is_postgres_dsn(chosen):
         return chosen
     return Path(chosen).expanduser().resolve()
-
-
-def is_postgres_dsn(spec: str) -> bool:
-    """Whether a `--store` value names a PostgreSQL database."""
-    return spec.startswith(("postgresql://", "postgres://"))
-
-
-def redact(dsn: str) -> str:
-    """The DSN without its password, for messages."""
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", dsn)
 
 
 def store_exists(location: StoreLocation) -> bool:

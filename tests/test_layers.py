@@ -9,8 +9,10 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+from collections.abc import Iterator
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,20 +92,21 @@ def test_front_door_names_resolve(layer: str) -> None:
 @pytest.mark.parametrize("layer", sorted(set().union(*FRONT_DOORS.values())))
 def test_front_door_lists_agree(layer: str) -> None:
     """A door's three lists name the same things: its type checker imports (what mypy
-    sees), its name -> module table (what loads at run time) and `__all__`. A name missing
+    sees), its module -> names table (what loads at run time) and `__all__`. A name missing
     from the first would type as `object` for every caller."""
     door = importlib.import_module(layer)
     tree = ast.parse(Path(door.__file__ or "").read_text(encoding="utf-8"))
-    checked = {
-        alias.name: statement.module
+    checked = sorted(
+        (alias.name, statement.module)
         for node in tree.body
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
         for statement in node.body
         if isinstance(statement, ast.ImportFrom)
         for alias in statement.names
-    }
-    assert checked == door._HOME
-    assert sorted(door.__all__) == sorted(door._HOME)
+    )
+    loaded = sorted((name, module) for module, names in door._HOME.items() for name in names)
+    assert checked == loaded
+    assert sorted(door.__all__) == [name for name, _ in loaded]
 
 
 GRAPH_INTERNALS = {"graph", "nodes", "out_edges", "in_edges"}
@@ -120,3 +123,53 @@ def test_package_reads_the_map_through_typed_results(package: str) -> None:
         if isinstance(node, ast.Attribute) and node.attr in GRAPH_INTERNALS
     }
     assert offenders == {}
+
+
+CYCLE_FREE = ("lsp", "map", "memory", "disk")
+"""The layers below the surface, whose modules import one another in one direction only."""
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path, modules: set[str]) -> Iterator[str]:
+    """The modules of `modules` that `path` imports anywhere in it (in a function too,
+    and under TYPE_CHECKING: a circle of annotations is still a circle); `from a import b`
+    imports the module `a.b` when there is one, else `a`."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                base = f"{anchor}.{base}" if base else anchor
+            for alias in node.names:
+                inner = f"{base}.{alias.name}"
+                if inner in modules:
+                    yield inner
+                elif base in modules:
+                    yield base
+
+
+def test_no_import_cycles_below_the_surface() -> None:
+    """No module of lsp/, map/, memory/ or disk/ imports, through any chain of imports,
+    a module that imports it: each circle is broken by giving the shared piece its own
+    home."""
+    paths = {
+        _module_name(path): path for layer in CYCLE_FREE for path in (ROOT / layer).rglob("*.py")
+    }
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    graph.add_nodes_from(paths)
+    graph.add_edges_from(
+        (module, imported)
+        for module, path in paths.items()
+        for imported in _imported_modules(path, set(paths))
+        if imported != module
+    )
+    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert circles == []

@@ -40,8 +40,9 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
     from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
     from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
+    from verify.outlines import kept_outline, symbol_named
     from verify.priming import PRIME_CAP, Priming, files_to_prime, prime, prime_cap
     from verify.recorded import (
         Edge,
@@ -63,69 +65,65 @@ if TYPE_CHECKING:
         use_site,
     )
     from verify.resolve import Resolution, live_failure, live_symbols, resolve_live, resolve_node
-    from verify.outlines import kept_outline, symbol_named
     from verify.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten, name_parts
     from verify.targets import LspPosition, NodeTarget
     from verify.workspace import Workspace
 
 _HOME = {
-    "LspPosition": "verify.targets",
-    "NodeTarget": "verify.targets",
-    "Workspace": "verify.workspace",
-    "CheckCache": "verify.checkcache",
-    "Role": "verify.candidates",
-    "Scan": "verify.candidates",
-    "Site": "verify.candidates",
-    "Source": "verify.candidates",
-    "label": "verify.candidates",
-    "name_at": "verify.candidates",
-    "names_code": "verify.candidates",
-    "scan": "verify.candidates",
-    "Question": "verify.completeness",
-    "Reason": "verify.completeness",
-    "ReasonCode": "verify.completeness",
-    "Verdict": "verify.completeness",
-    "judge": "verify.completeness",
-    "stands_against": "verify.completeness",
-    "PRIME_CAP": "verify.priming",
-    "Priming": "verify.priming",
-    "files_to_prime": "verify.priming",
-    "prime": "verify.priming",
-    "prime_cap": "verify.priming",
-    "cross_checked": "verify.crosscheck",
-    "by_target": "verify.callers",
-    "callers_from_callees": "verify.callers",
-    "kept_outline": "verify.outlines",
-    "symbol_named": "verify.outlines",
-    "LiveSymbol": "verify.symbols",
-    "enclosing": "verify.symbols",
-    "find_by_name": "verify.symbols",
-    "find_exact": "verify.symbols",
-    "flatten": "verify.symbols",
-    "name_parts": "verify.symbols",
-    "Edge": "verify.recorded",
-    "MapEntry": "verify.recorded",
-    "UseSite": "verify.recorded",
-    "changed_since_build": "verify.recorded",
-    "map_entry": "verify.recorded",
-    "nearest_ids": "verify.recorded",
-    "use_site": "verify.recorded",
-    "EdgeVerdicts": "verify.edges",
-    "UncheckedReason": "verify.edges",
-    "verify_edges": "verify.edges",
-    "Resolution": "verify.resolve",
-    "live_failure": "verify.resolve",
-    "live_symbols": "verify.resolve",
-    "resolve_live": "verify.resolve",
-    "resolve_node": "verify.resolve",
-    "LiveConfirmer": "verify.liveconfirm",
-    "Listing": "verify.liveconfirm",
-    "ListingReason": "verify.liveconfirm",
-    "SymbolGoneError": "verify.errors",
-    "UnknownSymbolError": "verify.errors",
-    "VerifyError": "verify.errors",
+    "verify.callers": ("by_target", "callers_from_callees"),
+    "verify.candidates": (
+        "Role",
+        "Scan",
+        "Site",
+        "Source",
+        "label",
+        "name_at",
+        "names_code",
+        "scan",
+    ),
+    "verify.checkcache": ("CheckCache",),
+    "verify.completeness": (
+        "Question",
+        "Reason",
+        "ReasonCode",
+        "Verdict",
+        "judge",
+        "stands_against",
+    ),
+    "verify.crosscheck": ("cross_checked",),
+    "verify.edges": ("EdgeVerdicts", "UncheckedReason", "verify_edges"),
+    "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
+    "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
+    "verify.priming": ("PRIME_CAP", "Priming", "files_to_prime", "prime", "prime_cap"),
+    "verify.recorded": (
+        "Edge",
+        "MapEntry",
+        "UseSite",
+        "changed_since_build",
+        "map_entry",
+        "nearest_ids",
+        "use_site",
+    ),
+    "verify.resolve": (
+        "Resolution",
+        "live_failure",
+        "live_symbols",
+        "resolve_live",
+        "resolve_node",
+    ),
+    "verify.outlines": ("kept_outline", "symbol_named"),
+    "verify.symbols": (
+        "LiveSymbol",
+        "enclosing",
+        "find_by_name",
+        "find_exact",
+        "flatten",
+        "name_parts",
+    ),
+    "verify.targets": ("LspPosition", "NodeTarget"),
+    "verify.workspace": ("Workspace",),
 }
-"""Where each public name lives."""
+"""Where each public name lives: module -> the names it holds."""
 
 __all__ = [
     "PRIME_CAP",
@@ -165,6 +163,7 @@ __all__ = [
     "find_exact",
     "flatten",
     "judge",
+    "kept_outline",
     "label",
     "live_failure",
     "live_symbols",
@@ -177,7 +176,6 @@ __all__ = [
     "prime_cap",
     "resolve_live",
     "resolve_node",
-    "kept_outline",
     "scan",
     "stands_against",
     "symbol_named",
@@ -185,9 +183,4 @@ __all__ = [
     "verify_edges",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use."""
-    if name not in _HOME:
-        raise AttributeError(f"module 'verify' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

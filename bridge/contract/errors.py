@@ -6,27 +6,21 @@
     ├── NotFoundError          the thing asked about is not there (now)
     └── UnavailableError       no answer could be had: no server, timeout, crash
 
-Errors from the lower layers (disk, lsp, map) are translated into these at
-the tool boundary by `bridge.contract.translate.as_tool_error`.
+ToolError is a `disk.coded_error.CodedError`, UnknownIdError also a
+`SuggestingError` (both shared with memory's errors). Errors from the lower
+layers (disk, lsp, map) are translated into these at the tool boundary by
+`bridge.contract.translate.as_tool_error`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from disk.coded_error import CodedError, SuggestingError
 
 
-class ToolError(Exception):
-    """A failure an agent or a person can act on."""
+class ToolError(CodedError):
+    """A failure an agent or a person can act on (code, message, hint: `CodedError`)."""
 
-    code = "error"
     exit_code = 1
-
-    def __init__(self, message: str, *, hint: str | None = None, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        if code is not None:
-            self.code = code
 
 
 class BadInputError(ToolError):
@@ -36,15 +30,10 @@ class BadInputError(ToolError):
     exit_code = 2
 
 
-class UnknownIdError(BadInputError):
+class UnknownIdError(SuggestingError, BadInputError):
     """An ID that names nothing; `suggestions` holds the nearest known IDs."""
 
     code = "unknown_id"
-
-    def __init__(self, message: str, *, suggestions: Sequence[str] = ()) -> None:
-        hint = f"did you mean: {', '.join(suggestions)}" if suggestions else None
-        super().__init__(message, hint=hint)
-        self.suggestions = tuple(suggestions)
 
 
 class NotFoundError(ToolError):

@@ -15,7 +15,7 @@ import pytest
 from lsprotocol import types
 
 from bridge.cli.main import main
-from lsp.diagnostics import PublishedDiagnostics
+from lsp.published import PublishedDiagnostics
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import FIXTURES, require_binary
 from tests.memory.conftest import Repo

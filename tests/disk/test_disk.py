@@ -1,8 +1,9 @@
-"""Path confinement, stamps, safe reading and UTF-16 columns."""
+"""Path confinement, stamps, safe reading, UTF-16 columns and the lazy front door."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from disk.errors import (
     OutsideRootError,
     UndecodableFileError,
 )
+from disk.front_door import lazy_getattr
 from disk.paths import relative_posix, resolve_in_root
 from disk.stamps import FileStamp, content_hash
 from disk.text import read_source
@@ -79,3 +81,17 @@ def test_utf16_columns() -> None:
     assert to_utf16(line, 2) == 3 and from_utf16(line, 3) == 2
     assert from_utf16(line, 99) == 3
     assert byte_to_utf16(line.encode(), len("a😀".encode())) == 3
+
+
+def test_front_door_loads_a_name_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "door_home.py").write_text("ANSWER = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    getattr_ = lazy_getattr("door", {"door_home": ("ANSWER",)})
+    assert "door_home" not in sys.modules
+    assert getattr_("ANSWER") == 42
+    assert "door_home" in sys.modules
+    monkeypatch.delitem(sys.modules, "door_home")
+    with pytest.raises(AttributeError, match="module 'door' has no attribute 'QUESTION'"):
+        getattr_("QUESTION")

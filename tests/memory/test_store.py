@@ -29,7 +29,7 @@ WRITER = textwrap.dedent(
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
     from memory.model import Anchor, Memory, RefSpec
-    from memory.store import MemoryStore, insert
+    from memory.store import MemoryStore
 
     def memory(name):
         anchor = Anchor(RefSpec("file", "a.py"), None, None, False, "h", "f", "h", "x")
@@ -43,7 +43,7 @@ WRITER = textwrap.dedent(
         print("done", flush=True)
     else:
         with store.transaction() as conn:
-            insert(conn, [memory(f"{prefix}-{i}") for i in range(count)])
+            store.insert(conn, [memory(f"{prefix}-{i}") for i in range(count)])
             print("holding", flush=True)
             sys.stdin.readline()
     """

@@ -1,0 +1,193 @@
+"""What a value stands for, as far as a reference's lookup needs it: an assignment's
+value, an alias, what a call returns, an instance attribute, a module variable.
+
+`f = mod.func; f()` calls `mod.func`; `app = Flask(); app.run()` calls
+`Flask.run`; `self.app = app` with `app: Flask` makes `self.app.run()` a call
+of `Flask.run`. Each is one assigned value (map.assigned) followed to a
+module, a class (an instance of it) or the symbols it names, at most
+`MAX_HOPS` deep. `ValueLookups` is the part of the resolver (map.resolve)
+that follows values; the resolver supplies the lookups they start from.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from map.assigned import Givens
+from map.lookup import Exports, Lookup, see
+from map.model import RETURNS, Assignment, Range, Reference
+from map.resolution import CONFIDENCE_INHERITED, Resolution, file_of
+from map.resolution import exact as _exact
+from map.scopes import FileScope, NameBinding
+
+MAX_HOPS = 6
+"""How many values, bases or assignments deep a lookup follows."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleTarget:
+    """A module (its files; none: a module that is not ours)."""
+
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassTarget:
+    """A class, or an instance of it (`bases_only`: `super()`, its bases' members)."""
+
+    node_id: str
+    bases_only: bool = False
+
+
+Target = ModuleTarget | ClassTarget | None
+"""What a qualifier's segment stands for (None: nothing known)."""
+
+NOWHERE = Range(0, 0, 0, 0)
+"""The range of a reference made up for a lookup."""
+
+
+class ValueLookups(ABC):
+    """What values stand for, over every file's scope; the resolver supplies the lookups
+    a value's is made of."""
+
+    _scopes: Mapping[str, FileScope]
+    _exports: Exports
+
+    @abstractmethod
+    def _resolve(
+        self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
+    ) -> Resolution | None:
+        """What a reference in `scope` names."""
+
+    @abstractmethod
+    def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
+        """What the first segment of a qualifier stands for."""
+
+    @abstractmethod
+    def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
+        """What the next segment of a qualifier stands for, after `target`."""
+
+    @abstractmethod
+    def _member(self, ctx: Lookup, owner: ClassTarget, name: str, depth: int) -> Resolution | None:
+        """Member `name` of a class or of its bases."""
+
+    @abstractmethod
+    def _bases(self, ctx: Lookup, class_id: str, depth: int) -> list[str]:
+        """The classes a class derives from, as far as they are ours."""
+
+    def _assigned(
+        self, ctx: Lookup, scope: FileScope, where: str, name: str, givens: Givens, depth: int
+    ) -> Target | Resolution:
+        """What local `name` stands for, from what scope `where` gives it: its one
+        assignment's value (`_follow`). Several differing assignments, or an unknown
+        value (a parameter, a loop variable): nothing."""
+        if len(givens) != 1 or not givens[0][0]:
+            return None
+        return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+
+    def _follow(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> Target | Resolution:
+        """What an assignment's value stands for: an alias's target (a module, a class,
+        or the symbols of a name), or the instance of the class a call constructs."""
+        if not assignment.value or assignment in ctx.following or depth >= MAX_HOPS:
+            return None
+        qualifier, _, name = assignment.value.rpartition(".")
+        ctx.following.add(assignment)
+        try:
+            if not assignment.called:
+                aliased = self._aliased(ctx, scope, assignment, depth)
+                if aliased is not None:
+                    return aliased
+            value = Reference(name, "calls", NOWHERE, assignment.scope, qualifier or None)
+            resolution = self._resolve(ctx, scope, value, depth + 1)
+        finally:
+            ctx.following.discard(assignment)
+        if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
+            return None
+        target = self._class_of(resolution.targets)
+        if assignment.called:  # an instance of the class, or what the function returns
+            return target or self._returns(ctx, resolution.targets, depth)
+        return target or resolution
+
+    def _aliased(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> Target | Resolution:
+        """What an alias's (dotted) value names as a module, a class, an instance or
+        a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
+        it to the name lookup (a function)."""
+        head, *rest = assignment.value.split(".")
+        target = self._head(ctx, scope, assignment.scope, head, depth + 1)
+        if not rest:
+            return target
+        for segment in rest[:-1]:
+            target = self._step(ctx, target, segment, depth)
+        stepped = self._step(ctx, target, rest[-1], depth)
+        if stepped is not None:
+            return stepped
+        if isinstance(target, ModuleTarget):
+            return _exact(self._exports.find(ctx, target.files, rest[-1])) if target.files else None
+        if isinstance(target, ClassTarget):
+            return self._member(ctx, target, rest[-1], depth)
+        return None
+
+    def _module_variable(
+        self, ctx: Lookup, files: tuple[str, ...], name: str, depth: int
+    ) -> Target:
+        """What a module-level variable `name` of the module in `files` holds (`g:
+        _AppCtxGlobals = LocalProxy(...)`), following the imports that re-export it."""
+        for path in files:
+            scope = self._scopes.get(path)
+            if scope is None or depth >= MAX_HOPS:
+                continue
+            see(ctx, scope, name)
+            givens = scope.assigned.givens((path, name))
+            if givens:
+                target = self._assigned(ctx, scope, path, name, givens, depth + 1)
+                return None if isinstance(target, Resolution) else target
+            binding = scope.bindings.get(name)
+            if isinstance(binding, NameBinding) and binding.files:
+                return self._module_variable(ctx, binding.files, binding.name, depth + 1)
+        return None
+
+    def _result(self, ctx: Lookup, called: Resolution | None, depth: int) -> Target:
+        """What calling `called` gives: an instance of the class, or what the function
+        (every one of its targets alike) is annotated to return."""
+        if called is None or called.confidence < CONFIDENCE_INHERITED:
+            return None
+        return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
+
+    def _returns(self, ctx: Lookup, functions: tuple[str, ...], depth: int) -> Target:
+        results: set[Target] = set()
+        for node_id in functions:
+            scope = self._scopes[file_of(node_id)]
+            see(ctx, scope, scope.symbols[node_id].name)
+            givens = scope.assigned.givens((node_id, RETURNS))
+            found = self._assigned(ctx, scope, node_id, RETURNS, givens, depth + 1)
+            results.add(None if isinstance(found, Resolution) else found)
+        return results.pop() if len(results) == 1 else None
+
+    def _attribute(self, ctx: Lookup, class_id: str, name: str, depth: int) -> Target:
+        """What an instance attribute of the class (or of its bases) holds, when all
+        the known values given to it agree (`self.app = app` with `app: Flask`)."""
+        if depth >= MAX_HOPS:
+            return None
+        scope = self._scopes[file_of(class_id)]
+        see(ctx, scope, name)
+        assigned = scope.attribute(class_id, name)
+        if assigned:
+            targets = {self._follow(ctx, scope, one, depth + 1) for one in assigned}
+            found = targets.pop() if len(targets) == 1 else None
+            return None if isinstance(found, Resolution) else found
+        for base in self._bases(ctx, class_id, depth):
+            found = self._attribute(ctx, base, name, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _class_of(self, ids: tuple[str, ...]) -> Target:
+        if len(ids) == 1 and self._scopes[file_of(ids[0])].is_class(ids[0]):
+            return ClassTarget(ids[0])
+        return None
