@@ -15,7 +15,25 @@ from typing_extensions import TypedDict
 from bridge.envelope import AnswerBase
 from map import EdgeKind, SymbolKind, WatchStatus
 
-MapLanguage = Literal["python", "typescript", "tsx", "javascript", "go", "c", "cpp", "rust", "java"]
+MapLanguage = Literal[
+    "python",
+    "typescript",
+    "tsx",
+    "javascript",
+    "go",
+    "c",
+    "cpp",
+    "rust",
+    "java",
+    "ruby",
+    "php",
+    "csharp",
+    "kotlin",
+    "swift",
+    "scala",
+    "lua",
+    "bash",
+]
 """The languages the map extracts (map.languages.LANGUAGES)."""
 SkipReason = Literal[
     "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",

@@ -25,7 +25,7 @@ from map.extract_matches import CALLED, SUPER_CALL
 from map.model import Assignment
 from map.scopes import FileScope, NameBinding
 
-SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
+SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
 RefKey = tuple[str, str, str | None, Literal["calls", "references", "inherits"]]
 """A reference as resolution reads it: scope, name, qualifier, kind."""
