@@ -19,6 +19,7 @@ Names are (imported name, local alias) pairs, as map.model.Import says:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -223,26 +224,27 @@ def _java(node: Node) -> ImportFacts:
 
 
 def _literal(node: Node | None) -> str:
-    """The text of the last string literal in `node` (`__DIR__ . '/a.php'` -> `/a.php`),
-    or of `node` itself when it holds none (a bare word: `source lib.sh`)."""
-    if node is None:
-        return ""
-    pending, last = [node], None
+    """The value of the outermost string literal in `node` (`__DIR__ . '/a.php'` ->
+    `/a.php`), or the text of `node` itself when it holds none (`source lib.sh`)."""
+    pending = [node] if node is not None else []
     while pending:
-        current = pending.pop()
+        current = pending.pop(0)
         if "string" in current.type and current.type != "string_content":
-            last = current if last is None or current.start_byte > last.start_byte else last
-        else:
-            pending.extend(current.named_children)
-    return _string_value(last) if last is not None else text_of(node)
+            return _string_value(current)
+        pending.extend(current.named_children)
+    return text_of(node)
 
 
-def _relative(path: str) -> str:
-    """A path written from a script's own folder (`$(dirname "$0")/a.sh`, `__DIR__ .
-    '/a.php'`) as `./a.sh`; any other as written."""
-    if "$" in path or path.startswith("/"):
-        path = "./" + path.rpartition("/")[2] if "/" in path else path.lstrip("$")
-    return path
+_SCRIPT_DIR = re.compile(r"^(?:\$\((?:[^()]|\([^()]*\))*\)|\$\{[^}]*\}|\$\w+)/")
+"""A leading `$(dirname "$0")/`, `${DIR}/` or `$DIR/`: the script's own folder."""
+
+
+def _relative(path: str, *, rooted: bool = False) -> str:
+    """A path written from a script's own folder (`$(dirname "$0")/a.sh`; with
+    `rooted`, PHP's `__DIR__ . '/a.php'` leaves `/a.php`) as `./a.sh`."""
+    if rooted and path.startswith("/"):
+        return "." + path
+    return _SCRIPT_DIR.sub("./", path)
 
 
 def _ruby(node: Node) -> ImportFacts:
@@ -260,7 +262,7 @@ def _ruby(node: Node) -> ImportFacts:
 def _php(node: Node) -> ImportFacts:
     """PHP: `use` of classes and functions by namespace path; require/include of files."""
     if node.type != "namespace_use_declaration":
-        path = _relative(_literal(node))
+        path = _relative(_literal(node), rooted=True)
         return [(path, ())] if path else []
     group = node.child_by_field_name("body")
     base = next((c for c in node.named_children if c.type == "namespace_name"), None)

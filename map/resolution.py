@@ -22,6 +22,9 @@ BY_NAME_LANGUAGES = frozenset(
     {"c", "cpp", "java", "rust", "go"}
     | {"ruby", "php", "csharp", "kotlin", "swift", "scala", "lua", "bash"}
 )
+LEXICAL_CONSTANT_LANGUAGES = frozenset({"ruby"})
+"""Languages whose names in other files are looked up under the modules around the use
+first (Ruby: `Cart` inside `module Shop` may be Shop::Cart)."""
 BUILTIN_MEMBERS: frozenset[str] = frozenset(
     name
     for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
