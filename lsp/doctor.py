@@ -2,11 +2,13 @@
 
 An executable on PATH is not enough: rustup puts a `rust-analyzer` shim there
 that fails until the component is installed. A server counts as found only
-when its version command succeeds.
+when its version command succeeds (or, for a server that prints no version,
+when its npm package's package.json names one).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from dataclasses import dataclass
@@ -50,7 +52,25 @@ def version_command(spec: ServerSpec, executable: Path) -> list[str]:
     return [str(program or spec.version_executable), *spec.version_args]
 
 
+def _package_version(package: str, executable: Path) -> _Probe:
+    """The version in the package.json of npm package `package`, found up from the
+    script `executable` links to (node_modules/.bin/x -> node_modules/x/lib/x.js)."""
+    for folder in executable.resolve().parents:
+        manifest = folder / "package.json"
+        if not manifest.is_file():
+            continue
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return _Probe(None, f"{manifest} cannot be read: {exc}")
+        if isinstance(data, dict) and data.get("name") == package:
+            return _Probe(str(data.get("version", "")) or None, None)
+    return _Probe(None, f"no package.json of {package} above {executable}")
+
+
 def _probe(spec: ServerSpec, executable: Path) -> _Probe:
+    if spec.version_package:
+        return _package_version(spec.version_package, executable)
     command = version_command(spec, executable)
     shown = " ".join([Path(command[0]).name, *command[1:]])
     try:

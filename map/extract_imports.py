@@ -11,10 +11,15 @@ Names are (imported name, local alias) pairs, as map.model.Import says:
     export {a} from "m"; export * from "m"   re-exports, read the same way
     const {a, b: c} = require("m")     ("m", (("a", "a"), ("b", "c")))
     import f "fmt"; import . "fmt"     ("fmt", (("*", "f"),)); ("fmt", (("*", "*"),))
+    require_relative "a"; source lib.sh    ("./a", ()); ("lib.sh", ())   files, by path
+    use A\\B\\{C, D as E};              ("A\\B", (("C", "C"), ("D", "E")))
+    using A.B; using X = A.B.C;        ("A.B", (("*", "*"),)); ("A.B", (("C", "X"),))
+    import a.b.C as D (Kotlin); import a.b.{C => D} (Scala)   ("a.b", (("C", "D"),))
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -218,6 +223,136 @@ def _java(node: Node) -> ImportFacts:
     return [(module, ((name, name),))] if module else [(path, ())]
 
 
+def _literal(node: Node | None) -> str:
+    """The value of the outermost string literal in `node` (`__DIR__ . '/a.php'` ->
+    `/a.php`), or the text of `node` itself when it holds none (`source lib.sh`)."""
+    pending = [node] if node is not None else []
+    while pending:
+        current = pending.pop(0)
+        if "string" in current.type and current.type != "string_content":
+            return _string_value(current)
+        pending.extend(current.named_children)
+    return text_of(node)
+
+
+_SCRIPT_DIR = re.compile(r"^(?:\$\((?:[^()]|\([^()]*\))*\)|\$\{[^}]*\}|\$\w+)/")
+"""A leading `$(dirname "$0")/`, `${DIR}/` or `$DIR/`: the script's own folder."""
+
+
+def _relative(path: str, *, rooted: bool = False) -> str:
+    """A path written from a script's own folder (`$(dirname "$0")/a.sh`; with
+    `rooted`, PHP's `__DIR__ . '/a.php'` leaves `/a.php`) as `./a.sh`."""
+    if rooted and path.startswith("/"):
+        return "." + path
+    return _SCRIPT_DIR.sub("./", path)
+
+
+def _ruby(node: Node) -> ImportFacts:
+    """Ruby: `require "a/b"` (from the load path), `require_relative "b"` (from here)."""
+    method = text_of(node.child_by_field_name("method"))
+    arguments = node.child_by_field_name("arguments")
+    path = _literal(arguments.named_children[0]) if arguments is not None else ""
+    if not path:
+        return []
+    if method == "require_relative" and not path.startswith("."):
+        path = "./" + path
+    return [(path, ())]
+
+
+def _php(node: Node) -> ImportFacts:
+    """PHP: `use` of classes and functions by namespace path; require/include of files."""
+    if node.type != "namespace_use_declaration":
+        path = _relative(_literal(node), rooted=True)
+        return [(path, ())] if path else []
+    group = node.child_by_field_name("body")
+    base = next((c for c in node.named_children if c.type == "namespace_name"), None)
+    prefix = _compact(base).strip("\\") if base is not None else ""
+    facts: ImportFacts = []
+    for clause in (group or node).named_children:
+        if clause.type != "namespace_use_clause":
+            continue
+        alias_node = clause.child_by_field_name("alias")
+        target = next((c for c in clause.named_children if c != alias_node), None)
+        full = "\\".join(p for p in (prefix, _compact(target).strip("\\")) if p)
+        module, _, name = full.rpartition("\\")
+        alias = text_of(alias_node) or name
+        if name:
+            facts.append((module, ((name, alias),)))
+    return facts
+
+
+def _csharp(node: Node) -> ImportFacts:
+    """C#: `using A.B;` and `using static A.B;` bring a namespace's (or type's) names;
+    `using X = A.B.C;` binds X."""
+    alias = node.child_by_field_name("name")
+    target = next((c for c in node.named_children if c != alias), None)
+    path = _compact(target)
+    if not path:
+        return []
+    if alias is None:
+        return [(path, (STAR,))]
+    module, _, name = path.rpartition(".")
+    return [(module, ((name, text_of(alias)),))]
+
+
+def _dotted_import(path: str, star: bool, alias: str) -> ImportFacts:
+    """A JVM import of `path`: everything in it (`a.b.*`) or its last name (as `alias`)."""
+    if star:
+        return [(path, (STAR,))]
+    module, _, name = path.rpartition(".")
+    return [(module, ((name, alias or name),))] if module else [(path, ())]
+
+
+def _kotlin(node: Node) -> ImportFacts:
+    """Kotlin: `import a.b.C`, `import a.b.C as D`, `import a.b.*`."""
+    path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+    alias = next((c for c in node.named_children if c.type == "identifier"), None)
+    star = any(child.type == "*" for child in node.children)
+    return _dotted_import(_compact(path), star, text_of(alias)) if path is not None else []
+
+
+def _scala(node: Node) -> ImportFacts:
+    """Scala: `import a.b.C`, `import a.b._` (or `*`), `import a.b.{C => D, E}`."""
+    path = ".".join(text_of(c) for c in node.children_by_field_name("path") if c.is_named)
+    if not path:
+        return []
+    selectors = next((c for c in node.named_children if c.type == "namespace_selectors"), None)
+    if any(c.type == "namespace_wildcard" for c in node.named_children):
+        return [(path, (STAR,))]
+    if selectors is None:
+        return _dotted_import(path, False, "")
+    names: list[tuple[str, str]] = []
+    for child in selectors.named_children:
+        if child.type == "arrow_renamed_identifier":
+            name = text_of(child.child_by_field_name("name"))
+            names.append((name, text_of(child.child_by_field_name("alias"))))
+        elif child.type == "namespace_wildcard":
+            names.append(STAR)
+        else:
+            names.append((text_of(child), text_of(child)))
+    return [(path, tuple(names))]
+
+
+def _swift(node: Node) -> ImportFacts:
+    """Swift: `import Module` (or `import struct Module.Name`): a module of the build."""
+    path = next((c for c in node.named_children if c.type == "identifier"), None)
+    return [(_compact(path), ())] if path is not None else []
+
+
+def _lua(node: Node) -> ImportFacts:
+    """Lua: `require("a.b")`: the module file a/b.lua (or a/b/init.lua)."""
+    arguments = node.child_by_field_name("arguments")
+    module = _literal(arguments) if arguments is not None else ""
+    return [(module, ())] if module else []
+
+
+def _bash(node: Node) -> ImportFacts:
+    """Bash: `source lib.sh` and `. "$(dirname "$0")/lib.sh"`: a file, by path."""
+    argument = node.child_by_field_name("argument")
+    path = _relative(_literal(argument)) if argument is not None else ""
+    return [(path, ())] if path else []
+
+
 _READERS: Mapping[str, Callable[[Node], ImportFacts]] = MappingProxyType(
     {
         "python": _python,
@@ -229,5 +364,13 @@ _READERS: Mapping[str, Callable[[Node], ImportFacts]] = MappingProxyType(
         "cpp": _include,
         "rust": _rust,
         "java": _java,
+        "ruby": _ruby,
+        "php": _php,
+        "csharp": _csharp,
+        "kotlin": _kotlin,
+        "scala": _scala,
+        "swift": _swift,
+        "lua": _lua,
+        "bash": _bash,
     }
 )

@@ -50,11 +50,14 @@ CALLED = "()"
 SUPER_CALL = "super" + CALLED
 """The one call kept as a qualifier: it names the enclosing class's bases."""
 _LONGEST_QUALIFIER = 120
-_QUALIFIED_NAMES: frozenset[str] = frozenset({"qualified_identifier", "scoped_identifier"})
+_QUALIFIED_NAMES: frozenset[str] = frozenset(
+    {"qualified_identifier", "scoped_identifier", "scope_resolution"}
+)
 # Captures that are parts of a match; every pattern has exactly one other (its role).
 _PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value"})
 _LONGEST_NAME = 300
-_NAME_PART = re.compile(r"[~#]?[\w$]+|operator\S{1,40}")
+# (Ruby method names may end in ?, ! or =: `valid?`, `save!`, `name=`)
+_NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
@@ -92,6 +95,15 @@ _SHAPES: Mapping[str, Shape] = MappingProxyType(
             comments=frozenset({"line_comment", "block_comment"}),
         ),
         "java": Shape(comments=frozenset({"line_comment", "block_comment"})),
+        # Attributes and annotations sit inside the declaration's node in these
+        "ruby": Shape(),
+        "php": Shape(),
+        "csharp": Shape(),
+        "kotlin": Shape(comments=frozenset({"line_comment", "block_comment"})),
+        "swift": Shape(comments=frozenset({"comment", "multiline_comment"})),
+        "scala": Shape(comments=frozenset({"comment", "block_comment"})),
+        "lua": Shape(),
+        "bash": Shape(),
     }
 )
 

@@ -43,6 +43,18 @@ EXTENSIONS: Mapping[str, str] = MappingProxyType(
         ".ipp": "cpp",
         ".rs": "rust",
         ".java": "java",
+        ".rb": "ruby",
+        ".rake": "ruby",
+        ".php": "php",
+        ".cs": "csharp",
+        ".kt": "kotlin",
+        ".kts": "kotlin",
+        ".swift": "swift",
+        ".scala": "scala",
+        ".sc": "scala",
+        ".lua": "lua",
+        ".sh": "bash",
+        ".bash": "bash",
     }
 )
 """File extension (lower case, with the dot) -> language name."""
@@ -59,6 +71,14 @@ _GRAMMARS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "cpp": ("tree_sitter_cpp", "language"),
         "rust": ("tree_sitter_rust", "language"),
         "java": ("tree_sitter_java", "language"),
+        "ruby": ("tree_sitter_ruby", "language"),
+        "php": ("tree_sitter_php", "language_php"),
+        "csharp": ("tree_sitter_c_sharp", "language"),
+        "kotlin": ("tree_sitter_kotlin", "language"),
+        "swift": ("tree_sitter_swift", "language"),
+        "scala": ("tree_sitter_scala", "language"),
+        "lua": ("tree_sitter_lua", "language"),
+        "bash": ("tree_sitter_bash", "language"),
     }
 )
 

@@ -23,9 +23,10 @@ from typing import Literal
 
 from map.extract_matches import CALLED, SUPER_CALL
 from map.model import Assignment
+from map.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.scopes import FileScope, NameBinding
 
-SELF_WORDS = frozenset({"self", "cls", "this", "Self"})
+SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
 RefKey = tuple[str, str, str | None, Literal["calls", "references", "inherits"]]
 """A reference as resolution reads it: scope, name, qualifier, kind."""
@@ -165,7 +166,7 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
     """The reference with its scope replaced by what the answer takes from it: the
     class around it when it starts with `self.` or `super().`; else the module,
     unless a function or class around it defines or assigns the name it starts with
-    (only names in `shadowed`, see `shadowed_names`, can be)."""
+    (only names in `shadowed`, see `shadowed_names`, can be). In Ruby, the scope."""
     where, name, qualifier, kind = ref
     if qualifier is None:
         head = name
@@ -175,6 +176,8 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
             return (scope.enclosing_class(where), name, qualifier, kind)
         head = head.removesuffix(CALLED)
     path = scope.path
+    if scope.language in LEXICAL_CONSTANT_LANGUAGES and where != path:
+        return ref  # names in included files are looked up under the modules around it
     if where == path or head not in shadowed:
         return (path, name, qualifier, kind)
     by_qual = scope.by_qual

@@ -5,12 +5,16 @@ root, a directory named `src`, and the directory above each top-level
 package (a folder with `__init__.py` whose parent has none), so `src/` and
 `examples/app/` layouts resolve while a package's own module `json.py`
 never stands for the standard library's `json`; a script's own folder is
-searched first when it is not a package (`import conftest`). Java and Rust
-modules are found by any suffix of their dotted path (the candidate nearest
-the importer wins; a Java package is its directory's files); TypeScript and
+searched first when it is not a package (`import conftest`). Java, Kotlin,
+Scala and Rust modules are found by any suffix of their dotted path (the
+candidate nearest the importer wins; a JVM package is its directory's files),
+a PHP namespace by the longest suffix of its path that is a directory (PSR-4
+maps a vendor prefix onto `src/`); TypeScript and
 JavaScript relative imports by path with the usual extensions and index
-files; Go packages through the module path in go.mod; C/C++ includes next
-to the includer, from the root, or by file name. An
+files; Go packages through the module path in go.mod; C/C++ includes, Ruby
+requires, PHP includes, Bash sources and Lua requires (`a.b` is a/b.lua or
+a/b/init.lua) next to the includer, from the root, or by file name. C# and
+Swift import namespaces and modules, never files: they resolve to none. An
 import that resolves to nothing is external (the standard library, a
 dependency) and yields no files.
 """
@@ -21,11 +25,20 @@ import posixpath
 from collections import defaultdict
 from pathlib import PurePosixPath
 
-DOTTED_LANGUAGES = frozenset({"python", "java", "rust"})
+JVM_LANGUAGES = frozenset({"java", "kotlin", "scala"})
+"""Languages whose `import a.b.C` names the class C of package a.b (often in C.<ext>)."""
+DOTTED_LANGUAGES = frozenset({"python", "rust"}) | JVM_LANGUAGES
 SCRIPT_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 C_LANGUAGES = frozenset({"c", "cpp"})
-PACKAGE_DIR_LANGUAGES = frozenset({"go", "java"})
-"""Languages whose package is a directory: its files see each other's top-level names."""
+INCLUDE_LANGUAGES = C_LANGUAGES | {"ruby", "php", "bash"}
+"""Languages whose included (required, sourced) files' top-level names the includer sees."""
+PATH_LANGUAGES = INCLUDE_LANGUAGES | {"lua"}
+"""Languages that import a file by its path (an include, a require, a source)."""
+PACKAGE_DIR_LANGUAGES = frozenset({"go", "csharp", "swift", "php"}) | JVM_LANGUAGES
+"""Languages whose package (namespace, module) is a directory: its files see each
+other's top-level names."""
+_PATH_SUFFIXES = {"ruby": ".rb", "lua": ".lua"}
+"""The extension a path import leaves out (`require "a/b"` is a/b.rb)."""
 SCRIPT_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
@@ -80,7 +93,7 @@ class ModuleIndex:
         return self._files.get(path)
 
     def package_files(self, directory: str) -> tuple[str, ...]:
-        """The Go or Java files of one directory (a package)."""
+        """The files of one directory (a Go, JVM, C#, Swift or PHP package)."""
         return tuple(self._dirs.get(directory, ()))
 
     def resolve(self, importer: str, language: str, module: str) -> tuple[str, ...]:
@@ -91,31 +104,62 @@ class ModuleIndex:
             return self._script(importer, module)
         if language == "go":
             return self._go(module)
-        if language in C_LANGUAGES:
-            return self._include(importer, module)
+        if language == "php" and not module.endswith(".php") and "/" not in module:
+            return self._namespace(importer, module)
+        if language in PATH_LANGUAGES:
+            return self._path(importer, language, module)
         if language == "rust":
             parts = [p for p in module.split("::") if p not in {"crate", "self", "super", ""}]
             return self._dotted_lookup(importer, ".".join(parts))
-        return self._java(importer, module.removesuffix(".*"))
+        if language in JVM_LANGUAGES:
+            return self._java(importer, language, module.removesuffix(".*"))
+        return ()
 
-    def _java(self, importer: str, module: str) -> tuple[str, ...]:
+    def _java(self, importer: str, language: str, module: str) -> tuple[str, ...]:
         """A class file (`a.b.C` -> .../a/b/C.java), else the package directory's files."""
         found = self._dotted_lookup(importer, module)
         if found:
             return found
-        suffix = "/" + module.replace(".", "/")
+        return self._directory(importer, language, module.split("."))
+
+    def _namespace(self, importer: str, module: str) -> tuple[str, ...]:
+        """A PHP namespace's directory: the longest suffix of its path that is one
+        (`App\\Models` is src/Models/ when the vendor prefix `App` maps onto src/)."""
+        parts = [part for part in module.split("\\") if part]
+        for start in range(len(parts)):
+            found = self._directory(importer, "php", parts[start:])
+            if found:
+                return found
+        return ()
+
+    def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
+        """The `language` files of the directory nearest the importer whose path ends
+        in `parts`."""
+        suffix = "/" + "/".join(parts)
         directories = [d for d in self._dirs if self._dirs[d] and ("/" + d).endswith(suffix)]
         if not directories:
             return ()
         found = self.package_files(_nearest(importer, [f"{d}/" for d in directories])[:-1])
-        return tuple(f for f in found if self._files[f] == "java")
+        return tuple(f for f in found if self._files[f] == language)
+
+    def _path(self, importer: str, language: str, module: str) -> tuple[str, ...]:
+        """A file imported by its path, with the extension the language leaves out."""
+        if language == "lua":
+            stem = module.replace(".", "/")
+            return self._include(importer, f"{stem}.lua") or self._include(
+                importer, f"{stem}/init.lua"
+            )
+        ending = _PATH_SUFFIXES.get(language, "")
+        if ending and not module.endswith(ending):
+            module += ending
+        return self._include(importer, module)
 
     def _keys(self, path: str, language: str) -> list[tuple[str, str]]:
         keys: list[tuple[str, str]] = []
         if language in DOTTED_LANGUAGES and language != "python":
             parts = dotted_name(path).split(".")
             keys += [("dotted", ".".join(parts[i:])) for i in range(len(parts)) if parts[i]]
-        if language in C_LANGUAGES:
+        if language in PATH_LANGUAGES:
             keys.append(("basename", PurePosixPath(path).name))
         if language in PACKAGE_DIR_LANGUAGES:
             keys.append(("dir", posixpath.dirname(path)))

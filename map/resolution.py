@@ -18,7 +18,13 @@ CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
 CONFIDENCE_BY_NAME = 0.5
 MAX_CANDIDATES = 5
-BY_NAME_LANGUAGES = frozenset({"c", "cpp", "java", "rust", "go"})
+BY_NAME_LANGUAGES = frozenset(
+    {"c", "cpp", "java", "rust", "go"}
+    | {"ruby", "php", "csharp", "kotlin", "swift", "scala", "lua", "bash"}
+)
+LEXICAL_CONSTANT_LANGUAGES = frozenset({"ruby"})
+"""Languages whose names in other files are looked up under the modules around the use
+first (Ruby: `Cart` inside `module Shop` may be Shop::Cart)."""
 BUILTIN_MEMBERS: frozenset[str] = frozenset(
     name
     for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)
@@ -26,7 +32,13 @@ BUILTIN_MEMBERS: frozenset[str] = frozenset(
 ) | frozenset({"send", "throw", "close", "read", "write", "readline", "flush", "seek"})
 """Python methods of builtin types, generators and files: a call of one of these on
 a receiver of unknown type is never guessed to be a project method of that name."""
-LANGUAGE_FAMILIES = {"tsx": "typescript", "javascript": "typescript", "cpp": "c"}
+LANGUAGE_FAMILIES = {
+    "tsx": "typescript",
+    "javascript": "typescript",
+    "cpp": "c",
+    "kotlin": "java",
+    "scala": "java",
+}
 """Languages whose code calls each other's definitions; a name never matches across families."""
 
 

@@ -39,6 +39,7 @@ from map.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
     CONFIDENCE_INHERITED,
+    LEXICAL_CONSTANT_LANGUAGES,
     NameIndex,
     Resolution,
     file_of,
@@ -146,7 +147,7 @@ class Resolver(ValueLookups):
         for visible in scope.visible_files:
             if ids:
                 break
-            ids = defined(ctx, self._scopes[visible], name, name)
+            ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
         if ids:
             return _exact(ids)
         if scope.language in BY_NAME_LANGUAGES:
@@ -159,6 +160,19 @@ class Resolver(ValueLookups):
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
+            if ids:
+                return ids
+        return ()
+
+    def _visible(
+        self, ctx: Lookup, scope: FileScope, scope_id: str, other: FileScope, name: str
+    ) -> tuple[str, ...]:
+        """`name` among the top-level names of a file `scope` sees; in Ruby, under the
+        modules around the use first (`Cart` in `module Shop` may be Shop::Cart)."""
+        if scope.language not in LEXICAL_CONSTANT_LANGUAGES:
+            return defined(ctx, other, name, name)
+        for prefix in scope.lookup_prefixes(scope_id):
+            ids = defined(ctx, other, prefix + name, name)
             if ids:
                 return ids
         return ()

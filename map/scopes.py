@@ -20,7 +20,13 @@ from map.model import (
     Reference,
     SymbolKind,
 )
-from map.modules import C_LANGUAGES, PACKAGE_DIR_LANGUAGES, SCRIPT_LANGUAGES, ModuleIndex
+from map.modules import (
+    INCLUDE_LANGUAGES,
+    JVM_LANGUAGES,
+    PACKAGE_DIR_LANGUAGES,
+    SCRIPT_LANGUAGES,
+    ModuleIndex,
+)
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
@@ -218,7 +224,7 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
                 bindings[local] = binding
                 if isinstance(binding, NameBinding):
                     files = binding.files
-            if language in C_LANGUAGES:
+            if language in INCLUDE_LANGUAGES:
                 includes.extend(files)
         whole_module = not imp.names
         for name, alias in imp.names:
@@ -231,8 +237,10 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
                 continue
             submodule = _submodule(language, imp.module, name, path, index)
             if submodule:
-                binding = (  # a Java class file binds its class, a Python one a module
-                    NameBinding(submodule, name) if language == "java" else ModuleBinding(submodule)
+                binding = (  # a JVM or PHP class file binds its class, a Python one a module
+                    ModuleBinding(submodule)
+                    if language == "python"
+                    else NameBinding(submodule, name)
                 )
                 bindings[alias] = binding
                 for f in submodule:
@@ -263,18 +271,21 @@ def _local_binding(
 
 
 def fill_visible(scopes: dict[str, FileScope], index: ModuleIndex, paths: list[str]) -> None:
-    """Set the files whose top-level names a file sees unqualified (its Go or Java
-    package, its C includes)."""
+    """Set the files whose top-level names a file sees unqualified (its package: a Go,
+    JVM, C#, Swift or PHP directory; what it includes: C, Ruby, PHP, Bash)."""
     for path in paths:
         scope = scopes[path]
+        visible: tuple[str, ...] = ()
         if scope.language in PACKAGE_DIR_LANGUAGES:
-            scope.visible_files = tuple(
+            visible = tuple(
                 f
                 for f in index.package_files(path.rpartition("/")[0])
                 if f != path and index.language(f) == scope.language
             )
-        elif scope.language in C_LANGUAGES:
-            scope.visible_files = _include_closure(scopes, path)
+        if scope.language in INCLUDE_LANGUAGES:
+            visible = tuple(dict.fromkeys((*_include_closure(scopes, path), *visible)))
+        if scope.language in PACKAGE_DIR_LANGUAGES | INCLUDE_LANGUAGES:
+            scope.visible_files = visible
 
 
 def _include_closure(scopes: dict[str, FileScope], path: str) -> tuple[str, ...]:
@@ -311,11 +322,19 @@ def _submodule(
     language: str, module: str, name: str, path: str, index: ModuleIndex
 ) -> tuple[str, ...]:
     """The file of `from module import name` when `name` is a Python submodule
-    (or, for `import module.Name` in Java, the class's own file)."""
-    if language == "java":
+    (or, for `import module.Name` in a JVM language, the class's own file; for PHP's
+    `use Module\\Name`, Name.php in the namespace's directory)."""
+    if language in JVM_LANGUAGES:
         found = index.resolve(path, language, f"{module}.{name}")
-        return found if len(found) == 1 and found[0].rsplit("/", 1)[-1] == f"{name}.java" else ()
+        return found if len(found) == 1 and _stem(found[0]) == name else ()
+    if language == "php":
+        return tuple(f for f in index.resolve(path, language, module) if _stem(f) == name)[:1]
     if language != "python":
         return ()
     dotted = module + name if module.endswith(".") else f"{module}.{name}"
     return index.resolve(path, language, dotted)
+
+
+def _stem(path: str) -> str:
+    """A file's name without folder and extension (`a/b/C.java` -> C)."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]

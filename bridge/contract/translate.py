@@ -29,7 +29,7 @@ from lsp import (
     UnsupportedFileError,
     UnsupportedQueryError,
 )
-from map import BadPatternError, MapError, UnknownNodeError
+from map import BadPatternError, MapError, UnknownNodeError, language_for
 from memory import (
     MemoryDomainError,
     MemoryInputError,
@@ -132,12 +132,26 @@ def _disk(exc: DiskError) -> ToolError:
     return BadInputError(str(exc))
 
 
+MAP_INSTEAD = (
+    "the map answers without one: map_outline (symbols), map_search (definitions), "
+    "map_neighbors (callers, callees)"
+)
+"""What a nav_* answer without a live server points to, in the same line."""
+
+
 def _live(exc: LspError) -> ToolError:
     if isinstance(exc, UnknownLanguageError):
         return BadInputError(str(exc), code="unknown_language", hint=exc.hint)
     if isinstance(exc, NoServerError):
-        return UnavailableError(str(exc), code="no_server", hint=exc.install)
+        return UnavailableError(f"{exc}; {MAP_INSTEAD}", code="no_server", hint=exc.install)
     if isinstance(exc, UnsupportedFileError):
+        language = language_for(exc.path)
+        if language is not None:  # a language the map reads and no server here serves
+            return UnavailableError(
+                f"{exc.path}: no {language} language server here; {MAP_INSTEAD}",
+                code="no_server",
+                hint="for live answers, add a server to the catalog ([tool.codeanchor] servers)",
+            )
         return BadInputError(str(exc), code="unsupported_file")
     if isinstance(exc, PositionError):
         return BadInputError(str(exc), code="bad_position")

@@ -99,6 +99,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "language_ids": ({".GO": "go"}, {".go": "go"}),
     "version_args": (["version", "-json"], ("version", "-json")),
     "version_executable": ("go",) * 2,
+    "version_package": ("intelephense", "intelephense"),
     "initialization_options": ({"semanticTokens": True},) * 2,
     "settings": ({"gopls": {"staticcheck": True}},) * 2,
     "env": ({"GOFLAGS": "-tags=integration"},) * 2,
@@ -109,6 +110,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
     "indexing_progress_requires": (["go.work"], ("go.work",)),
     "ready_log": (["^Loaded"], ("^Loaded",)),
+    "ready_notification": ("indexingEnded", "indexingEnded"),
     "setup_files": (["go.mod"], ("go.mod",)),
     "compile_commands_arg": ("--compile-commands-dir=",) * 2,
 }

@@ -1,0 +1,60 @@
+; Extraction query for PHP: captures are explained in map/extract_matches.py.
+; Attributes (`#[Entity]`) sit inside a declaration's node, so ranges include them.
+; A namespace is not part of a node ID (as Java's package is not): `namespace A;`
+; and `namespace A { }` give the same IDs.
+
+(class_declaration name: (name) @name) @def.class
+(interface_declaration name: (name) @name) @def.interface
+(trait_declaration name: (name) @name) @def.interface
+(enum_declaration name: (name) @name) @def.enum
+(function_definition name: (name) @name) @def.function
+(method_declaration name: (name) @name) @def.method
+(declaration_list (const_declaration (const_element (name) @name)) @def.constant)
+(program (const_declaration (const_element (name) @name)) @def.constant)
+(namespace_definition body: (compound_statement (const_declaration (const_element (name) @name)) @def.constant))
+(property_declaration (property_element name: (variable_name (name) @name))) @def.field
+(enum_case name: (name) @name) @def.constant
+
+(namespace_use_declaration) @import
+(require_expression) @import
+(require_once_expression) @import
+(include_expression) @import
+(include_once_expression) @import
+
+(function_call_expression function: (name) @name) @ref.calls
+(function_call_expression
+  function: (qualified_name prefix: (_)? @qualifier (name) @name)) @ref.calls
+(member_call_expression object: (_) @qualifier name: (name) @name) @ref.calls
+(nullsafe_member_call_expression object: (_) @qualifier name: (name) @name) @ref.calls
+(scoped_call_expression scope: (_) @qualifier name: (name) @name) @ref.calls
+((object_creation_expression (name) @name) @ref.calls
+  (#not-match? @name "^(static|self|parent)$"))
+(object_creation_expression (qualified_name prefix: (_)? @qualifier (name) @name)) @ref.calls
+
+(base_clause (name) @name @ref.inherits)
+(base_clause (qualified_name prefix: (_)? @qualifier (name) @name) @ref.inherits)
+(class_interface_clause (name) @name @ref.inherits)
+(class_interface_clause (qualified_name prefix: (_)? @qualifier (name) @name) @ref.inherits)
+(use_declaration (name) @name @ref.inherits)
+(use_declaration (qualified_name prefix: (_)? @qualifier (name) @name) @ref.inherits)
+
+(attribute (name) @name @ref.references)
+((named_type (name) @name @ref.references)
+  (#not-match? @name "^(static|self|parent)$"))
+(named_type (qualified_name prefix: (_)? @qualifier (name) @name) @ref.references)
+(class_constant_access_expression . (name) @name @ref.references)
+
+; typed parameters hold an instance of their type: `Store $store`
+(simple_parameter
+  type: (named_type (name) @value)
+  name: (variable_name) @name) @assign.type
+(property_promotion_parameter
+  type: (named_type (name) @value)
+  name: (variable_name) @name) @assign.type
+(assignment_expression
+  left: (variable_name) @name
+  right: (object_creation_expression (name) @value)) @assign.call
+(simple_parameter name: (variable_name) @name) @assign.other
+(assignment_expression left: (variable_name) @name) @assign.other
+
+(comment) @comment

@@ -1,0 +1,66 @@
+"""Honest limits: a nav_* question about a file whose language the map reads but no
+server here serves answers in one line which map tools answer instead, never empty."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lsp import Catalog, examine
+from tests.adversarial.cli import Done
+from tests.bridge.test_cli import run_cli
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_languages"
+NO_SERVER = {
+    "ruby": "rb/lib/shop/checkout.rb",
+    "csharp": "cs/Shop/Checkout.cs",
+    "kotlin": "kt/com/acme/shop/Checkout.kt",
+    "swift": "swift/Shop/Checkout.swift",
+    "scala": "scala/acme/shop/Checkout.scala",
+    "lua": "lua/shop/checkout.lua",
+}
+"""A file of each language no server in the catalog serves."""
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    copied = tmp_path / "repo"
+    shutil.copytree(FIXTURE, copied)
+    (copied / "rs").mkdir()
+    (copied / "rs" / "lib.rs").write_text("pub fn total() -> i32 {\n    1\n}\n")
+    return copied
+
+
+def _one_line_pointing_at_the_map(result: Done) -> str:
+    error = result.json()["error"]
+    assert error["code"] == "no_server"
+    message: str = error["message"]
+    assert "\n" not in message
+    assert "map_outline" in message and "map_neighbors" in message, message
+    return message
+
+
+@pytest.mark.parametrize("language", sorted(NO_SERVER))
+@pytest.mark.parametrize("command", [("symbols",), ("callers",), ("def",)])
+def test_a_language_without_a_server_names_the_map_tools(
+    capsys: pytest.CaptureFixture[str], root: Path, language: str, command: tuple[str, ...]
+) -> None:
+    path = NO_SERVER[language]
+    target = path if command == ("symbols",) else f"{path}:2"
+    result = run_cli(capsys, root, "nav", *command, target, "--json")
+    assert result.code == 1
+    line = _one_line_pointing_at_the_map(result)
+    assert f"no {language} language server here" in line
+
+
+def test_rust_without_rust_analyzer_names_the_map_tools(
+    capsys: pytest.CaptureFixture[str], root: Path
+) -> None:
+    if any(r.name == "rust-analyzer" and r.found for r in examine(Catalog.builtin())):
+        pytest.skip("rust-analyzer is installed here")
+    result = run_cli(capsys, root, "nav", "symbols", "rs/lib.rs", "--json")
+    assert result.code == 1
+    line = _one_line_pointing_at_the_map(result)
+    assert "no rust language server: rust-analyzer" in line
