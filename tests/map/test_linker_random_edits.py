@@ -11,6 +11,7 @@ import networkx as nx
 
 from map.extract import extract_file
 from map.graph import MapGraph
+from map import UnresolvedUse
 from map.linker import Change, Linker
 from map.model import FileExtract
 from tests.map.graph_state import graph_state
@@ -38,6 +39,12 @@ def _link(sources: dict[str, bytes]) -> tuple[MapGraph, Linker]:
 def _details(linker: Linker) -> dict[str, list[tuple[str, str, str, dict[str, Any]]]]:
     """Every file's uses and imports with their lines and candidates (the linker's)."""
     return {path: sorted(linker.use_edges(path)) for path in linker.extracts}
+
+
+def _open(linker: Linker) -> tuple[dict[str, frozenset[str]], list[UnresolvedUse]]:
+    """The names each file left open, and every open use (the linker's record)."""
+    names = linker.open_uses.names()
+    return names, linker.open_uses.named(frozenset().union(*names.values()))
 
 
 def _mutate(rnd: random.Random, sources: dict[str, bytes], step: int) -> dict[str, bytes | None]:
@@ -84,3 +91,4 @@ def test_random_edits_link_like_a_fresh_build() -> None:
         fresh, fresh_linker = _link(sources)
         assert graph_state(graph) == graph_state(fresh), (step, sorted(edits))
         assert _details(linker) == _details(fresh_linker), (step, sorted(edits))
+        assert _open(linker) == _open(fresh_linker), (step, sorted(edits))
