@@ -21,6 +21,10 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     prime, prime_cap, files_to_prime, Priming, PRIME_CAP
                        open the candidate files for servers that need it (priming)
     cross_checked      ask, prime, judge, recover: one checked question (crosscheck)
+    judge_users, judge_callees, judge_path, MapVerdict, MapReason, MapReasonCode,
+    OpenUse            a map answer weighed against the uses linking left open (mapcheck)
+    OpenSites, OpenSite
+                       those uses as sites, read as far as an answer lists them (opensites)
     callers_from_callees, by_target
                        callers the call hierarchy missed (callers)
     LiveSymbol, flatten, name_parts, enclosing, find_exact, find_by_name
@@ -53,6 +57,16 @@ if TYPE_CHECKING:
     from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
     from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
     from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
+    from verify.mapcheck import (
+        MapReason,
+        MapReasonCode,
+        MapVerdict,
+        OpenUse,
+        judge_callees,
+        judge_path,
+        judge_users,
+    )
+    from verify.opensites import OpenSite, OpenSites
     from verify.outlines import kept_outline, symbol_named
     from verify.priming import PRIME_CAP, Priming, files_to_prime, prime, prime_cap
     from verify.recorded import (
@@ -94,6 +108,16 @@ _HOME = {
     "verify.edges": ("EdgeVerdicts", "UncheckedReason", "verify_edges"),
     "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
     "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
+    "verify.mapcheck": (
+        "MapReason",
+        "MapReasonCode",
+        "MapVerdict",
+        "OpenUse",
+        "judge_callees",
+        "judge_path",
+        "judge_users",
+    ),
+    "verify.opensites": ("OpenSite", "OpenSites"),
     "verify.priming": ("PRIME_CAP", "Priming", "files_to_prime", "prime", "prime_cap"),
     "verify.recorded": (
         "Edge",
@@ -136,7 +160,13 @@ __all__ = [
     "LiveSymbol",
     "LspPosition",
     "MapEntry",
+    "MapReason",
+    "MapReasonCode",
+    "MapVerdict",
     "NodeTarget",
+    "OpenSite",
+    "OpenSites",
+    "OpenUse",
     "Priming",
     "Question",
     "Reason",
@@ -163,6 +193,9 @@ __all__ = [
     "find_exact",
     "flatten",
     "judge",
+    "judge_callees",
+    "judge_path",
+    "judge_users",
     "kept_outline",
     "label",
     "live_failure",

@@ -1,7 +1,7 @@
 """Ask codeanchor's own tools about the sampled symbols and judge the answers.
 
 Every question goes through the tool functions an agent's call reaches
-(bridge/tools/nav.py, bridge/tools/mapping.py) on an AppContext, and is timed
+(bridge/tools/nav.py, bridge/tools/mapgraph.py) on an AppContext, and is timed
 end to end, as the user waits for it. Live answers are judged against the
 parse-based ground truth; the map's callers against the live server's call
 hierarchy (the oracle).
@@ -22,7 +22,7 @@ from accuracy.truth import Occurrence
 from bridge.context import AppContext
 from bridge.contract.envelope import Envelope
 from bridge.contract.errors import ToolError
-from bridge.tools import mapping, nav
+from bridge.tools import mapgraph, nav
 from lsp.errors import LspError
 from map.codemap import CodeMap
 
@@ -173,7 +173,7 @@ class Asker:
     ) -> MapJudged:
         """map_neighbors (callers by `calls` edges) against the live callers."""
         answer, wait_ms, _, _ = await self.timed(
-            lambda: mapping.map_neighbors(
+            lambda: mapgraph.map_neighbors(
                 self.app, symbol.node_id, direction="in", kinds=["calls"], budget=BUDGET
             )
         )

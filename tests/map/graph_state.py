@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from map.codemap import CodeMap, MapSettings
 from map import UnresolvedUse
+from map.codemap import CodeMap, MapSettings
 from map.graph import MapGraph
 from tests.gitrepo import git as git  # the map tests' git: one helper for every test
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import networkx as nx
 
+from map import UnresolvedUse
 from map.extract import extract_file
 from map.graph import MapGraph
-from map import UnresolvedUse
 from map.linker import Change, Linker
 from map.model import FileExtract
 from tests.map.graph_state import graph_state
