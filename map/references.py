@@ -120,11 +120,15 @@ class References:
 
 
 def _positions(column: array[int], values: tuple[T, ...], wanted: Collection[T]) -> list[int]:
-    """The indexes whose `column` entry is the position of one of `wanted` in `values`."""
-    codes = {code for code, value in enumerate(values) if value in wanted}
-    if not codes:
-        return []
-    if len(codes) == 1:
-        (code,) = codes
-        return [i for i, value in enumerate(column) if value == code]
-    return [i for i, value in enumerate(column) if value in codes]
+    """The indexes, in order, whose `column` entry is the position of one of `wanted` in
+    `values` (searched by the array itself: a file's few matches cost what they are)."""
+    found: list[int] = []
+    for code in (code for code, value in enumerate(values) if value in wanted):
+        at = -1
+        try:
+            while True:
+                at = column.index(code, at + 1)
+                found.append(at)
+        except ValueError:
+            continue
+    return sorted(found)

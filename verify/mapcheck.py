@@ -91,7 +91,7 @@ def judge_users(
     if not code_map.graph_loaded:
         return _not_loaded()
     walked, hops = _walked(starts, reached, depth)
-    names = _Names.of(code_map, walked, reached)
+    names = _Names.of(code_map, walked)
     listed = {*starts, *(n.node_id for n in reached)}
     found = [
         OpenUse(use, names.first[use.name][0])
@@ -134,7 +134,7 @@ def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[st
     edges = cast(list[EdgeKind], list(kinds))
     ahead = {source, *(n.node_id for n in code_map.neighbors(source, "out", edges, EVERY_HOP))}
     behind = code_map.neighbors(target, "in", edges, EVERY_HOP)
-    names = _Names.of(code_map, {target: 0, **{n.node_id: n.distance for n in behind}}, behind)
+    names = _Names.of(code_map, {target: 0, **{n.node_id: n.distance for n in behind}})
     uses = _distinct(
         OpenUse(use, 0)
         for use in code_map.unresolved_named(names.first)
@@ -163,15 +163,12 @@ class _Names:
     bare: frozenset[str]
 
     @classmethod
-    def of(cls, code_map: CodeMap, walked: dict[str, int], reached: Sequence[Neighbor]) -> _Names:
-        """The names of `walked` (node -> distance), their kinds from `reached` (else
-        from the map)."""
-        kinds = {n.node_id: n.kind for n in reached}
+    def of(cls, code_map: CodeMap, walked: dict[str, int]) -> _Names:
+        """The names of `walked` (node -> distance)."""
         first: dict[str, tuple[int, int]] = {}
         bare: set[str] = set()
-        for rank, (node_id, name) in enumerate(code_map.names_of(walked).items()):
+        for rank, (node_id, (name, kind)) in enumerate(code_map.names_of(walked).items()):
             first.setdefault(name, (walked[node_id] + 1, rank))
-            kind = kinds[node_id] if node_id in kinds else _kind(code_map, node_id)
             if not _member_only(node_id, kind):
                 bare.add(name)
         return cls(first, frozenset(bare))
@@ -194,14 +191,9 @@ def _walked(
     return walked, ahead[MAX_CHECKED_NODES][1]
 
 
-def _member_only(node_id: str, kind: str | None) -> bool:
+def _member_only(node_id: str, kind: str) -> bool:
     """Whether the node is a member that code always names through a receiver."""
     return kind in MEMBER_KINDS and language_for(node_id.partition("#")[0]) in RECEIVER_LANGUAGES
-
-
-def _kind(code_map: CodeMap, node_id: str) -> str | None:
-    details = code_map.attrs(node_id)
-    return details["kind"] if details is not None else None
 
 
 def _distinct(uses: Iterable[OpenUse]) -> tuple[OpenUse, ...]:
