@@ -97,9 +97,10 @@ class References:
             REFERENCE_KINDS[self._codes[index] % 4],
         )
 
-    def name(self, index: int) -> str:
-        """The name the reference at `index` uses."""
-        return self._names[self._which[0][index]]
+    def names_at(self, indexes: Iterable[int]) -> frozenset[str]:
+        """The distinct names the references at `indexes` use."""
+        at, names = self._which[0], self._names
+        return frozenset([names[code] for code in {at[i] for i in indexes}])
 
     def named(self, names: Collection[str]) -> list[int]:
         """The indexes of the references that use one of `names`, in order."""

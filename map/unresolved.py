@@ -114,8 +114,9 @@ def is_open(resolution: Resolution | None) -> bool:
 
 def open_names(references: References, results: Sequence[Resolution | None]) -> frozenset[str]:
     """The names of a file's open references (`results`: what each resolved to)."""
-    names = frozenset(references.name(i) for i, found in enumerate(results) if is_open(found))
-    return names or NO_NAMES
+    low = CONFIDENCE_BY_NAME
+    indexes = [i for i, found in enumerate(results) if found is None or found.confidence <= low]
+    return references.names_at(indexes) if indexes else NO_NAMES
 
 
 def uses_named(
