@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from bridge.context import AppContext
 from bridge.tools.mapgraph import map_impact, map_neighbors, map_path
+from map import UnresolvedWhy
+from tests.bridge.mcp_session import call, serve
+from tests.bridge.schemas import key_faults, properties
 
 TIMEOUT_S = 60.0
+STORE_GET = "pkg/store.py#Store.get"
 SIX = "ABCDEF"
 """More classes with one method name than the map guesses between (map.resolution)."""
 
@@ -198,7 +202,7 @@ def test_a_path_not_found_is_partial_when_an_open_use_may_hide_it(tmp_path: Path
     root = _repo(tmp_path / "repo", PYTHON)
     hidden, none = _ask(
         root,
-        (map_path, {"source": "pkg/use.py#untyped", "target": "pkg/store.py#Store.get"}),
+        (map_path, {"source": "pkg/use.py#untyped", "target": STORE_GET}),
         (map_path, {"source": "pkg/chain.py#base", "target": "pkg/chain.py#three"}),
     )
     data = hidden["data"]
@@ -243,8 +247,8 @@ def test_the_budget_keeps_the_answers_own_items_before_unresolved_sites(tmp_path
     root = _repo(tmp_path / "repo", {**PYTHON, "pkg/many.py": users})
     small, full = _ask(
         root,
-        (map_neighbors, {"node_id": "pkg/store.py#Store.get", "direction": "in", "budget": 700}),
-        (map_neighbors, {"node_id": "pkg/store.py#Store.get", "direction": "in", "budget": 50_000}),
+        (map_neighbors, {"node_id": STORE_GET, "direction": "in", "budget": 700}),
+        (map_neighbors, {"node_id": STORE_GET, "direction": "in", "budget": 50_000}),
     )
     assert full["truncated"] is None and full["data"]["unresolvedCount"] == 41
     data = small["data"]
@@ -260,3 +264,26 @@ def test_the_budget_keeps_the_answers_own_items_before_unresolved_sites(tmp_path
             "dropped": 41 - len(data["unresolved"]),
         }
     ]
+
+
+def test_over_mcp_partial_answers_publish_their_open_uses(tmp_path: Path) -> None:
+    """Through the MCP SDK's client and `codeanchor serve`: the answers carry their
+    completeness in the shape their output schema publishes (`key_faults`)."""
+    root = _repo(tmp_path / "repo", PYTHON)
+
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        async with asyncio.timeout(TIMEOUT_S * 2), serve(root) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            schema = tools["map_neighbors"].output_schema or {}
+            callers = await call(client, "map_neighbors", node_id=STORE_GET, direction="in")
+            impact = await call(client, "map_impact", node_id="pkg/chain.py#base")
+            assert key_faults(callers, schema) == []
+            assert key_faults(impact, tools["map_impact"].output_schema or {}) == []
+            return schema, [callers["data"], impact["data"]]
+
+    schema, (callers, impact) = asyncio.run(scenario())
+    declared = dict(properties(schema))
+    assert declared["why"]["enum"] == list(get_args(UnresolvedWhy))
+    assert (callers["completeness"], callers["unresolvedCount"]) == ("partial", 1)
+    assert _sites(callers) == [("pkg/use.py", 11, "get", "thing", "receiver")]
+    assert (impact["depth"], impact["completeness"], impact["count"]) == (2, "complete", 2)
