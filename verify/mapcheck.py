@@ -123,7 +123,8 @@ def judge_callees(
     ]
     found.sort(key=lambda u: u.hop)
     uses = _distinct(found)
-    return _verdict([_callees_reason(uses)] if uses else [], uses, hops, depth)
+    reasons = [_callees_reason(uses, len(walked))] if uses else []
+    return _verdict(reasons, uses, hops, depth)
 
 
 def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[str]) -> MapVerdict:
@@ -188,7 +189,7 @@ def _walked(
     walked = dict(ahead[:MAX_CHECKED_NODES])
     if len(ahead) <= MAX_CHECKED_NODES:
         return walked, depth
-    return walked, ahead[MAX_CHECKED_NODES][1]
+    return walked, ahead[MAX_CHECKED_NODES][1]  # every node nearer than the first left out
 
 
 def _member_only(node_id: str, kind: str) -> bool:
@@ -208,11 +209,13 @@ def _verdict(
     reasons: list[MapReason], uses: tuple[OpenUse, ...], hops: int, depth: int
 ) -> MapVerdict:
     if hops < depth:
+        covered = f"hops 1 to {hops}" if hops else "no hop in full"
         reasons.append(
             MapReason(
                 "hops_not_checked",
-                f"open uses were weighed for hops 1 to {hops} of {depth} (the nearest "
-                f"{MAX_CHECKED_NODES} nodes): what lies deeper may be missing more",
+                f"open uses were weighed for the nearest {MAX_CHECKED_NODES} nodes walked, "
+                f"which covers {covered} of {depth}: hops {hops + 1} to {depth} may miss more "
+                "than `unresolved` lists",
             )
         )
     return MapVerdict(not reasons, tuple(reasons), uses, hops)
@@ -272,10 +275,11 @@ def _users_reason(uses: Sequence[OpenUse]) -> MapReason:
     )
 
 
-def _callees_reason(uses: Sequence[OpenUse]) -> MapReason:
+def _callees_reason(uses: Sequence[OpenUse], bodies: int) -> MapReason:
+    where = "the body" if bodies == 1 else f"the {bodies} bodies walked"
     return MapReason(
         "unresolved_callees",
-        f"{_uses(uses)} inside the body resolved to nothing in the project "
+        f"{_uses(uses)} inside {where} resolved to nothing in the project "
         f"({_counted(uses, quote=True)}): their targets are not listed (in `unresolved`); "
         "any not into a library or a builtin may be project code the map could not tie",
     )

@@ -242,6 +242,25 @@ def test_impact_weighs_the_uses_of_a_class_and_its_members(tmp_path: Path) -> No
     assert _sites(data) == [("pkg/use.py", 11, "get", "thing", "receiver")]
 
 
+def test_a_deep_walk_says_which_hops_it_weighed(tmp_path: Path) -> None:
+    users = {
+        f"pkg/users_{i}.py": "from pkg.chain import base\n\n\n"
+        + "".join(f"def user_{j}():\n    return base()\n\n\n" for j in range(30))
+        for i in range(10)
+    }
+    root = _repo(tmp_path / "repo", {**PYTHON, **users})
+    one, two = _ask(
+        root,
+        (map_neighbors, {"node_id": "pkg/chain.py#base", "direction": "in"}),
+        (map_neighbors, {"node_id": "pkg/chain.py#base", "direction": "in", "depth": 2}),
+    )
+    assert (one["data"]["completeness"], one["data"]["hopsChecked"]) == ("complete", 1)
+    data = two["data"]
+    assert (data["depth"], data["hopsChecked"], data["completeness"]) == (2, 1, "partial")
+    assert _codes(data) == ["hops_not_checked"]
+    assert "hops 1 to 1 of 2" in data["completenessReasons"][0]["message"]
+
+
 def test_the_budget_keeps_the_answers_own_items_before_unresolved_sites(tmp_path: Path) -> None:
     users = "".join(f"def use_{i}(s):\n    return s.get({i})\n\n\n" for i in range(40))
     root = _repo(tmp_path / "repo", {**PYTHON, "pkg/many.py": users})
