@@ -44,6 +44,8 @@ RECEIVER_LANGUAGES = frozenset({"python", "typescript", "tsx", "javascript", "go
 MEMBER_KINDS = frozenset({"method", "field", "property", "constructor"})
 NOT_A_USER = frozenset({"outside", "local", "builtin"})
 """Why-codes of open uses that cannot be a use of a project symbol of their name."""
+IMPACT_USES = frozenset({"calls", "references", "inherits"})
+"""The uses an impact walk follows that a use in code can stand for (not `imports`)."""
 EVERY_HOP = 10**9
 """A walk's depth with no limit (the closures a path check needs)."""
 SHOWN_NAMES = 4
@@ -102,6 +104,18 @@ def judge_users(
     uses = _distinct(found)
     reasons = [_users_reason(uses)] if uses else []
     return _verdict(reasons, uses, hops, depth)
+
+
+def judge_dependents(
+    code_map: CodeMap, target: str, found: Sequence[Neighbor], depth: int | None
+) -> MapVerdict:
+    """An answer listing what depends on `target` or its members (`found`, as the map's
+    impact walk gives it, to `depth`; None: no limit): `judge_users` from the target
+    and every member, over the uses an impact follows."""
+    members = code_map.neighbors(target, "out", ["contains"], EVERY_HOP)
+    walked = depth if depth is not None else max((n.distance for n in found), default=0) + 1
+    starts = [target, *(m.node_id for m in members)]
+    return judge_users(code_map, starts, found, walked, IMPACT_USES)
 
 
 def judge_callees(

@@ -58,6 +58,7 @@ from verify import (
     MapVerdict,
     OpenSites,
     judge_callees,
+    judge_dependents,
     judge_path,
     judge_users,
     verify_edges,
@@ -74,8 +75,6 @@ STATIC_NOTE = (
     "resolved, 0.9 through a base class, 0.5 or less a guess by name (unknown receiver); "
     "pass verify=true to confirm the listed edges with the live server"
 )
-MEMBER_DEPTH = 64
-"""Deeper than members nest under a node (classes in classes): impact weighs them all."""
 FIRST_LISTED = 64
 """A graph answer builds this many items, then twice as many, ... until the budget is
 reached: a node with thousands of users costs what its answer lists."""
@@ -292,10 +291,7 @@ async def map_impact(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=True)
     found = code_map.impact(target, depth)
-    members = code_map.neighbors(target, "out", ["contains"], MEMBER_DEPTH)
-    starts = [target, *(m.node_id for m in members)]
-    walked = depth if depth is not None else max((n.distance for n in found), default=0) + 1
-    verdict = judge_users(code_map, starts, found, walked, USE_EDGES)
+    verdict = judge_dependents(code_map, target, found, depth)
     data = ImpactData(
         **_static(),
         **walked_checked(verdict, depth, WALK_ORDER),
