@@ -238,9 +238,9 @@ def _verdict(
 def _not_loaded() -> MapVerdict:
     reason = MapReason(
         "graph_not_loaded",
-        "answered from the map's store while its graph is not loaded: the uses linking "
-        "left open were not weighed; ask again once map_status says graphLoaded (or with "
-        "depth 2 or more, which waits for the graph)",
+        "answered from the map's store without loading its graph: the uses linking left "
+        "open were not weighed; ask with depth 2 or more (which loads the graph), or again "
+        "once a server's map_status says graphLoaded",
     )
     return MapVerdict(False, (reason,), (), 0)
 
