@@ -30,7 +30,7 @@ from bridge.contract.change_shapes import (
 )
 from bridge.contract.envelope import respond
 from bridge.contract.schema_types import Budget
-from bridge.tools.nav import retry_once, workspace_warnings
+from bridge.tools.live_target import retry_once, workspace_warnings
 from bridge.tools.targets import checked_path, parse_node_id
 from lsp import NoServerError, UnsupportedFileError
 from memory import diff_files
