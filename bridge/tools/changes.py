@@ -201,4 +201,4 @@ def _diff(
     with MemoryService(app.root, code_map=code_map) as service:
         ws = service.workspace()
         changes = symbol_changes(diff, ws)
-        return changes, service.touched_by(diff, ws) if memories else []
+        return changes, service.touched_by(diff, ws, changes) if memories else []
