@@ -111,6 +111,8 @@ async def nav_diagnostics(
                 raise
             return str(exc)
 
+    if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
+        await app.live.sync([f.path for f in wanted])
     answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
     reports = {f: a for f, a in answers.items() if not isinstance(a, str)}
     no_server = {f: a for f, a in answers.items() if isinstance(a, str)}

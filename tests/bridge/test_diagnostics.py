@@ -161,6 +161,33 @@ def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
     assert changed["completeness"] == "complete", changed["completenessReasons"]
 
 
+def test_every_caller_file_is_checked_and_settled_though_they_open_together(
+    tmp_path: Path,
+) -> None:
+    """ty cancels a pull when another file opens meanwhile: the files are sent first."""
+    edit = BREAKING[0]
+    require_binary(edit.case.server)
+    repo = _repo(tmp_path, edit.case)
+    users = [f"app/use_{i}.py" for i in range(6)]
+    for user in users:
+        repo.write(user, "from app.shapes import total_area\n\nTOTAL = total_area([])\n")
+    repo.commit("callers")
+    repo.write(edit.case.path, repo.read(edit.case.path).replace(edit.old, edit.new))
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            answer = await call(client, "nav_diagnostics")
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    data = asyncio.run(scenario())
+    checked = {f["path"]: f for f in data["files"]}
+    assert set(users) < set(checked)
+    assert data["completeness"] == "complete", data["completenessReasons"]
+    assert {(u, 3) for u in users} <= set(_errors(data))
+    assert {checked[u]["settled"] for u in users} == {True}
+
+
 def test_a_renamed_function_has_the_files_still_naming_it_checked(tmp_path: Path) -> None:
     case = CASES[0]
     require_binary(case.server)
