@@ -135,6 +135,18 @@ def _errors(data: dict[str, Any]) -> list[tuple[str, int]]:
     return [(d["path"], d["line"]) for d in data["diagnostics"] if d["severity"] == "error"]
 
 
+def _diagnose_change(repo: Repo) -> dict[str, Any]:
+    """`nav_diagnostics {}` through a real MCP client: its `data`."""
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            answer = await call(client, "nav_diagnostics")
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    return asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("edit", BREAKING, ids=[b.case.server for b in BREAKING])
 def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
     tmp_path: Path, edit: Breaking
@@ -173,14 +185,7 @@ def test_every_caller_file_is_checked_and_settled_though_they_open_together(
         repo.write(user, "from app.shapes import total_area\n\nTOTAL = total_area([])\n")
     repo.commit("callers")
     repo.write(edit.case.path, repo.read(edit.case.path).replace(edit.old, edit.new))
-
-    async def scenario() -> dict[str, Any]:
-        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
-            answer = await call(client, "nav_diagnostics")
-            data: dict[str, Any] = answer["data"]
-            return data
-
-    data = asyncio.run(scenario())
+    data = _diagnose_change(repo)
     checked = {f["path"]: f for f in data["files"]}
     assert set(users) < set(checked)
     assert data["completeness"] == "complete", data["completenessReasons"]
@@ -193,14 +198,7 @@ def test_a_renamed_function_has_the_files_still_naming_it_checked(tmp_path: Path
     require_binary(case.server)
     repo = _repo(tmp_path, case)
     repo.write("app/report.py", repo.read("app/report.py").replace("build_report", "make_report"))
-
-    async def scenario() -> dict[str, Any]:
-        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
-            answer = await call(client, "nav_diagnostics")
-            data: dict[str, Any] = answer["data"]
-            return data
-
-    data = asyncio.run(scenario())
+    data = _diagnose_change(repo)
     assert _checked(data) == [
         ("app/report.py", "changed", []),
         ("app/cli.py", "names_removed_symbol", ["app/report.py#build_report"]),
