@@ -31,7 +31,7 @@ from bridge.contract.change_shapes import (
     Until,
     WithMemories,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import Cut, respond
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import Neighbor, NodeKind, Verify, verification_of
 from bridge.contract.schema_types import Budget
@@ -98,6 +98,19 @@ def _memory(found: Touched) -> TouchedMemory:
         refs=refs,
         calleesChanged=list(found.callees),
     )
+
+
+def _cuts(symbols: list[ChangedSymbol], files: int) -> list[Cut]:
+    """What the answer lists of each changed symbol's dependents and of the changed
+    files, where it lists fewer than there are (`dependentCount` has them all)."""
+    kept = sum(len(s["dependents"]) for s in symbols)
+    total = sum(s["dependentCount"] for s in symbols)
+    cuts = []
+    if kept < total:
+        cuts.append(Cut(items="dependents", kept=kept, dropped=total - kept))
+    if files > MAX_FILES_LISTED:
+        cuts.append(Cut(items="files", kept=MAX_FILES_LISTED, dropped=files - MAX_FILES_LISTED))
+    return cuts
 
 
 def _files(diff: Diff) -> list[ChangedFile]:
@@ -215,6 +228,7 @@ async def map_changes(
         data,
         budget_tokens=budget_tokens,
         items_key="symbols",
+        cuts=_cuts(items, len(diff.files)),
         warnings=warnings,
         map_built_at=stamp.built_at,
         stale=stamp.stale,

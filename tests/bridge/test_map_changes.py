@@ -238,3 +238,29 @@ def test_a_changed_callee_lists_its_callers_memories_whatever_their_status(
     assert {m["id"]: tuple(m["calleesChanged"]) for m in out["memories"]} == dict.fromkeys(
         callers, ("lib.py#callee",)
     )
+
+
+def test_dependents_listed_past_the_cap_are_reported_as_a_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path)
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    repo.write("lib.py", "def shared():\n    return 1\n")
+    users = 30
+    for n in range(users):
+        repo.write(
+            f"use_{n}.py", f"from lib import shared\n\n\ndef use_{n}():\n    return shared()\n"
+        )
+    repo.commit("start")
+    repo.write("lib.py", "def shared():\n    return 2\n")
+    code = main(["map", "changes", "--depth", "1", "--root", str(repo.root), "--json"])
+    answer = orjson.loads(capsys.readouterr().out)
+    assert code == 0
+    (symbol,) = answer["data"]["symbols"]
+    assert symbol["dependentCount"] == users
+    listed = len(symbol["dependents"])
+    assert listed < users
+    assert answer["truncated"]["cuts"] == [
+        {"items": "dependents", "kept": listed, "dropped": users - listed}
+    ]
