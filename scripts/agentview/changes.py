@@ -1,0 +1,173 @@
+"""Points 5 and 6, in the scratch clone (restored after each):
+
+5. a required parameter added to a function that another file calls, then
+   `nav_diagnostics {}`: is the broken caller reported? A caller counts once
+   the server, asked for that file by name, shows an error on a call line the
+   truth lists (so the break is real and visible).
+6. a memory anchored to a function whose callee then changes (the truth's call
+   site is in the function's body), the memory being fresh (never verified)
+   or stale (its own symbol edited and committed): does `map_changes` list it?
+"""
+
+from __future__ import annotations
+
+from accuracy.sample import CALLABLE_KINDS, Symbol
+
+from agentview.mapview import record_completeness
+from agentview.session import Answer, Session
+from agentview.source import Edit, EditError, apply, restore
+from agentview.tally import Findings
+from agentview.workspace import Workspace
+from tests.gitrepo import git
+
+NAMED_FILES = 3
+"""Caller files asked by name per edit, to confirm the break."""
+
+
+async def check_diagnostics(
+    session: Session, ws: Workspace, findings: Findings, count: int
+) -> None:
+    """Break `count` functions' callers, one edit at a time."""
+    tally = findings.tally("5", "nav_diagnostics {}: a broken caller in another file unreported")
+    made = 0
+    for symbol in ws.ranked(_called_from_elsewhere(ws), "diagnostics"):
+        if made >= count:
+            break
+        try:
+            edits = _add_parameter(ws, symbol)
+        except EditError as exc:
+            tally.counts["edits not made"] += 1
+            findings.figures.setdefault("edit errors", []).append(str(exc))
+            continue
+        made += 1
+        edited = {e.path for e in edits}
+        apply(ws.root, edits)
+        try:
+            broad = await session.ask("nav_diagnostics")
+            callers = sorted({o.path for o in symbol.calls if o.direct} - edited)[:NAMED_FILES]
+            broken = [p for p in callers if _shows_break(await _named(session, p), symbol, p)]
+        finally:
+            restore(ws.root, edits)
+        tally.counts["caller files not shown broken when asked by name"] += len(callers) - len(
+            broken
+        )
+        reported = {str(d.get("path")) for d in broad.data.get("diagnostics") or []}
+        for path in broken:
+            missed = path not in reported
+            tally.record(
+                missed and broad.data.get("completeness") == "complete",
+                f"{symbol.node_id} changed; {path} broken; answer "
+                f"{broad.data.get('completeness')}, {broad.data.get('errorCount')} errors, "
+                f"checked {[f.get('path') for f in broad.data.get('files') or []]}",
+            )
+            tally.counts["missed, said partial"] += missed and (
+                broad.data.get("completeness") != "complete"
+            )
+    await session.ask("nav_diagnostics")  # the servers see the restored files again
+
+
+async def check_memories(session: Session, ws: Workspace, findings: Findings) -> None:
+    """One fresh and one stale memory whose anchored function's callee changes."""
+    tally = findings.tally("6", "map_changes: a memory whose callee changed, not listed")
+    pairs = _caller_callee_pairs(ws)
+    for state, (caller, callee) in zip(("fresh", "stale"), pairs, strict=False):
+        saved = await session.ask(
+            "memory_save", text=f"agent-view bench: {caller} ({state})", refs=[caller]
+        )
+        memory = str(saved.data.get("id"))
+        if not saved.ok:
+            tally.counts["memories not saved"] += 1
+            continue
+        try:
+            if state == "stale":
+                _commit(ws, ws.sources.change_body(*_where(ws, caller)))
+                check = await session.ask("memory_check", ids=[memory])
+                statuses = [m.get("status") for m in check.data.get("memories") or []]
+                tally.counts[f"stale memory's status: {statuses}"] += 1
+            edit = ws.sources.change_body(callee.path, callee.name, _lines(ws, callee))
+        except EditError as exc:
+            tally.counts["edits not made"] += 1
+            findings.figures.setdefault("edit errors", []).append(str(exc))
+            ws.reset()
+            continue
+        apply(ws.root, [edit])
+        try:
+            changes = await session.ask("map_changes")
+        finally:
+            restore(ws.root, [edit])
+            ws.reset()
+        record_completeness(findings, changes)
+        listed = {str(m.get("id")) for m in changes.data.get("memories") or []}
+        tally.record(
+            memory not in listed,
+            f"{state} memory on {caller}; {callee.node_id} changed; listed {sorted(listed)}",
+        )
+
+
+def _called_from_elsewhere(ws: Workspace) -> list[Symbol]:
+    return [
+        s
+        for s in ws.symbols
+        if s.kind in CALLABLE_KINDS
+        and not s.macro
+        and any(o.direct and o.path != s.path for o in s.calls)
+    ]
+
+
+def _add_parameter(ws: Workspace, symbol: Symbol) -> list[Edit]:
+    edits = [ws.sources.add_parameter(symbol.path, symbol.name, _lines(ws, symbol))]
+    if ws.language == "c":
+        others = [p for p in ws.files if p != symbol.path]
+        edits.extend(ws.sources.add_parameter_to_prototypes(symbol.name, others))
+    return edits
+
+
+async def _named(session: Session, path: str) -> Answer:
+    return await session.ask("nav_diagnostics", path=path)
+
+
+def _shows_break(answer: Answer, symbol: Symbol, path: str) -> bool:
+    """An error on one of the truth's call lines of `symbol` in `path`."""
+    lines = {o.line for o in symbol.calls if o.path == path}
+    return any(
+        d.get("severity") == "error" and d.get("line") in lines
+        for d in answer.data.get("diagnostics") or []
+    )
+
+
+def _caller_callee_pairs(ws: Workspace) -> list[tuple[str, Symbol]]:
+    """(caller node ID, callee) where the truth has the call in the caller's body;
+    seeded, each callee and caller used once."""
+    pairs: list[tuple[str, Symbol]] = []
+    used: set[str] = set()
+    for callee in ws.ranked([s for s in ws.symbols if s.calls], "memories"):
+        for call in callee.calls:
+            caller = ws.enclosing(call.path, call.line)
+            declared = ws.by_id(caller)
+            if (
+                declared is None
+                or declared.kind not in CALLABLE_KINDS
+                or caller == callee.node_id
+                or {caller, callee.node_id} & used
+            ):
+                continue
+            pairs.append((caller, callee))
+            used |= {caller, callee.node_id}
+            break
+    return pairs
+
+
+def _where(ws: Workspace, node_id: str) -> tuple[str, str, tuple[int, int]]:
+    declared = ws.by_id(node_id)
+    if declared is None:
+        raise EditError(f"{node_id} is not in the map's outline")
+    return declared.path, declared.name, declared.lines
+
+
+def _lines(ws: Workspace, symbol: Symbol) -> tuple[int, int]:
+    return _where(ws, symbol.node_id)[2]
+
+
+def _commit(ws: Workspace, edit: Edit) -> None:
+    apply(ws.root, [edit])
+    git(ws.root, "commit", "-qm", "agent-view bench: edit the anchored symbol", "--", edit.path)
