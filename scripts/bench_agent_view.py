@@ -128,7 +128,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="agent-view-") as tmp:
         for language in args.languages:
             found.append(await run_project(language, args, Path(tmp)))
-    meta = {"commit": code_commit(), "seed": args.seed, "load": os.getloadavg()[0]}
+    meta = {"commit": code_commit(args.code), "seed": args.seed, "load": os.getloadavg()[0]}
     return as_json(found, meta)
 
 
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the options, run the sessions, print the report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--languages", default=",".join(PROJECTS), help="default: all")
-    parser.add_argument("--targets", type=int, default=3, help="symbols given wrong paths")
+    parser.add_argument("--targets", type=int, default=2, help="symbols given wrong paths")
     parser.add_argument("--refs", type=int, default=6, help="symbols asked for references")
     parser.add_argument("--mentions", type=int, default=2, help="more, named most in text")
     parser.add_argument("--callers", type=int, default=12, help="functions asked for map callers")

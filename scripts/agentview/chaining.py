@@ -47,8 +47,9 @@ async def _chain(session: Session, ws: Workspace, findings: Findings, symbol: Sy
         "7a", "nav_workspace_symbols: node ID, container or name line missing or wrong"
     )
     if not entries:
-        carry.record(True, f"{symbol.node_id}: not among the results")
-        carry.counts["not found"] += 1
+        said_cut = found.truncated is not None
+        carry.record(not said_cut, f"{symbol.node_id}: not among the results")
+        carry.counts["not found" + (" (cut, said so)" if said_cut else "")] += 1
         return
     entry = entries[0]
     declared = ws.by_id(symbol.node_id)

@@ -45,7 +45,7 @@ async def check_diagnostics(
         try:
             broad = await session.ask("nav_diagnostics")
             callers = sorted({o.path for o in symbol.calls if o.direct} - edited)[:NAMED_FILES]
-            broken = [p for p in callers if _shows_break(await _named(session, p), symbol, p)]
+            broken = [p for p in callers if _shows_break(ws, await _named(session, p), symbol, p)]
         finally:
             restore(ws.root, edits)
         tally.counts["caller files not shown broken when asked by name"] += len(callers) - len(
@@ -126,9 +126,14 @@ async def _named(session: Session, path: str) -> Answer:
     return await session.ask("nav_diagnostics", path=path)
 
 
-def _shows_break(answer: Answer, symbol: Symbol, path: str) -> bool:
-    """An error on one of the truth's call lines of `symbol` in `path`."""
-    lines = {o.line for o in symbol.calls if o.path == path}
+def _shows_break(ws: Workspace, answer: Answer, symbol: Symbol, path: str) -> bool:
+    """An error within one of the truth's calls of `symbol` in `path`."""
+    lines = {
+        line
+        for o in symbol.calls
+        if o.path == path
+        for line in ws.sources.call_lines(o.path, o.line, o.column)
+    }
     return any(
         d.get("severity") == "error" and d.get("line") in lines
         for d in answer.data.get("diagnostics") or []
@@ -140,7 +145,8 @@ def _caller_callee_pairs(ws: Workspace) -> list[tuple[str, Symbol]]:
     seeded, each callee and caller used once."""
     pairs: list[tuple[str, Symbol]] = []
     used: set[str] = set()
-    for callee in ws.ranked([s for s in ws.symbols if s.calls], "memories"):
+    callees = [s for s in ws.symbols if s.calls and not s.macro]
+    for callee in ws.ranked(callees, "memories"):
         for call in callee.calls:
             caller = ws.enclosing(call.path, call.line)
             declared = ws.by_id(caller)

@@ -41,9 +41,13 @@ def record_completeness(findings: Findings, answer: Answer) -> None:
 
 
 def callable_sample(ws: Workspace, count: int) -> list[Symbol]:
-    """Seeded functions and methods the truth sees called."""
-    pool = [s for s in ws.symbols if s.kind in CALLABLE_KINDS and s.calls and not s.macro]
-    return ws.ranked(pool, "callers")[:count]
+    """Seeded functions and methods the truth sees called: half of them (rounded up)
+    called from another file than their own, where the map must link across files."""
+    pool = ws.ranked(
+        [s for s in ws.symbols if s.kind in CALLABLE_KINDS and s.calls and not s.macro], "callers"
+    )
+    across = [s for s in pool if any(o.path != s.path for o in s.calls)][: (count + 1) // 2]
+    return across + [s for s in pool if s not in across][: count - len(across)]
 
 
 async def check_map(
@@ -67,6 +71,8 @@ async def check_map(
         tally.counts["listed"] += len(listed)
         tally.counts["listed and true"] += len(listed & truth)
         short = bool(truth - listed)
+        extra = findings.figures.setdefault("map callers not in the truth", [])
+        extra.extend(f"{symbol.node_id} <- {n}" for n in sorted(listed - truth)[:2])
         tally.record(
             short and completeness(answer) != "partial",
             f"{symbol.node_id}: {len(listed & truth)} of {len(truth)} callers, "

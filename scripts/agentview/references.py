@@ -66,10 +66,11 @@ def _budget_order(findings: Findings, symbol: Symbol, default: Answer, whole: An
     dropped = (_sites(whole.data.get("locations")) & truth) - locations
     claims_complete = data.get("completeness") == "complete"
     tally = findings.tally("2b", "default budget: `complete` claimed with items dropped")
+    listed = len(data.get("locations") or [])
     tally.record(
-        claims_complete and (bool(dropped) or len(locations) < count),
+        claims_complete and (bool(dropped) or listed < count),
         f"{symbol.node_id}: complete, {len(dropped)} true sites dropped "
-        f"({len(locations)} of count {count} listed)",
+        f"({listed} of count {count} listed)",
     )
     tally.counts["true sites"] += len(truth)
     tally.counts["true sites listed (default budget)"] += len(truth & locations)
@@ -100,6 +101,8 @@ def _labels(
         in_text = ws.sources.in_comment_or_string(*site)
         if item.get("source") == "text" or item.get("seenAs") == "mention":
             tally.record(not in_text, f"{site[0]}:{site[1]}: {ws.sources.line_text(*site[:2])!r}")
+            macro = not in_text and ws.sources.in_macro_body(*site)
+            tally.counts["code in a C macro body"] += macro
         else:
             tally.counts["code labels on comments or strings"] += in_text
 

@@ -60,6 +60,8 @@ DEFINITIONS = frozenset(
         "type_definition",
     }
 )
+FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
+CALLS = frozenset({"call", "call_expression"})
 BODIES = frozenset({"block", "statement_block", "compound_statement"})
 FILLER = {
     "python": "_bench_marker = 0",
@@ -112,6 +114,21 @@ class Sources:
         lines = self.tree(path)[0].decode(errors="replace").splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
+    def in_macro_body(self, path: str, line: int, column: int) -> bool:
+        """Whether the site is in a C macro's body (raw text to tree-sitter)."""
+        return self._node_types(path, line, column) & {MACRO_BODY} != set()
+
+    def _node_types(self, path: str, line: int, column: int) -> set[str]:
+        _, tree = self.tree(path)
+        text = self.line_text(path, line)
+        point = (line - 1, len(text[: column - 1].encode()))
+        node: ts.Node | None = tree.root_node.descendant_for_point_range(point, point)
+        types = set()
+        while node is not None:
+            types.add(node.type)
+            node = node.parent
+        return types
+
     def in_comment_or_string(self, path: str, line: int, column: int) -> bool:
         """Whether the site at `line`:`column` (1-based, characters) is inside a
         comment or a string (and not in code substituted into a string)."""
@@ -148,11 +165,33 @@ class Sources:
         return None
 
     def definition(self, path: str, name: str, lines: tuple[int, int]) -> ts.Node | None:
-        """The definition node whose name is the first occurrence of `name` in `lines`."""
+        """The definition node whose name is the first occurrence of `name` in `lines`
+        (for `const name = (...) => ...`, the function)."""
         node = self._name_node(path, name, lines)
+        holder = node.parent if node is not None else None
+        value = holder.child_by_field_name("value") if holder is not None else None
+        if (
+            holder is not None
+            and holder.type == "variable_declarator"
+            and value is not None
+            and value.type in FUNCTION_VALUES
+        ):
+            return value
         while node is not None and node.type not in DEFINITIONS:
             node = node.parent
         return node
+
+    def call_lines(self, path: str, line: int, column: int) -> range:
+        """The lines of the call expression whose callee's name is at `line`:`column`
+        (1-based), where a server may put an error about its arguments."""
+        _, tree = self.tree(path)
+        text = self.line_text(path, line)
+        point = (line - 1, len(text[: column - 1].encode()))
+        node: ts.Node | None = tree.root_node.descendant_for_point_range(point, point)
+        while node is not None and node.type not in CALLS:
+            node = node.parent
+        last = node.end_point[0] + 1 if node is not None else line
+        return range(line, last + 1)
 
     def is_prototype(self, path: str, name: str, lines: tuple[int, int]) -> bool:
         """A C declaration without a body (a prototype in a header)."""

@@ -90,8 +90,8 @@ def _count(answer: Answer, wrong: str, symbol: Symbol, tally: Tally) -> None:
         )
         tally.counts["answered silently"] += not named_both
         return
+    tally.counts[f"error {answer.error.get('code')}"] += 1
     if answer.error.get("code") == "unknown_id":
-        tally.counts["unknown_id"] += 1
         others = " ".join(str(v) for k, v in answer.error.items() if k not in {"message", "code"})
         suggested = [s for s in NODE_ID.findall(others) if s != wrong]
         tally.counts["right ID suggested first"] += (

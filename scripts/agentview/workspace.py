@@ -76,14 +76,7 @@ def scratch_clone(corpus: Path, dest: Path) -> Path:
 
 async def open_workspace(session: Session, root: Path, language: str, seed: int) -> Workspace:
     """List the language's files and their symbols (map_outline), and judge them."""
-    files = sorted(
-        p.relative_to(root).as_posix()
-        for p in root.rglob("*")
-        if p.is_file()
-        and ".git" not in p.parts
-        and ".codeanchor" not in p.parts
-        and language_for(p.name) == language
-    )
+    files = _files(root, language)
     sources = Sources(root, language)
     declared: list[Declared] = []
     for path in files:
@@ -98,6 +91,18 @@ async def open_workspace(session: Session, root: Path, language: str, seed: int)
     head = git(root, "rev-parse", "HEAD").strip()
     symbols = judgeable(declared, truth)
     return Workspace(language, root, sources, truth, files, declared, symbols, head, seed)
+
+
+def _files(root: Path, language: str) -> list[str]:
+    """The project's files of `language`, relative to the root."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file()
+        and ".git" not in p.parts
+        and ".codeanchor" not in p.parts
+        and language_for(p.name) == language
+    )
 
 
 def _declared(sources: Sources, path: str, entry: dict[str, object]) -> Declared:
