@@ -32,9 +32,10 @@ caller). The rows, one per point of the issue:
     4c    map_impact with default settings: no depth stated, or dependents cut
           without saying how the shown ones were chosen
     4d    map_path from a function to one its body calls: not found, unflagged
-    5     a required parameter added to a function another file calls, then
-          `nav_diagnostics {}`: the broken caller file (confirmed by asking for it
-          by name) not reported while `complete` is claimed
+    5a    a required parameter added to a function another file calls (every call
+          the parse ties to it, without spread arguments, is then broken), then
+          `nav_diagnostics {}`: no error on a broken call, `complete` claimed
+    5b    the same, `nav_diagnostics {path}` for each broken caller file
     6     a memory on a function whose callee then changes (fresh; stale after its
           own symbol was edited and committed): not listed by `map_changes`
     7a    nav_workspace_symbols: node ID, container or name line wrong or missing

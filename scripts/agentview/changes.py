@@ -1,9 +1,9 @@
 """Points 5 and 6, in the scratch clone (restored after each):
 
-5. a required parameter added to a function that another file calls, then
-   `nav_diagnostics {}`: is the broken caller reported? A caller counts once
-   the server, asked for that file by name, shows an error on a call line the
-   truth lists (so the break is real and visible).
+5. a required parameter added to a function that another file calls (every
+   call the parse ties to it without spread arguments is then broken), then
+   `nav_diagnostics {}` and `nav_diagnostics {path}` for each broken caller
+   file: is an error shown on the call?
 6. a memory anchored to a function whose callee then changes (the truth's call
    site is in the function's body), the memory being fresh (never verified)
    or stale (its own symbol edited and committed): does `map_changes` list it?
@@ -16,19 +16,24 @@ from accuracy.sample import CALLABLE_KINDS, Symbol
 from agentview.mapview import record_completeness
 from agentview.session import Answer, Session
 from agentview.source import Edit, EditError, apply, restore
-from agentview.tally import Findings
+from agentview.tally import Findings, Tally
 from agentview.workspace import Workspace
 from tests.gitrepo import git
 
 NAMED_FILES = 3
-"""Caller files asked by name per edit, to confirm the break."""
+"""Broken caller files judged per edit (each also asked for by name)."""
 
 
 async def check_diagnostics(
     session: Session, ws: Workspace, findings: Findings, count: int
 ) -> None:
     """Break `count` functions' callers, one edit at a time."""
-    tally = findings.tally("5", "nav_diagnostics {}: a broken caller in another file unreported")
+    broad_tally = findings.tally(
+        "5a", "nav_diagnostics {}: a broken caller file unreported, `complete` claimed"
+    )
+    named_tally = findings.tally(
+        "5b", "nav_diagnostics {path: broken caller}: no error at the call, `complete` claimed"
+    )
     made = 0
     for symbol in ws.ranked(_called_from_elsewhere(ws), "diagnostics"):
         if made >= count:
@@ -36,34 +41,49 @@ async def check_diagnostics(
         try:
             edits = _add_parameter(ws, symbol)
         except EditError as exc:
-            tally.counts["edits not made"] += 1
+            broad_tally.counts["edits not made"] += 1
             findings.figures.setdefault("edit errors", []).append(str(exc))
             continue
         made += 1
-        edited = {e.path for e in edits}
+        broken = _broken_lines(ws, symbol, {e.path for e in edits})
         apply(ws.root, edits)
         try:
             broad = await session.ask("nav_diagnostics")
-            callers = sorted({o.path for o in symbol.calls if o.direct} - edited)[:NAMED_FILES]
-            broken = [p for p in callers if _shows_break(ws, await _named(session, p), symbol, p)]
+            named = {path: await session.ask("nav_diagnostics", path=path) for path in broken}
         finally:
             restore(ws.root, edits)
-        tally.counts["caller files not shown broken when asked by name"] += len(callers) - len(
-            broken
-        )
-        reported = {str(d.get("path")) for d in broad.data.get("diagnostics") or []}
-        for path in broken:
-            missed = path not in reported
-            tally.record(
-                missed and broad.data.get("completeness") == "complete",
-                f"{symbol.node_id} changed; {path} broken; answer "
-                f"{broad.data.get('completeness')}, {broad.data.get('errorCount')} errors, "
-                f"checked {[f.get('path') for f in broad.data.get('files') or []]}",
-            )
-            tally.counts["missed, said partial"] += missed and (
-                broad.data.get("completeness") != "complete"
-            )
+        for path, lines in broken.items():
+            _judge_break(broad_tally, broad, symbol, path, lines)
+            _judge_break(named_tally, named[path], symbol, path, lines)
     await session.ask("nav_diagnostics")  # the servers see the restored files again
+
+
+def _broken_lines(ws: Workspace, symbol: Symbol, edited: set[str]) -> dict[str, set[int]]:
+    """Files (not edited) whose calls of `symbol` the new parameter breaks, by the
+    source: calls the parse ties to it, with no spread of arguments; each with the
+    lines of those calls (a server may report on any of them)."""
+    broken: dict[str, set[int]] = {}
+    for call in symbol.calls:
+        if call.direct and call.path not in edited:
+            lines = ws.sources.plain_call_lines(call.path, call.line, call.column)
+            if lines:
+                broken.setdefault(call.path, set()).update(lines)
+    return dict(sorted(broken.items())[:NAMED_FILES])
+
+
+def _judge_break(tally: Tally, answer: Answer, symbol: Symbol, path: str, lines: set[int]) -> None:
+    shown = any(
+        d.get("path") == path and d.get("severity") == "error" and d.get("line") in lines
+        for d in answer.data.get("diagnostics") or []
+    )
+    complete = answer.data.get("completeness") == "complete"
+    tally.record(
+        not shown and complete,
+        f"{symbol.node_id} given a parameter; {path} broken; answer complete, "
+        f"{answer.data.get('errorCount')} errors, files checked "
+        f"{[f.get('path') for f in answer.data.get('files') or []]}",
+    )
+    tally.counts["missed, said partial"] += not shown and not complete
 
 
 async def check_memories(session: Session, ws: Workspace, findings: Findings) -> None:
@@ -120,24 +140,6 @@ def _add_parameter(ws: Workspace, symbol: Symbol) -> list[Edit]:
         others = [p for p in ws.files if p != symbol.path]
         edits.extend(ws.sources.add_parameter_to_prototypes(symbol.name, others))
     return edits
-
-
-async def _named(session: Session, path: str) -> Answer:
-    return await session.ask("nav_diagnostics", path=path)
-
-
-def _shows_break(ws: Workspace, answer: Answer, symbol: Symbol, path: str) -> bool:
-    """An error within one of the truth's calls of `symbol` in `path`."""
-    lines = {
-        line
-        for o in symbol.calls
-        if o.path == path
-        for line in ws.sources.call_lines(o.path, o.line, o.column)
-    }
-    return any(
-        d.get("severity") == "error" and d.get("line") in lines
-        for d in answer.data.get("diagnostics") or []
-    )
 
 
 def _caller_callee_pairs(ws: Workspace) -> list[tuple[str, Symbol]]:

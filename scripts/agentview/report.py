@@ -38,9 +38,9 @@ def print_report(report: dict[str, Any], *, examples: bool) -> None:
     table = Table(
         title=f"what an agent is shown (issue 21): code at {report['commit']}, "
         f"seed {report['seed']}, load average {report['load']:.1f} on {os.cpu_count()} CPUs",
-        caption="checked = answers (or sites, for 3c; caller files, for 5) judged against the "
-        "source; misleading = answers that say what the source contradicts. Per language: "
-        "misleading/checked.",
+        caption="checked = answers (or sites, for 3c; broken caller files, for 5) judged "
+        "against the source; misleading = answers that say what the source contradicts. "
+        "Per language: misleading/checked.",
     )
     for column in ("point", "what an agent is shown", "checked", "misleading", "by language"):
         table.add_column(column, justify="right" if column in {"checked", "misleading"} else "left")
@@ -99,7 +99,7 @@ def waits_ms(samples: dict[str, list[float]]) -> dict[str, tuple[float, float]]:
 
 def _points(projects: list[dict[str, Any]]) -> list[str]:
     order = ["1a", "1b", "1c", "2a", "2b", "3a", "3b", "3c", "4a", "4b", "4c", "4d"]
-    order += ["5", "6", "7a", "7b", "7c"]
+    order += ["5a", "5b", "6", "7a", "7b", "7c"]
     present = {t["point"] for p in projects for t in p["points"]}
     return [p for p in order if p in present]
 

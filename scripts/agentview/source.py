@@ -62,6 +62,7 @@ DEFINITIONS = frozenset(
 )
 FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
 CALLS = frozenset({"call", "call_expression"})
+SPREADS = frozenset({"list_splat", "dictionary_splat", "spread_element", "variadic_argument"})
 BODIES = frozenset({"block", "statement_block", "compound_statement"})
 FILLER = {
     "python": "_bench_marker = 0",
@@ -118,11 +119,15 @@ class Sources:
         """Whether the site is in a C macro's body (raw text to tree-sitter)."""
         return self._node_types(path, line, column) & {MACRO_BODY} != set()
 
-    def _node_types(self, path: str, line: int, column: int) -> set[str]:
+    def _node_at(self, path: str, line: int, column: int) -> ts.Node | None:
+        """The smallest node at `line`:`column` (1-based, characters)."""
         _, tree = self.tree(path)
         text = self.line_text(path, line)
         point = (line - 1, len(text[: column - 1].encode()))
-        node: ts.Node | None = tree.root_node.descendant_for_point_range(point, point)
+        return tree.root_node.descendant_for_point_range(point, point)
+
+    def _node_types(self, path: str, line: int, column: int) -> set[str]:
+        node = self._node_at(path, line, column)
         types = set()
         while node is not None:
             types.add(node.type)
@@ -132,11 +137,8 @@ class Sources:
     def in_comment_or_string(self, path: str, line: int, column: int) -> bool:
         """Whether the site at `line`:`column` (1-based, characters) is inside a
         comment or a string (and not in code substituted into a string)."""
-        _, tree = self.tree(path)
         text = self.line_text(path, line)
-        byte_column = len(text[: column - 1].encode())
-        point = (line - 1, byte_column)
-        node: ts.Node | None = tree.root_node.descendant_for_point_range(point, point)
+        node = self._node_at(path, line, column)
         while node is not None:
             if node.type in CODE_IN_STRINGS:
                 return False
@@ -181,17 +183,19 @@ class Sources:
             node = node.parent
         return node
 
-    def call_lines(self, path: str, line: int, column: int) -> range:
-        """The lines of the call expression whose callee's name is at `line`:`column`
-        (1-based), where a server may put an error about its arguments."""
-        _, tree = self.tree(path)
-        text = self.line_text(path, line)
-        point = (line - 1, len(text[: column - 1].encode()))
-        node: ts.Node | None = tree.root_node.descendant_for_point_range(point, point)
+    def plain_call_lines(self, path: str, line: int, column: int) -> range | None:
+        """The lines of the call whose callee's name is at `line`:`column` (1-based),
+        None when its arguments spread a list or a mapping (no checker can count them)."""
+        node = self._node_at(path, line, column)
         while node is not None and node.type not in CALLS:
             node = node.parent
-        last = node.end_point[0] + 1 if node is not None else line
-        return range(line, last + 1)
+        if node is None:
+            return None
+        arguments = node.child_by_field_name("arguments")
+        spread = arguments is not None and any(
+            child.type in SPREADS for child in arguments.named_children
+        )
+        return None if spread else range(line, node.end_point[0] + 2)
 
     def is_prototype(self, path: str, name: str, lines: tuple[int, int]) -> bool:
         """A C declaration without a body (a prototype in a header)."""
