@@ -89,32 +89,25 @@ def _judge_break(tally: Tally, answer: Answer, symbol: Symbol, path: str, lines:
 async def check_memories(session: Session, ws: Workspace, findings: Findings) -> None:
     """One fresh and one stale memory whose anchored function's callee changes."""
     tally = findings.tally("6", "map_changes: a memory whose callee changed, not listed")
-    pairs = _caller_callee_pairs(ws)
+    pairs = iter(_editable_pairs(ws))
     for state, (caller, callee) in zip(("fresh", "stale"), pairs, strict=False):
         saved = await session.ask(
             "memory_save", text=f"agent-view bench: {caller} ({state})", refs=[caller]
         )
-        memory = str(saved.data.get("id"))
         if not saved.ok:
             tally.counts["memories not saved"] += 1
             continue
+        memory = str(saved.data.get("id"))
         try:
             if state == "stale":
                 _commit(ws, ws.sources.change_body(*_where(ws, caller)))
                 check = await session.ask("memory_check", ids=[memory])
                 statuses = [m.get("status") for m in check.data.get("memories") or []]
                 tally.counts[f"stale memory's status: {statuses}"] += 1
-            edit = ws.sources.change_body(callee.path, callee.name, _lines(ws, callee))
-        except EditError as exc:
-            tally.counts["edits not made"] += 1
-            findings.figures.setdefault("edit errors", []).append(str(exc))
-            ws.reset()
-            continue
-        apply(ws.root, [edit])
-        try:
+            edit = ws.sources.change_body(*_where(ws, callee.node_id))
+            apply(ws.root, [edit])
             changes = await session.ask("map_changes")
         finally:
-            restore(ws.root, [edit])
             ws.reset()
         record_completeness(findings, changes)
         listed = {str(m.get("id")) for m in changes.data.get("memories") or []}
@@ -122,6 +115,19 @@ async def check_memories(session: Session, ws: Workspace, findings: Findings) ->
             memory not in listed,
             f"{state} memory on {caller}; {callee.node_id} changed; listed {sorted(listed)}",
         )
+
+
+def _editable_pairs(ws: Workspace) -> list[tuple[str, Symbol]]:
+    """The caller-callee pairs whose two bodies the benchmark can change."""
+    editable = []
+    for caller, callee in _caller_callee_pairs(ws):
+        try:
+            ws.sources.change_body(*_where(ws, caller))
+            ws.sources.change_body(*_where(ws, callee.node_id))
+        except EditError:
+            continue
+        editable.append((caller, callee))
+    return editable
 
 
 def _called_from_elsewhere(ws: Workspace) -> list[Symbol]:
@@ -135,7 +141,7 @@ def _called_from_elsewhere(ws: Workspace) -> list[Symbol]:
 
 
 def _add_parameter(ws: Workspace, symbol: Symbol) -> list[Edit]:
-    edits = [ws.sources.add_parameter(symbol.path, symbol.name, _lines(ws, symbol))]
+    edits = [ws.sources.add_parameter(*_where(ws, symbol.node_id))]
     if ws.language == "c":
         others = [p for p in ws.files if p != symbol.path]
         edits.extend(ws.sources.add_parameter_to_prototypes(symbol.name, others))
@@ -170,10 +176,6 @@ def _where(ws: Workspace, node_id: str) -> tuple[str, str, tuple[int, int]]:
     if declared is None:
         raise EditError(f"{node_id} is not in the map's outline")
     return declared.path, declared.name, declared.lines
-
-
-def _lines(ws: Workspace, symbol: Symbol) -> tuple[int, int]:
-    return _where(ws, symbol.node_id)[2]
 
 
 def _commit(ws: Workspace, edit: Edit) -> None:
