@@ -84,6 +84,9 @@ def print_report(report: dict[str, Any], *, examples: bool) -> None:
             f"symbols of {figures.get('declared', 0)}; {figures.get('calls', 0)} calls; "
             f"median/p95 ms: {waits}"
         )
+        extra = figures.get("map callers not in the truth") or []
+        if extra:
+            out.print(f"  map callers the truth does not have (first 3): {'; '.join(extra[:3])}")
     if examples:
         for project in projects:
             for tally in project["points"]:
