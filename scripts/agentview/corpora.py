@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from accuracy.corpora import Project, debian_gocode, npm_tarball, pypi_sdist
+from accuracy.corpora import Project, copy_pyproject, debian_gocode, npm_tarball, pypi_sdist
 
 DEFAULT_CACHE = Path.home() / ".cache" / "codeanchor-bench" / "agent-view"
 
@@ -27,10 +27,6 @@ IMMER_TSCONFIG = {
 }
 CYTHON_OUTPUT = ("_ruamel_yaml.c", "_ruamel_yaml.h")
 PFLAG_GO_MOD = "module github.com/spf13/pflag\n\ngo 1.12\n"
-
-
-def _pyproject(top: Path, root: Path) -> None:
-    (root / "pyproject.toml").write_bytes((top / "pyproject.toml").read_bytes())
 
 
 def _immer_files(top: Path, root: Path) -> None:
@@ -60,7 +56,7 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("jinja2==3.1.6"),
             keep=("src", "tests"),
             suffixes=(".py",),
-            extra=_pyproject,
+            extra=copy_pyproject,
         ),
         Project(
             "immer-11.2.10",
