@@ -1,7 +1,7 @@
 """Point 7: answers an agent chains. nav_workspace_symbols results should carry the
 symbol's node ID, its container and the line of its name (from the parse);
-that result's `path:LINE` with `name` fed to nav_references should answer for
-the symbol; and every cut inside an answer's `data` should show in the
+that result's `path:LINE` with its `name` (as given) fed to nav_references
+should answer for the symbol; and every cut inside an answer's `data` should show in the
 envelope's `truncated` (judged over every answer of the session)."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ async def _chain(session: Session, ws: Workspace, findings: Findings, symbol: Sy
     entries = [
         e
         for e in found.data.get("symbols") or []
-        if e.get("name") == symbol.name and e.get("path") == symbol.path
+        if _names(str(e.get("name")), symbol.name) and e.get("path") == symbol.path
     ]
     carry = findings.tally(
         "7a", "nav_workspace_symbols: node ID, container or name line missing or wrong"
@@ -68,7 +68,8 @@ async def _chain(session: Session, ws: Workspace, findings: Findings, symbol: Sy
     for key, bad in wrong.items():
         carry.counts[f"{key} wrong"] += bad
     target = f"{entry.get('path')}:{entry.get('line')}"
-    refs = await session.ask("nav_references", target=target, name=symbol.name)
+    name = str(entry.get("name"))
+    refs = await session.ask("nav_references", target=target, name=name)
     truth = {(o.path, o.line) for o in symbol.truth}
     listed = {(loc.get("path"), loc.get("line")) for loc in refs.data.get("locations") or []}
     on_symbol = (refs.data.get("target") or {}).get("line") == symbol.line or bool(listed & truth)
@@ -76,9 +77,15 @@ async def _chain(session: Session, ws: Workspace, findings: Findings, symbol: Sy
         "7b", "a workspace symbol's path:LINE + name fed to nav_references fails or misses"
     ).record(
         not (refs.ok and on_symbol),
-        f"{target} name={symbol.name}: "
+        f"{target} name={name}: "
         + (str(refs.error.get("message"))[:120] if not refs.ok else "answered for another line"),
     )
+
+
+def _names(given: str, name: str) -> bool:
+    """A result names the symbol: its name, or a server's qualified spelling of it
+    (gopls: `FlagSet.Parse`, `pflag.Parse`)."""
+    return given == name or given.endswith(f".{name}")
 
 
 def _starts_above_name(ws: Workspace, symbol: Symbol) -> bool:
