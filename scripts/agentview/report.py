@@ -79,7 +79,7 @@ def print_report(report: dict[str, Any], *, examples: bool) -> None:
         )
         out.print(
             f"{project['project']}: session {figures.get('session_s', 0):.1f} s (first answer, "
-            f"the map built: {figures.get('first_answer_s', 0):.1f} s; outlines "
+            f"the map built: {figures.get('first_answer_s', 0):.1f} s; outlines and truth "
             f"{figures.get('survey_s', 0):.1f} s); {figures.get('symbols', 0)} judgeable "
             f"symbols of {figures.get('declared', 0)}; {figures.get('calls', 0)} calls; "
             f"median/p95 ms: {waits}"

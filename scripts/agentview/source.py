@@ -100,6 +100,7 @@ class Sources:
         self.language = language
         self._parser = ts.Parser(grammar(language))
         self._trees: dict[str, tuple[bytes, ts.Tree]] = {}
+        self._name_index: dict[str, tuple[bytes, dict[str, list[ts.Node]]]] = {}
 
     def tree(self, path: str) -> tuple[bytes, ts.Tree]:
         """The file's bytes and parse (re-parsed when the file changed)."""
@@ -156,15 +157,22 @@ class Sources:
         return node.start_point[0] + 1 if node is not None else lines[0]
 
     def _name_node(self, path: str, name: str, lines: tuple[int, int]) -> ts.Node | None:
-        _, tree = self.tree(path)
-        types = NAME_TYPES[self.language]
-        for node in walk(tree.root_node):
-            row = node.start_point[0] + 1
-            if row > lines[1]:
-                return None
-            if row >= lines[0] and node.type in types and node.text == name.encode():
-                return node
-        return None
+        rows = self._names(path).get(name, [])
+        return next((n for n in rows if lines[0] <= n.start_point[0] + 1 <= lines[1]), None)
+
+    def _names(self, path: str) -> dict[str, list[ts.Node]]:
+        """The file's name nodes by their text, in document order (kept per content)."""
+        data, tree = self.tree(path)
+        kept = self._name_index.get(path)
+        if kept is None or kept[0] is not data:
+            index: dict[str, list[ts.Node]] = {}
+            types = NAME_TYPES[self.language]
+            for node in walk(tree.root_node):
+                if node.type in types and node.text:
+                    index.setdefault(node.text.decode(), []).append(node)
+            kept = (data, index)
+            self._name_index[path] = kept
+        return kept[1]
 
     def definition(self, path: str, name: str, lines: tuple[int, int]) -> ts.Node | None:
         """The definition node whose name is the first occurrence of `name` in `lines`
