@@ -6,7 +6,8 @@
 3. For a server whose catalog entry says `prime_before_search`, the
    candidate files that answer did not cover are opened (`verify.priming`)
    and, when any was, the question is asked again.
-4. The answer is judged against the candidates (`verify.completeness`);
+4. The sites it did not confirm are labelled (`verify.labels`) and the
+   answer is judged against the candidates (`verify.completeness`);
    when sites that stand against it stay unconfirmed (`stands_against`: not
    comments nor other symbols' definitions), `recover` may confirm some from
    another side (callers: `verify.callers`), and the answer is judged again.
