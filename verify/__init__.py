@@ -14,8 +14,9 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     NodeTarget, LspPosition
                        what it is pointed at (targets)
     CheckCache         what the cross-check keeps between questions (checkcache)
-    scan, label, name_at, names_code, Site, Scan, Role, Source
-                       the candidate sites of a name, labelled by the map (candidates)
+    scan, name_at, Site, Scan, Role, Source
+                       the candidate sites of a name (candidates)
+    label, names_code  what the map and the syntax see on them (labels)
     judge, stands_against, Verdict, Reason, Question, ReasonCode
                        an answer checked against its candidates (completeness)
     prime, prime_cap, files_to_prime, Priming, PRIME_CAP
@@ -51,12 +52,13 @@ from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees
-    from verify.candidates import Role, Scan, Site, Source, label, name_at, names_code, scan
+    from verify.candidates import Role, Scan, Site, Source, name_at, scan
     from verify.checkcache import CheckCache
     from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
     from verify.crosscheck import cross_checked
     from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
     from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
+    from verify.labels import label, names_code
     from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
     from verify.mapcheck import (
         MapReason,
@@ -92,9 +94,7 @@ _HOME = {
         "Scan",
         "Site",
         "Source",
-        "label",
         "name_at",
-        "names_code",
         "scan",
     ),
     "verify.checkcache": ("CheckCache",),
@@ -109,6 +109,7 @@ _HOME = {
     "verify.crosscheck": ("cross_checked",),
     "verify.edges": ("EdgeVerdicts", "UncheckedReason", "verify_edges"),
     "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
+    "verify.labels": ("label", "names_code"),
     "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
     "verify.mapcheck": (
         "MapReason",

@@ -9,7 +9,6 @@ hierarchy (the oracle).
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -233,18 +232,3 @@ def map_node_at(code_map: CodeMap, path: str, line: int, name: str) -> str:
         if symbol.range.first_line <= line <= symbol.range.last_line:
             around.append((symbol.range.last_line - symbol.range.first_line, symbol.node_id))
     return min(around)[1] if around else path
-
-
-def percent(part: float, whole: float) -> float | None:
-    """part / whole in %, None when there is no whole."""
-    return 100.0 * part / whole if whole else None
-
-
-def median_p95(samples: list[float]) -> tuple[float, float] | None:
-    """Median and 95th percentile, None when there are no samples."""
-    if not samples:
-        return None
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[
-        min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))
-    ]
