@@ -13,7 +13,13 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
-from bridge.contract.map_shapes import Neighbor, NodeKind, Verification
+from bridge.contract.map_shapes import (
+    MapReason,
+    Neighbor,
+    NodeKind,
+    UnresolvedSite,
+    Verification,
+)
 from bridge.contract.nav_shapes import TargetLine
 from bridge.contract.schema_types import Completeness
 from lsp import DiagnosticsSource
@@ -179,6 +185,10 @@ class ChangedSymbol(TypedDict):
     dependentCount: int
     dependents: list[Neighbor]
     note: NotRequired[str]
+    completeness: NotRequired[Completeness]
+    completenessReasons: NotRequired[list[MapReason]]
+    unresolved: NotRequired[list[UnresolvedSite]]
+    unresolvedCount: NotRequired[int]
 
 
 class TouchedRef(TypedDict):

@@ -33,7 +33,14 @@ from bridge.contract.change_shapes import (
 )
 from bridge.contract.envelope import Cut, respond
 from bridge.contract.errors import BadInputError
-from bridge.contract.map_shapes import Neighbor, NodeKind, Verify, verification_of
+from bridge.contract.map_shapes import (
+    MapReason,
+    Neighbor,
+    NodeKind,
+    Verify,
+    unresolved_site,
+    verification_of,
+)
 from bridge.contract.schema_types import Budget
 from bridge.tools.mapview import edge_of, map_stamp, neighbor
 from map import CodeMap, language_for
@@ -47,19 +54,23 @@ from memory import (
     diff_files,
     symbol_changes,
 )
-from verify import Edge, verify_edges
+from verify import Edge, MapVerdict, OpenSite, OpenSites, judge_dependents, verify_edges
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
 """Dependents listed per changed symbol (`dependentCount` has them all)."""
 MAX_FILES_LISTED = 100
+MAX_UNRESOLVED = 5
+"""Open uses listed per changed symbol (`unresolvedCount` has them all)."""
 REMOVED_NOTE = (
     "gone from the map with its edges: its remaining uses are not listed here; "
     "nav_diagnostics shows what its removal broke"
 )
 
 
-def _symbol(change: SymbolChange, dependents: list[Neighbor], total: int) -> ChangedSymbol:
+def _symbol(
+    change: SymbolChange, dependents: list[Neighbor], total: int, checked: Checked | None
+) -> ChangedSymbol:
     item = ChangedSymbol(
         change=change.change,
         nodeId=change.node_id,
@@ -73,7 +84,29 @@ def _symbol(change: SymbolChange, dependents: list[Neighbor], total: int) -> Cha
         item["similarity"] = change.similarity
     if change.change == "removed":
         item["note"] = REMOVED_NOTE
+    if checked is not None:
+        verdict, sites = checked
+        item["completeness"] = "complete" if verdict.complete else "partial"
+        item["completenessReasons"] = [
+            MapReason(code=r.code, message=r.message) for r in verdict.reasons
+        ]
+        item["unresolved"] = [unresolved_site(site) for site in sites]
+        item["unresolvedCount"] = len(verdict.uses)
     return item
+
+
+Checked = tuple[MapVerdict, list[OpenSite]]
+"""How complete a changed symbol's dependents are, and the open uses listed."""
+
+
+def _checked(
+    app: AppContext, code_map: CodeMap, node_id: str | None, found: list[Reached], depth: int
+) -> Checked | None:
+    """The judgement of `found`, the dependents of `node_id` (None: gone from the map)."""
+    if node_id is None or not code_map.has_node(node_id):
+        return None
+    verdict = judge_dependents(code_map, node_id, found, depth)
+    return verdict, OpenSites(app.root, verdict.uses).first(MAX_UNRESOLVED)
 
 
 def _memory(found: Touched) -> TouchedMemory:
@@ -101,13 +134,19 @@ def _memory(found: Touched) -> TouchedMemory:
 
 
 def _cuts(symbols: list[ChangedSymbol], files: int) -> list[Cut]:
-    """What the answer lists of each changed symbol's dependents and of the changed
-    files, where it lists fewer than there are (`dependentCount` has them all)."""
-    kept = sum(len(s["dependents"]) for s in symbols)
-    total = sum(s["dependentCount"] for s in symbols)
-    cuts = []
-    if kept < total:
-        cuts.append(Cut(items="dependents", kept=kept, dropped=total - kept))
+    """What the answer lists of each changed symbol's dependents and open uses, and of
+    the changed files, where it lists fewer than there are (the counts have them all)."""
+    dependents = sum(len(s["dependents"]) for s in symbols)
+    unresolved = sum(len(s.get("unresolved", [])) for s in symbols)
+    listed = [
+        ("dependents", dependents, sum(s["dependentCount"] for s in symbols)),
+        ("unresolved", unresolved, sum(s.get("unresolvedCount", 0) for s in symbols)),
+    ]
+    cuts = [
+        Cut(items=key, kept=kept, dropped=total - kept)
+        for key, kept, total in listed
+        if kept < total
+    ]
     if files > MAX_FILES_LISTED:
         cuts.append(Cut(items="files", kept=MAX_FILES_LISTED, dropped=files - MAX_FILES_LISTED))
     return cuts
@@ -198,7 +237,8 @@ async def map_changes(
             for d, n in zip(dependents[:MAX_DEPENDENTS], found, strict=False)
             if n.distance == 1
         )
-        items.append(_symbol(change, dependents, len(found)))
+        checked = _checked(app, code_map, change.node_id, found, depth)
+        items.append(_symbol(change, dependents, len(found), checked))
     counts = {k: sum(c.change == k for c in changes) for k in get_args(SymbolChangeKind)}
     data = ChangesData(
         since=diff.since,

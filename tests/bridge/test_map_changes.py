@@ -258,9 +258,32 @@ def test_dependents_listed_past_the_cap_are_reported_as_a_cut(
     answer = orjson.loads(capsys.readouterr().out)
     assert code == 0
     (symbol,) = answer["data"]["symbols"]
+    assert symbol["completeness"] == "complete"  # every use is tied to `shared`
     assert symbol["dependentCount"] == users
     listed = len(symbol["dependents"])
     assert listed < users
     assert answer["truncated"]["cuts"] == [
         {"items": "dependents", "kept": listed, "dropped": users - listed}
+    ]
+
+
+def test_a_changed_method_used_through_an_unknown_receiver_has_partial_dependents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path)
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    for name in "ABCDEF":  # more `save`s than the map guesses between
+        repo.write(f"{name.lower()}.py", f"class {name}:\n    def save(self):\n        return 1\n")
+    repo.write("use.py", "def keep(thing):\n    return thing.save()\n")
+    repo.commit("start")
+    repo.write("a.py", "class A:\n    def save(self):\n        return 2\n")
+    code = main(["map", "changes", "--root", str(repo.root), "--json"])
+    answer = orjson.loads(capsys.readouterr().out)
+    assert code == 0
+    (symbol,) = answer["data"]["symbols"]
+    assert symbol["nodeId"] == "a.py#A.save"
+    assert symbol["completeness"] == "partial"
+    assert [(u["path"], u["line"], u["name"]) for u in symbol["unresolved"]] == [
+        ("use.py", 2, "save")
     ]
