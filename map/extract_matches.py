@@ -60,6 +60,11 @@ _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
+_GO_SELECTOR = "selector_expression"
+_MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
+)
+"""Member access node types (Python, Go): the fields of the receiver and the name."""
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits")}
 )
@@ -134,6 +139,8 @@ class Scope:
     parent: Scope | None = None
     tail: str = ""
     """A symbol's node ID without its path (`Qual.Name~2`); "" for a container."""
+    declaration: bool = False
+    """A function declared without its body (see map.model.Symbol.declaration)."""
 
 
 @dataclass(slots=True)
@@ -358,9 +365,9 @@ def _split_qualified(text: str) -> tuple[str, ...]:
 
 def _qualifier(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
-    plain (dotted) name; a Python call in it keeps its callee, not its arguments
+    plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
     (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
-    if node.type == "call":
+    if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
         inner = node.child_by_field_name("function")
         callee = _qualifier(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
@@ -369,13 +376,20 @@ def _qualifier(node: Node) -> str:
     text = text_of(node)
     if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
         return text
-    target = node.child_by_field_name("object") if node.type == "attribute" else None
-    attribute = node.child_by_field_name("attribute") if target is not None else None
+    fields = _MEMBER_FIELDS.get(node.type)
+    target = node.child_by_field_name(fields[0]) if fields is not None else None
+    attribute = node.child_by_field_name(fields[1]) if fields is not None else None
     if target is not None and attribute is not None:
         receiver = _qualifier(target)
         if receiver != COMPLEX_QUALIFIER:
             return _capped(f"{receiver}.{text_of(attribute)}")
     return COMPLEX_QUALIFIER
+
+
+def _in_go_selector(node: Node) -> bool:
+    """A Go call whose result a selector reads (`NewRouter().Handle`)."""
+    parent = node.parent
+    return parent is not None and parent.type == _GO_SELECTOR
 
 
 def _capped(text: str) -> str:

@@ -77,7 +77,10 @@ class Symbol:
     `range` starts at the first decorator/annotation/attribute line and ends
     at the last line of the body; `selection` covers the name only.
     `container` is the chain of enclosing qualified-name parts
-    (`("TokenStore",)` for `TokenStore.issue`).
+    (`("TokenStore",)` for `TokenStore.issue`). `declaration`: a C or C++
+    function or method declared here and defined elsewhere (a header's
+    prototype, a method declared in its class): uses that reach it are edges
+    to its definition (docs/contracts.md#declarations-and-definitions).
     """
 
     node_id: str
@@ -88,6 +91,7 @@ class Symbol:
     selection: Range
     container: tuple[str, ...]
     fingerprint: Fingerprint
+    declaration: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases, and what values
 stand for: map.values). When none of that answers, a name may still be
-guessed by name (map.resolution).
+guessed by name (map.resolution). A C or C++ declaration found is replaced by
+its definitions (map.definitions).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from map.definitions import DECLARING_LANGUAGES, Definitions
 from map.extract_matches import CALLED
 from map.lookup import (
     SELF_WORDS,
@@ -50,6 +52,8 @@ from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, Val
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
+PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
+"""Languages whose methods may be declared in any file of their type's package."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
@@ -67,6 +71,7 @@ class Resolver(ValueLookups):
         self._defs = defs_by_name
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes, defs_by_name)
+        self._definitions = Definitions(scopes, defs_by_name)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
         self._shadowed: frozenset[str] = frozenset()
@@ -79,6 +84,7 @@ class Resolver(ValueLookups):
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
         self._exports.forget()
         self._names.forget()
+        self._definitions.forget()
         self._members.clear()
         self._in_file.clear()
 
@@ -110,6 +116,8 @@ class Resolver(ValueLookups):
         ctx = Lookup(path, consulted)
         scope = self._scopes[path]
         found = self._resolve(ctx, scope, ref, 0)
+        if found is not None and scope.language in DECLARING_LANGUAGES:
+            return self._definitions.resolve(ctx, found, ref.scope)
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
             return found
         target = self._class_of(found.targets)
@@ -279,6 +287,11 @@ class Resolver(ValueLookups):
             scope = self._scopes[file_of(owner.node_id)]
             qual = scope.symbols[owner.node_id].qualname
             ids = defined(ctx, scope, f"{qual}.{name}", name)
+            if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
+                for sibling in scope.visible_files:
+                    ids = defined(ctx, self._scopes[sibling], f"{qual}.{name}", name)
+                    if ids:
+                        break
             if ids:
                 return _exact(ids)
         if depth >= MAX_HOPS:

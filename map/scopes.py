@@ -31,6 +31,9 @@ from map.modules import (
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
 HEAD_BINDING_LANGUAGES = frozenset({"python"})
+UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
+"""Languages whose class members are not in scope unqualified inside the class (Python's
+class body, a Go method's receiver type): only through `self` or a receiver."""
 LAST_BINDING_LANGUAGES = frozenset({"go", "java", "rust"})
 PATH_SEPARATORS = {"rust": "::", "cpp": "::"}
 
@@ -62,6 +65,8 @@ class Declared:
     qualname: str
     kind: SymbolKind
     container: tuple[str, ...]
+    declaration: bool = False
+    """Declared here, defined elsewhere (map.model.Symbol.declaration)."""
 
 
 @dataclass(slots=True)
@@ -97,7 +102,7 @@ class FileScope:
 
     def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
         """Qualified-name prefixes under which a name used in `scope_id` is looked up,
-        innermost first, ending with "" (top level); Python skips class bodies."""
+        innermost first, ending with "" (top level); Python and Go skip classes."""
         return self._scope_facts(scope_id)[0]
 
     def enclosing_class(self, scope_id: str) -> str | None:
@@ -116,7 +121,7 @@ class FileScope:
                 is_class = bool(ids) and self.is_class(ids[0])
                 if is_class and owner is None:
                     owner = ids[0]
-                if not (is_class and self.language == "python"):
+                if not (is_class and self.language in UNSCOPED_MEMBER_LANGUAGES):
                     prefixes.append(".".join(chain[:i]) + ".")
             prefixes.append("")
             known = (tuple(prefixes), owner)
@@ -188,7 +193,7 @@ def new_scope(extract: FileExtract) -> FileScope:
     symbols: dict[str, Declared] = {}
     for s in extract.symbols:
         container = containers.setdefault(s.container, s.container)
-        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container)
+        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
         by_qual[s.qualname].append(s.node_id)

@@ -2,7 +2,8 @@
 the parse-based ground truth can judge.
 
 A symbol qualifies when its name is defined once in the project (so every
-occurrence the truth keeps can mean it), is not a name that builtin types,
+occurrence the truth keeps can mean it; a C prototype and its definition are
+one, asked about at the definition), is not a name that builtin types,
 JavaScript's globals, Go's standard library or a few much-used Python standard
 library classes also carry (`get`, `send`, `parse`, `group` on a value of
 unknown type are beyond what a parse can tell), is not a name the truth calls
@@ -22,6 +23,7 @@ import threading
 import types
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from accuracy.truth import Occurrence, Truth, Wanted
 from map.codemap import CodeMap
@@ -210,9 +212,11 @@ class Symbol:
 def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
     """Every symbol of the truth's language the ground truth can judge, by node ID."""
     mine = [
-        (node, code_map.node(node))
+        (node, details)
         for node, attrs in code_map.graph.nodes(data=True)
-        if attrs.get("kind") != "file" and _language_of(code_map, attrs["path"]) == truth.language
+        if attrs.get("kind") != "file"
+        and _language_of(code_map, attrs["path"]) == truth.language
+        and not _prototype(truth, details := code_map.node(node))
     ]
     names = Counter(attrs["name"] for _, attrs in mine)
     ambiguous = AMBIGUOUS.get(truth.language, frozenset())
@@ -261,6 +265,11 @@ def pick(found: list[Symbol], count: int, seed: int, *, callable_only: bool) -> 
     return sorted(pool, key=lambda s: hashlib.sha256(f"{seed}:{s.node_id}".encode()).digest())[
         :count
     ]
+
+
+def _prototype(truth: Truth, attrs: Any) -> bool:
+    """A C prototype: one symbol with its definition, which alone is asked about."""
+    return truth.declares_prototype(attrs["path"], attrs["selection"].start_line + 1)
 
 
 def _language_of(code_map: CodeMap, path: str) -> str | None:
