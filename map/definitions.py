@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 
 from map.lookup import Lookup
 from map.resolution import (
+    CALLABLE_KINDS,
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
     MAX_CANDIDATES,
@@ -29,7 +30,6 @@ from map.scopes import Declared, FileScope
 DECLARING_LANGUAGES = frozenset({"c", "cpp"})
 """Languages whose functions may be declared in one file and defined in another."""
 _FAMILY = "c"
-_CALLABLE = frozenset({"function", "method"})
 
 
 class Definitions:
@@ -85,7 +85,7 @@ class Definitions:
             held = scope.symbols[other]
             if (
                 not held.declaration
-                and held.kind in _CALLABLE
+                and held.kind in CALLABLE_KINDS
                 and held.qualname == symbol.qualname
                 and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY
             ):

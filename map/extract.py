@@ -71,7 +71,11 @@ _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "assign.returns": 0,
     }
 )
-_REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
+_REF_PRIORITY: Mapping[str, int] = MappingProxyType(
+    {"inherits": 0, "calls": 1, "values": 2, "references": 3}
+)
+_LOCAL_KINDS = frozenset({"references", "values"})
+"""Uses that name an unknown local when a local of that name is in scope."""
 _KIND_INDEX: Mapping[str, int] = MappingProxyType({k: i for i, k in enumerate(REFERENCE_KINDS)})
 Span = Callable[[Node, Node], list[int]]
 """From the start of one node to the end of another, as the store's four ints."""
@@ -319,7 +323,7 @@ def _references(span: Span, found: Collected) -> list[list[Any]]:
     for ref in found.refs:
         key = ref.start
         if key in defined or (
-            ref.kind == "references"
+            ref.kind in _LOCAL_KINDS
             and ref.qualifier is None
             and (id(ref.scope), ref.text) in unknown_locals
         ):

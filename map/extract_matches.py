@@ -10,6 +10,9 @@ what each match is:
     @container + @name                a scope that qualifies what it holds but
                                       is not a symbol itself (a Rust `impl`)
     @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
+    @ref.values + @name [+ @qualifier]
+                                      a function or method taken as a value
+                                      (map.model.ReferenceKind)
     @ref.types                        a type expression whose names are
                                       references (Python annotations)
     @assign.call / @assign.alias / @assign.type + @name + @value
@@ -66,7 +69,7 @@ _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
 )
 """Member access node types (Python, Go): the fields of the receiver and the name."""
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
-    {f"ref.{kind}": kind for kind in ("calls", "references", "inherits")}
+    {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
 
 

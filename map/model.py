@@ -34,6 +34,17 @@ SymbolKind = Literal[
 
 EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
 EDGE_KINDS: tuple[EdgeKind, ...] = get_args(EdgeKind)
+ReferenceKind = Literal["calls", "references", "inherits", "values"]
+"""How a reference uses a name; `values`: a function or method taken as a value
+(passed, assigned, returned: a Go method value, a C function pointer), an edge of
+kind `calls` to a function or method only (see `EDGE_OF`)."""
+EDGE_OF: dict[str, EdgeKind] = {
+    "calls": "calls",
+    "references": "references",
+    "inherits": "inherits",
+    "values": "calls",
+}
+"""The kind of the edge a reference of each kind makes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +120,8 @@ class Import:
 
 @dataclass(frozen=True, slots=True)
 class Reference:
-    """A use of a name: a call, an inheritance, or another reference.
+    """A use of a name: a call, an inheritance, a function taken as a value, or another
+    reference.
 
     `scope` is the node ID of the innermost enclosing symbol (the file's
     path at module level). `qualifier` is the receiver or module written
@@ -117,7 +129,7 @@ class Reference:
     """
 
     name: str
-    kind: Literal["calls", "references", "inherits"]
+    kind: ReferenceKind
     range: Range
     scope: str
     qualifier: str | None = None

@@ -40,6 +40,7 @@ from map.model import Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
+    CALLABLE_KINDS,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
     NameIndex,
@@ -52,6 +53,8 @@ from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, Val
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
+VALUES = "values"
+"""The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package."""
 
@@ -116,6 +119,8 @@ class Resolver(ValueLookups):
         ctx = Lookup(path, consulted)
         scope = self._scopes[path]
         found = self._resolve(ctx, scope, ref, 0)
+        if found is not None and ref.kind == VALUES:
+            found = self._callable(found)
         if found is not None and scope.language in DECLARING_LANGUAGES:
             return self._definitions.resolve(ctx, found, ref.scope)
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
@@ -127,6 +132,19 @@ class Resolver(ValueLookups):
         if constructor is None:
             return found
         return Resolution(found.targets, found.confidence, constructor.targets)
+
+    def _callable(self, found: Resolution) -> Resolution | None:
+        """A function taken as a value names only functions and methods, and is never
+        guessed: what else a name could be (a constant, a field on a receiver of
+        unknown type) is no call."""
+        if found.confidence < CONFIDENCE_INHERITED:
+            return None
+        targets = tuple(
+            t for t in found.targets if self._scopes[file_of(t)].symbols[t].kind in CALLABLE_KINDS
+        )
+        if targets == found.targets:
+            return found
+        return Resolution(targets, found.confidence) if targets else None
 
     def _resolve(
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int

@@ -8,6 +8,7 @@ moves, every reference of the file is resolved again.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -36,6 +37,9 @@ UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
 class body, a Go method's receiver type): only through `self` or a receiver."""
 LAST_BINDING_LANGUAGES = frozenset({"go", "java", "rust"})
 PATH_SEPARATORS = {"rust": "::", "cpp": "::"}
+_GO_MAJOR = re.compile(r"v[0-9]+")
+"""A Go module path's major version element, which its package is not named after."""
+_GO_MAJOR_SUFFIX = re.compile(r"\.v[0-9]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +322,12 @@ def _plain_binding(
         return head, index.resolve(path, language, head) if head != module else files
     if language in LAST_BINDING_LANGUAGES:
         sep = PATH_SEPARATORS.get(language, "/" if language == "go" else ".")
-        last = module.rstrip(sep).rsplit(sep, 1)[-1]
+        parts = module.rstrip(sep).rsplit(sep, 2)
+        if language == "go" and len(parts) > 1 and _GO_MAJOR.fullmatch(parts[-1]):
+            parts.pop()  # `github.com/go-chi/chi/v5` is package chi
+        last = parts[-1]
+        if language == "go":
+            last = _GO_MAJOR_SUFFIX.sub("", last)  # `gopkg.in/yaml.v3` is package yaml
         return (last or None), files
     return None, files
 

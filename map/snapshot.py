@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from sys import intern
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from map.model import (
     Assignment,
@@ -20,6 +20,7 @@ from map.model import (
     Import,
     Range,
     Reference,
+    ReferenceKind,
     Symbol,
     SymbolKind,
 )
@@ -27,11 +28,7 @@ from map.model import (
 SCHEMA_VERSION = 7
 SYMBOL_KINDS: dict[str, SymbolKind] = {kind: kind for kind in get_args(SymbolKind)}
 """A stored kind -> the one string of that kind (orjson gives a new one per symbol)."""
-REFERENCE_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
-    "calls",
-    "references",
-    "inherits",
-)
+REFERENCE_KINDS: tuple[ReferenceKind, ...] = ("calls", "references", "inherits", "values")
 INHERITS = REFERENCE_KINDS.index("inherits")
 """The stored kind of a reference that names a base class."""
 

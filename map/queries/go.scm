@@ -31,6 +31,77 @@
 
 (import_spec) @import
 
+; what a local holds, so a call on it reaches its type's method: a parameter, a
+; receiver, `var x T` and a struct field are instances of their type; `x := T{}`,
+; `x := &T{}` and `x := f()` hold what is built or returned; other locals are unknown
+(parameter_declaration
+  name: (identifier) @name
+  type: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (generic_type type: (type_identifier) @value)
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+    (pointer_type (generic_type type: (type_identifier) @value))
+  ]) @assign.type
+(var_spec
+  name: (identifier) @name
+  type: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+  ]) @assign.type
+(field_declaration
+  name: (field_identifier) @name
+  type: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+  ]) @assign.type
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list .
+    [
+      (composite_literal type: [(type_identifier) (qualified_type)] @value)
+      (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @value))
+      (call_expression function: [(identifier) (selector_expression)] @value)
+    ] .)) @assign.call
+(var_spec
+  name: (identifier) @name
+  value: (expression_list .
+    [
+      (composite_literal type: [(type_identifier) (qualified_type)] @value)
+      (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @value))
+      (call_expression function: [(identifier) (selector_expression)] @value)
+    ] .)) @assign.call
+(short_var_declaration
+  left: (expression_list . (identifier) @name .)
+  right: (expression_list . [(identifier) (selector_expression)] @value .)) @assign.alias
+(parameter_declaration name: (identifier) @name) @assign.other
+(variadic_parameter_declaration name: (identifier) @name) @assign.other
+(var_spec name: (identifier) @name) @assign.other
+(short_var_declaration left: (expression_list (identifier) @name)) @assign.other
+(range_clause left: (expression_list (identifier) @name)) @assign.other
+(type_switch_statement alias: (expression_list (identifier) @name)) @assign.other
+; what a function returns (its first result)
+(function_declaration
+  result: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+    (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type)] @value))
+    (parameter_list .
+      (parameter_declaration type: (pointer_type [(type_identifier) (qualified_type)] @value)))
+  ] @name) @assign.returns
+(method_declaration
+  result: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+    (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type)] @value))
+    (parameter_list .
+      (parameter_declaration type: (pointer_type [(type_identifier) (qualified_type)] @value)))
+  ] @name) @assign.returns
+
 (call_expression function: (identifier) @name) @ref.calls
 (call_expression
   function: (selector_expression
@@ -41,6 +112,36 @@
 (composite_literal type: (type_identifier) @name) @ref.calls
 (composite_literal
   type: (qualified_type package: (_) @qualifier name: (type_identifier) @name)) @ref.calls
+
+; functions and methods taken as values (a method value `obj.Method`, a callback):
+; passed, assigned, returned or put in a literal
+(argument_list (identifier) @name @ref.values)
+(argument_list
+  (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values)
+([(short_var_declaration right: (expression_list (identifier) @name))
+  (assignment_statement right: (expression_list (identifier) @name))
+  (var_spec value: (expression_list (identifier) @name))
+  (return_statement (expression_list (identifier) @name))
+  (keyed_element value: (literal_element (identifier) @name))
+  (literal_value (literal_element (identifier) @name))]) @ref.values
+([(short_var_declaration
+    right: (expression_list
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
+  (assignment_statement
+    right: (expression_list
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
+  (var_spec
+    value: (expression_list
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
+  (return_statement
+    (expression_list
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
+  (keyed_element
+    value: (literal_element
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
+  (literal_value
+    (literal_element
+      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))])
 
 ; embedded struct fields and interfaces
 (field_declaration_list

@@ -27,7 +27,7 @@ ROLES = {
     "attr.type",
     "assign.returns",
 }
-REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
+REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references", "ref.values"}
 
 
 @pytest.mark.parametrize(
