@@ -141,9 +141,11 @@ def _zod_files(top: Path, root: Path) -> None:
 
 
 def _cmark_flags(top: Path, root: Path) -> None:
-    """clangd's include paths (cmark's build passes them; the generated headers are
-    the sdist's own)."""
-    folders = ("third_party/cmark/src", "third_party/cmark/extensions", "generated/unix")
+    """cmark out of `third_party/` (which the map leaves out as vendored), and clangd's
+    include paths (cmark's build passes them; the generated headers are the sdist's)."""
+    (root / "third_party" / "cmark").rename(root / "cmark")
+    (root / "third_party").rmdir()
+    folders = ("cmark/src", "cmark/extensions", "generated/unix")
     (root / "compile_flags.txt").write_text("".join(f"-I{folder}\n" for folder in folders))
 
 
