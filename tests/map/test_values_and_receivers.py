@@ -27,14 +27,17 @@ GO = {
         "\tfor _, sku := range c.items {\n\t\tsum += c.pricer.Price(sku)\n\t}\n"
         "\treturn sum\n}\n"
     ),
-    "cart/add.go": "package cart\n\nfunc (c *Cart) Add(sku string) { c.items = append(c.items, sku) }\n",
+    "cart/add.go": (
+        "package cart\n\nfunc (c *Cart) Add(sku string) { c.items = append(c.items, sku) }\n"
+    ),
     "cart/fixed.go": (
         "package cart\n\ntype Fixed struct{}\n\nfunc (f Fixed) Price(sku string) int { return 1 }\n"
     ),
     "main.go": (
         "package main\n\n"
         'import "example.com/shop/cart"\n\n'
-        "func each(skus []string, do func(string)) {\n\tfor _, s := range skus {\n\t\tdo(s)\n\t}\n}\n\n"
+        "func each(skus []string, do func(string)) {\n"
+        "\tfor _, s := range skus {\n\t\tdo(s)\n\t}\n}\n\n"
         "func run(p cart.Pricer) int {\n"
         "\tc := cart.New(p)\n"
         "\tadd := c.Add\n"
