@@ -58,6 +58,11 @@ _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
 _UNKNOWN = "assign.other"
+_LOCAL = "assign."
+_ALIAS = "assign.alias"
+_HIDING: Mapping[str, bool] = MappingProxyType({"references": True, "values": False})
+"""The uses a local of their name hides: a reference by an unknown local (True), a
+function taken as a value by any local but an alias (False)."""
 _RECEIVERS = frozenset({"self", "cls"})
 _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
     {
@@ -74,8 +79,6 @@ _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
 _REF_PRIORITY: Mapping[str, int] = MappingProxyType(
     {"inherits": 0, "calls": 1, "values": 2, "references": 3}
 )
-_LOCAL_KINDS = frozenset({"references", "values"})
-"""Uses that name an unknown local when a local of that name is in scope."""
 _KIND_INDEX: Mapping[str, int] = MappingProxyType({k: i for i, k in enumerate(REFERENCE_KINDS)})
 Span = Callable[[Node, Node], list[int]]
 """From the start of one node to the end of another, as the store's four ints."""
@@ -319,13 +322,20 @@ def _references(span: Span, found: Collected) -> list[list[Any]]:
     tails = found.tails
     # a use of a parameter or another unknown local names nothing of ours: not kept
     unknown_locals = {(id(ref.scope), ref.text) for ref in found.assigns if ref.kind == _UNKNOWN}
+    # a function taken as a value is never a local, unless one that aliases a name
+    not_functions = {
+        (id(ref.scope), ref.text)
+        for ref in found.assigns
+        if ref.kind.startswith(_LOCAL) and ref.kind != _ALIAS
+    }
     best: dict[int, Ref] = {}
     for ref in found.refs:
         key = ref.start
+        hidden = _HIDING.get(ref.kind)
         if key in defined or (
-            ref.kind in _LOCAL_KINDS
+            hidden is not None
             and ref.qualifier is None
-            and (id(ref.scope), ref.text) in unknown_locals
+            and (id(ref.scope), ref.text) in (unknown_locals if hidden else not_functions)
         ):
             continue
         kept = best.get(key)

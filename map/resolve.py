@@ -49,6 +49,7 @@ from map.resolution import (
 )
 from map.resolution import exact as _exact
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
+from map.siblings import Siblings
 from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
@@ -56,7 +57,8 @@ CONSTRUCTOR_NAMES = {"python": "__init__"}
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
-"""Languages whose methods may be declared in any file of their type's package."""
+"""Languages whose methods may be declared in any file of their type's package (and
+whose package siblings are looked up through map.siblings)."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
@@ -75,11 +77,14 @@ class Resolver(ValueLookups):
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes, defs_by_name)
         self._definitions = Definitions(scopes, defs_by_name)
+        self._siblings = Siblings(scopes)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
         self._shadowed: frozenset[str] = frozenset()
         """The names `_file` defines or assigns below module level (see `answer_key`)."""
         self._in_file: dict[AnswerKey, Answer] = {}
+        self._locals: dict[tuple[str, str], tuple[Target, frozenset[str]]] = {}
+        """What the names given values in `_file` stand for as receivers (`_local_value`)."""
         """The answers for the references of `_file` (a file uses one name many times),
         by `answer_key` and by the reference's own `RefKey`."""
 
@@ -88,8 +93,10 @@ class Resolver(ValueLookups):
         self._exports.forget()
         self._names.forget()
         self._definitions.forget()
+        self._siblings.forget()
         self._members.clear()
         self._in_file.clear()
+        self._locals.clear()
 
     def answer(self, path: str, ref: RefKey) -> Answer:
         """What the reference `ref` in file `path` names (None: none of ours), and the
@@ -102,6 +109,7 @@ class Resolver(ValueLookups):
             self._file = path
             self._shadowed = shadowed_names(self._scopes[path])
             self._in_file.clear()
+            self._locals.clear()
         known = self._in_file.get(ref)
         if known is None:
             key = answer_key(self._scopes[path], ref, self._shadowed)
@@ -170,7 +178,9 @@ class Resolver(ValueLookups):
             if binding is not None:
                 return _exact(self._bound(ctx, binding, name))
             ids = self._exports.find(ctx, scope.stars, name)
-        for visible in scope.visible_files:
+        if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
+            ids = self._siblings.find(ctx, scope, name, name)
+        for visible in () if scope.language in PACKAGE_METHOD_LANGUAGES else scope.visible_files:
             if ids:
                 break
             ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
@@ -234,9 +244,7 @@ class Resolver(ValueLookups):
         ids = self._local(ctx, scope, scope_id, head)
         where = scope.assigning(scope_id, head) if not ids else None
         if where is not None:
-            givens = scope.assigned.givens((where, head))
-            target = self._assigned(ctx, scope, where, head, givens, depth)
-            return target if not isinstance(target, Resolution) else self._class_of(target.targets)
+            return self._local_value(ctx, scope, where, head, depth)
         if not ids:
             see(ctx, scope, head)
             binding = scope.bindings.get(head)
@@ -250,6 +258,29 @@ class Resolver(ValueLookups):
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
         return self._class_of(ids)
+
+    def _local_value(
+        self, ctx: Lookup, scope: FileScope, where: str, head: str, depth: int
+    ) -> Target:
+        """What a name given its value in `where` stands for as a receiver; for lookups
+        of the file asked about, remembered with what it consulted (a function's `r`
+        is the receiver of many calls)."""
+        memo = ctx.seen is None and not ctx.following and depth == 0 and ctx.file == scope.path
+        key = (where, head)
+        known = self._locals.get(key) if memo else None
+        if known is not None:
+            ctx.consulted |= known[1]
+            return known[0]
+        inner = Lookup(ctx.file, set()) if memo else ctx
+        found = self._assigned(inner, scope, where, head, scope.assigned.givens(key), depth)
+        target = found if not isinstance(found, Resolution) else self._class_of(found.targets)
+        if memo:
+            ctx.consulted |= inner.consulted
+            if inner.cyclic:
+                ctx.cyclic = True
+            else:
+                self._locals[key] = (target, frozenset(inner.consulted))
+        return target
 
     def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
         if isinstance(target, ModuleTarget) and not target.files:
@@ -306,10 +337,7 @@ class Resolver(ValueLookups):
             qual = scope.symbols[owner.node_id].qualname
             ids = defined(ctx, scope, f"{qual}.{name}", name)
             if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
-                for sibling in scope.visible_files:
-                    ids = defined(ctx, self._scopes[sibling], f"{qual}.{name}", name)
-                    if ids:
-                        break
+                ids = self._siblings.find(ctx, scope, f"{qual}.{name}", name)
             if ids:
                 return _exact(ids)
         if depth >= MAX_HOPS:

@@ -32,24 +32,12 @@
 (import_spec) @import
 
 ; what a local holds, so a call on it reaches its type's method: a parameter, a
-; receiver, `var x T` and a struct field are instances of their type; `x := T{}`,
-; `x := &T{}` and `x := f()` hold what is built or returned; other locals are unknown
-(parameter_declaration
-  name: (identifier) @name
-  type: [
-    (type_identifier) @value
-    (qualified_type) @value
-    (generic_type type: (type_identifier) @value)
-    (pointer_type [(type_identifier) (qualified_type)] @value)
-    (pointer_type (generic_type type: (type_identifier) @value))
-  ]) @assign.type
-(var_spec
-  name: (identifier) @name
-  type: [
-    (type_identifier) @value
-    (qualified_type) @value
-    (pointer_type [(type_identifier) (qualified_type)] @value)
-  ]) @assign.type
+; receiver, `var x T` and a struct field are instances of their type (a type of
+; another shape, a func or a map, holds something unknown); `x := T{}`, `x := &T{}`
+; and `x := f()` hold what is built or returned, `f := obj.Method` names it (the
+; first name of `x, err := ...` takes the first value); other locals are unknown
+(parameter_declaration name: (identifier) @name type: (_) @value) @assign.type
+(var_spec name: (identifier) @name type: (_) @value) @assign.type
 (field_declaration
   name: (field_identifier) @name
   type: [
@@ -59,12 +47,7 @@
   ]) @assign.type
 (short_var_declaration
   left: (expression_list . (identifier) @name)
-  right: (expression_list .
-    [
-      (composite_literal type: [(type_identifier) (qualified_type)] @value)
-      (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @value))
-      (call_expression function: [(identifier) (selector_expression)] @value)
-    ] .)) @assign.call
+  right: (expression_list . (_) @value)) @assign.value
 (var_spec
   name: (identifier) @name
   value: (expression_list .
@@ -73,13 +56,9 @@
       (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @value))
       (call_expression function: [(identifier) (selector_expression)] @value)
     ] .)) @assign.call
-(short_var_declaration
-  left: (expression_list . (identifier) @name .)
-  right: (expression_list . [(identifier) (selector_expression)] @value .)) @assign.alias
-(parameter_declaration name: (identifier) @name) @assign.other
 (variadic_parameter_declaration name: (identifier) @name) @assign.other
-(var_spec name: (identifier) @name) @assign.other
-(short_var_declaration left: (expression_list (identifier) @name)) @assign.other
+(var_spec name: (identifier) @name !type) @assign.other
+(short_var_declaration left: (expression_list (_) . (identifier) @name)) @assign.other
 (range_clause left: (expression_list (identifier) @name)) @assign.other
 (type_switch_statement alias: (expression_list (identifier) @name)) @assign.other
 ; what a function returns (its first result)

@@ -19,6 +19,7 @@ ROLES = {
     "skip",
     "ref.types",
     "assign.call",
+    "assign.value",
     "assign.alias",
     "assign.type",
     "assign.other",
