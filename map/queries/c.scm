@@ -30,36 +30,4 @@
 
 (type_identifier) @name @ref.references
 
-; functions taken as values (a function pointer): passed, assigned, returned, in an
-; initializer, cast, or with their address taken
-([(argument_list (identifier) @name)
-  (init_declarator value: (identifier) @name)
-  (initializer_list (identifier) @name)
-  (initializer_pair value: (identifier) @name)
-  (assignment_expression right: (identifier) @name)
-  (return_statement (identifier) @name)
-  (pointer_expression argument: (identifier) @name)
-  (cast_expression value: (identifier) @name)]) @ref.values
-
-; parameters and locals: names nothing of ours (a function pointer parameter `cb`)
-(parameter_declaration
-  declarator: [
-    (identifier) @name
-    (pointer_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (identifier) @name)
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
-  ]) @assign.other
-(declaration
-  declarator: [
-    (identifier) @name
-    (pointer_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (identifier) @name)
-    (init_declarator
-      declarator: [
-        (identifier) @name
-        (pointer_declarator declarator: (identifier) @name)
-        (array_declarator declarator: (identifier) @name)
-      ])
-  ]) @assign.other
-
 (comment) @comment

@@ -94,33 +94,13 @@
 
 ; functions and methods taken as values (a method value `obj.Method`, a callback):
 ; passed, assigned, returned or put in a literal
-(argument_list (identifier) @name @ref.values)
-(argument_list
-  (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values)
-([(short_var_declaration right: (expression_list (identifier) @name))
-  (assignment_statement right: (expression_list (identifier) @name))
-  (var_spec value: (expression_list (identifier) @name))
-  (return_statement (expression_list (identifier) @name))
-  (keyed_element value: (literal_element (identifier) @name))
-  (literal_value (literal_element (identifier) @name))]) @ref.values
-([(short_var_declaration
-    right: (expression_list
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
-  (assignment_statement
-    right: (expression_list
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
-  (var_spec
-    value: (expression_list
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
-  (return_statement
-    (expression_list
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
-  (keyed_element
-    value: (literal_element
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))
-  (literal_value
-    (literal_element
-      (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values))])
+([(argument_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values])
+  (short_var_declaration right: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (assignment_statement right: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (var_spec value: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (return_statement (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (keyed_element value: (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (literal_value (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))])
 
 ; embedded struct fields and interfaces
 (field_declaration_list
