@@ -62,24 +62,11 @@
 (range_clause left: (expression_list (identifier) @name)) @assign.other
 (type_switch_statement alias: (expression_list (identifier) @name)) @assign.other
 ; what a function returns (its first result)
-(function_declaration
-  result: [
-    (type_identifier) @value
-    (qualified_type) @value
-    (pointer_type [(type_identifier) (qualified_type)] @value)
-    (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type)] @value))
-    (parameter_list .
-      (parameter_declaration type: (pointer_type [(type_identifier) (qualified_type)] @value)))
-  ] @name) @assign.returns
-(method_declaration
-  result: [
-    (type_identifier) @value
-    (qualified_type) @value
-    (pointer_type [(type_identifier) (qualified_type)] @value)
-    (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type)] @value))
-    (parameter_list .
-      (parameter_declaration type: (pointer_type [(type_identifier) (qualified_type)] @value)))
-  ] @name) @assign.returns
+([(function_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
+  (method_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
+  (function_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
+  (method_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
+ ]) @assign.returns
 
 (call_expression function: (identifier) @name) @ref.calls
 (call_expression
