@@ -83,10 +83,10 @@ class Resolver(ValueLookups):
         self._shadowed: frozenset[str] = frozenset()
         """The names `_file` defines or assigns below module level (see `answer_key`)."""
         self._in_file: dict[AnswerKey, Answer] = {}
-        self._locals: dict[tuple[str, str], tuple[Target, frozenset[str]]] = {}
-        """What the names given values in `_file` stand for as receivers (`_local_value`)."""
         """The answers for the references of `_file` (a file uses one name many times),
         by `answer_key` and by the reference's own `RefKey`."""
+        self._locals: dict[tuple[str, str], tuple[Target, frozenset[str]]] = {}
+        """What the names given values in `_file` stand for as receivers (`_local_value`)."""
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
