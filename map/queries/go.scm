@@ -89,13 +89,16 @@
   (keyed_element value: (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
   (literal_value (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))])
 
-; embedded struct fields and interfaces
+; embedded struct fields (`Base`, `*Base`, `pkg.Base`) and interfaces
 (field_declaration_list
-  (field_declaration !name type: (type_identifier) @name @ref.inherits))
+  (field_declaration !name type: [(type_identifier) @name (pointer_type (type_identifier) @name)] @ref.inherits))
 (field_declaration_list
   (field_declaration
     !name
-    type: (qualified_type package: (_) @qualifier name: (type_identifier) @name) @ref.inherits))
+    type: [
+      (qualified_type package: (_) @qualifier name: (type_identifier) @name)
+      (pointer_type (qualified_type package: (_) @qualifier name: (type_identifier) @name))
+    ] @ref.inherits))
 (interface_type (type_elem (type_identifier) @name @ref.inherits))
 
 ((type_identifier) @name @ref.references

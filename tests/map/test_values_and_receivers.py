@@ -20,7 +20,9 @@ GO = {
     "cart/cart.go": (
         "package cart\n\n"
         "type Pricer interface {\n\tPrice(sku string) int\n}\n\n"
-        "type Cart struct {\n\tpricer Pricer\n\titems []string\n}\n\n"
+        "type Base struct{}\n\n"
+        "func (b *Base) Reset() {}\n\n"
+        "type Cart struct {\n\t*Base\n\tpricer Pricer\n\titems []string\n}\n\n"
         "func New(p Pricer) *Cart { return &Cart{pricer: p} }\n\n"
         "func (c *Cart) Total() int {\n"
         "\tsum := 0\n"
@@ -44,6 +46,7 @@ GO = {
         '\tadd("a")\n'
         '\teach([]string{"b"}, c.Add)\n'
         "\tf := cart.Fixed{}\n"
+        "\tc.Reset()\n"
         '\treturn c.Total() + p.Price("c") + f.Price("d")\n'
         "}\n"
     ),
@@ -89,6 +92,7 @@ def test_go_calls_reach_the_typed_method() -> None:
         "cart/cart.go#New": 1.0,
         "cart/add.go#Cart.Add": 1.0,  # a method value, called later and passed on
         "cart/cart.go#Cart.Total": 1.0,  # `c` is what New returns
+        "cart/cart.go#Base.Reset": 0.9,  # promoted from the embedded *Base
         "cart/cart.go#Pricer.Price": 1.0,  # `p` is an interface: its method
         "cart/fixed.go#Fixed": 1.0,  # a composite literal constructs it
         "cart/fixed.go#Fixed.Price": 1.0,  # `f` is the concrete type: its method
