@@ -49,7 +49,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
 
 from accuracy.corpora import DEFAULT_CACHE, PROJECTS, Project, corpus
-from accuracy.measure import Asker, Run, median_p95, percent
+from accuracy.figures import median_p95, percent
+from accuracy.measure import Asker, Run
 from accuracy.sample import candidates, pick
 from accuracy.truth import Truth
 from benchinfo import code_commit

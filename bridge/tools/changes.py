@@ -14,6 +14,7 @@ references it moved, modified or deleted and the callees that changed.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import cast, get_args
 
 from bridge.context import AppContext
@@ -30,7 +31,7 @@ from bridge.contract.change_shapes import (
     Until,
     WithMemories,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import Cut, respond
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import Neighbor, NodeKind, Verify, verification_of
 from bridge.contract.schema_types import Budget
@@ -99,6 +100,19 @@ def _memory(found: Touched) -> TouchedMemory:
     )
 
 
+def _cuts(symbols: list[ChangedSymbol], files: int) -> list[Cut]:
+    """What the answer lists of each changed symbol's dependents and of the changed
+    files, where it lists fewer than there are (`dependentCount` has them all)."""
+    kept = sum(len(s["dependents"]) for s in symbols)
+    total = sum(s["dependentCount"] for s in symbols)
+    cuts = []
+    if kept < total:
+        cuts.append(Cut(items="dependents", kept=kept, dropped=total - kept))
+    if files > MAX_FILES_LISTED:
+        cuts.append(Cut(items="files", kept=MAX_FILES_LISTED, dropped=files - MAX_FILES_LISTED))
+    return cuts
+
+
 def _files(diff: Diff) -> list[ChangedFile]:
     files = []
     for path, c in sorted(diff.files.items()):
@@ -122,6 +136,36 @@ async def _fresh_map(app: AppContext, diff: Diff) -> tuple[CodeMap, bool]:
     return code_map, False
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """A diff read against a map that has seen it: its symbols and, when asked, the
+    memories it touches. `nav_diagnostics` reads the same."""
+
+    diff: Diff
+    code_map: CodeMap
+    rebuilt: bool
+    """The map was rebuilt first (it had not seen a changed file)."""
+    symbols: list[SymbolChange]
+    touched: list[Touched]
+
+    def dependents(self, change: SymbolChange, depth: int) -> list[Reached]:
+        """What uses `change`'s symbol as it is now, to `depth` ([]: gone from the map)."""
+        if change.node_id is None or not self.code_map.has_node(change.node_id):
+            return []
+        return self.code_map.impact(change.node_id, depth)
+
+
+async def read_change(
+    app: AppContext, since: str, until: str | None = None, *, memories: bool = False
+) -> ChangeSet:
+    """The diff from `since` to `until` (None: the working tree), its symbols matched
+    on a map rebuilt first when it had not seen a changed file."""
+    diff = await asyncio.to_thread(diff_files, app.root, since, until)
+    code_map, rebuilt = await _fresh_map(app, diff)
+    changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
+    return ChangeSet(diff, code_map, rebuilt, changes, touched)
+
+
 async def map_changes(
     app: AppContext,
     since: Since = "HEAD",
@@ -142,15 +186,12 @@ async def map_changes(
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)
-    diff = await asyncio.to_thread(diff_files, app.root, since, until)
-    code_map, rebuilt = await _fresh_map(app, diff)
-    changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
+    read = await read_change(app, since, until, memories=memories)
+    diff, code_map, changes = read.diff, read.code_map, read.symbols
     items: list[ChangedSymbol] = []
     first_hop: list[tuple[Neighbor, Edge]] = []
     for change in changes:
-        found: list[Reached] = []
-        if change.node_id is not None and code_map.has_node(change.node_id):
-            found = code_map.impact(change.node_id, depth)
+        found = read.dependents(change, depth)
         dependents = [neighbor(code_map, n, True) for n in found]
         first_hop.extend(
             (d, edge_of(n, True))
@@ -163,7 +204,7 @@ async def map_changes(
         since=diff.since,
         until=diff.until,
         counts=cast(ChangeCounts, counts),
-        mapRebuilt=rebuilt,
+        mapRebuilt=read.rebuilt,
         files=_files(diff)[:MAX_FILES_LISTED],
         symbols=items,
     )
@@ -181,12 +222,13 @@ async def map_changes(
         if code_map.built_at != built:
             warnings.append("the map was rebuilt while its edges were being verified: ask again")
     if memories:
-        data["memories"] = [_memory(t) for t in touched]
+        data["memories"] = [_memory(t) for t in read.touched]
     stamp = map_stamp(code_map, {c.node_id.partition("#")[0] for c in changes if c.node_id})
     return respond(
         data,
         budget_tokens=budget_tokens,
         items_key="symbols",
+        cuts=_cuts(items, len(diff.files)),
         warnings=warnings,
         map_built_at=stamp.built_at,
         stale=stamp.stale,
@@ -201,4 +243,4 @@ def _diff(
     with MemoryService(app.root, code_map=code_map) as service:
         ws = service.workspace()
         changes = symbol_changes(diff, ws)
-        return changes, service.touched_by(diff, ws) if memories else []
+        return changes, service.touched_by(diff, ws, changes) if memories else []

@@ -131,7 +131,8 @@ def debian_gocode(package: str, version: str, import_path: str) -> Callable[[Pat
     return fetch
 
 
-def _pyproject(top: Path, root: Path) -> None:
+def copy_pyproject(top: Path, root: Path) -> None:
+    """Keep the project's pyproject.toml (the Python servers read its settings)."""
     shutil.copyfile(top / "pyproject.toml", root / "pyproject.toml")
 
 
@@ -165,7 +166,7 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("flask==3.1.2"),
             keep=("src", "tests"),
             suffixes=(".py",),
-            extra=_pyproject,
+            extra=copy_pyproject,
         ),
         Project(
             "httpx-0.28.1",
@@ -175,7 +176,7 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("httpx==0.28.1"),
             keep=("httpx", "tests"),
             suffixes=(".py",),
-            extra=_pyproject,
+            extra=copy_pyproject,
         ),
         Project(
             "zod-4.6.7-v3",

@@ -23,10 +23,12 @@ import threading
 import types
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from accuracy.truth import Occurrence, Truth, Wanted
-from map.codemap import CodeMap
+
+if TYPE_CHECKING:
+    from map.codemap import CodeMap
 
 REFERENCE_KINDS = frozenset({"class", "interface", "struct", "type", "function", "method"})
 CALLABLE_KINDS = frozenset({"function", "method"})
@@ -209,43 +211,68 @@ class Symbol:
         return tuple(o for o in self.truth if o.is_call)
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A symbol as the map declares it, wherever the list came from (the map in
+    process, or its outlines over MCP)."""
+
+    node_id: str
+    kind: str
+    name: str
+    path: str
+    container: str
+    """The innermost enclosing class or type's name, "" for a top-level symbol."""
+    lines: tuple[int, int]
+    """First and last lines of its definition, 1-based."""
+    line: int
+    """1-based line of its name."""
+
+
 def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
     """Every symbol of the truth's language the ground truth can judge, by node ID."""
-    mine = [
-        (node, details)
-        for node, attrs in code_map.graph.nodes(data=True)
-        if attrs.get("kind") != "file"
-        and _language_of(code_map, attrs["path"]) == truth.language
-        and not _prototype(truth, details := code_map.node(node))
-    ]
-    names = Counter(attrs["name"] for _, attrs in mine)
+    declared = []
+    for node, raw in code_map.graph.nodes(data=True):
+        if raw.get("kind") == "file" or _language_of(code_map, raw["path"]) != truth.language:
+            continue
+        attrs = code_map.node(node)
+        container = attrs["container"]
+        declared.append(
+            Declared(
+                node,
+                attrs["kind"],
+                attrs["name"],
+                attrs["path"],
+                container[-1] if container else "",
+                attrs["lines"],
+                attrs["selection"].start_line + 1,
+            )
+        )
+    return judgeable(declared, truth)
+
+
+def judgeable(declared: list[Declared], truth: Truth) -> list[Symbol]:
+    """The declared symbols the ground truth can judge, by node ID. A C prototype is
+    one symbol with its definition, which alone is asked about."""
+    declared = [d for d in declared if not truth.declares_prototype(d.path, d.line)]
+    names = Counter(d.name for d in declared)
     ambiguous = AMBIGUOUS.get(truth.language, frozenset())
     found = []
-    for node, attrs in sorted(mine, key=lambda item: item[0]):
-        name = attrs["name"]
+    for d in sorted(declared, key=lambda d: d.node_id):
         if (
-            attrs["kind"] not in REFERENCE_KINDS
-            or names[name] != 1
-            or len(name) < MIN_NAME
-            or name.startswith("__")
-            or name in ambiguous
-            or truth.ambiguous(name)
+            d.kind not in REFERENCE_KINDS
+            or names[d.name] != 1
+            or len(d.name) < MIN_NAME
+            or d.name.startswith("__")
+            or d.name in ambiguous
+            or truth.ambiguous(d.name)
         ):
             continue
-        container = attrs["container"]
-        wanted = Wanted(
-            name,
-            attrs["kind"] == "method",
-            container[-1] if container else "",
-            attrs["path"],
-            attrs["lines"],
-        )
+        wanted = Wanted(d.name, d.kind == "method", d.container, d.path, d.lines)
         occurrences = tuple(truth.occurrences(wanted))
         if len(occurrences) < 2:
             continue
-        line = attrs["selection"].start_line + 1
-        macro = truth.defines_macro(attrs["path"], line)
-        found.append(Symbol(node, attrs["kind"], name, attrs["path"], line, occurrences, macro))
+        macro = truth.defines_macro(d.path, d.line)
+        found.append(Symbol(d.node_id, d.kind, d.name, d.path, d.line, occurrences, macro))
     return found
 
 
@@ -265,11 +292,6 @@ def pick(found: list[Symbol], count: int, seed: int, *, callable_only: bool) -> 
     return sorted(pool, key=lambda s: hashlib.sha256(f"{seed}:{s.node_id}".encode()).digest())[
         :count
     ]
-
-
-def _prototype(truth: Truth, attrs: Any) -> bool:
-    """A C prototype: one symbol with its definition, which alone is asked about."""
-    return truth.declares_prototype(attrs["path"], attrs["selection"].start_line + 1)
 
 
 def _language_of(code_map: CodeMap, path: str) -> str | None:

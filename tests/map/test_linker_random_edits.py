@@ -14,6 +14,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
+from map import UnresolvedUse
 from map.extract import extract_file
 from map.graph import MapGraph
 from map.linker import Change, Linker
@@ -95,6 +96,12 @@ def _details(linker: Linker) -> dict[str, list[tuple[str, str, str, dict[str, An
     return {path: sorted(linker.use_edges(path)) for path in linker.extracts}
 
 
+def _open(linker: Linker) -> tuple[dict[str, frozenset[str]], list[UnresolvedUse]]:
+    """The names each file left open, and every open use (the linker's record)."""
+    names = linker.open_uses.names()
+    return names, linker.open_uses.named(frozenset().union(*names.values()))
+
+
 def _mutate(
     rnd: random.Random, sources: dict[str, bytes], step: int, corpus: Corpus
 ) -> dict[str, bytes | None]:
@@ -144,3 +151,4 @@ def test_random_edits_link_like_a_fresh_build(language: str) -> None:
         fresh, fresh_linker = _link(sources, corpus)
         assert graph_state(graph) == graph_state(fresh), (step, sorted(edits))
         assert _details(linker) == _details(fresh_linker), (step, sorted(edits))
+        assert _open(linker) == _open(fresh_linker), (step, sorted(edits))
