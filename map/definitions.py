@@ -50,7 +50,7 @@ class Definitions:
         """`found` with each declaration among its targets replaced by its definitions
         (the confidence shared among as many targets as there are now, at most exact).
         A declaration's own reference (`scope_id` is the declaration) names its
-        definitions only: None when there are none."""
+        definitions only: no target when there are none."""
         targets: list[str] = []
         for target in found.targets:
             symbol = self._symbol(target)
@@ -63,8 +63,8 @@ class Definitions:
         unique = tuple(dict.fromkeys(targets))
         if unique == found.targets:
             return found
-        if not unique:
-            return None
+        if not unique:  # known, and nothing to link: not a use left open (map.unresolved)
+            return Resolution((), CONFIDENCE_EXACT)
         share = found.confidence * len(found.targets) / len(unique)
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
 

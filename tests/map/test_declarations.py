@@ -89,6 +89,8 @@ def test_the_declaration_keeps_its_node_and_names_its_definition() -> None:
     assert not any(kind == "calls" for *_, kind in graph.in_edges("include/geo.h#area", keys=True))
     details = linker.edge_details("include/geo.h#area", "src/geo.c#area", "references")
     assert details is not None and details["lines"] == (3,)
+    # a declaration nothing defines names nothing, and is no use left open
+    assert "unused" not in linker.open_uses.names()["include/geo.h"]
 
 
 def test_a_method_declared_in_its_class_is_defined_out_of_line() -> None:
