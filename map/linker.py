@@ -34,7 +34,7 @@ from map.graph import (
     use_keys,
 )
 from map.link_changes import Facts, exported_names, moved_names, visible_facts
-from map.model import FileExtract
+from map.model import EDGE_OF, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
 from map.progress import Progress, counted
@@ -337,7 +337,8 @@ class Linker:
         if resolution is None:
             return set()
         links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
-        return {(scope, target, kind) for target in resolution.reached}
+        edge = EDGE_OF[kind]
+        return {(scope, target, edge) for target in resolution.reached}
 
     def _depend(self, path: str, links: _FileLinks, consulted: Mapping[str, list[int]]) -> None:
         """Record which references of `path` consulted which names (see `_resolve_one`)."""

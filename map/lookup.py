@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Literal
 
 from map.extract_matches import CALLED, SUPER_CALL
-from map.model import Assignment
+from map.model import Assignment, ReferenceKind
 from map.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.scopes import FileScope, NameBinding
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
-RefKey = tuple[str, str, str | None, Literal["calls", "references", "inherits"]]
+RefKey = tuple[str, str, str | None, ReferenceKind]
 """A reference as resolution reads it: scope, name, qualifier, kind."""
 AnswerKey = tuple[str | None, str, str | None, str]
 """What the answer for a reference depends on within its file (`answer_key`)."""

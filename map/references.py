@@ -18,7 +18,7 @@ from sys import intern
 from typing import Any, TypeVar
 
 from map.lookup import RefKey
-from map.model import Reference
+from map.model import EDGE_OF, Reference
 from map.snapshot import REFERENCE_KINDS
 
 T = TypeVar("T", bound=Hashable)
@@ -113,7 +113,7 @@ class References:
     def key(self, index: int, target: str) -> tuple[str, str, str]:
         """The edge (scope, target, kind) the reference at `index` makes to `target`."""
         scope = self._scopes[self._which[1][index]]
-        return (scope, target, REFERENCE_KINDS[self._codes[index] % 4])
+        return (scope, target, EDGE_OF[REFERENCE_KINDS[self._codes[index] % 4]])
 
     def line(self, index: int) -> int:
         """The 1-based first line of the reference at `index`."""

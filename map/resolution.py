@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from map.scopes import FileScope
 
+CALLABLE_KINDS = frozenset({"function", "method"})
 CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
 CONFIDENCE_BY_NAME = 0.5

@@ -28,12 +28,17 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from map.lookup import segments
+from map.model import EDGE_OF
 from map.references import References
 from map.resolution import CONFIDENCE_BY_NAME, Resolution
 from map.scopes import FileScope
 
 UnresolvedWhy = Literal["outside", "receiver", "local", "builtin", "undefined", "guess"]
 UseKind = Literal["calls", "references", "inherits"]
+EDGE_KINDS_OF_USES: dict[str, UseKind] = {
+    kind: edge for kind, edge in EDGE_OF.items() if edge in ("calls", "references", "inherits")
+}
+"""A reference's kind as its use is told (a function taken as a value: a call)."""
 NO_NAMES: frozenset[str] = frozenset()
 BUILTINS: dict[str, frozenset[str]] = {"python": frozenset(dir(builtins))}
 """The bare names each language provides itself, where the map knows them."""
@@ -149,7 +154,7 @@ def _use(
     scope: FileScope, references: References, index: int, found: Resolution | None
 ) -> UnresolvedUse:
     where, name, qualifier, kind = references.lookup(index)
-    at = (scope.path, references.line(index), name, qualifier, kind, where)
+    at = (scope.path, references.line(index), name, qualifier, EDGE_KINDS_OF_USES[kind], where)
     if found is not None:
         return UnresolvedUse(*at, "guess", found.targets)
     return UnresolvedUse(*at, _why(scope, where, name, qualifier))

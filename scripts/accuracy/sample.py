@@ -2,7 +2,8 @@
 the parse-based ground truth can judge.
 
 A symbol qualifies when its name is defined once in the project (so every
-occurrence the truth keeps can mean it), is not a name that builtin types,
+occurrence the truth keeps can mean it; a C prototype and its definition are
+one, asked about at the definition), is not a name that builtin types,
 JavaScript's globals, Go's standard library or a few much-used Python standard
 library classes also carry (`get`, `send`, `parse`, `group` on a value of
 unknown type are beyond what a parse can tell), is not a name the truth calls
@@ -250,7 +251,9 @@ def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
 
 
 def judgeable(declared: list[Declared], truth: Truth) -> list[Symbol]:
-    """The declared symbols the ground truth can judge, by node ID."""
+    """The declared symbols the ground truth can judge, by node ID. A C prototype is
+    one symbol with its definition, which alone is asked about."""
+    declared = [d for d in declared if not truth.declares_prototype(d.path, d.line)]
     names = Counter(d.name for d in declared)
     ambiguous = AMBIGUOUS.get(truth.language, frozenset())
     found = []

@@ -190,6 +190,19 @@ def declares_other(language: str, node: ts.Node) -> bool:
     return holder.child_by_field_name("left") == member
 
 
+def names_prototype(node: ts.Node) -> bool:
+    """`node` is the name of a C function's prototype (`int add(int, int);`), not of
+    its definition."""
+    holder = node.parent
+    if holder is None or holder.type != "function_declarator":
+        return False
+    if holder.child_by_field_name("declarator") != node:
+        return False
+    while holder is not None and holder.type in C_DECLARATORS | {"function_declarator"}:
+        holder = holder.parent
+    return holder is not None and holder.type == "declaration"
+
+
 def nearest_function(language: str, node: ts.Node) -> ts.Node | None:
     """The innermost function (or lambda) around `node`, if any."""
     scope = node.parent
