@@ -22,7 +22,8 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     prime, prime_cap, files_to_prime, Priming, PRIME_CAP
                        open the candidate files for servers that need it (priming)
     cross_checked      ask, prime, judge, recover: one checked question (crosscheck)
-    judge_users, judge_dependents, judge_callees, judge_path, MapVerdict, MapReason,
+    judge_users, judge_dependents, judge_changes, judge_callees, judge_path, MapVerdict,
+    MapReason,
     MapReasonCode,
     OpenUse            a map answer weighed against the uses linking left open (mapcheck)
     OpenSites, OpenSite
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
         MapVerdict,
         OpenUse,
         judge_callees,
+        judge_changes,
         judge_dependents,
         judge_path,
         judge_users,
@@ -117,6 +119,7 @@ _HOME = {
         "MapVerdict",
         "OpenUse",
         "judge_callees",
+        "judge_changes",
         "judge_dependents",
         "judge_path",
         "judge_users",
@@ -198,6 +201,7 @@ __all__ = [
     "flatten",
     "judge",
     "judge_callees",
+    "judge_changes",
     "judge_dependents",
     "judge_path",
     "judge_users",

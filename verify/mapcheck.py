@@ -33,7 +33,11 @@ from typing import Literal, cast
 from map import CodeMap, EdgeKind, Neighbor, UnresolvedUse, language_for
 
 MapReasonCode = Literal[
-    "graph_not_loaded", "unresolved_uses", "unresolved_callees", "hops_not_checked"
+    "graph_not_loaded",
+    "unresolved_uses",
+    "unresolved_callees",
+    "hops_not_checked",
+    "symbols_removed",
 ]
 """The codes a map answer's `completenessReasons` give (published in the map schemas)."""
 MAX_CHECKED_NODES = 256
@@ -116,6 +120,26 @@ def judge_dependents(
     walked = depth if depth is not None else max((n.distance for n in found), default=0) + 1
     starts = [target, *(m.node_id for m in members)]
     return judge_users(code_map, starts, found, walked, IMPACT_USES)
+
+
+def judge_changes(verdicts: Sequence[MapVerdict], removed: int) -> MapVerdict:
+    """A change's blast radius as a whole (`verdicts`: one per changed symbol still in the
+    map; `removed`: symbols gone from it, whose remaining uses the map no longer has):
+    partial when any symbol's dependents are, one reason per cause."""
+    reasons: list[MapReason] = []
+    for code in dict.fromkeys(r.code for v in verdicts for r in v.reasons):
+        first = next(r for v in verdicts for r in v.reasons if r.code == code)
+        count = sum(any(r.code == code for r in v.reasons) for v in verdicts)
+        reasons.append(MapReason(code, f"{count} changed symbols: {first.message}"))
+    if removed:
+        reasons.append(
+            MapReason(
+                "symbols_removed",
+                f"{removed} symbols were removed: the map no longer has their remaining "
+                "uses (nav_diagnostics shows what their removal broke)",
+            )
+        )
+    return MapVerdict(not reasons, tuple(reasons), (), 0)
 
 
 def judge_callees(

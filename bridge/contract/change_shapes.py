@@ -239,6 +239,9 @@ class ChangesData(TypedDict):
     until: str | None
     counts: ChangeCounts
     mapRebuilt: bool
+    completeness: Completeness
+    """`partial` when any changed symbol's dependents are, or a symbol was removed."""
+    completenessReasons: list[MapReason]
     verification: NotRequired[Verification]
     memories: NotRequired[list[TouchedMemory]]
     files: list[ChangedFile]

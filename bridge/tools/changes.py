@@ -54,7 +54,15 @@ from memory import (
     diff_files,
     symbol_changes,
 )
-from verify import Edge, MapVerdict, OpenSite, OpenSites, judge_dependents, verify_edges
+from verify import (
+    Edge,
+    MapVerdict,
+    OpenSite,
+    OpenSites,
+    judge_changes,
+    judge_dependents,
+    verify_edges,
+)
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
@@ -228,6 +236,7 @@ async def map_changes(
     read = await read_change(app, since, until, memories=memories)
     diff, code_map, changes = read.diff, read.code_map, read.symbols
     items: list[ChangedSymbol] = []
+    verdicts: list[MapVerdict] = []
     first_hop: list[tuple[Neighbor, Edge]] = []
     for change in changes:
         found = read.dependents(change, depth)
@@ -238,13 +247,18 @@ async def map_changes(
             if n.distance == 1
         )
         checked = _checked(app, code_map, change.node_id, found, depth)
+        if checked is not None:
+            verdicts.append(checked[0])
         items.append(_symbol(change, dependents, len(found), checked))
     counts = {k: sum(c.change == k for c in changes) for k in get_args(SymbolChangeKind)}
+    whole = judge_changes(verdicts, counts["removed"])
     data = ChangesData(
         since=diff.since,
         until=diff.until,
         counts=cast(ChangeCounts, counts),
         mapRebuilt=read.rebuilt,
+        completeness="complete" if whole.complete else "partial",
+        completenessReasons=[MapReason(code=r.code, message=r.message) for r in whole.reasons],
         files=_files(diff)[:MAX_FILES_LISTED],
         symbols=items,
     )

@@ -258,7 +258,7 @@ def test_dependents_listed_past_the_cap_are_reported_as_a_cut(
     answer = orjson.loads(capsys.readouterr().out)
     assert code == 0
     (symbol,) = answer["data"]["symbols"]
-    assert symbol["completeness"] == "complete"  # every use is tied to `shared`
+    assert symbol["completeness"] == answer["data"]["completeness"] == "complete"
     assert symbol["dependentCount"] == users
     listed = len(symbol["dependents"])
     assert listed < users
@@ -283,7 +283,8 @@ def test_a_changed_method_used_through_an_unknown_receiver_has_partial_dependent
     assert code == 0
     (symbol,) = answer["data"]["symbols"]
     assert symbol["nodeId"] == "a.py#A.save"
-    assert symbol["completeness"] == "partial"
+    assert symbol["completeness"] == answer["data"]["completeness"] == "partial"
+    assert [r["code"] for r in answer["data"]["completenessReasons"]] == ["unresolved_uses"]
     assert [(u["path"], u["line"], u["name"]) for u in symbol["unresolved"]] == [
         ("use.py", 2, "save")
     ]
