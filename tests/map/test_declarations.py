@@ -105,6 +105,34 @@ def test_a_method_declared_in_its_class_is_defined_out_of_line() -> None:
     }
 
 
+def test_an_out_of_line_method_sees_its_class_members_in_the_header() -> None:
+    sources = {
+        "shapes/shape.hpp": (
+            "namespace geo {\n"
+            "struct Unit {};\n"
+            "class Shape {\n public:\n"
+            "  double area() const { return 1.0; }\n"
+            "  double twice() const;\n"
+            "};\n"
+            "}\n"
+        ),
+        "shapes/shape.cpp": (
+            '#include "shape.hpp"\n'
+            "namespace geo {\n"
+            "double Shape::twice() const { Unit u; return area() * 2; }\n"
+            "}\n"
+        ),
+    }
+    graph, _ = _link(sources)
+    # `area` inside Shape's method is Shape::area, `Unit` inside namespace geo geo::Unit
+    assert _out(graph, "shapes/shape.cpp#geo.Shape.twice", "calls") == {
+        "shapes/shape.hpp#geo.Shape.area": 1.0
+    }
+    assert _out(graph, "shapes/shape.cpp#geo.Shape.twice", "references") == {
+        "shapes/shape.hpp#geo.Unit": 1.0
+    }
+
+
 def test_several_definitions_prefer_the_one_beside_the_header() -> None:
     sources = dict(C)
     sources["tests/fake_geo.c"] = "int area(int w, int h) { return 0; }\n"
