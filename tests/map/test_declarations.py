@@ -53,6 +53,10 @@ CPP = {
     "app/main.cpp": (
         '#include "../shapes/shape.hpp"\ndouble run(geo::Shape& s) { return s.area(); }\n'
     ),
+    "shapes/more.cpp": (
+        '#include "shape.hpp"\n'
+        "namespace geo {\ndouble Shape::scaled() const { return area() + twice(); }\n}\n"
+    ),
 }
 
 
@@ -95,6 +99,10 @@ def test_the_declaration_keeps_its_node_and_names_its_definition() -> None:
 
 def test_a_method_declared_in_its_class_is_defined_out_of_line() -> None:
     graph, _ = _link(CPP)
+    assert _out(graph, "shapes/more.cpp#geo.Shape.scaled", "calls") == {
+        "shapes/shape.cpp#geo.Shape.area": 1.0,  # declared in the header, defined beside it
+        "shapes/shape.hpp#geo.Shape.twice": 1.0,  # defined in the header
+    }
     assert _out(graph, "shapes/shape.hpp#geo.Shape.twice", "calls") == {
         "shapes/shape.cpp#geo.Shape.area": 1.0
     }
