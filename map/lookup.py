@@ -163,7 +163,8 @@ class Exports:
 
 def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> AnswerKey:
     """The reference with its scope replaced by what the answer takes from it: the
-    class around it when it starts with `self.` or `super().`; else the module,
+    class around it when it starts with `self.` or `super().` (the scope, in a method
+    defined out of line: its class is found elsewhere); else the module,
     unless a function or class around it defines or assigns the name it starts with
     (only names in `shadowed`, see `shadowed_names`, can be). In Ruby, the scope."""
     where, name, qualifier, kind = ref
@@ -172,7 +173,8 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
     else:
         head = segments(qualifier)[0]
         if head in SELF_WORDS or head in SUPER_WORDS:
-            return (scope.enclosing_class(where), name, qualifier, kind)
+            owner = scope.enclosing_class(where)  # none: a method defined out of line
+            return (owner, name, qualifier, kind) if owner is not None else ref
         head = head.removesuffix(CALLED)
     path = scope.path
     if scope.language in LEXICAL_CONSTANT_LANGUAGES and where != path:

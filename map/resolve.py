@@ -235,7 +235,7 @@ class Resolver(ValueLookups):
 
     def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
-            owner = scope.enclosing_class(scope_id)
+            owner = scope.enclosing_class(scope_id) or self._declaring_class(ctx, scope, scope_id)
             return ClassTarget(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
         if head.endswith(CALLED):  # `make().run()`: what `make` returns
             return self._result(
@@ -258,6 +258,20 @@ class Resolver(ValueLookups):
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
         return self._class_of(ids)
+
+    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
+        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
+        to, as a file it includes declares it."""
+        symbol = scope.symbols.get(scope_id)
+        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
+            return None
+        qual = ".".join(symbol.container)
+        for path in scope.visible_files:
+            other = self._scopes[path]
+            for node_id in defined(ctx, other, qual, symbol.container[-1]):
+                if other.is_class(node_id):
+                    return node_id
+        return None
 
     def _local_value(
         self, ctx: Lookup, scope: FileScope, where: str, head: str, depth: int

@@ -53,6 +53,13 @@ CPP = {
     "app/main.cpp": (
         '#include "../shapes/shape.hpp"\ndouble run(geo::Shape& s) { return s.area(); }\n'
     ),
+    "shapes/more.cpp": (
+        '#include "shape.hpp"\n'
+        "namespace geo {\n"
+        "double Shape::scaled() const { return area() + this->twice(); }\n"
+        "double Circle::scaled() const { return this->twice(); }\n"
+        "}\n"
+    ),
 }
 
 
@@ -95,6 +102,14 @@ def test_the_declaration_keeps_its_node_and_names_its_definition() -> None:
 
 def test_a_method_declared_in_its_class_is_defined_out_of_line() -> None:
     graph, _ = _link(CPP)
+    assert _out(graph, "shapes/more.cpp#geo.Shape.scaled", "calls") == {
+        "shapes/shape.cpp#geo.Shape.area": 1.0,  # declared in the header, defined beside it
+        "shapes/shape.hpp#geo.Shape.twice": 1.0,  # defined in the header
+    }
+    # a class no header declares: `this` unknown, a guess by name
+    assert _out(graph, "shapes/more.cpp#geo.Circle.scaled", "calls") == {
+        "shapes/shape.hpp#geo.Shape.twice": 0.5
+    }
     assert _out(graph, "shapes/shape.hpp#geo.Shape.twice", "calls") == {
         "shapes/shape.cpp#geo.Shape.area": 1.0
     }
@@ -102,6 +117,34 @@ def test_a_method_declared_in_its_class_is_defined_out_of_line() -> None:
     assert _out(graph, "app/main.cpp#run", "calls") == {"shapes/shape.cpp#geo.Shape.area": 0.5}
     assert _out(graph, "shapes/shape.hpp#geo.Shape.Shape", "references") == {
         "shapes/shape.cpp#geo.Shape.Shape": 1.0
+    }
+
+
+def test_an_out_of_line_method_sees_its_class_members_in_the_header() -> None:
+    sources = {
+        "shapes/shape.hpp": (
+            "namespace geo {\n"
+            "struct Unit {};\n"
+            "class Shape {\n public:\n"
+            "  double area() const { return 1.0; }\n"
+            "  double twice() const;\n"
+            "};\n"
+            "}\n"
+        ),
+        "shapes/shape.cpp": (
+            '#include "shape.hpp"\n'
+            "namespace geo {\n"
+            "double Shape::twice() const { Unit u; return area() * 2; }\n"
+            "}\n"
+        ),
+    }
+    graph, _ = _link(sources)
+    # `area` inside Shape's method is Shape::area, `Unit` inside namespace geo geo::Unit
+    assert _out(graph, "shapes/shape.cpp#geo.Shape.twice", "calls") == {
+        "shapes/shape.hpp#geo.Shape.area": 1.0
+    }
+    assert _out(graph, "shapes/shape.cpp#geo.Shape.twice", "references") == {
+        "shapes/shape.hpp#geo.Unit": 1.0
     }
 
 
