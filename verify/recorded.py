@@ -21,6 +21,9 @@ MAX_SUGGESTIONS = 5
 PATH_CUTOFF = 60.0
 """How alike (rapidfuzz ratio, 0-100) a map file's path must be to a mistyped one."""
 USE_KINDS = frozenset({"calls", "references", "inherits"})
+EDGE_OF: dict[str, tuple[str, ...]] = {"calls": ("calls", "values")}
+"""The reference kinds whose uses an edge of a kind may come from: a function taken as
+a value (C's function pointer, Go's method value) is a `calls` edge."""
 
 # The map's symbol kinds in the LSP SymbolKind names servers report.
 _LSP_KIND = {
@@ -125,7 +128,9 @@ def use_site(code_map: CodeMap, user: str, used: str, kind: str) -> UseSite | No
     uses = [
         ref
         for ref in extract.references
-        if ref.scope == user and ref.kind == kind and ref.range.first_line in lines
+        if ref.scope == user
+        and ref.kind in EDGE_OF.get(kind, (kind,))
+        and ref.range.first_line in lines
     ]
     named = [ref for ref in uses if ref.name == target.name]
     first = next(iter(named or uses), None)
