@@ -168,8 +168,8 @@ class Connection:
         """The diagnostics the server pushed (`textDocument/publishDiagnostics`)."""
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's
-        `indexing_progress` ended, or a `ready_log` message or `ready_notification` came)."""
-        if not spec.reports_indexing(root) and not spec.ready_log and not spec.ready_notification:
+        `indexing_progress` ended, or a `ready_log` message came)."""
+        if not spec.reports_indexing(root) and not spec.ready_log:
             self.loaded.set()
         self._register_handlers()
 
@@ -360,9 +360,6 @@ class Connection:
             if any(pattern.search(params.message) for pattern in self._ready_log):
                 self.loaded.set()
 
-        def ready(params: Any) -> None:
-            self.loaded.set()
-
         def diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published.publish(params)
 
@@ -371,8 +368,6 @@ class Connection:
         client.feature(types.WINDOW_LOG_MESSAGE)(log_message)
         client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
         client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)
-        if self.spec.ready_notification:
-            client.feature(self.spec.ready_notification)(ready)
         for method in (
             types.CLIENT_REGISTER_CAPABILITY,
             types.CLIENT_UNREGISTER_CAPABILITY,
