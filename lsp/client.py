@@ -19,6 +19,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -169,6 +170,7 @@ class Connection:
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's
         `indexing_progress` ended, or a `ready_log` message came)."""
+        self._loading_since = time.monotonic()
         if not spec.reports_indexing(root) and not spec.ready_log:
             self.loaded.set()
         self._register_handlers()
@@ -333,7 +335,18 @@ class Connection:
             event.type != types.FileChangeType.Changed for event in params.changes
         ):
             self.loaded.clear()
+            self._loading_since = time.monotonic()
         self.notify(lambda c: c.workspace_did_change_watched_files(params))
+
+    async def wait_loaded(self, deadline: float) -> None:
+        """Wait until the server says it loaded the workspace, or until `deadline`
+        seconds after it began loading (its start, or the rescan that cleared
+        `loaded`) have passed: a server whose word never comes costs one deadline
+        per loading, never one per query."""
+        left = self._loading_since + deadline - time.monotonic()
+        if left > 0 and not self.loaded.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.loaded.wait(), left)
 
     @property
     def lsp(self) -> LanguageClient:
