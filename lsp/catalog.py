@@ -244,6 +244,13 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # progress, as ours does (its own `indexingEnded` goes only to clients that
         # do not), at every start, a cached index's too (then "0 of 0 files").
         indexing_progress=("Intelephense",),
+        # A file changed or created on disk reaches its index only through a queue
+        # processed 500 ms after the last didChangeWatchedFiles: a query at once saw
+        # the old lines of an edited file. An open document is indexed at once.
+        open_before_references=True,
+        # The same queue holds a deleted file's removal: an empty document drops its
+        # symbols and references at once.
+        blank_deleted_files=True,
     ),
     ServerSpec(
         "bash-language-server",
