@@ -3,7 +3,8 @@
 TypeScript (through a real MCP client): tests outside every tsconfig `include`
 (tests/fixtures/ts_outside, laid out like ky). Python (ty and pyright) and C
 (clangd, with its generated compilation database and without any): a file
-never opened that calls the function, and a comment that names it. Go (gopls):
+never opened that calls the function, and a comment that names it; PHP
+(intelephense) and Bash (bash-language-server) alike. Go (gopls):
 implementations, and a same-name method of a type that is no implementation.
 """
 
@@ -229,3 +230,63 @@ def test_go_implementations_list_a_same_name_method_of_another_shape_apart(
     assert [(u["path"], u["seenAs"]) for u in found["unconfirmed"]] == [
         ("shapes/label.go", "definition")
     ]
+
+
+def _php_repo(dest: Path) -> Path:
+    root = _copy("php_app", dest)
+    (root / "src" / "Totals.php").write_text(
+        "<?php\nnamespace App;\n\n"
+        "// make_cart gives an empty cart to total\n"
+        "function grand_total(): int\n{\n"
+        "    return make_cart()->total([1, 2]);\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_php_references_reach_a_file_never_opened_and_list_a_comment_apart(
+    tmp_path: Path,
+) -> None:
+    require_binary("intelephense")
+    root = _php_repo(tmp_path)
+    data = _ask(root, nav_references, "src/Cart.php#make_cart")
+    totals, checkout = "src/Totals.php", "src/Checkout.php"
+    assert _places(data["locations"]) >= {
+        (totals, line_of(root, totals, "return make_cart")),
+        (checkout, line_of(root, checkout, "make_cart()")),
+    }
+    assert data["completeness"] == "complete", data["completenessReasons"]
+    assert [(u["path"], u["line"], u["source"]) for u in data["unconfirmed"]] == [
+        (totals, line_of(root, totals, "// make_cart"), "text")
+    ]
+    assert data["priming"] is None  # intelephense indexes the whole workspace itself
+
+
+def _bash_repo(dest: Path) -> Path:
+    root = _copy("sh_app", dest)
+    (root / "report.sh").write_text(
+        "#!/usr/bin/env bash\nsource ./lib/cart.sh\n\n"
+        "# cart_total counts what it is given\n"
+        "report() {\n  cart_total 4 5\n}\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_bash_references_reach_a_file_never_opened_and_list_a_comment_apart(
+    tmp_path: Path,
+) -> None:
+    require_binary("bash-language-server")
+    root = _bash_repo(tmp_path)
+    data = _ask(root, nav_references, "lib/cart.sh#cart_total")
+    report, checkout = "report.sh", "checkout.sh"
+    assert _places(data["locations"]) >= {
+        (report, line_of(root, report, "  cart_total")),
+        (checkout, line_of(root, checkout, "  cart_total")),
+    }
+    assert data["completeness"] == "complete", data["completenessReasons"]
+    assert [(u["path"], u["line"], u["source"]) for u in data["unconfirmed"]] == [
+        (report, line_of(root, report, "# cart_total"), "text")
+    ]
+    assert data["priming"] is None  # it analyses the whole workspace at start
