@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from accuracy.syntax import walk
+from accuracy.nodes import walk
 
 
 def imported_names(language: str, tree: ts.Tree, modules: frozenset[str] | None) -> frozenset[str]:

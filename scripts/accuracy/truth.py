@@ -43,16 +43,7 @@ from pathlib import Path
 import tree_sitter as ts
 
 from accuracy.imports import imported_names, in_import_of_other
-from accuracy.syntax import (
-    BINDING_NAMES,
-    BINDINGS,
-    C_DECLARATORS,
-    CODE_PARENTS,
-    FOREIGN_GLOBALS,
-    FUNCTION_TYPES,
-    NAME_TYPES,
-    NOT_CODE_PARENTS,
-    TYPE_DECLARATIONS,
+from accuracy.nodes import (
     calls_it,
     declared_by_call,
     declares_other,
@@ -63,6 +54,17 @@ from accuracy.syntax import (
     receiver_text,
     root_of,
     walk,
+)
+from accuracy.syntax import (
+    BINDING_NAMES,
+    BINDINGS,
+    C_DECLARATORS,
+    CODE_PARENTS,
+    FOREIGN_GLOBALS,
+    FUNCTION_TYPES,
+    NAME_TYPES,
+    NOT_CODE_PARENTS,
+    TYPE_DECLARATIONS,
 )
 from map.languages import grammar, language_for
 
@@ -164,7 +166,7 @@ class Truth:
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
         project, or something the map may hold no symbol for (see
-        accuracy.syntax.declares_other)."""
+        accuracy.nodes.declares_other)."""
         return name in self._modules or name in self._shadowing
 
     def defines_macro(self, path: str, line: int) -> bool:
