@@ -232,61 +232,64 @@ def test_go_implementations_list_a_same_name_method_of_another_shape_apart(
     ]
 
 
-def _php_repo(dest: Path) -> Path:
-    root = _copy("php_app", dest)
-    (root / "src" / "Totals.php").write_text(
-        "<?php\nnamespace App;\n\n"
-        "// make_cart gives an empty cart to total\n"
-        "function grand_total(): int\n{\n"
-        "    return make_cart()->total([1, 2]);\n"
-        "}\n",
-        encoding="utf-8",
-    )
-    return root
+@dataclasses.dataclass(frozen=True)
+class _Fresh:
+    """A fixture, and a file written into it that the server never opened: it calls
+    `target`'s function (at the line holding `call`) and names it in a comment."""
+
+    server: str
+    fixture: str
+    path: str
+    text: str
+    target: str
+    call: str
+    comment: str
+    other: tuple[str, str]
+    """Another file that calls it, and the text of its call's line."""
 
 
-def test_php_references_reach_a_file_never_opened_and_list_a_comment_apart(
-    tmp_path: Path,
-) -> None:
-    require_binary("intelephense")
-    root = _php_repo(tmp_path)
-    data = _ask(root, nav_references, "src/Cart.php#make_cart")
-    totals, checkout = "src/Totals.php", "src/Checkout.php"
-    assert _places(data["locations"]) >= {
-        (totals, line_of(root, totals, "return make_cart")),
-        (checkout, line_of(root, checkout, "make_cart()")),
-    }
-    assert data["completeness"] == "complete", data["completenessReasons"]
-    assert [(u["path"], u["line"], u["source"]) for u in data["unconfirmed"]] == [
-        (totals, line_of(root, totals, "// make_cart"), "text")
-    ]
-    assert data["priming"] is None  # intelephense indexes the whole workspace itself
-
-
-def _bash_repo(dest: Path) -> Path:
-    root = _copy("sh_app", dest)
-    (root / "report.sh").write_text(
-        "#!/usr/bin/env bash\nsource ./lib/cart.sh\n\n"
-        "# cart_total counts what it is given\n"
+FRESH = (
+    _Fresh(
+        "intelephense",
+        "php_app",
+        "src/Totals.php",
+        "<?php\nnamespace App;\n\n// make_cart gives an empty cart to total\n"
+        "function grand_total(): int\n{\n    return make_cart()->total([1, 2]);\n}\n",
+        "src/Cart.php#make_cart",
+        "return make_cart",
+        "// make_cart",
+        ("src/Checkout.php", "make_cart()"),
+    ),
+    _Fresh(
+        "bash-language-server",
+        "sh_app",
+        "report.sh",
+        "#!/usr/bin/env bash\nsource ./lib/cart.sh\n\n# cart_total counts what it is given\n"
         "report() {\n  cart_total 4 5\n}\n",
-        encoding="utf-8",
-    )
-    return root
+        "lib/cart.sh#cart_total",
+        "  cart_total",
+        "# cart_total",
+        ("checkout.sh", "  cart_total"),
+    ),
+)
 
 
-def test_bash_references_reach_a_file_never_opened_and_list_a_comment_apart(
-    tmp_path: Path,
+@pytest.mark.parametrize("case", FRESH, ids=lambda case: case.server)
+def test_references_reach_a_file_never_opened_and_list_a_comment_apart(
+    tmp_path: Path, case: _Fresh
 ) -> None:
-    require_binary("bash-language-server")
-    root = _bash_repo(tmp_path)
-    data = _ask(root, nav_references, "lib/cart.sh#cart_total")
-    report, checkout = "report.sh", "checkout.sh"
+    # PHP and Bash: each server indexes the whole workspace itself (nothing primed)
+    require_binary(case.server)
+    root = _copy(case.fixture, tmp_path)
+    (root / case.path).write_text(case.text, encoding="utf-8")
+    data = _ask(root, nav_references, case.target)
+    other, needle = case.other
     assert _places(data["locations"]) >= {
-        (report, line_of(root, report, "  cart_total")),
-        (checkout, line_of(root, checkout, "  cart_total")),
+        (case.path, line_of(root, case.path, case.call)),
+        (other, line_of(root, other, needle)),
     }
     assert data["completeness"] == "complete", data["completenessReasons"]
     assert [(u["path"], u["line"], u["source"]) for u in data["unconfirmed"]] == [
-        (report, line_of(root, report, "# cart_total"), "text")
+        (case.path, line_of(root, case.path, case.comment), "text")
     ]
-    assert data["priming"] is None  # it analyses the whole workspace at start
+    assert data["priming"] is None
