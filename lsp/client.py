@@ -171,6 +171,8 @@ class Connection:
         """Set once the server says it loaded the workspace (the catalog's
         `indexing_progress` ended, or a `ready_log` message came)."""
         self._loading_since = time.monotonic()
+        """When the server began loading the workspace: its `initialized`, or the
+        rescan that cleared `loaded`."""
         if not spec.reports_indexing(root) and not spec.ready_log:
             self.loaded.set()
         self._register_handlers()
@@ -203,6 +205,7 @@ class Connection:
         )
         self._capabilities = result.capabilities
         self.notify(lambda c: c.initialized(types.InitializedParams()))
+        self._loading_since = time.monotonic()
 
     async def close(self, *, polite: bool = True) -> None:
         """Shut the server down (politely first, unless told not to); no process stays."""
@@ -340,7 +343,7 @@ class Connection:
 
     async def wait_loaded(self, deadline: float) -> None:
         """Wait until the server says it loaded the workspace, or until `deadline`
-        seconds after it began loading (its start, or the rescan that cleared
+        seconds after it began loading (`initialized`, or the rescan that cleared
         `loaded`) have passed: a server whose word never comes costs one deadline
         per loading, never one per query."""
         left = self._loading_since + deadline - time.monotonic()
