@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import sys
@@ -41,9 +40,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
 
-from accuracy.corpora import DEFAULT_CACHE, LANGUAGE_PROJECTS, Project, corpus
+from accuracy.corpora import LANGUAGE_PROJECTS, Project, corpus
 from accuracy.mapsites import SitesJudged, map_sites
 from accuracy.measure import percent
+from accuracy.options import emit, parsed, parser_for
 from accuracy.sample import candidates, pick
 from accuracy.truth import Truth
 from benchinfo import code_commit
@@ -167,32 +167,15 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run the benchmark, print the report."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument(
-        "--languages",
-        default=",".join(LANGUAGES),
-        help=f"comma-separated, of {', '.join(LANGUAGES)} (default: all)",
-    )
+    parser = parser_for(__doc__, list(LANGUAGES))
     parser.add_argument("--callers", type=int, default=40, help="functions asked for callers")
-    parser.add_argument("--seed", type=int, default=8, help="the sample's seed (pinned: 8)")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where corpora are kept")
-    parser.add_argument("--json", action="store_true", help="machine output on stdout")
     parser.add_argument(
         "--details", action="store_true", help="log each missed and extra line (stderr)"
     )
-    args = parser.parse_args(argv)
-    args.languages = args.languages.split(",")
-    unknown = set(args.languages) - set(LANGUAGES)
-    if unknown:
-        parser.error(f"unknown language: {', '.join(sorted(unknown))}")
+    args = parsed(parser, argv, list(LANGUAGES))
     if args.callers < 1:
         parser.error("--callers must be at least 1")
-    report = asyncio.run(bench(args))
-    if args.json:
-        sys.stdout.write(json.dumps(report, indent=2) + "\n")
-    else:
-        print_table(report)
-    return 0
+    return emit(asyncio.run(bench(args)), args.json, print_table)
 
 
 if __name__ == "__main__":
