@@ -34,6 +34,9 @@ once that submodule is imported, the package attribute is the module.
     Outline, outline_file
                        a file's symbols and comment spans, parsed without
                        its edges (outline)
+    UnresolvedUse, UnresolvedWhy
+                       a use linking left open (to nothing of ours, or a
+                       guess), and why (unresolved)
     MapError, UnknownNodeError, SnapshotError     the error tree (errors)
 """
 
@@ -66,6 +69,7 @@ if TYPE_CHECKING:
     from map.outline import Outline, outline_file
     from map.progress import BuildPhase, BuildProgress
     from map.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
+    from map.unresolved import UnresolvedUse, UnresolvedWhy
     from map.walk import list_files
     from map.watch import WatcherState, WatchStatus
 
@@ -92,6 +96,7 @@ _HOME = {
     "map.outline": ("Outline", "outline_file"),
     "map.progress": ("BuildPhase", "BuildProgress"),
     "map.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
+    "map.unresolved": ("UnresolvedUse", "UnresolvedWhy"),
     "map.walk": ("list_files",),
     "map.watch": ("WatcherState", "WatchStatus"),
 }
@@ -127,6 +132,8 @@ __all__ = [
     "SymbolKind",
     "TokenIndex",
     "UnknownNodeError",
+    "UnresolvedUse",
+    "UnresolvedWhy",
     "WatchStatus",
     "WatcherState",
     "comment_spans",

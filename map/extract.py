@@ -52,7 +52,17 @@ _LEAVES: frozenset[str] = frozenset({"type"})
 # A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
+# A function or method defined elsewhere: a prototype, a method declared in its class.
+_DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
+)
+_CALLABLE: frozenset[str] = frozenset({"function", "method"})
 _UNKNOWN = "assign.other"
+_LOCAL = "assign."
+_ALIAS = "assign.alias"
+_HIDING: Mapping[str, bool] = MappingProxyType({"references": True, "values": False})
+"""The uses a local of their name hides: a reference by an unknown local (True), a
+function taken as a value by any local but an alias (False)."""
 _RECEIVERS = frozenset({"self", "cls"})
 _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
     {
@@ -66,7 +76,9 @@ _ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "assign.returns": 0,
     }
 )
-_REF_PRIORITY: Mapping[str, int] = MappingProxyType({"inherits": 0, "calls": 1, "references": 2})
+_REF_PRIORITY: Mapping[str, int] = MappingProxyType(
+    {"inherits": 0, "calls": 1, "values": 2, "references": 3}
+)
 _KIND_INDEX: Mapping[str, int] = MappingProxyType({k: i for i, k in enumerate(REFERENCE_KINDS)})
 Span = Callable[[Node, Node], list[int]]
 """From the start of one node to the end of another, as the store's four ints."""
@@ -135,9 +147,10 @@ def _qualified(
     path: str, source: bytes, language: str, span: Span, found: Collected
 ) -> list[list[Any]]:
     """`qualified_symbols` as the store's symbol lists."""
-    symbols = _symbols(source, span, found)
+    declarations = _DECLARATIONS.get(language, frozenset())
+    symbols = _symbols(source, span, found, declarations)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
-        symbols = _symbols(source, span, found)
+        symbols = _symbols(source, span, found, declarations)
     return symbols
 
 
@@ -159,9 +172,12 @@ def _spans(positions: Positions, source: bytes) -> Span:
     return span
 
 
-def _symbols(data: bytes, span: Span, found: Collected) -> list[list[Any]]:
+def _symbols(
+    data: bytes, span: Span, found: Collected, declarations: frozenset[str]
+) -> list[list[Any]]:
     """Qualify, number and fingerprint the definitions (the store's symbol lists; each
-    qualified name's first symbol in `found.tails`); attach references to scopes."""
+    qualified name's first symbol in `found.tails`); attach references to scopes. A
+    function or method whose node is of a type in `declarations` is a declaration."""
     widest: dict[int, Scope] = {}
     for scope in found.scopes:
         key = scope.name_node.start_byte
@@ -201,6 +217,7 @@ def _symbols(data: bytes, span: Span, found: Collected) -> list[list[Any]]:
         kind = _kind_in_place(scope, scope.kind, namespaces)
         if kind in ("namespace", "module"):
             namespaces.add(scope.parts)
+        scope.declaration = kind in _CALLABLE and scope.node.type in declarations
         symbols.append(_symbol(data, span, scope, qualname, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = [r for r in refs if r.kind not in _ASSIGN_RANK]
@@ -214,8 +231,8 @@ def _drop_defined_prototypes(found: Collected, symbols: list[list[Any]]) -> bool
     one symbol of its name (and its bare ID); True when any was dropped."""
     defined = {
         tail if qualname is None else qualname
-        for tail, _, kind, *_, qualname, _ in symbols
-        if kind in ("function", "method")
+        for tail, _, kind, *_, qualname, _, _ in symbols
+        if kind in _CALLABLE
     }
     prototypes = {  # free functions: a class's member declarations stay its outline
         scope.name_node.start_byte
@@ -295,6 +312,7 @@ def _symbol(
         tokens.normalized(start, end),
         None if qualname == scope.tail else qualname,
         None if container == tuple(qualname.split("."))[:-1] else container,
+        scope.declaration,
     ]
 
 
@@ -304,18 +322,30 @@ def _references(span: Span, found: Collected) -> list[list[Any]]:
     tails = found.tails
     # a use of a parameter or another unknown local names nothing of ours: not kept
     unknown_locals = {(id(ref.scope), ref.text) for ref in found.assigns if ref.kind == _UNKNOWN}
+    # a function taken as a value is never a local, unless one that aliases a name
+    not_functions = {
+        (id(ref.scope), ref.text)
+        for ref in found.assigns
+        if ref.kind.startswith(_LOCAL) and ref.kind != _ALIAS
+    }
     best: dict[int, Ref] = {}
     for ref in found.refs:
         key = ref.start
+        hidden = _HIDING.get(ref.kind)
         if key in defined or (
-            ref.kind == "references"
+            hidden is not None
             and ref.qualifier is None
-            and (id(ref.scope), ref.text) in unknown_locals
+            and (id(ref.scope), ref.text) in (unknown_locals if hidden else not_functions)
         ):
             continue
         kept = best.get(key)
         if kept is None or _rank(ref) < _rank(kept):
             best[key] = ref
+    for scope in found.scopes:  # a declaration names its definition (map.resolve)
+        if scope.declaration:
+            best[scope.name_node.start_byte] = Ref(
+                scope.name_node, "references", None, scope.name_node.start_byte, scope.name, scope
+            )
     starts = sorted(best)
     for q_start, q_end in found.qualifier_spans:
         index = bisect_left(starts, q_start)

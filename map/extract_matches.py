@@ -10,14 +10,23 @@ what each match is:
     @container + @name                a scope that qualifies what it holds but
                                       is not a symbol itself (a Rust `impl`)
     @ref.calls / @ref.inherits / @ref.references + @name [+ @qualifier]
+    @ref.values + @name [+ @qualifier]
+                                      a function or method taken as a value
+                                      (map.model.ReferenceKind)
     @ref.types                        a type expression whose names are
                                       references (Python annotations)
     @assign.call / @assign.alias / @assign.type + @name + @value
                                       a local name given a call's result,
                                       another (dotted) name's value, or a
-                                      type annotation (an instance of it)
+                                      type annotation (an instance of it; a
+                                      Go pointer or generic type: of the type
+                                      it names; a value of another shape: an
+                                      unknown value)
     @assign.other + @name             a local name given something else
                                       (a parameter, a loop variable): unknown
+    @assign.value + @name + @value    a local name given a Go expression: a
+                                      call, alias or unknown by its shape
+                                      (`T{}`, `&T{}`, `f()`; `a.b`; other)
     @attr.call / @attr.alias / @attr.type + @name + @value
                                       the same for an instance attribute
                                       given in a method (`self.app = app`)
@@ -60,8 +69,20 @@ _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
+_GO_SELECTOR = "selector_expression"
+_BY_SHAPE = "assign.value"
+_UNKNOWN_VALUE = "assign.other"
+_TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
+_NAMES = frozenset({"identifier", _GO_SELECTOR})
+"""Go expressions that are a (dotted) name."""
+_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
+"""Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
+)
+"""Member access node types (Python, Go): the fields of the receiver and the name."""
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
-    {f"ref.{kind}": kind for kind in ("calls", "references", "inherits")}
+    {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
 
 
@@ -134,6 +155,8 @@ class Scope:
     parent: Scope | None = None
     tail: str = ""
     """A symbol's node ID without its path (`Qual.Name~2`); "" for a container."""
+    declaration: bool = False
+    """A function declared without its body (see map.model.Symbol.declaration)."""
 
 
 @dataclass(slots=True)
@@ -215,9 +238,12 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.comments.append((node.start_byte, node.end_byte))
         elif role == "ref.types":
             _add_type_refs(found, node)
+        elif role == _BY_SHAPE:
+            shape_role, value = _by_shape(captures["value"][0])
+            found.assigns.append(new_ref(captures["name"][0], shape_role, value))
         elif role.startswith(("assign.", "attr.")):
             values = captures.get("value")
-            value = _qualifier(values[0]) if values else COMPLEX_QUALIFIER
+            value = _qualifier(_named_type(values[0])) if values else COMPLEX_QUALIFIER
             found.assigns.append(
                 new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
@@ -358,9 +384,9 @@ def _split_qualified(text: str) -> tuple[str, ...]:
 
 def _qualifier(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
-    plain (dotted) name; a Python call in it keeps its callee, not its arguments
+    plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
     (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
-    if node.type == "call":
+    if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
         inner = node.child_by_field_name("function")
         callee = _qualifier(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
@@ -369,13 +395,45 @@ def _qualifier(node: Node) -> str:
     text = text_of(node)
     if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
         return text
-    target = node.child_by_field_name("object") if node.type == "attribute" else None
-    attribute = node.child_by_field_name("attribute") if target is not None else None
+    fields = _MEMBER_FIELDS.get(node.type)
+    target = node.child_by_field_name(fields[0]) if fields is not None else None
+    attribute = node.child_by_field_name(fields[1]) if fields is not None else None
     if target is not None and attribute is not None:
         receiver = _qualifier(target)
         if receiver != COMPLEX_QUALIFIER:
             return _capped(f"{receiver}.{text_of(attribute)}")
     return COMPLEX_QUALIFIER
+
+
+def _by_shape(node: Node) -> tuple[str, str]:
+    """The role and value of an `@assign.value` (Go's `x := EXPR`), by EXPR's shape."""
+    if node.type == "unary_expression":  # `&T{}`
+        node = node.child_by_field_name("operand") or node
+    if node.type == "composite_literal":
+        node = node.child_by_field_name("type") or node
+        if node.type in _TYPE_NAMES:
+            return "assign.call", _qualifier(node)
+    elif node.type == "call_expression":
+        callee = node.child_by_field_name("function")
+        if callee is not None and callee.type in _NAMES:
+            return "assign.call", _qualifier(callee)
+    elif node.type in _NAMES:
+        return "assign.alias", _qualifier(node)
+    return _UNKNOWN_VALUE, ""
+
+
+def _named_type(node: Node) -> Node:
+    """The type a Go pointer or generic type names (`*Router`, `List[T]`: the type
+    itself); any other node as it is."""
+    while node.type in _TYPE_WRAPPERS and node.named_child_count:
+        node = node.child_by_field_name("type") or node.named_children[0]
+    return node
+
+
+def _in_go_selector(node: Node) -> bool:
+    """A Go call whose result a selector reads (`NewRouter().Handle`)."""
+    parent = node.parent
+    return parent is not None and parent.type == _GO_SELECTOR
 
 
 def _capped(text: str) -> str:

@@ -2,7 +2,8 @@
 
 Grammars come from the per-language wheels (tree-sitter-python, ...); the
 extraction query of each language is `map/queries/<language>.scm` (the
-JavaScript family's adds the patterns they share, `ecmascript.scm`). Compiled
+JavaScript family's adds the patterns they share, `ecmascript.scm`; C and C++,
+`cfamily.scm`). Compiled
 grammars and queries are immutable, so each is loaded once per process.
 """
 
@@ -88,8 +89,11 @@ LANGUAGES: tuple[str, ...] = tuple(_GRAMMARS)
 _QUERY_DIR = Path(__file__).parent / "queries"
 # The JavaScript-family grammars name most nodes alike: those patterns live once in
 # ecmascript.scm, after each language's own. TSX is TypeScript plus the JSX patterns.
+# C and C++ share cfamily.scm likewise.
 _QUERY_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
+        "c": ("c", "cfamily"),
+        "cpp": ("cpp", "cfamily"),
         "javascript": ("javascript", "ecmascript"),
         "typescript": ("typescript", "ecmascript"),
         "tsx": ("typescript", "ecmascript", "tsx"),

@@ -34,7 +34,7 @@ from map.graph import (
     use_keys,
 )
 from map.link_changes import Facts, exported_names, moved_names, visible_facts
-from map.model import FileExtract
+from map.model import EDGE_OF, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
 from map.progress import Progress, counted
@@ -42,6 +42,7 @@ from map.references import References
 from map.resolution import Resolution
 from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
+from map.unresolved import NO_NAMES, OpenUses, is_open, open_names
 
 Change = tuple[FileExtract | None, FileExtract | None]
 Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
@@ -63,6 +64,9 @@ class _FileLinks:
 
     results: list[Resolution | None]
     deps: Consulted = field(default_factory=Consulted)
+    open_names: frozenset[str] = NO_NAMES
+    """The names of the references that resolved to nothing of ours or only to a
+    guess (map.unresolved): which files an answer about a name reads."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ class Linker:
         resolve alike (calls of one function) share it."""
         self._linked = 0
         """Files linked (whole or in part) since the scopes' caches were last dropped."""
+        self.open_uses = OpenUses(self._scopes, self._references, self._links)
+        """The uses linking left open (map.unresolved), as they are now."""
 
     @property
     def extracts(self) -> Mapping[str, FileExtract]:
@@ -297,6 +303,7 @@ class Linker:
         consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index, consulted)
+        links.open_names = open_names(self._references[path], links.results)
         self._depend(path, links, consulted)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
@@ -307,11 +314,15 @@ class Linker:
         dirty: set[EdgeKey] = set()
         references = self._references[path]
         consulted: defaultdict[str, list[int]] = defaultdict(list)
+        reopened = False
         for index in indexes:
             old, links.results[index] = links.results[index], None
             if old is not None:
                 dirty.update(references.key(index, target) for target in old.reached)
             dirty |= self._resolve_one(path, links, index, consulted)
+            reopened = reopened or is_open(old) != is_open(links.results[index])
+        if reopened:
+            links.open_names = open_names(references, links.results)
         self._depend(path, links, consulted)
         self._write(path, links, dirty)
 
@@ -326,7 +337,8 @@ class Linker:
         if resolution is None:
             return set()
         links.results[index] = resolution = self._shared.setdefault(resolution, resolution)
-        return {(scope, target, kind) for target in resolution.reached}
+        edge = EDGE_OF[kind]
+        return {(scope, target, edge) for target in resolution.reached}
 
     def _depend(self, path: str, links: _FileLinks, consulted: Mapping[str, list[int]]) -> None:
         """Record which references of `path` consulted which names (see `_resolve_one`)."""

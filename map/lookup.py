@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Literal
 
 from map.extract_matches import CALLED, SUPER_CALL
-from map.model import Assignment
+from map.model import Assignment, ReferenceKind
 from map.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.scopes import FileScope, NameBinding
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
-RefKey = tuple[str, str, str | None, Literal["calls", "references", "inherits"]]
+RefKey = tuple[str, str, str | None, ReferenceKind]
 """A reference as resolution reads it: scope, name, qualifier, kind."""
 AnswerKey = tuple[str | None, str, str | None, str]
 """What the answer for a reference depends on within its file (`answer_key`)."""
@@ -164,7 +163,8 @@ class Exports:
 
 def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> AnswerKey:
     """The reference with its scope replaced by what the answer takes from it: the
-    class around it when it starts with `self.` or `super().`; else the module,
+    class around it when it starts with `self.` or `super().` (the scope, in a method
+    defined out of line: its class is found elsewhere); else the module,
     unless a function or class around it defines or assigns the name it starts with
     (only names in `shadowed`, see `shadowed_names`, can be). In Ruby, the scope."""
     where, name, qualifier, kind = ref
@@ -173,7 +173,8 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
     else:
         head = segments(qualifier)[0]
         if head in SELF_WORDS or head in SUPER_WORDS:
-            return (scope.enclosing_class(where), name, qualifier, kind)
+            owner = scope.enclosing_class(where)  # none: a method defined out of line
+            return (owner, name, qualifier, kind) if owner is not None else ref
         head = head.removesuffix(CALLED)
     path = scope.path
     if scope.language in LEXICAL_CONSTANT_LANGUAGES and where != path:

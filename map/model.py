@@ -34,6 +34,17 @@ SymbolKind = Literal[
 
 EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
 EDGE_KINDS: tuple[EdgeKind, ...] = get_args(EdgeKind)
+ReferenceKind = Literal["calls", "references", "inherits", "values"]
+"""How a reference uses a name; `values`: a function or method taken as a value
+(passed, assigned, returned: a Go method value, a C function pointer), an edge of
+kind `calls` to a function or method only (see `EDGE_OF`)."""
+EDGE_OF: dict[str, EdgeKind] = {
+    "calls": "calls",
+    "references": "references",
+    "inherits": "inherits",
+    "values": "calls",
+}
+"""The kind of the edge a reference of each kind makes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +88,10 @@ class Symbol:
     `range` starts at the first decorator/annotation/attribute line and ends
     at the last line of the body; `selection` covers the name only.
     `container` is the chain of enclosing qualified-name parts
-    (`("TokenStore",)` for `TokenStore.issue`).
+    (`("TokenStore",)` for `TokenStore.issue`). `declaration`: a C or C++
+    function or method declared here and defined elsewhere (a header's
+    prototype, a method declared in its class): uses that reach it are edges
+    to its definition (docs/contracts.md#declarations-and-definitions).
     """
 
     node_id: str
@@ -88,6 +102,7 @@ class Symbol:
     selection: Range
     container: tuple[str, ...]
     fingerprint: Fingerprint
+    declaration: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +120,8 @@ class Import:
 
 @dataclass(frozen=True, slots=True)
 class Reference:
-    """A use of a name: a call, an inheritance, or another reference.
+    """A use of a name: a call, an inheritance, a function taken as a value, or another
+    reference.
 
     `scope` is the node ID of the innermost enclosing symbol (the file's
     path at module level). `qualifier` is the receiver or module written
@@ -113,7 +129,7 @@ class Reference:
     """
 
     name: str
-    kind: Literal["calls", "references", "inherits"]
+    kind: ReferenceKind
     range: Range
     scope: str
     qualifier: str | None = None

@@ -108,6 +108,16 @@ class MapReader(ABC):
                 return _edge(stored[0])
         return _edge(self._edge_details(source, target, kind))
 
+    def names_of(self, node_ids: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """The name and kind of each symbol among `node_ids` (files and unknown IDs
+        left out), from the graph (loaded first): no extract is unpacked."""
+        nodes = self.graph.nodes
+        return {
+            node_id: (data["name"], data["kind"])
+            for node_id in node_ids
+            if (data := nodes.get(node_id)) is not None and "name" in data
+        }
+
     def edge_kinds(self, source: str, target: str) -> list[EdgeKind]:
         """The kinds of the edges `source -> target`, in `EDGE_KINDS` order ([]: none)."""
         graph = self.graph

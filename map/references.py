@@ -13,12 +13,12 @@ stays packed (map.packed) for the answers that show it.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from sys import intern
 from typing import Any, TypeVar
 
 from map.lookup import RefKey
-from map.model import Reference
+from map.model import EDGE_OF, Reference
 from map.snapshot import REFERENCE_KINDS
 
 T = TypeVar("T", bound=Hashable)
@@ -97,11 +97,39 @@ class References:
             REFERENCE_KINDS[self._codes[index] % 4],
         )
 
+    def names_at(self, indexes: Iterable[int]) -> frozenset[str]:
+        """The distinct names the references at `indexes` use."""
+        at, names = self._which[0], self._names
+        return frozenset([names[code] for code in {at[i] for i in indexes}])
+
+    def named(self, names: Collection[str]) -> list[int]:
+        """The indexes of the references that use one of `names`, in order."""
+        return _positions(self._which[0], self._names, names)
+
+    def within(self, scopes: Collection[str]) -> list[int]:
+        """The indexes of the references directly inside one of `scopes` (node IDs)."""
+        return _positions(self._which[1], self._scopes, scopes)
+
     def key(self, index: int, target: str) -> tuple[str, str, str]:
         """The edge (scope, target, kind) the reference at `index` makes to `target`."""
         scope = self._scopes[self._which[1][index]]
-        return (scope, target, REFERENCE_KINDS[self._codes[index] % 4])
+        return (scope, target, EDGE_OF[REFERENCE_KINDS[self._codes[index] % 4]])
 
     def line(self, index: int) -> int:
         """The 1-based first line of the reference at `index`."""
         return self._codes[index] // 4 + 1
+
+
+def _positions(column: array[int], values: tuple[T, ...], wanted: Collection[T]) -> list[int]:
+    """The indexes, in order, whose `column` entry is the position of one of `wanted` in
+    `values` (searched by the array itself: a file's few matches cost what they are)."""
+    found: list[int] = []
+    for code in (code for code, value in enumerate(values) if value in wanted):
+        at = -1
+        try:
+            while True:
+                at = column.index(code, at + 1)
+                found.append(at)
+        except ValueError:
+            continue
+    return sorted(found)

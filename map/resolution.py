@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from map.scopes import FileScope
 
+CALLABLE_KINDS = frozenset({"function", "method"})
 CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
 CONFIDENCE_BY_NAME = 0.5
@@ -22,9 +23,11 @@ BY_NAME_LANGUAGES = frozenset(
     {"c", "cpp", "java", "rust", "go"}
     | {"ruby", "php", "csharp", "kotlin", "swift", "scala", "lua", "bash"}
 )
-LEXICAL_CONSTANT_LANGUAGES = frozenset({"ruby"})
+LEXICAL_CONSTANT_LANGUAGES = frozenset({"ruby", "cpp"})
 """Languages whose names in other files are looked up under the modules around the use
-first (Ruby: `Cart` inside `module Shop` may be Shop::Cart)."""
+first (Ruby: `Cart` inside `module Shop` may be Shop::Cart; C++: `area` in `Shape::twice`,
+defined out of line, may be Shape::area in the header, `Unit` in `namespace geo`
+geo::Unit)."""
 BUILTIN_MEMBERS: frozenset[str] = frozenset(
     name
     for kind in (object, str, bytes, int, float, list, tuple, dict, set, frozenset)

@@ -5,7 +5,8 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases, and what values
 stand for: map.values). When none of that answers, a name may still be
-guessed by name (map.resolution).
+guessed by name (map.resolution). A C or C++ declaration found is replaced by
+its definitions (map.definitions).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from map.definitions import DECLARING_LANGUAGES, Definitions
 from map.extract_matches import CALLED
 from map.lookup import (
     SELF_WORDS,
@@ -38,6 +40,7 @@ from map.model import Reference
 from map.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
+    CALLABLE_KINDS,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
     NameIndex,
@@ -46,10 +49,16 @@ from map.resolution import (
 )
 from map.resolution import exact as _exact
 from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
+from map.siblings import Siblings
 from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
+VALUES = "values"
+"""The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
+PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
+"""Languages whose methods may be declared in any file of their type's package (and
+whose package siblings are looked up through map.siblings)."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
@@ -67,6 +76,8 @@ class Resolver(ValueLookups):
         self._defs = defs_by_name
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes, defs_by_name)
+        self._definitions = Definitions(scopes, defs_by_name)
+        self._siblings = Siblings(scopes)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
         self._shadowed: frozenset[str] = frozenset()
@@ -74,13 +85,18 @@ class Resolver(ValueLookups):
         self._in_file: dict[AnswerKey, Answer] = {}
         """The answers for the references of `_file` (a file uses one name many times),
         by `answer_key` and by the reference's own `RefKey`."""
+        self._locals: dict[tuple[str, str], tuple[Target, frozenset[str]]] = {}
+        """What the names given values in `_file` stand for as receivers (`_local_value`)."""
 
     def forget(self) -> None:
         """Drop the lookups remembered so far; call whenever scopes or definitions change."""
         self._exports.forget()
         self._names.forget()
+        self._definitions.forget()
+        self._siblings.forget()
         self._members.clear()
         self._in_file.clear()
+        self._locals.clear()
 
     def answer(self, path: str, ref: RefKey) -> Answer:
         """What the reference `ref` in file `path` names (None: none of ours), and the
@@ -93,6 +109,7 @@ class Resolver(ValueLookups):
             self._file = path
             self._shadowed = shadowed_names(self._scopes[path])
             self._in_file.clear()
+            self._locals.clear()
         known = self._in_file.get(ref)
         if known is None:
             key = answer_key(self._scopes[path], ref, self._shadowed)
@@ -110,6 +127,10 @@ class Resolver(ValueLookups):
         ctx = Lookup(path, consulted)
         scope = self._scopes[path]
         found = self._resolve(ctx, scope, ref, 0)
+        if found is not None and ref.kind == VALUES:
+            found = self._callable(found)
+        if found is not None and scope.language in DECLARING_LANGUAGES:
+            return self._definitions.resolve(ctx, found, ref.scope)
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
             return found
         target = self._class_of(found.targets)
@@ -119,6 +140,19 @@ class Resolver(ValueLookups):
         if constructor is None:
             return found
         return Resolution(found.targets, found.confidence, constructor.targets)
+
+    def _callable(self, found: Resolution) -> Resolution | None:
+        """A function taken as a value names only functions and methods, and is never
+        guessed: what else a name could be (a constant, a field on a receiver of
+        unknown type) is no call."""
+        if found.confidence < CONFIDENCE_INHERITED:
+            return None
+        targets = tuple(
+            t for t in found.targets if self._scopes[file_of(t)].symbols[t].kind in CALLABLE_KINDS
+        )
+        if targets == found.targets:
+            return found
+        return Resolution(targets, found.confidence) if targets else None
 
     def _resolve(
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
@@ -144,7 +178,9 @@ class Resolver(ValueLookups):
             if binding is not None:
                 return _exact(self._bound(ctx, binding, name))
             ids = self._exports.find(ctx, scope.stars, name)
-        for visible in scope.visible_files:
+        if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
+            ids = self._siblings.find(ctx, scope, name, name)
+        for visible in () if scope.language in PACKAGE_METHOD_LANGUAGES else scope.visible_files:
             if ids:
                 break
             ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
@@ -199,7 +235,7 @@ class Resolver(ValueLookups):
 
     def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
-            owner = scope.enclosing_class(scope_id)
+            owner = scope.enclosing_class(scope_id) or self._declaring_class(ctx, scope, scope_id)
             return ClassTarget(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
         if head.endswith(CALLED):  # `make().run()`: what `make` returns
             return self._result(
@@ -208,9 +244,7 @@ class Resolver(ValueLookups):
         ids = self._local(ctx, scope, scope_id, head)
         where = scope.assigning(scope_id, head) if not ids else None
         if where is not None:
-            givens = scope.assigned.givens((where, head))
-            target = self._assigned(ctx, scope, where, head, givens, depth)
-            return target if not isinstance(target, Resolution) else self._class_of(target.targets)
+            return self._local_value(ctx, scope, where, head, depth)
         if not ids:
             see(ctx, scope, head)
             binding = scope.bindings.get(head)
@@ -224,6 +258,43 @@ class Resolver(ValueLookups):
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
         return self._class_of(ids)
+
+    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
+        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
+        to, as a file it includes declares it."""
+        symbol = scope.symbols.get(scope_id)
+        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
+            return None
+        qual = ".".join(symbol.container)
+        for path in scope.visible_files:
+            other = self._scopes[path]
+            for node_id in defined(ctx, other, qual, symbol.container[-1]):
+                if other.is_class(node_id):
+                    return node_id
+        return None
+
+    def _local_value(
+        self, ctx: Lookup, scope: FileScope, where: str, head: str, depth: int
+    ) -> Target:
+        """What a name given its value in `where` stands for as a receiver; for lookups
+        of the file asked about, remembered with what it consulted (a function's `r`
+        is the receiver of many calls)."""
+        memo = ctx.seen is None and not ctx.following and depth == 0 and ctx.file == scope.path
+        key = (where, head)
+        known = self._locals.get(key) if memo else None
+        if known is not None:
+            ctx.consulted |= known[1]
+            return known[0]
+        inner = Lookup(ctx.file, set()) if memo else ctx
+        found = self._assigned(inner, scope, where, head, scope.assigned.givens(key), depth)
+        target = found if not isinstance(found, Resolution) else self._class_of(found.targets)
+        if memo:
+            ctx.consulted |= inner.consulted
+            if inner.cyclic:
+                ctx.cyclic = True
+            else:
+                self._locals[key] = (target, frozenset(inner.consulted))
+        return target
 
     def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
         if isinstance(target, ModuleTarget) and not target.files:
@@ -279,6 +350,8 @@ class Resolver(ValueLookups):
             scope = self._scopes[file_of(owner.node_id)]
             qual = scope.symbols[owner.node_id].qualname
             ids = defined(ctx, scope, f"{qual}.{name}", name)
+            if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
+                ids = self._siblings.find(ctx, scope, f"{qual}.{name}", name)
             if ids:
                 return _exact(ids)
         if depth >= MAX_HOPS:

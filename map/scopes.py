@@ -8,6 +8,7 @@ moves, every reference of the file is resolved again.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -31,8 +32,14 @@ from map.modules import (
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
 HEAD_BINDING_LANGUAGES = frozenset({"python"})
+UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
+"""Languages whose class members are not in scope unqualified inside the class (Python's
+class body, a Go method's receiver type): only through `self` or a receiver."""
 LAST_BINDING_LANGUAGES = frozenset({"go", "java", "rust"})
 PATH_SEPARATORS = {"rust": "::", "cpp": "::"}
+_GO_MAJOR = re.compile(r"v[0-9]+")
+"""A Go module path's major version element, which its package is not named after."""
+_GO_MAJOR_SUFFIX = re.compile(r"\.v[0-9]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,8 @@ class Declared:
     qualname: str
     kind: SymbolKind
     container: tuple[str, ...]
+    declaration: bool = False
+    """Declared here, defined elsewhere (map.model.Symbol.declaration)."""
 
 
 @dataclass(slots=True)
@@ -97,7 +106,7 @@ class FileScope:
 
     def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
         """Qualified-name prefixes under which a name used in `scope_id` is looked up,
-        innermost first, ending with "" (top level); Python skips class bodies."""
+        innermost first, ending with "" (top level); Python and Go skip classes."""
         return self._scope_facts(scope_id)[0]
 
     def enclosing_class(self, scope_id: str) -> str | None:
@@ -116,7 +125,7 @@ class FileScope:
                 is_class = bool(ids) and self.is_class(ids[0])
                 if is_class and owner is None:
                     owner = ids[0]
-                if not (is_class and self.language == "python"):
+                if not (is_class and self.language in UNSCOPED_MEMBER_LANGUAGES):
                     prefixes.append(".".join(chain[:i]) + ".")
             prefixes.append("")
             known = (tuple(prefixes), owner)
@@ -188,7 +197,7 @@ def new_scope(extract: FileExtract) -> FileScope:
     symbols: dict[str, Declared] = {}
     for s in extract.symbols:
         container = containers.setdefault(s.container, s.container)
-        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container)
+        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
         by_qual[s.qualname].append(s.node_id)
@@ -313,7 +322,12 @@ def _plain_binding(
         return head, index.resolve(path, language, head) if head != module else files
     if language in LAST_BINDING_LANGUAGES:
         sep = PATH_SEPARATORS.get(language, "/" if language == "go" else ".")
-        last = module.rstrip(sep).rsplit(sep, 1)[-1]
+        parts = module.rstrip(sep).rsplit(sep, 2)
+        if language == "go" and len(parts) > 1 and _GO_MAJOR.fullmatch(parts[-1]):
+            parts.pop()  # `github.com/go-chi/chi/v5` is package chi
+        last = parts[-1]
+        if language == "go":
+            last = _GO_MAJOR_SUFFIX.sub("", last)  # `gopkg.in/yaml.v3` is package yaml
         return (last or None), files
     return None, files
 

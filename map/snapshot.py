@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from sys import intern
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from map.model import (
     Assignment,
@@ -20,18 +20,15 @@ from map.model import (
     Import,
     Range,
     Reference,
+    ReferenceKind,
     Symbol,
     SymbolKind,
 )
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 SYMBOL_KINDS: dict[str, SymbolKind] = {kind: kind for kind in get_args(SymbolKind)}
 """A stored kind -> the one string of that kind (orjson gives a new one per symbol)."""
-REFERENCE_KINDS: tuple[Literal["calls", "references", "inherits"], ...] = (
-    "calls",
-    "references",
-    "inherits",
-)
+REFERENCE_KINDS: tuple[ReferenceKind, ...] = ("calls", "references", "inherits", "values")
 INHERITS = REFERENCE_KINDS.index("inherits")
 """The stored kind of a reference that names a base class."""
 
@@ -57,6 +54,7 @@ def encode_extract(e: FileExtract) -> list[Any]:
                 s.fingerprint.normalized,
                 None if s.qualname == s.node_id[cut:] else s.qualname,
                 None if s.container == tuple(s.qualname.split("."))[:-1] else s.container,
+                s.declaration,
             ]
             for s in e.symbols
         ],
@@ -138,7 +136,7 @@ def _symbols(
 ) -> tuple[Symbol, ...]:
     """Decode symbol lists; each one's node ID goes in `ids` by its tail."""
     built: list[Symbol] = []
-    for tail, name, kind, rng, sel, exact, normalized, qual, container in raw:
+    for tail, name, kind, rng, sel, exact, normalized, qual, container, declaration in raw:
         qualname = tail if qual is None else qual
         ids[tail] = prefix + tail
         built.append(
@@ -153,6 +151,7 @@ def _symbols(
                 if container is None
                 else tuple(container),
                 fingerprint=Fingerprint(exact, normalized),
+                declaration=declaration,
             )
         )
     return tuple(built)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,6 +45,7 @@ from map.store import (
     remove_legacy,
     store_file,
 )
+from map.unresolved import UnresolvedUse
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +273,20 @@ class StoreBackedMap(MapReader):
         if not self._materialize() or self._broken:
             self.rebuild()
         return self._linker.extracts
+
+    def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse]:
+        """Every use of one of `names` that linking left open: resolved to nothing of
+        ours, or only to a guess by name (map.unresolved), by path and line. Loads
+        the graph first (see `graph_loaded`)."""
+        self._extracts()
+        return self._linker.open_uses.named(names)
+
+    def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse]:
+        """The uses directly inside the symbols `node_ids` that resolved to nothing of
+        ours (library calls, unknown receivers), by path and line. Loads the graph
+        first."""
+        self._extracts()
+        return self._linker.open_uses.within(node_ids)
 
     def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         self._extracts()  # the graph loaded (or rebuilt) first

@@ -4,13 +4,16 @@ A diff runs from a commit (default HEAD) to the working tree (untracked files
 count as added) or to a second commit. Files in no language the map knows are
 listed but not parsed. A memory is *touched* when one of its references into
 a file the diff changed was moved, modified or deleted (relocated, renamed,
-modified, deleted), or when what an anchored symbol calls changed in such a
-file (`dependencies_changed`).
+modified, deleted), or when the diff modified, moved or renamed a symbol that
+one of its anchored symbols calls directly (the map's `calls` edges from
+where the symbol is now). The callees are read from the anchors whatever the
+memory's status or its references': a stale memory's modified symbol still
+calls what it calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +24,7 @@ from map import language_for
 from memory.errors import MemoryInputError
 from memory.files import FileNow
 from memory.git import BlobReader, Change, GitError, GitRepo
-from memory.model import Anchor, MemoryCheck, RefCheck
+from memory.model import MemoryCheck, RefCheck
 from memory.symdiff import Side, SymbolChange, diff_symbols
 from memory.workspace import Workspace
 
@@ -128,21 +131,31 @@ def _put(ws: Workspace, sides: dict[str, Side], file: FileNow | None) -> None:
 @dataclass(frozen=True, slots=True)
 class Touched:
     """A memory the diff touches: its references that moved, changed or went, and the
-    callees of its symbols that changed."""
+    callees of its symbols that the diff changed."""
 
     check: MemoryCheck
     refs: tuple[RefCheck, ...]
     callees: tuple[str, ...]
 
 
-CalleesChanged = Callable[[Anchor, RefCheck], tuple[str, ...]]
+Callees = Callable[[str], Iterable[str]]
+"""The node IDs a symbol (by node ID) calls directly."""
+CHANGED_CALLEE = frozenset({"modified", "moved", "renamed"})
+"""The symbol changes that change a callee (an added symbol was nobody's callee)."""
 
 
 def touched(
-    results: Sequence[MemoryCheck], diff: Diff, callees: CalleesChanged | None = None
+    results: Sequence[MemoryCheck],
+    diff: Diff,
+    changes: Sequence[SymbolChange] = (),
+    callees: Callees | None = None,
 ) -> list[Touched]:
-    """The checked memories the diff touches, in the order given."""
+    """The checked memories the diff touches, in the order given; `changes` are the
+    diff's symbols, `callees` the map's call edges (without them, no callee counts)."""
     paths = diff.paths()
+    changed_ids = {
+        i for c in changes if c.change in CHANGED_CALLEE for i in (c.node_id, c.old_id) if i
+    }
     found = []
     for result in results:
         refs = tuple(
@@ -152,12 +165,18 @@ def touched(
             and (r.anchor.spec.path in paths or (r.place is not None and r.place.path in paths))
         )
         changed: set[str] = set()
-        if callees is not None:
-            for ref in result.refs:
-                if ref.status in ("valid", "relocated") and ref.anchor.spec.type == "symbol":
-                    changed.update(
-                        c for c in callees(ref.anchor, ref) if c.partition("#")[0] in paths
-                    )
+        if callees is not None and changed_ids:
+            for node in filter(None, map(_symbol_now, result.refs)):
+                changed.update(c for c in callees(node) if c in changed_ids)
         if refs or changed:
             found.append(Touched(result, refs, tuple(sorted(changed))))
     return found
+
+
+def _symbol_now(ref: RefCheck) -> str | None:
+    """The node ID of an anchored symbol where the check found it now, whatever its
+    status (None: not a symbol, or not found)."""
+    place = ref.place
+    if ref.anchor.spec.type != "symbol" or place is None or not place.symbol:
+        return None
+    return f"{place.path}#{place.symbol}"

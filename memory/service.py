@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory.anchor import capture
-from memory.changes import Diff, Touched, touched
+from memory.changes import Diff, Touched, symbol_changes, touched
 from memory.check import check_memories
-from memory.deps import CalleeProbe
+from memory.deps import CALLS, CalleeProbe
 from memory.errors import MemoryInputError
 from memory.git import GitRepo
 from memory.live import LiveConfirm
@@ -36,6 +36,7 @@ from memory.model import (
 from memory.recall import Recalled, recall
 from memory.refs import RefParser
 from memory.stores import MemoryBackend, StoreLocation, open_store, store_exists, store_location
+from memory.symdiff import SymbolChange
 from memory.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -217,15 +218,28 @@ class MemoryService:
             self.writable.set_statuses(changed, git.stamp() if git else None)
         return results
 
-    def touched_by(self, diff: Diff, ws: Workspace | None = None) -> list[Touched]:
+    def touched_by(
+        self,
+        diff: Diff,
+        ws: Workspace | None = None,
+        changes: Sequence[SymbolChange] | None = None,
+    ) -> list[Touched]:
         """The memories (active, stale, historical or draft) `diff` touches, checked
         now (see memory.changes); nothing is stored. `ws` may carry extractions made
-        for the diff (`memory.changes.symbol_changes`)."""
+        for the diff, and `changes` its symbols (`memory.changes.symbol_changes`).
+        Without the code map no callee counts."""
         memories = self.store.select(statuses=("active", "stale", "historical", "draft"))
         ws = ws or self.workspace()
+        code_map = self.code_map
         with self._probe(ws) as probe:
             results = check_memories(ws, memories, dependencies=probe)
-            return touched(results, diff, probe)
+        if code_map is None:
+            return touched(results, diff)
+        if changes is None:
+            changes = symbol_changes(diff, ws)
+        return touched(
+            results, diff, changes, lambda node: (c["id"] for c in code_map.uses_of(node, CALLS))
+        )
 
     def recall(self, query: str, *, limit: int = 10, include_stale: bool = False) -> Recalled:
         """Search, check and rank; records last_used_at for what it returns."""

@@ -41,8 +41,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
 
 from accuracy.corpora import LANGUAGE_PROJECTS, Project, corpus
+from accuracy.figures import percent
 from accuracy.mapsites import SitesJudged, map_sites
-from accuracy.measure import percent
 from accuracy.options import emit, parsed, parser_for
 from accuracy.sample import candidates, pick
 from accuracy.truth import Truth

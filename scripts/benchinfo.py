@@ -8,10 +8,11 @@ from pathlib import Path
 import bridge
 
 
-def code_commit() -> str:
-    """The commit of the code being measured (with `+dirty` when the tree has edits);
-    the folder's name when that code is no git checkout (an exported commit)."""
-    code = Path(bridge.__file__).resolve().parents[1]
+def code_commit(code: Path | None = None) -> str:
+    """The commit of the code being measured (this checkout's, or `code`'s), with
+    `+dirty` when the tree has edits; the folder's name when that code is no git
+    checkout (an exported commit)."""
+    code = code or Path(bridge.__file__).resolve().parents[1]
     if not (code / ".git").exists():
         return f"{code.name} (exported)"
     git = ["git", "-C", str(code)]

@@ -14,13 +14,20 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     NodeTarget, LspPosition
                        what it is pointed at (targets)
     CheckCache         what the cross-check keeps between questions (checkcache)
-    scan, label, name_at, names_code, Site, Scan, Role, Source
-                       the candidate sites of a name, labelled by the map (candidates)
+    scan, name_at, Site, Scan, Role, Source
+                       the candidate sites of a name (candidates)
+    label, names_code  what the map and the syntax see on them (labels)
     judge, stands_against, Verdict, Reason, Question, ReasonCode
                        an answer checked against its candidates (completeness)
     prime, prime_cap, files_to_prime, Priming, PRIME_CAP
                        open the candidate files for servers that need it (priming)
     cross_checked      ask, prime, judge, recover: one checked question (crosscheck)
+    judge_users, judge_dependents, judge_changes, judge_callees, judge_path, MapVerdict,
+    MapReason,
+    MapReasonCode,
+    OpenUse            a map answer weighed against the uses linking left open (mapcheck)
+    OpenSites, OpenSite
+                       those uses as sites, read as far as an answer lists them (opensites)
     callers_from_callees, by_target
                        callers the call hierarchy missed (callers)
     LiveSymbol, flatten, name_parts, enclosing, find_exact, find_by_name
@@ -46,13 +53,26 @@ from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees
-    from verify.candidates import Role, Scan, Site, Source, label, name_at, names_code, scan
+    from verify.candidates import Role, Scan, Site, Source, name_at, scan
     from verify.checkcache import CheckCache
     from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
     from verify.crosscheck import cross_checked
     from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
     from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
+    from verify.labels import label, names_code
     from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
+    from verify.mapcheck import (
+        MapReason,
+        MapReasonCode,
+        MapVerdict,
+        OpenUse,
+        judge_callees,
+        judge_changes,
+        judge_dependents,
+        judge_path,
+        judge_users,
+    )
+    from verify.opensites import OpenSite, OpenSites
     from verify.outlines import kept_outline, symbol_named
     from verify.priming import PRIME_CAP, Priming, files_to_prime, prime, prime_cap
     from verify.recorded import (
@@ -76,9 +96,7 @@ _HOME = {
         "Scan",
         "Site",
         "Source",
-        "label",
         "name_at",
-        "names_code",
         "scan",
     ),
     "verify.checkcache": ("CheckCache",),
@@ -93,7 +111,20 @@ _HOME = {
     "verify.crosscheck": ("cross_checked",),
     "verify.edges": ("EdgeVerdicts", "UncheckedReason", "verify_edges"),
     "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
+    "verify.labels": ("label", "names_code"),
     "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
+    "verify.mapcheck": (
+        "MapReason",
+        "MapReasonCode",
+        "MapVerdict",
+        "OpenUse",
+        "judge_callees",
+        "judge_changes",
+        "judge_dependents",
+        "judge_path",
+        "judge_users",
+    ),
+    "verify.opensites": ("OpenSite", "OpenSites"),
     "verify.priming": ("PRIME_CAP", "Priming", "files_to_prime", "prime", "prime_cap"),
     "verify.recorded": (
         "Edge",
@@ -136,7 +167,13 @@ __all__ = [
     "LiveSymbol",
     "LspPosition",
     "MapEntry",
+    "MapReason",
+    "MapReasonCode",
+    "MapVerdict",
     "NodeTarget",
+    "OpenSite",
+    "OpenSites",
+    "OpenUse",
     "Priming",
     "Question",
     "Reason",
@@ -163,6 +200,11 @@ __all__ = [
     "find_exact",
     "flatten",
     "judge",
+    "judge_callees",
+    "judge_changes",
+    "judge_dependents",
+    "judge_path",
+    "judge_users",
     "kept_outline",
     "label",
     "live_failure",

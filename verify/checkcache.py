@@ -2,7 +2,7 @@
 
 A nav answer is checked against every line of the workspace naming the
 symbol, and the lines it did not confirm are labelled by the map's
-extraction (`verify.candidates`). Most files do not change between two
+extraction (`verify.candidates`, `verify.labels`). Most files do not change between two
 questions, so one `CheckCache` per workspace (on the `AppContext`) keeps:
 
 | kept                     | keyed by                                           |

@@ -6,7 +6,8 @@
 3. For a server whose catalog entry says `prime_before_search`, the
    candidate files that answer did not cover are opened (`verify.priming`)
    and, when any was, the question is asked again.
-4. The answer is judged against the candidates (`verify.completeness`);
+4. The sites it did not confirm are labelled (`verify.labels`) and the
+   answer is judged against the candidates (`verify.completeness`);
    when sites that stand against it stay unconfirmed (`stands_against`: not
    comments nor other symbols' definitions), `recover` may confirm some from
    another side (callers: `verify.callers`), and the answer is judged again.
@@ -23,8 +24,9 @@ from disk.columns import from_utf16
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.text import read_source
-from verify.candidates import Scan, Site, label, name_at, names_code, scan
+from verify.candidates import Scan, Site, name_at, scan
 from verify.completeness import Question, Verdict, judge, stands_against
+from verify.labels import label, names_code
 from verify.priming import Priming, files_to_prime, prime, prime_cap
 from verify.targets import LspPosition
 from verify.workspace import Workspace

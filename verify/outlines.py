@@ -13,7 +13,7 @@ from disk.paths import resolve_in_root
 from disk.stamps import content_hash
 from disk.text import read_source_bytes
 from lsp import DocumentSymbolNode, LspError
-from verify.symbols import LiveSymbol, flatten
+from verify.symbols import LiveSymbol, flatten, name_parts
 from verify.workspace import Workspace
 
 
@@ -48,9 +48,9 @@ def _digest(workspace: Workspace, path: str) -> str | None:
 async def symbol_named(workspace: Workspace, path: str, line: int, name: str) -> LiveSymbol | None:
     """The innermost symbol of the file's live outline named `name` whose range holds
     0-based `line` (a server's workspace symbol points at the range, a decorator's
-    line, not the name); None when the outline has none."""
+    line, not the name); None when the outline has none. `name` may be spelled the
+    server's way (`FlagSet.Get`, `(*FlagSet).Get`, `Shape::area`): its last part counts."""
+    own = name_parts(name)[-1].rsplit(".", 1)[-1]
     symbols = flatten(path, await kept_outline(workspace, path))
-    holding = [
-        s for s in symbols if s.name == name and s.span.start_line <= line <= s.span.end_line
-    ]
+    holding = [s for s in symbols if s.name == own and s.span.start_line <= line <= s.span.end_line]
     return max(holding, key=lambda s: s.span.start_line, default=None)

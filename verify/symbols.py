@@ -14,10 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from lsp import DocumentSymbolNode, Span
+from map import language_for
 from verify.targets import NodeTarget
 
 _GO_RECEIVER = re.compile(r"^\(\*?(?P<type>[\w.]+)(?:\[[^\]]*\])?\)\.(?P<name>\w+)$")
 _PARAMS = re.compile(r"\(.*\)$")
+C_FAMILY = frozenset({"c", "cpp"})
+_FUNCTIONS = frozenset({"function", "method", "constructor"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +53,15 @@ def name_parts(name: str) -> tuple[str, ...]:
 
 
 def flatten(path: str, roots: Sequence[DocumentSymbolNode]) -> list[LiveSymbol]:
-    """Every symbol of the outline in document order, each with its node ID."""
+    """Every symbol of the outline in document order, each with its node ID. In C and
+    C++ a function's forward declaration in the file that defines it is left out, as
+    the map leaves it out: the definition keeps the ID the map gives it."""
     seen: Counter[str] = Counter()
     found: list[LiveSymbol] = []
-    for chain, node in _walk(roots, ()):
+    walked = list(_walk(roots, ()))
+    if language_for(path) in C_FAMILY:
+        walked = _without_forward_declarations(walked)
+    for chain, node in walked:
         qualname = ".".join(chain)
         seen[qualname] += 1
         ordinal = seen[qualname]
@@ -64,6 +72,26 @@ def flatten(path: str, roots: Sequence[DocumentSymbolNode]) -> list[LiveSymbol]:
             )
         )
     return found
+
+
+Walked = list[tuple[tuple[str, ...], DocumentSymbolNode]]
+
+
+def _without_forward_declarations(walked: Walked) -> Walked:
+    """`walked` less each function a one-line declaration names when the same file also
+    defines it over more lines (clangd lists both; the map only the definition)."""
+    functions: dict[tuple[str, ...], list[DocumentSymbolNode]] = {}
+    for chain, node in walked:
+        if node.kind in _FUNCTIONS:
+            functions.setdefault(chain, []).append(node)
+    declared = {
+        id(node)
+        for nodes in functions.values()
+        if any(n.span.end_line > n.span.start_line for n in nodes)
+        for node in nodes
+        if node.span.end_line == node.span.start_line
+    }
+    return [(chain, node) for chain, node in walked if id(node) not in declared]
 
 
 def _walk(

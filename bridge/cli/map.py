@@ -57,7 +57,7 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
 
     impact = sub.add_parser("impact", parents=[parent], help="what depends on a node, transitively")
     impact.add_argument("node_id", metavar="ID")
-    impact.add_argument("--depth", type=int)
+    impact.add_argument("--depth", type=int, default=2, help="edges away to go (default 2)")
     _budget(impact)
     _verify(impact)
     impact.set_defaults(handler=_impact)
@@ -114,11 +114,11 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _impact(args: argparse.Namespace) -> int:
-    from bridge.tools import mapping
+    from bridge.tools import mapgraph
 
     return run_tool(
         args,
-        lambda app: mapping.map_impact(app, args.node_id, args.depth, args.budget, args.verify),
+        lambda app: mapgraph.map_impact(app, args.node_id, args.depth, args.budget, args.verify),
     )
 
 
@@ -134,21 +134,21 @@ def _changes(args: argparse.Namespace) -> int:
 
 
 def _path(args: argparse.Namespace) -> int:
-    from bridge.tools import mapping
+    from bridge.tools import mapgraph
 
     return run_tool(
         args,
-        lambda app: mapping.map_path(app, args.source, args.target, args.budget, args.verify),
+        lambda app: mapgraph.map_path(app, args.source, args.target, args.budget, args.verify),
     )
 
 
 def _walker(direction: Literal["in", "out"]) -> Any:
     def handler(args: argparse.Namespace) -> int:
-        from bridge.tools import mapping
+        from bridge.tools import mapgraph
 
         return run_tool(
             args,
-            lambda app: mapping.map_neighbors(
+            lambda app: mapgraph.map_neighbors(
                 app,
                 args.node_id,
                 direction,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from bridge.cli.run import run_tool
@@ -53,7 +54,8 @@ def register_nav(parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     diags = nav_sub.add_parser(
         "diagnostics",
         parents=[parent],
-        help="errors and warnings now: of PATH, else of the files changed since --since",
+        help="errors and warnings now: of PATH, else of the files changed since --since "
+        "and the files that use what they changed",
     )
     diags.add_argument("path", nargs="?")
     diags.add_argument("--since", default="HEAD", metavar="COMMIT")
@@ -120,6 +122,13 @@ def _show_diagnostics(envelope: Envelope) -> None:
     for d in data["diagnostics"]:
         print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}")
     print(f"{data['errorCount']} errors, {data['warningCount']} warnings ({data['completeness']})")
+    if "since" in data["scope"]:
+        why = Counter(f["why"] for f in data["files"])
+        users = why["uses_changed_symbol"] + why["names_removed_symbol"]
+        print(
+            f"checked {len(data['files'])} files ({why['changed']} changed, {users} using "
+            f"what changed); {len(data['notChecked'])} left out (see --json: notChecked)"
+        )
     for warning in envelope["warnings"]:
         print(f"warning: {warning}")
 

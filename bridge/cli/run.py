@@ -78,11 +78,11 @@ def _line(item: Any) -> str:
     from rich.markup import escape
 
     if isinstance(item, dict):
-        where = item.get("nodeId") or item.get("path") or item.get("name") or ""
+        where = item.get("nodeId") or item.get("path") or item.get("name") or item.get("code") or ""
         line = item.get("line") or item.get("startLine")
         head = f"{where}:{line}" if line and "#" not in str(where) else str(where)
         if "#" in str(where) and item.get("startLine"):
             head += f"  (lines {item['startLine']}-{item.get('endLine')})"
-        text = item.get("text") or item.get("kind") or ""
+        text = item.get("text") or item.get("kind") or item.get("message") or ""
         return escape(f"{head}  {text}".rstrip())
     return str(item)

@@ -13,7 +13,13 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
-from bridge.contract.map_shapes import Neighbor, NodeKind, Verification
+from bridge.contract.map_shapes import (
+    MapReason,
+    Neighbor,
+    NodeKind,
+    UnresolvedSite,
+    Verification,
+)
 from bridge.contract.nav_shapes import TargetLine
 from bridge.contract.schema_types import Completeness
 from lsp import DiagnosticsSource
@@ -21,10 +27,14 @@ from memory import FileChangeKind, MemoryStatus, RefReason, RefStatus, SymbolCha
 
 Severity = Literal["error", "warning", "information", "hint"]
 DiagnosticsReasonCode = Literal[
-    "server_loading", "diagnostics_timeout", "no_server", "files_capped"
+    "server_loading", "diagnostics_timeout", "no_server", "files_capped", "users_unknown"
 ]
 """Why a nav_diagnostics answer is partial."""
 NotCheckedReason = Literal["no_server", "files_capped"]
+CheckedFor = Literal["asked", "changed", "uses_changed_symbol", "names_removed_symbol"]
+"""Why nav_diagnostics checks a file (or would have): named by `path`, changed since
+`since`, a first-hop user in the map of a symbol the change touched, or a file naming
+a symbol the change removed, renamed or moved (by its old name). In priority order."""
 
 # ----------------------------------------------------------------- parameters
 
@@ -97,9 +107,12 @@ class DiagnosticItem(TypedDict):
 
 
 class DiagnosticsFile(TypedDict):
-    """How one file's diagnostics were had (`pull`ed or `published`), and its counts."""
+    """A checked file: why (`symbols`: the changed symbols that brought it in, node IDs),
+    how its diagnostics were had (`pull`ed or `published`), and its counts."""
 
     path: str
+    why: CheckedFor
+    symbols: list[str]
     source: DiagnosticsSource
     settled: bool
     loading: bool
@@ -109,11 +122,14 @@ class DiagnosticsFile(TypedDict):
 
 
 class NotChecked(TypedDict):
-    """A changed file that was not checked, and why."""
+    """A file that was to be checked (`why`, `symbols` as for a checked file) but was
+    not, and why not (`reason`)."""
 
     path: str
     reason: NotCheckedReason
     message: str
+    why: CheckedFor
+    symbols: list[str]
 
 
 class DiagnosticsData(TypedDict):
@@ -169,6 +185,10 @@ class ChangedSymbol(TypedDict):
     dependentCount: int
     dependents: list[Neighbor]
     note: NotRequired[str]
+    completeness: NotRequired[Completeness]
+    completenessReasons: NotRequired[list[MapReason]]
+    unresolved: NotRequired[list[UnresolvedSite]]
+    unresolvedCount: NotRequired[int]
 
 
 class TouchedRef(TypedDict):
@@ -219,6 +239,9 @@ class ChangesData(TypedDict):
     until: str | None
     counts: ChangeCounts
     mapRebuilt: bool
+    completeness: Completeness
+    """`partial` when any changed symbol's dependents are, or a symbol was removed."""
+    completenessReasons: list[MapReason]
     verification: NotRequired[Verification]
     memories: NotRequired[list[TouchedMemory]]
     files: list[ChangedFile]

@@ -105,20 +105,35 @@ def ranked_list(data: dict[str, Any], key: str) -> Ranked:
     return Ranked(key, len(items), lambda n: {**data, key: items[:n]})
 
 
+Section = tuple[str, int, Callable[[int], list[Any]]]
+"""One ranked list of an answer: its key, its size, and its first `n` items (`take(n)`,
+fewer when it has fewer): the items may be built only as far as they are asked for."""
+
+
 def ranked_lists(data: Mapping[str, Any], *keys: str) -> Ranked:
     """The lists `data[key]` for each of `keys`, each in rank order, the first most
     important: the budget empties the last one's tail first, then the one before."""
-    lists: list[list[Any]] = [data[key] for key in keys]
+    return ranked_sections(data, *(_built(key, data[key]) for key in keys))
+
+
+def _built(key: str, items: list[Any]) -> Section:
+    """A list already built, as a section."""
+    return key, len(items), lambda count: items[:count]
+
+
+def ranked_sections(data: Mapping[str, Any], *sections: Section) -> Ranked:
+    """`ranked_lists` of lists built as far as asked (`sections`, most important
+    first): `keep(n)` asks each list only for the items it keeps."""
 
     def keep(count: int) -> dict[str, Any]:
         kept = dict(data)
-        for key, items in zip(keys, lists, strict=True):
-            kept[key] = items[: max(count, 0)]
-            count -= len(items)
+        for key, size, take in sections:
+            kept[key] = take(max(count, 0))
+            count -= size
         return kept
 
-    sizes = tuple((key, len(items)) for key, items in zip(keys, lists, strict=True))
-    return Ranked(keys[0], sum(len(items) for items in lists), keep, sizes)
+    sizes = tuple((key, size) for key, size, _ in sections)
+    return Ranked(sections[0][0], sum(size for _, size in sizes), keep, sizes)
 
 
 def estimate_tokens(value: Any) -> int:

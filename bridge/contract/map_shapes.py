@@ -13,8 +13,10 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
-from map import EdgeKind, SymbolKind, WatchStatus
-from verify import EdgeVerdicts, UncheckedReason
+from bridge.contract.nav_shapes import cut_line
+from bridge.contract.schema_types import Completeness, SeenAs
+from map import EdgeKind, SymbolKind, UnresolvedWhy, WatchStatus
+from verify import EdgeVerdicts, MapReasonCode, MapVerdict, OpenSite, UncheckedReason
 
 MapLanguage = Literal[
     "python",
@@ -71,7 +73,8 @@ EdgeKinds = Annotated[
 ]
 WalkDepth = Annotated[int, Field(description="How many edges away to go (1-10).")]
 ImpactDepth = Annotated[
-    int | None, Field(description="How many edges away to go (1-10; default: no limit).")
+    int | None,
+    Field(description="How many edges away to go (1-10; default 2; null: no limit)."),
 ]
 Verify = Annotated[
     bool,
@@ -115,12 +118,116 @@ def verification_of(verdicts: EdgeVerdicts) -> Verification:
     )
 
 
+class MapReason(TypedDict):
+    """Why a map answer is partial."""
+
+    code: MapReasonCode
+    message: str
+
+
+class UnresolvedSite(TypedDict):
+    """A use linking left open (to nothing of the project's, or a guess by name) that may
+    stand for an edge the answer does not list: where, the line's text, what the map
+    sees there (`seenAs`), the name used and its `receiver` as written, the symbol it
+    is in (`enclosing`), `why` it is open, the `hop` it would add an edge at, and for a
+    guess the definitions it may mean (`guesses`)."""
+
+    path: str
+    line: int
+    column: int
+    text: str
+    seenAs: SeenAs
+    name: str
+    receiver: str | None
+    enclosing: str
+    why: UnresolvedWhy
+    hop: NotRequired[int]
+    guesses: NotRequired[list[str]]
+
+
+class MapChecked(TypedDict):
+    """How complete a graph answer is (verify.mapcheck): `unresolved` lists the open
+    uses after the answer's own items, as far as the budget goes; the count has all."""
+
+    completeness: Completeness
+    completenessReasons: list[MapReason]
+    unresolved: list[UnresolvedSite]
+    unresolvedCount: int
+
+
+def map_checked(verdict: MapVerdict) -> MapChecked:
+    """The keys a verdict adds to a graph answer's `data` (`unresolved` empty: the
+    answer lists its sites as far as its budget goes, see `unresolved_site`)."""
+    return MapChecked(
+        completeness="complete" if verdict.complete else "partial",
+        completenessReasons=[MapReason(code=r.code, message=r.message) for r in verdict.reasons],
+        unresolved=[],
+        unresolvedCount=len(verdict.uses),
+    )
+
+
+def unresolved_site(site: OpenSite, *, hop: bool = True) -> UnresolvedSite:
+    """One open use as answers list it (`hop` False: a path's, which has none)."""
+    use = site.use
+    item = UnresolvedSite(
+        path=use.path,
+        line=use.line,
+        column=site.column,
+        text=cut_line(site.text),
+        seenAs=site.role,
+        name=use.name,
+        receiver=use.receiver,
+        enclosing=use.scope,
+        why=use.why,
+    )
+    if hop:
+        item["hop"] = site.hop
+    if use.guesses:
+        item["guesses"] = list(use.guesses)
+    return item
+
+
+def verdict_warnings(verdict: MapVerdict) -> list[str]:
+    """One line for the envelope when the answer is partial."""
+    if verdict.complete:
+        return []
+    codes = ", ".join(r.code for r in verdict.reasons)
+    return [f"partial answer ({codes}): see data.completenessReasons and data.unresolved"]
+
+
 class StaticData(MapData):
     """A graph answer: its edges come from the static map (`source`, `note`)."""
 
     source: Literal["map"]
     note: str
     verification: NotRequired[Verification]
+
+
+WALK_ORDER = (
+    "nearest first; at one distance, by the node each was reached from (in listed "
+    "order), then by node ID"
+)
+"""How a walk's answer orders what it reached (`order`)."""
+
+
+class WalkChecked(MapChecked):
+    """How complete a walk's answer is, the `depth` it went to (null: no limit), the
+    `order` of its items, and the hops whose open uses were weighed (`hopsChecked`)."""
+
+    depth: int | None
+    order: str
+    hopsChecked: int
+
+
+def walked_checked(verdict: MapVerdict, depth: int | None, order: str) -> WalkChecked:
+    """The keys a verdict and its walk add to a walk's `data`."""
+    return WalkChecked(
+        **map_checked(verdict), depth=depth, order=order, hopsChecked=verdict.hops_checked
+    )
+
+
+class Walked(StaticData, WalkChecked):
+    """A walk's answer (map_neighbors, map_impact)."""
 
 
 _From = TypedDict("_From", {"from": str})
@@ -179,7 +286,7 @@ class OutlineData(MapData):
     symbols: list[OutlineSymbol]
 
 
-class NeighborsData(StaticData):
+class NeighborsData(Walked):
     """map_neighbors."""
 
     nodeId: str
@@ -187,7 +294,7 @@ class NeighborsData(StaticData):
     neighbors: list[Neighbor]
 
 
-class ImpactData(StaticData):
+class ImpactData(Walked):
     """map_impact: transitive dependents, nearest first."""
 
     nodeId: str
@@ -204,7 +311,7 @@ class Step(_FromTo):
     verified: NotRequired[bool | None]
 
 
-class PathData(StaticData, _FromTo):
+class PathData(StaticData, MapChecked, _FromTo):
     """map_path: the node IDs of the shortest chain (`path`, empty when none) and its
     `steps`."""
 

@@ -122,13 +122,17 @@ def priming_info(priming: Priming) -> PrimingInfo:
     )
 
 
+def cut_line(text: str) -> str:
+    """A site's line, cut to `SITE_TEXT_CHARS`."""
+    return text if len(text) <= SITE_TEXT_CHARS else text[: SITE_TEXT_CHARS - 1] + "…"
+
+
 def _site(site: Site) -> UnconfirmedSite:
-    text = site.text
     return UnconfirmedSite(
         path=site.path,
         line=site.line,
         column=site.column,
-        text=text if len(text) <= SITE_TEXT_CHARS else text[: SITE_TEXT_CHARS - 1] + "…",
+        text=cut_line(site.text),
         source=site.source,
         seenAs=site.role or "unparsed",
     )

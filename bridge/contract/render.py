@@ -188,7 +188,8 @@ def by_importance(nodes: Sequence[DocumentSymbolNode]) -> list[int]:
 
 def workspace_symbol(symbol: WorkspaceSymbol, named: LiveSymbol | None = None) -> FoundSymbol:
     """A symbol found by name across the workspace; `named` is the same symbol in its
-    file's live outline (its node ID, container chain and name's line), when found."""
+    file's live outline (its node ID, container chain, name as written and its line),
+    when found."""
     if named is None:
         return FoundSymbol(
             **location(symbol.location),
@@ -199,7 +200,7 @@ def workspace_symbol(symbol: WorkspaceSymbol, named: LiveSymbol | None = None) -
         )
     return FoundSymbol(
         **location(symbol.location),
-        name=symbol.name,
+        name=named.name,
         kind=_kind(symbol.kind),
         container=".".join(named.container) or None,
         nodeId=named.node_id,

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.tools import changes, diagnostics, mapping, memory, nav, rename, resolve
+from bridge.tools import changes, diagnostics, mapgraph, mapping, memory, nav, rename, resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +41,9 @@ def all_tools() -> list[ToolSpec]:
         ToolSpec(mapping.map_rebuild, "Rebuild the map", read_only=False),
         ToolSpec(mapping.map_search, "Search the map"),
         ToolSpec(mapping.map_outline, "Outline of a file (map)"),
-        ToolSpec(mapping.map_neighbors, "Callers / callees / imports (map)"),
-        ToolSpec(mapping.map_path, "Path between two nodes (map)"),
-        ToolSpec(mapping.map_impact, "What depends on this (map)"),
+        ToolSpec(mapgraph.map_neighbors, "Callers / callees / imports (map)"),
+        ToolSpec(mapgraph.map_path, "Path between two nodes (map)"),
+        ToolSpec(mapgraph.map_impact, "What depends on this (map)"),
         # it may rebuild the map first (the snapshot is written), as map_rebuild does
         ToolSpec(
             changes.map_changes,

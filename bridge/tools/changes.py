@@ -14,6 +14,7 @@ references it moved, modified or deleted and the callees that changed.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import cast, get_args
 
 from bridge.context import AppContext
@@ -30,9 +31,16 @@ from bridge.contract.change_shapes import (
     Until,
     WithMemories,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import Cut, respond
 from bridge.contract.errors import BadInputError
-from bridge.contract.map_shapes import Neighbor, NodeKind, Verify, verification_of
+from bridge.contract.map_shapes import (
+    MapReason,
+    Neighbor,
+    NodeKind,
+    Verify,
+    unresolved_site,
+    verification_of,
+)
 from bridge.contract.schema_types import Budget
 from bridge.tools.mapview import edge_of, map_stamp, neighbor
 from map import CodeMap, language_for
@@ -46,19 +54,31 @@ from memory import (
     diff_files,
     symbol_changes,
 )
-from verify import Edge, verify_edges
+from verify import (
+    Edge,
+    MapVerdict,
+    OpenSite,
+    OpenSites,
+    judge_changes,
+    judge_dependents,
+    verify_edges,
+)
 
 MAX_DEPTH = 10
 MAX_DEPENDENTS = 25
 """Dependents listed per changed symbol (`dependentCount` has them all)."""
 MAX_FILES_LISTED = 100
+MAX_UNRESOLVED = 5
+"""Open uses listed per changed symbol (`unresolvedCount` has them all)."""
 REMOVED_NOTE = (
     "gone from the map with its edges: its remaining uses are not listed here; "
     "nav_diagnostics shows what its removal broke"
 )
 
 
-def _symbol(change: SymbolChange, dependents: list[Neighbor], total: int) -> ChangedSymbol:
+def _symbol(
+    change: SymbolChange, dependents: list[Neighbor], total: int, checked: Checked | None
+) -> ChangedSymbol:
     item = ChangedSymbol(
         change=change.change,
         nodeId=change.node_id,
@@ -72,7 +92,29 @@ def _symbol(change: SymbolChange, dependents: list[Neighbor], total: int) -> Cha
         item["similarity"] = change.similarity
     if change.change == "removed":
         item["note"] = REMOVED_NOTE
+    if checked is not None:
+        verdict, sites = checked
+        item["completeness"] = "complete" if verdict.complete else "partial"
+        item["completenessReasons"] = [
+            MapReason(code=r.code, message=r.message) for r in verdict.reasons
+        ]
+        item["unresolved"] = [unresolved_site(site) for site in sites]
+        item["unresolvedCount"] = len(verdict.uses)
     return item
+
+
+Checked = tuple[MapVerdict, list[OpenSite]]
+"""How complete a changed symbol's dependents are, and the open uses listed."""
+
+
+def _checked(
+    app: AppContext, code_map: CodeMap, node_id: str | None, found: list[Reached], depth: int
+) -> Checked | None:
+    """The judgement of `found`, the dependents of `node_id` (None: gone from the map)."""
+    if node_id is None or not code_map.has_node(node_id):
+        return None
+    verdict = judge_dependents(code_map, node_id, found, depth)
+    return verdict, OpenSites(app.root, verdict.uses).first(MAX_UNRESOLVED)
 
 
 def _memory(found: Touched) -> TouchedMemory:
@@ -99,6 +141,25 @@ def _memory(found: Touched) -> TouchedMemory:
     )
 
 
+def _cuts(symbols: list[ChangedSymbol], files: int) -> list[Cut]:
+    """What the answer lists of each changed symbol's dependents and open uses, and of
+    the changed files, where it lists fewer than there are (the counts have them all)."""
+    dependents = sum(len(s["dependents"]) for s in symbols)
+    unresolved = sum(len(s.get("unresolved", [])) for s in symbols)
+    listed = [
+        ("dependents", dependents, sum(s["dependentCount"] for s in symbols)),
+        ("unresolved", unresolved, sum(s.get("unresolvedCount", 0) for s in symbols)),
+    ]
+    cuts = [
+        Cut(items=key, kept=kept, dropped=total - kept)
+        for key, kept, total in listed
+        if kept < total
+    ]
+    if files > MAX_FILES_LISTED:
+        cuts.append(Cut(items="files", kept=MAX_FILES_LISTED, dropped=files - MAX_FILES_LISTED))
+    return cuts
+
+
 def _files(diff: Diff) -> list[ChangedFile]:
     files = []
     for path, c in sorted(diff.files.items()):
@@ -122,6 +183,36 @@ async def _fresh_map(app: AppContext, diff: Diff) -> tuple[CodeMap, bool]:
     return code_map, False
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """A diff read against a map that has seen it: its symbols and, when asked, the
+    memories it touches. `nav_diagnostics` reads the same."""
+
+    diff: Diff
+    code_map: CodeMap
+    rebuilt: bool
+    """The map was rebuilt first (it had not seen a changed file)."""
+    symbols: list[SymbolChange]
+    touched: list[Touched]
+
+    def dependents(self, change: SymbolChange, depth: int) -> list[Reached]:
+        """What uses `change`'s symbol as it is now, to `depth` ([]: gone from the map)."""
+        if change.node_id is None or not self.code_map.has_node(change.node_id):
+            return []
+        return self.code_map.impact(change.node_id, depth)
+
+
+async def read_change(
+    app: AppContext, since: str, until: str | None = None, *, memories: bool = False
+) -> ChangeSet:
+    """The diff from `since` to `until` (None: the working tree), its symbols matched
+    on a map rebuilt first when it had not seen a changed file."""
+    diff = await asyncio.to_thread(diff_files, app.root, since, until)
+    code_map, rebuilt = await _fresh_map(app, diff)
+    changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
+    return ChangeSet(diff, code_map, rebuilt, changes, touched)
+
+
 async def map_changes(
     app: AppContext,
     since: Since = "HEAD",
@@ -142,28 +233,32 @@ async def map_changes(
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)
-    diff = await asyncio.to_thread(diff_files, app.root, since, until)
-    code_map, rebuilt = await _fresh_map(app, diff)
-    changes, touched = await asyncio.to_thread(_diff, app, code_map, diff, memories)
+    read = await read_change(app, since, until, memories=memories)
+    diff, code_map, changes = read.diff, read.code_map, read.symbols
     items: list[ChangedSymbol] = []
+    verdicts: list[MapVerdict] = []
     first_hop: list[tuple[Neighbor, Edge]] = []
     for change in changes:
-        found: list[Reached] = []
-        if change.node_id is not None and code_map.has_node(change.node_id):
-            found = code_map.impact(change.node_id, depth)
+        found = read.dependents(change, depth)
         dependents = [neighbor(code_map, n, True) for n in found]
         first_hop.extend(
             (d, edge_of(n, True))
             for d, n in zip(dependents[:MAX_DEPENDENTS], found, strict=False)
             if n.distance == 1
         )
-        items.append(_symbol(change, dependents, len(found)))
+        checked = _checked(app, code_map, change.node_id, found, depth)
+        if checked is not None:
+            verdicts.append(checked[0])
+        items.append(_symbol(change, dependents, len(found), checked))
     counts = {k: sum(c.change == k for c in changes) for k in get_args(SymbolChangeKind)}
+    whole = judge_changes(verdicts, counts["removed"])
     data = ChangesData(
         since=diff.since,
         until=diff.until,
         counts=cast(ChangeCounts, counts),
-        mapRebuilt=rebuilt,
+        mapRebuilt=read.rebuilt,
+        completeness="complete" if whole.complete else "partial",
+        completenessReasons=[MapReason(code=r.code, message=r.message) for r in whole.reasons],
         files=_files(diff)[:MAX_FILES_LISTED],
         symbols=items,
     )
@@ -181,12 +276,13 @@ async def map_changes(
         if code_map.built_at != built:
             warnings.append("the map was rebuilt while its edges were being verified: ask again")
     if memories:
-        data["memories"] = [_memory(t) for t in touched]
+        data["memories"] = [_memory(t) for t in read.touched]
     stamp = map_stamp(code_map, {c.node_id.partition("#")[0] for c in changes if c.node_id})
     return respond(
         data,
         budget_tokens=budget_tokens,
         items_key="symbols",
+        cuts=_cuts(items, len(diff.files)),
         warnings=warnings,
         map_built_at=stamp.built_at,
         stale=stamp.stale,
@@ -201,4 +297,4 @@ def _diff(
     with MemoryService(app.root, code_map=code_map) as service:
         ws = service.workspace()
         changes = symbol_changes(diff, ws)
-        return changes, service.touched_by(diff, ws) if memories else []
+        return changes, service.touched_by(diff, ws, changes) if memories else []

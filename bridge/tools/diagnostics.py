@@ -1,13 +1,16 @@
 """nav_diagnostics: the errors and warnings the LIVE servers see now, after the disk re-sync.
 
-For one file, or for every file changed since a commit (default: the working
-tree against HEAD). Each file's diagnostics are pulled (`source: "pull"`)
-from servers that answer `textDocument/diagnostic`, else collected as the
-server published them for what it was just sent (`source: "published"`),
-waiting at most the cold-start deadline. The answer is `partial` while a
-server still loads the workspace (`server_loading`), when a wait timed out
-(`diagnostics_timeout`), when files had no server (`no_server`) or when
-there were more changed files than one answer checks (`files_capped`).
+For one file, or for a change: the files changed since a commit (default: the
+working tree against HEAD) and the files that use what it changed (first hop,
+from the map; see bridge.tools.change_scope), each listed with why it was
+checked. Each file's diagnostics are pulled (`source: "pull"`) from servers
+that answer `textDocument/diagnostic`, else collected as the server published
+them for what it was just sent (`source: "published"`), waiting at most the
+cold-start deadline. The answer is `partial` while a server still loads the
+workspace (`server_loading`), when a wait timed out (`diagnostics_timeout`),
+when files had no server (`no_server`), when there were more files than one
+answer checks (`files_capped`) or when the users of some changed symbols could
+not be looked for (`users_unknown`).
 """
 
 from __future__ import annotations
@@ -25,21 +28,22 @@ from bridge.contract.change_shapes import (
     DiagnosticsReason,
     DiagnosticsScope,
     NotChecked,
+    NotCheckedReason,
     Severity,
     Since,
 )
 from bridge.contract.envelope import respond
 from bridge.contract.schema_types import Budget
-from bridge.tools.nav import retry_once, workspace_warnings
+from bridge.tools.change_scope import ChangeScope, ToCheck, change_scope
+from bridge.tools.live_target import retry_once, workspace_warnings
 from bridge.tools.targets import checked_path, parse_node_id
 from lsp import NoServerError, UnsupportedFileError
-from memory import diff_files
 
 if TYPE_CHECKING:  # the LSP types load with the first language server, not at start
     from lsp import Diagnostic, DiagnosticsReport
 
 MAX_FILES = 40
-"""Changed files checked in one answer (the rest are named in `notChecked`)."""
+"""Files checked in one answer, changed ones first (the rest are named in `notChecked`)."""
 _RANK: dict[str, int] = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
@@ -57,10 +61,12 @@ def _item(d: Diagnostic) -> DiagnosticItem:
     )
 
 
-def _file(report: DiagnosticsReport, loading: bool) -> DiagnosticsFile:
+def _file(file: ToCheck, report: DiagnosticsReport, loading: bool) -> DiagnosticsFile:
     found = [d.severity for d in report.diagnostics]
     return DiagnosticsFile(
         path=report.path,
+        why=file.why,
+        symbols=list(file.symbols),
         source=report.source,
         settled=report.settled,
         loading=loading,
@@ -70,35 +76,31 @@ def _file(report: DiagnosticsReport, loading: bool) -> DiagnosticsFile:
     )
 
 
-async def _changed_paths(app: AppContext, since: str) -> list[str]:
-    """The files changed since `since` (working tree) that a language server serves."""
-    diff = await asyncio.to_thread(diff_files, app.root, since)
-    paths = []
-    for old, change in sorted(diff.files.items()):
-        now = change.new_path or old
-        if change.kind != "deleted" and app.live.catalog.language_of(now) is not None:
-            paths.append(now)
-    return sorted(set(paths))
-
-
 async def nav_diagnostics(
     app: AppContext, path: DiagnosticsPath = None, since: Since = "HEAD", budget: Budget = None
 ) -> DiagnosticsAnswer:
     """Errors and warnings the live language servers report NOW (after re-syncing
-    the disk, so an edit written a moment ago counts): for `path`, or else for every
-    file changed since the commit `since` (default HEAD: uncommitted work).
+    the disk, so an edit written a moment ago counts): for `path`, or else for the
+    change since the commit `since` (default HEAD: uncommitted work): the files it
+    changed AND the files that use the symbols it changed (the map's first-hop
+    users; for a removed, renamed or moved symbol, the files naming its old name),
+    so a caller the change broke is reported.
 
     Returns `diagnostics` (errors first: path, 1-based line/column, endLine,
-    endColumn, severity, message, code, source), `files` (per file: `source`
-    "pull" or "published", `settled`, counts), `errorCount`, `warningCount`, and
-    `completeness` "complete" or "partial" with `completenessReasons` ({code,
-    message}: server_loading, diagnostics_timeout, no_server, files_capped)."""
+    endColumn, severity, message, code, source), `files` (each checked file: `why`
+    asked, changed, uses_changed_symbol or names_removed_symbol; `symbols` that
+    brought it in; `source` "pull" or "published", `settled`, counts), `notChecked`
+    (files left out: `reason` no_server or files_capped, with `why`), `errorCount`,
+    `warningCount`, and `completeness` "complete" (every file listed was checked)
+    or "partial" with `completenessReasons` ({code, message}: server_loading,
+    diagnostics_timeout, no_server, files_capped, users_unknown)."""
     budget_tokens = app.budget(budget)
     if path is not None:
-        paths = [checked_path(app.root, parse_node_id(path).path)]
+        asked = ToCheck(checked_path(app.root, parse_node_id(path).path), "asked")
+        scope = ChangeScope([asked], [])
     else:
-        paths = await _changed_paths(app, since)
-    capped = paths[MAX_FILES:]
+        scope = await change_scope(app, since)
+    wanted, capped = scope.files[:MAX_FILES], scope.files[MAX_FILES:]
     within = app.live_settings.cold_start_deadline
 
     async def one(file: str) -> DiagnosticsReport | str:
@@ -109,42 +111,46 @@ async def nav_diagnostics(
                 raise
             return str(exc)
 
-    answers = await asyncio.gather(*(one(p) for p in paths[:MAX_FILES]))
-    reports = [a for a in answers if not isinstance(a, str)]
-    no_server = {p: a for p, a in zip(paths, answers, strict=False) if isinstance(a, str)}
-    # zip stops at the answers: the capped paths have none
-    loading = {r.path for r in reports if app.live.still_loading(r.path)}
-    found = [d for r in reports for d in r.diagnostics]
+    if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
+        await app.live.sync([f.path for f in wanted])
+    answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
+    reports = {f: a for f, a in answers.items() if not isinstance(a, str)}
+    no_server = {f: a for f, a in answers.items() if isinstance(a, str)}
+    loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
+    found = [d for r in reports.values() for d in r.diagnostics]
     found.sort(key=lambda d: (_RANK.get(d.severity, 4), d.path, d.line, d.column))
-    reasons = _reasons(reports, loading, no_server, capped)
-    scope = DiagnosticsScope(path=paths[0]) if path is not None else DiagnosticsScope(since=since)
+    reasons = _reasons(list(reports.values()), loading, len(no_server), len(capped), scope.unknown)
     data = DiagnosticsData(
-        scope=scope,
+        scope=DiagnosticsScope(path=wanted[0].path) if path is not None else {"since": since},
         errorCount=sum(d.severity == "error" for d in found),
         warningCount=sum(d.severity == "warning" for d in found),
         count=len(found),
         completeness="partial" if reasons else "complete",
         completenessReasons=reasons,
-        files=[_file(r, r.path in loading) for r in reports],
-        notChecked=[NotChecked(path=p, reason="no_server", message=m) for p, m in no_server.items()]
-        + [
-            NotChecked(path=p, reason="files_capped", message=f"over the cap of {MAX_FILES} files")
-            for p in capped
-        ],
+        files=[_file(f, r, r.path in loading) for f, r in reports.items()],
+        notChecked=[_left_out(f, "no_server", m) for f, m in no_server.items()]
+        + [_left_out(f, "files_capped", f"over the cap of {MAX_FILES} files") for f in capped],
         diagnostics=[_item(d) for d in found],
     )
-    warnings = [w for p in paths[:1] for w in workspace_warnings(app, p)]
+    warnings = [w for f in wanted[:1] for w in workspace_warnings(app, f.path)]
     if reasons:
         codes = ", ".join(r["code"] for r in reasons)
         warnings.append(f"partial answer ({codes}): see data.completenessReasons")
     return respond(data, budget_tokens=budget_tokens, items_key="diagnostics", warnings=warnings)
 
 
+def _left_out(file: ToCheck, reason: NotCheckedReason, message: str) -> NotChecked:
+    return NotChecked(
+        path=file.path, reason=reason, message=message, why=file.why, symbols=list(file.symbols)
+    )
+
+
 def _reasons(
     reports: list[DiagnosticsReport],
     loading: set[str],
-    no_server: dict[str, str],
-    capped: list[str],
+    no_server: int,
+    capped: int,
+    unknown: list[str],
 ) -> list[DiagnosticsReason]:
     reasons = []
     if loading:
@@ -167,15 +173,18 @@ def _reasons(
     if no_server:
         reasons.append(
             DiagnosticsReason(
-                code="no_server", message=f"{len(no_server)} changed files have no language server"
+                code="no_server",
+                message=f"{no_server} files to check have no language server (see notChecked)",
             )
         )
     if capped:
         reasons.append(
             DiagnosticsReason(
                 code="files_capped",
-                message=f"{len(capped)} more changed files were not checked (cap {MAX_FILES}): "
-                "pass `path` for each",
+                message=f"{capped} more files to check were not checked (cap {MAX_FILES}; "
+                "see notChecked): pass `path` for each",
             )
         )
+    if unknown:
+        reasons.append(DiagnosticsReason(code="users_unknown", message="; ".join(unknown)))
     return reasons

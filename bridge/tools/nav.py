@@ -7,15 +7,12 @@ name on the line). Lines and columns are 1-based.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bridge.context import AppContext
 from bridge.contract.envelope import Ranked, ranked_lists, respond
-from bridge.contract.errors import BadInputError, NotFoundError, UnavailableError
+from bridge.contract.errors import BadInputError
 from bridge.contract.nav_shapes import (
     CalleesAnswer,
     CalleesData,
@@ -27,7 +24,6 @@ from bridge.contract.nav_shapes import (
     LocationsData,
     OutlineAnswer,
     OutlineData,
-    TargetLine,
     WorkspaceSymbolsAnswer,
     WorkspaceSymbolsData,
     checked,
@@ -43,125 +39,28 @@ from bridge.contract.schema_types import (
     SymbolQuery,
     Target,
 )
-from bridge.contract.server_errors import server_error
-from bridge.tools.symbol_search import search_symbols
-from bridge.tools.targets import checked_path, parse_node_id, parse_target, to_lsp_position
-from disk.errors import DiskError
-from disk.paths import resolve_in_root
-from disk.text import read_source
+from bridge.tools.live_target import (
+    aim_at,
+    loading_warnings,
+    retry_once,
+    workspace_warnings,
+)
+from bridge.tools.symbol_search import NAMED_FILES, name_symbols, search_symbols
+from bridge.tools.targets import checked_path, parse_node_id
 from lsp import (
     CallSite,
     Location,
-    ServerCrashedError,
-    ServerGaveUpError,
-    ServerRequestError,
-    WorkspaceSymbol,
 )
 from verify import (
-    LiveSymbol,
     LspPosition,
-    NodeTarget,
     Question,
     by_target,
     callers_from_callees,
     cross_checked,
     flatten,
-    resolve_live,
-    symbol_named,
 )
 
 T = TypeVar("T")
-NAMED_FILES = 24
-"""Files whose live outline names the workspace symbols found in them (node ID, line)."""
-
-
-async def retry_once(
-    call: Callable[[], Awaitable[T]], app: AppContext | None = None, path: str = ""
-) -> T:
-    """Run a live query; when its server crashed, run it once more on the restarted one.
-
-    Given `app` and the queried `path`: a server error that the workspace explains
-    (e.g. Go modules missing from the module cache) says so, its fix as the hint.
-    """
-    try:
-        try:
-            return await call()
-        except ServerGaveUpError:
-            raise
-        except ServerCrashedError:
-            return await call()
-    except ServerRequestError as exc:
-        problems = [] if app is None else app.live.workspace_problems(path)
-        if not problems:
-            raise server_error(exc) from exc
-        cause = f"{problems[0].cause} ({exc.server} failed {exc.method})"
-        raise UnavailableError(cause, code="workspace_incomplete", hint=problems[0].fix) from exc
-
-
-@dataclass(frozen=True, slots=True)
-class Aim:
-    """Where a TARGET points; for a node ID followed to another symbol (evidence that
-    the code moved), the ID asked, the ID answered for, and the evidence."""
-
-    position: LspPosition
-    requested: str | None = None
-    current: str | None = None
-    evidence: str | None = None
-
-    def target(self) -> TargetLine:
-        """The answer's `target`, naming both IDs when the asked one was followed."""
-        line = TargetLine(path=self.position.path, line=self.position.line + 1)
-        if self.requested is not None and self.current is not None:
-            line["requestedId"] = self.requested
-            line["currentId"] = self.current
-        return line
-
-    def warnings(self) -> list[str]:
-        """The first warning of an answer for a followed node ID."""
-        if self.requested is None:
-            return []
-        return [followed_warning(self.requested, self.current or "", self.evidence or "")]
-
-
-def followed_warning(requested: str, current: str, evidence: str) -> str:
-    """What an answer for a node ID followed to another says first."""
-    return f"{requested} no longer names a symbol: answering for {current} ({evidence})"
-
-
-async def aim_at(app: AppContext, target: str, name: str | None) -> Aim:
-    """Where a TARGET points; a node ID is looked up live first, and followed
-    elsewhere only with evidence that it moved (see `verify.resolve_live`)."""
-    parsed = parse_target(target, name=name)
-    if isinstance(parsed, NodeTarget):
-        if parsed.qualname is None:
-            raise BadInputError(
-                f"{target!r} names a whole file; name a symbol (path#Qual.Name) or a "
-                "position (path:LINE[:COL])"
-            )
-        res = await resolve_live(app, parsed)
-        selection = res.live.selection if res.live is not None else None
-        if res.live is None or selection is None:
-            raise NotFoundError(f"{parsed.node_id}: no live server could locate it")
-        position = LspPosition(res.path, selection.start_line, selection.start_char, "")
-        if not res.relocated:
-            return Aim(position)
-        return Aim(position, parsed.node_id, res.live.node_id, res.evidence)
-    return Aim(to_lsp_position(app.root, parsed))
-
-
-def workspace_warnings(app: AppContext, path: str) -> list[str]:
-    """What keeps the server for `path` from answering in full, found by its last query."""
-    return [problem.warning for problem in app.live.workspace_problems(path)]
-
-
-def loading_warnings(app: AppContext, path: str) -> list[str]:
-    """A warning when the server answered while still loading the workspace."""
-    if not app.live.still_loading(path):
-        return []
-    return [
-        "the language server is still loading the workspace: this answer may be "
-        "incomplete; ask again in a few seconds"
-    ]
 
 
 def _location_places(found: list[Location]) -> set[tuple[str, int]]:
@@ -376,49 +275,6 @@ async def nav_workspace_symbols(
         items_key="symbols",
         warnings=warnings,
     )
-
-
-async def name_symbols(
-    app: AppContext, symbols: Sequence[WorkspaceSymbol]
-) -> tuple[list[tuple[WorkspaceSymbol, LiveSymbol | None]], int]:
-    """Each symbol at the line of its name, with itself in its file's live outline (its
-    node ID and container), for the symbols of the first `NAMED_FILES` workspace files
-    in rank order; and how many more files' symbols were left unnamed."""
-    files = list(dict.fromkeys(s.location.path for s in symbols if not _external(s)))
-    asked = set(files[:NAMED_FILES])
-    live = await asyncio.gather(
-        *(
-            symbol_named(app, s.location.path, s.location.span.start_line, s.name)
-            if s.location.path in asked
-            else _nothing()
-            for s in symbols
-        )
-    )
-    named = [
-        (s if found is None else _at_name(app, s, found), found)
-        for s, found in zip(symbols, live, strict=True)
-    ]
-    return named, len(files) - len(asked)
-
-
-async def _nothing() -> None:
-    return None
-
-
-def _external(symbol: WorkspaceSymbol) -> bool:
-    return PurePosixPath(symbol.location.path).is_absolute()
-
-
-def _at_name(app: AppContext, symbol: WorkspaceSymbol, live: LiveSymbol) -> WorkspaceSymbol:
-    """`symbol` placed at the line and column of its name."""
-    where = live.selection
-    try:
-        lines = read_source(resolve_in_root(app.root, symbol.location.path)).splitlines()
-    except DiskError:
-        return symbol
-    text = lines[where.start_line] if where.start_line < len(lines) else ""
-    place = Location(symbol.location.path, where, where.start_line + 1, text)
-    return replace(symbol, location=place)
 
 
 async def nav_callers(

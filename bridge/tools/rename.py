@@ -33,7 +33,7 @@ from bridge.contract.change_shapes import (
 from bridge.contract.envelope import respond
 from bridge.contract.errors import BadInputError, NotFoundError, ToolError
 from bridge.contract.schema_types import Budget, Name, Target
-from bridge.tools.nav import aim_at, retry_once
+from bridge.tools.live_target import aim_at, retry_once
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes

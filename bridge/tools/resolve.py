@@ -13,8 +13,8 @@ from bridge.contract.envelope import respond
 from bridge.contract.nav_shapes import ResolveAnswer, ResolveData, TargetLine
 from bridge.contract.render import SymbolPlace, live_symbol
 from bridge.contract.schema_types import Budget, Name, Target
+from bridge.tools.live_target import followed_warning
 from bridge.tools.mapview import map_stamp
-from bridge.tools.nav import followed_warning
 from bridge.tools.targets import PositionTarget, checked_path, parse_target, to_lsp_position
 from disk.errors import DiskError
 from disk.text import read_source

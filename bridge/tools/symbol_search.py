@@ -7,20 +7,27 @@ given one of its files first (tsserver has no project, and refuses
 workspace/symbol, until a file is open), then asked; the answers are merged
 and ranked: exact name, then prefix, then substring, then the server's own
 fuzzy matches. A server that fails or is missing is a one-line warning, so
-the other languages still answer.
+the other languages still answer. `name_symbols` then places each symbol at
+its name, with its node ID, from its file's live outline.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 from bridge.context import AppContext
 from bridge.contract.errors import ToolError, UnavailableError
-from lsp import LspError, WorkspaceSymbol
+from disk.errors import DiskError
+from disk.paths import resolve_in_root
+from disk.text import read_source
+from lsp import Location, LspError, WorkspaceSymbol
 from map import list_files
+from verify import LiveSymbol, symbol_named
 
 EXACT, PREFIX, SUBSTRING, FUZZY = 0, 1, 2, 3
 
@@ -131,3 +138,50 @@ async def search_symbols(
             f"the workspace has no {language} source files: {language} was asked anyway"
         )
     return SymbolSearch(languages, ranked(query, found), warnings)
+
+
+NAMED_FILES = 24
+"""Files whose live outline names the workspace symbols found in them (node ID, line)."""
+
+
+async def name_symbols(
+    app: AppContext, symbols: Sequence[WorkspaceSymbol]
+) -> tuple[list[tuple[WorkspaceSymbol, LiveSymbol | None]], int]:
+    """Each symbol at the line of its name, with itself in its file's live outline (its
+    node ID and container), for the symbols of the first `NAMED_FILES` workspace files
+    in rank order; and how many more files' symbols were left unnamed."""
+    files = list(dict.fromkeys(s.location.path for s in symbols if not _external(s)))
+    asked = set(files[:NAMED_FILES])
+    live = await asyncio.gather(
+        *(
+            symbol_named(app, s.location.path, s.location.span.start_line, s.name)
+            if s.location.path in asked
+            else _nothing()
+            for s in symbols
+        )
+    )
+    named = [
+        (s if found is None else _at_name(app, s, found), found)
+        for s, found in zip(symbols, live, strict=True)
+    ]
+    return named, len(files) - len(asked)
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _external(symbol: WorkspaceSymbol) -> bool:
+    return PurePosixPath(symbol.location.path).is_absolute()
+
+
+def _at_name(app: AppContext, symbol: WorkspaceSymbol, live: LiveSymbol) -> WorkspaceSymbol:
+    """`symbol` placed at the line and column of its name."""
+    where = live.selection
+    try:
+        lines = read_source(resolve_in_root(app.root, symbol.location.path)).splitlines()
+    except DiskError:
+        return symbol
+    text = lines[where.start_line] if where.start_line < len(lines) else ""
+    place = Location(symbol.location.path, where, where.start_line + 1, text)
+    return replace(symbol, location=place)

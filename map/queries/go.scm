@@ -31,6 +31,43 @@
 
 (import_spec) @import
 
+; what a local holds, so a call on it reaches its type's method: a parameter, a
+; receiver, `var x T` and a struct field are instances of their type (a type of
+; another shape, a func or a map, holds something unknown); `x := T{}`, `x := &T{}`
+; and `x := f()` hold what is built or returned, `f := obj.Method` names it (the
+; first name of `x, err := ...` takes the first value); other locals are unknown
+(parameter_declaration name: (identifier) @name type: (_) @value) @assign.type
+(var_spec name: (identifier) @name type: (_) @value) @assign.type
+(field_declaration
+  name: (field_identifier) @name
+  type: [
+    (type_identifier) @value
+    (qualified_type) @value
+    (pointer_type [(type_identifier) (qualified_type)] @value)
+  ]) @assign.type
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . (_) @value)) @assign.value
+(var_spec
+  name: (identifier) @name
+  value: (expression_list .
+    [
+      (composite_literal type: [(type_identifier) (qualified_type)] @value)
+      (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @value))
+      (call_expression function: [(identifier) (selector_expression)] @value)
+    ] .)) @assign.call
+(variadic_parameter_declaration name: (identifier) @name) @assign.other
+(var_spec name: (identifier) @name !type) @assign.other
+(short_var_declaration left: (expression_list (_) . (identifier) @name)) @assign.other
+(range_clause left: (expression_list (identifier) @name)) @assign.other
+(type_switch_statement alias: (expression_list (identifier) @name)) @assign.other
+; what a function returns (its first result)
+([(function_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
+  (method_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
+  (function_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
+  (method_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
+ ]) @assign.returns
+
 (call_expression function: (identifier) @name) @ref.calls
 (call_expression
   function: (selector_expression
@@ -42,13 +79,26 @@
 (composite_literal
   type: (qualified_type package: (_) @qualifier name: (type_identifier) @name)) @ref.calls
 
-; embedded struct fields and interfaces
+; functions and methods taken as values (a method value `obj.Method`, a callback):
+; passed, assigned, returned or put in a literal
+([(argument_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values])
+  (short_var_declaration right: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (assignment_statement right: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (var_spec value: (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (return_statement (expression_list [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (keyed_element value: (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))
+  (literal_value (literal_element [(identifier) @name @ref.values (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @ref.values]))])
+
+; embedded struct fields (`Base`, `*Base`, `pkg.Base`) and interfaces
 (field_declaration_list
-  (field_declaration !name type: (type_identifier) @name @ref.inherits))
+  (field_declaration !name type: [(type_identifier) @name (pointer_type (type_identifier) @name)] @ref.inherits))
 (field_declaration_list
   (field_declaration
     !name
-    type: (qualified_type package: (_) @qualifier name: (type_identifier) @name) @ref.inherits))
+    type: [
+      (qualified_type package: (_) @qualifier name: (type_identifier) @name)
+      (pointer_type (qualified_type package: (_) @qualifier name: (type_identifier) @name))
+    ] @ref.inherits))
 (interface_type (type_elem (type_identifier) @name @ref.inherits))
 
 ((type_identifier) @name @ref.references

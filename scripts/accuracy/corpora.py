@@ -155,13 +155,28 @@ def git_commit(repo: str, commit: str) -> Callable[[Path], Path]:
     return fetch
 
 
-def _pyproject(top: Path, root: Path) -> None:
+def copy_pyproject(top: Path, root: Path) -> None:
+    """Keep the project's pyproject.toml (the Python servers read its settings)."""
     shutil.copyfile(top / "pyproject.toml", root / "pyproject.toml")
 
 
 def _zod_files(top: Path, root: Path) -> None:
     (root / "tsconfig.json").write_text(json.dumps(ZOD_TSCONFIG, indent=2) + "\n")
     (root / "package.json").write_text('{"name": "zod-v3-bench", "private": true}\n')
+
+
+def _cmark_flags(top: Path, root: Path) -> None:
+    """cmark out of `third_party/` (which the map leaves out as vendored), and clangd's
+    include paths (cmark's build passes them; the generated headers are the sdist's)."""
+    (root / "third_party" / "cmark").rename(root / "cmark")
+    (root / "third_party").rmdir()
+    folders = ("cmark/src", "cmark/extensions", "generated/unix")
+    (root / "compile_flags.txt").write_text("".join(f"-I{folder}\n" for folder in folders))
+
+
+def _without_examples(top: Path, root: Path) -> None:
+    """chi's `_examples` are programs of their own, which Go's tools leave out."""
+    shutil.rmtree(root / "_examples")
 
 
 PROJECTS: dict[str, Project] = {
@@ -175,7 +190,7 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("flask==3.1.2"),
             keep=("src", "tests"),
             suffixes=(".py",),
-            extra=_pyproject,
+            extra=copy_pyproject,
         ),
         Project(
             "httpx-0.28.1",
@@ -185,7 +200,7 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("httpx==0.28.1"),
             keep=("httpx", "tests"),
             suffixes=(".py",),
-            extra=_pyproject,
+            extra=copy_pyproject,
         ),
         Project(
             "zod-4.6.7-v3",
@@ -214,6 +229,26 @@ PROJECTS: dict[str, Project] = {
             pypi_sdist("ujson==5.11.0"),
             keep=("src/ujson/lib", "src/ujson/python"),
             suffixes=(".c", ".h"),
+        ),
+        Project(
+            "cmark-gfm-2025.10.22-c",
+            "cmark-gfm",
+            "c",
+            "PyPI sdist cmarkgfm==2025.10.22, its bundled cmark-gfm C library",
+            pypi_sdist("cmarkgfm==2025.10.22"),
+            keep=("third_party/cmark/src", "third_party/cmark/extensions", "generated/unix"),
+            suffixes=(".c", ".h", ".inc"),
+            extra=_cmark_flags,
+        ),
+        Project(
+            "go-chi-5.0.7",
+            "chi",
+            "go",
+            "Debian golang-github-go-chi-chi-dev 5.0.7-1",
+            debian_gocode("golang-github-go-chi-chi-dev", "5.0.7-1", "github.com/go-chi/chi"),
+            keep=(".",),
+            suffixes=(".go", ".mod"),
+            extra=_without_examples,
         ),
     )
 }

@@ -1,7 +1,7 @@
 """Ask codeanchor's own tools about the sampled symbols and judge the answers.
 
 Every question goes through the tool functions an agent's call reaches
-(bridge/tools/nav.py, bridge/tools/mapping.py) on an AppContext, and is timed
+(bridge/tools/nav.py, bridge/tools/mapgraph.py) on an AppContext, and is timed
 end to end, as the user waits for it. Live answers are judged against the
 parse-based ground truth; the map's callers against the live server's call
 hierarchy (the oracle).
@@ -9,7 +9,6 @@ hierarchy (the oracle).
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -22,7 +21,7 @@ from accuracy.truth import Occurrence
 from bridge.context import AppContext
 from bridge.contract.envelope import Envelope
 from bridge.contract.errors import ToolError
-from bridge.tools import mapping, nav
+from bridge.tools import mapgraph, nav
 from lsp.errors import LspError
 from map.codemap import CodeMap
 
@@ -173,7 +172,7 @@ class Asker:
     ) -> MapJudged:
         """map_neighbors (callers by `calls` edges) against the live callers."""
         answer, wait_ms, _, _ = await self.timed(
-            lambda: mapping.map_neighbors(
+            lambda: mapgraph.map_neighbors(
                 self.app, symbol.node_id, direction="in", kinds=["calls"], budget=BUDGET
             )
         )
@@ -233,18 +232,3 @@ def map_node_at(code_map: CodeMap, path: str, line: int, name: str) -> str:
         if symbol.range.first_line <= line <= symbol.range.last_line:
             around.append((symbol.range.last_line - symbol.range.first_line, symbol.node_id))
     return min(around)[1] if around else path
-
-
-def percent(part: float, whole: float) -> float | None:
-    """part / whole in %, None when there is no whole."""
-    return 100.0 * part / whole if whole else None
-
-
-def median_p95(samples: list[float]) -> tuple[float, float] | None:
-    """Median and 95th percentile, None when there are no samples."""
-    if not samples:
-        return None
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[
-        min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))
-    ]

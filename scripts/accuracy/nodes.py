@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import tree_sitter as ts
 
 from accuracy.syntax import (
+    C_DECLARATORS,
     CALL_MEMBERS,
     CALLEE_WRAPPERS,
     CALLS,
@@ -163,6 +164,19 @@ def declared_by_call(language: str, node: ts.Node) -> list[str]:
     arguments = call.child_by_field_name("arguments")
     symbols = [] if arguments is None else arguments.named_children
     return [(s.text or b"").decode().lstrip(":") for s in symbols if s.type == "simple_symbol"]
+
+
+def names_prototype(node: ts.Node) -> bool:
+    """`node` is the name of a C function's prototype (`int add(int, int);`), not of
+    its definition."""
+    holder = node.parent
+    if holder is None or holder.type != "function_declarator":
+        return False
+    if holder.child_by_field_name("declarator") != node:
+        return False
+    while holder is not None and holder.type in C_DECLARATORS | {"function_declarator"}:
+        holder = holder.parent
+    return holder is not None and holder.type == "declaration"
 
 
 def nearest_function(language: str, node: ts.Node) -> ts.Node | None:

@@ -2,7 +2,8 @@
 the parse-based ground truth can judge.
 
 A symbol qualifies when its name is defined once in the project (so every
-occurrence the truth keeps can mean it), is not a name that builtin types,
+occurrence the truth keeps can mean it; a C prototype and its definition are
+one, asked about at the definition), is not a name that builtin types,
 JavaScript's globals, Go's standard library or a few much-used Python standard
 library classes also carry (`get`, `send`, `parse`, `group` on a value of
 unknown type are beyond what a parse can tell; for the languages of issue 24,
@@ -24,9 +25,12 @@ import threading
 import types
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from accuracy.truth import Occurrence, Truth, Wanted, reached_as_member
-from map.codemap import CodeMap
+
+if TYPE_CHECKING:
+    from map.codemap import CodeMap
 
 REFERENCE_KINDS = frozenset({"class", "interface", "struct", "type", "function", "method"})
 CALLABLE_KINDS = frozenset({"function", "method"})
@@ -293,42 +297,69 @@ class Symbol:
         return tuple(o for o in self.truth if o.is_call)
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A symbol as the map declares it, wherever the list came from (the map in
+    process, or its outlines over MCP)."""
+
+    node_id: str
+    kind: str
+    name: str
+    path: str
+    container: str
+    """The innermost enclosing class or type's name, "" for a top-level symbol."""
+    lines: tuple[int, int]
+    """First and last lines of its definition, 1-based."""
+    line: int
+    """1-based line of its name."""
+
+
 def candidates(code_map: CodeMap, truth: Truth) -> list[Symbol]:
     """Every symbol of the truth's language the ground truth can judge, by node ID."""
-    mine = [
-        (node, code_map.node(node))
-        for node, attrs in code_map.graph.nodes(data=True)
-        if attrs.get("kind") != "file" and _language_of(code_map, attrs["path"]) == truth.language
-    ]
-    names = Counter(attrs["name"] for _, attrs in mine)
+    declared = []
+    for node, raw in code_map.graph.nodes(data=True):
+        if raw.get("kind") == "file" or _language_of(code_map, raw["path"]) != truth.language:
+            continue
+        attrs = code_map.node(node)
+        container = attrs["container"]
+        declared.append(
+            Declared(
+                node,
+                attrs["kind"],
+                attrs["name"],
+                attrs["path"],
+                container[-1] if container else "",
+                attrs["lines"],
+                attrs["selection"].start_line + 1,
+            )
+        )
+    return judgeable(declared, truth)
+
+
+def judgeable(declared: list[Declared], truth: Truth) -> list[Symbol]:
+    """The declared symbols the ground truth can judge, by node ID. A C prototype is
+    one symbol with its definition, which alone is asked about."""
+    declared = [d for d in declared if not truth.declares_prototype(d.path, d.line)]
+    names = Counter(d.name for d in declared)
     ambiguous = AMBIGUOUS.get(truth.language, frozenset())
     found = []
-    for node, attrs in sorted(mine, key=lambda item: item[0]):
-        name = attrs["name"]
+    for d in sorted(declared, key=lambda d: d.node_id):
         if (
-            attrs["kind"] not in REFERENCE_KINDS
-            or names[name] != 1
-            or len(name) < MIN_NAME
-            or name.startswith("__")
-            or name in ambiguous
-            or truth.ambiguous(name)
+            d.kind not in REFERENCE_KINDS
+            or names[d.name] != 1
+            or len(d.name) < MIN_NAME
+            or d.name.startswith("__")
+            or d.name in ambiguous
+            or truth.ambiguous(d.name)
         ):
             continue
-        container = attrs["container"]
-        owner = container[-1] if container else ""
-        wanted = Wanted(
-            name,
-            reached_as_member(truth.language, attrs["kind"], owner),
-            owner,
-            attrs["path"],
-            attrs["lines"],
-        )
+        member = reached_as_member(truth.language, d.kind, d.container)
+        wanted = Wanted(d.name, member, d.container, d.path, d.lines)
         occurrences = tuple(truth.occurrences(wanted))
         if len(occurrences) < 2:
             continue
-        line = attrs["selection"].start_line + 1
-        macro = truth.defines_macro(attrs["path"], line)
-        found.append(Symbol(node, attrs["kind"], name, attrs["path"], line, occurrences, macro))
+        macro = truth.defines_macro(d.path, d.line)
+        found.append(Symbol(d.node_id, d.kind, d.name, d.path, d.line, occurrences, macro))
     return found
 
 

@@ -49,6 +49,7 @@ from accuracy.nodes import (
     declares_other,
     in_type,
     member_of,
+    names_prototype,
     nearest_function,
     receiver_of,
     receiver_text,
@@ -144,6 +145,7 @@ class Truth:
         self._modules = frozenset(modules)
         self._shadowing: set[str] = set()
         self._macros: set[tuple[str, int]] = set()
+        self._prototypes: set[tuple[str, int]] = set()
         for path in files:
             if language_for(path.name) != language:
                 continue
@@ -162,6 +164,8 @@ class Truth:
                     self._shadowing.update(declared_by_call(language, node))
                     if node.parent is not None and node.parent.type == "preproc_function_def":
                         self._macros.add((parsed.path, node.start_point[0] + 1))
+                    if language == "c" and names_prototype(node):
+                        self._prototypes.add((parsed.path, node.start_point[0] + 1))
 
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
@@ -172,6 +176,11 @@ class Truth:
     def defines_macro(self, path: str, line: int) -> bool:
         """Whether line `line` (1-based) of `path` defines a function-like macro."""
         return (path, line) in self._macros
+
+    def declares_prototype(self, path: str, line: int) -> bool:
+        """Whether line `line` (1-based) of `path` names a C function's prototype: the
+        declaration of a function defined elsewhere, not a second symbol of its name."""
+        return (path, line) in self._prototypes
 
     def occurrences(self, wanted: Wanted) -> list[Occurrence]:
         """Where the wanted symbol's name occurs as code that can mean it."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bridge.context import AppContext
-from bridge.tools import mapping, nav, resolve
+from bridge.tools import mapgraph, mapping, nav, resolve
 from bridge.tools.targets import PositionTarget, to_lsp_position
 from bridgebench.targets import Site, Targets
 from lsp.pool import LivePool
@@ -122,9 +122,11 @@ def all_cases(t: Targets) -> list[Case]:
         ),
         Case("map_search", mapping.map_search, {"query": t.cls.name}),
         Case(
-            "map_neighbors", mapping.map_neighbors, {"node_id": t.method.node_id, "direction": "in"}
+            "map_neighbors",
+            mapgraph.map_neighbors,
+            {"node_id": t.method.node_id, "direction": "in"},
         ),
-        Case("map_impact", mapping.map_impact, {"node_id": t.method.node_id}),
+        Case("map_impact", mapgraph.map_impact, {"node_id": t.method.node_id}),
         Case("map_overview", mapping.map_overview, {}),
         Case("map_status", mapping.map_status, {}),
     ]

@@ -5,6 +5,7 @@ definition below it. A real MCP client drives `codeanchor serve`; ty answers."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from bridge.tools.targets import PositionTarget, to_lsp_position
 from tests.bridge.mcp_session import call, serve
-from tests.conftest import require_binary
+from tests.conftest import FIXTURES, require_binary
 
 SCENARIO_TIMEOUT_S = 180.0
 SOURCES = {
@@ -66,6 +67,34 @@ def test_a_workspace_symbol_chains_into_references(repo: Path) -> None:
     assert "def restock" in symbol["text"]
     lines = {(loc["path"], loc["line"]) for loc in refs["data"]["locations"]}
     assert {("shop/use.py", 5), ("shop/store.py", 13)} <= lines
+
+
+def test_a_go_method_found_by_workspace_symbols_has_its_node_id_and_chains(
+    tmp_path: Path,
+) -> None:
+    """gopls spells a method `Square.Area` with the package as its container: the answer
+    gives the map's node ID, the receiver type as container and the name as written."""
+    require_binary("gopls")
+    root = tmp_path / "go_app"
+    shutil.copytree(FIXTURES / "go_app", root)
+    (root / "codeanchor.toml").write_text("watch = false\n")
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            found = await call(client, "nav_workspace_symbols", query="Area", language="go")
+            (symbol,) = [s for s in found["data"]["symbols"] if s["container"] == "Square"]
+            refs = await call(
+                client,
+                "nav_references",
+                target=f"{symbol['path']}:{symbol['line']}",
+                name=symbol["name"],
+            )
+            return symbol, refs
+
+    symbol, refs = asyncio.run(scenario())
+    assert (symbol["nodeId"], symbol["name"]) == ("shapes/shapes.go#Square.Area", "Area")
+    assert "func (s Square) Area()" in symbol["text"]
+    assert refs["data"]["count"] >= 1
 
 
 @pytest.mark.parametrize(

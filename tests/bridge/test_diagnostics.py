@@ -1,7 +1,9 @@
 """nav_diagnostics through a real MCP client, on every real server: a type error
 written to disk by another tool is reported at once, for the file and among the
 files changed since HEAD, with how the diagnostics were had (pull or published).
-Then the collector of published diagnostics on its own."""
+A change that breaks a caller in another file has that file checked too (ty and
+typescript-language-server), and says which files it checked and why, and which
+it left out. Then the collector of published diagnostics on its own."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ import pytest
 from lsprotocol import types
 
 from bridge.cli.main import main
+from bridge.context import AppContext
+from bridge.tools import diagnostics
 from lsp.published import PublishedDiagnostics
 from tests.bridge.mcp_session import call, call_error, serve
 from tests.conftest import FIXTURES, require_binary
+from tests.lsp.conftest import line_of
 from tests.memory.conftest import Repo
 
 SCENARIO_TIMEOUT_S = 240.0
@@ -87,6 +92,150 @@ def test_a_type_error_written_to_disk_shows_up_at_once(tmp_path: Path, case: Cas
     assert [f["path"] for f in changed["files"]] == [case.path]
     assert one["files"][0]["source"] in ("pull", "published")
     assert one["files"][0]["settled"] is True
+
+
+@dataclass(frozen=True)
+class Breaking:
+    """An edit of `case.path` adding a required parameter to `symbol`, which breaks
+    the call `call` in `user`."""
+
+    case: Case
+    old: str
+    new: str
+    symbol: str
+    user: str
+    call: str
+
+
+BREAKING = [
+    Breaking(
+        CASES[0],
+        "def total_area(shapes: list[Shape])",
+        "def total_area(shapes: list[Shape], scale: float)",
+        "app/shapes.py#total_area",
+        "app/report.py",
+        "total_area(squares)",
+    ),
+    Breaking(
+        CASES[2],
+        "export function totalArea(shapes: Shape[])",
+        "export function totalArea(shapes: Shape[], scale: number)",
+        "src/shapes.ts#totalArea",
+        "src/main.ts",
+        "totalArea(shapes)",
+    ),
+]
+
+
+def _checked(data: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    return [(f["path"], f["why"], f["symbols"]) for f in data["files"]]
+
+
+def _errors(data: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(d["path"], d["line"]) for d in data["diagnostics"] if d["severity"] == "error"]
+
+
+def _diagnose_change(repo: Repo) -> dict[str, Any]:
+    """`nav_diagnostics {}` through a real MCP client: its `data`."""
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            answer = await call(client, "nav_diagnostics")
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("edit", BREAKING, ids=[b.case.server for b in BREAKING])
+def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
+    tmp_path: Path, edit: Breaking
+) -> None:
+    case = edit.case
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            clean = await call(client, "nav_diagnostics")
+            repo.write(case.path, repo.read(case.path).replace(edit.old, edit.new))
+            changed = await call(client, "nav_diagnostics")
+            return clean["data"], changed["data"]
+
+    clean, changed = asyncio.run(scenario())
+    assert (clean["files"], clean["notChecked"], clean["completeness"]) == ([], [], "complete")
+    assert _checked(changed) == [
+        (case.path, "changed", []),
+        (edit.user, "uses_changed_symbol", [edit.symbol]),
+    ]
+    assert (edit.user, line_of(repo.root, edit.user, edit.call)) in _errors(changed)
+    assert changed["notChecked"] == []
+    assert changed["completeness"] == "complete", changed["completenessReasons"]
+
+
+def test_every_caller_file_is_checked_and_settled_though_they_open_together(
+    tmp_path: Path,
+) -> None:
+    """ty cancels a pull when another file opens meanwhile: the files are sent first."""
+    edit = BREAKING[0]
+    require_binary(edit.case.server)
+    repo = _repo(tmp_path, edit.case)
+    users = [f"app/use_{i}.py" for i in range(6)]
+    for user in users:
+        repo.write(user, "from app.shapes import total_area\n\nTOTAL = total_area([])\n")
+    repo.commit("callers")
+    repo.write(edit.case.path, repo.read(edit.case.path).replace(edit.old, edit.new))
+    data = _diagnose_change(repo)
+    checked = {f["path"]: f for f in data["files"]}
+    assert set(users) < set(checked)
+    assert data["completeness"] == "complete", data["completenessReasons"]
+    assert {(u, 3) for u in users} <= set(_errors(data))
+    assert {checked[u]["settled"] for u in users} == {True}
+
+
+def test_a_renamed_function_has_the_files_still_naming_it_checked(tmp_path: Path) -> None:
+    case = CASES[0]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("app/report.py", repo.read("app/report.py").replace("build_report", "make_report"))
+    data = _diagnose_change(repo)
+    assert _checked(data) == [
+        ("app/report.py", "changed", []),
+        ("app/cli.py", "names_removed_symbol", ["app/report.py#build_report"]),
+    ]
+    assert ("app/cli.py", line_of(repo.root, "app/cli.py", "import build_report")) in _errors(data)
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_files_over_the_cap_are_named_with_why_and_the_answer_is_partial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edit = BREAKING[0]
+    require_binary(edit.case.server)
+    repo = _repo(tmp_path, edit.case)
+    repo.write(edit.case.path, repo.read(edit.case.path).replace(edit.old, edit.new))
+    monkeypatch.setattr(diagnostics, "MAX_FILES", 1)
+
+    async def scenario() -> dict[str, Any]:
+        app = AppContext(repo.root)
+        try:
+            async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+                answer = await diagnostics.nav_diagnostics(app)
+                return dict(answer["data"])
+        finally:
+            await app.aclose()
+
+    data = asyncio.run(scenario())
+    assert _checked(data) == [(edit.case.path, "changed", [])]
+    (left,) = data["notChecked"]
+    assert (left["path"], left["reason"], left["why"], left["symbols"]) == (
+        edit.user,
+        "files_capped",
+        "uses_changed_symbol",
+        [edit.symbol],
+    )
+    assert data["completeness"] == "partial"
+    assert [r["code"] for r in data["completenessReasons"]] == ["files_capped"]
 
 
 def test_outside_paths_and_bad_commits_are_refused(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.context import AppContext
-from bridge.tools.mapping import map_impact, map_neighbors
+from bridge.tools.mapgraph import map_impact, map_neighbors
 
 USERS = 300
 TARGET = "pkg/core.py#helper"

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bridge.context import AppContext
-from bridge.tools.mapping import map_impact, map_search, map_status
+from bridge.tools.mapgraph import IMPACT_DEPTH, map_impact
+from bridge.tools.mapping import map_search, map_status
 from map.codemap import CodeMap
 from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo
@@ -29,7 +30,7 @@ def test_impact_waits_for_the_graph_while_other_calls_answer(
 ) -> None:
     root = copy_repo(tmp_path)
     (root / "codeanchor.toml").write_text("watch = false\n")
-    expected = {n.node_id for n in CodeMap.open(root).impact(TARGET)}  # the store it leaves
+    expected = {n.node_id for n in CodeMap.open(root).impact(TARGET, IMPACT_DEPTH)}  # stored
     held_load = hold_at_gate(monkeypatch, "_materialize", GATE_TIMEOUT_S)  # however reached
 
     async def scenario() -> None:

@@ -178,3 +178,113 @@ def test_a_rename_is_found_though_the_body_still_names_the_old_name() -> None:
     assert [(c.change, c.node_id, c.old_id) for c in found] == [
         ("renamed", "t.py#visit", "t.py#walk")
     ]
+
+
+CALLEE = "def callee(x: int) -> int:\n    return x + 1\n"
+CALLER = (
+    "from lib import callee\n\n\ndef caller(y: int) -> int:\n    return callee(y) * 2\n\n\n"
+    "def alone(z: int) -> int:\n    return z\n"
+)
+
+
+def _callee_repo(tmp_path: Path) -> tuple[Repo, dict[str, str]]:
+    """`caller` in use.py calls `callee` in lib.py. Memories on `caller`: one made stale by
+    an edit of `caller` (checked, so stored stale), a draft from before that edit, one
+    saved after it and never verified; one on `alone`, which calls nothing. Then `callee`
+    changes (uncommitted)."""
+    repo = Repo(tmp_path / "calls")
+    repo.root.mkdir()
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    repo.write("lib.py", CALLEE)
+    repo.write("use.py", CALLER)
+    repo.commit("start")
+    with MemoryService(repo.root) as service:
+        ids = {
+            "stale": service.save(NewMemory("stale", ("use.py#caller",))).id,
+            "draft": service.save(NewMemory("draft", ("use.py#caller",), draft=True)).id,
+            "alone": service.save(NewMemory("alone", ("use.py#alone",))).id,
+        }
+        repo.write("use.py", CALLER.replace("* 2", "* 3"))
+        repo.commit("caller edited")
+        assert [c.status for c in service.check([ids["stale"]])] == ["stale"]
+        ids["unverified"] = service.save(NewMemory("unverified", ("use.py#caller",))).id
+    repo.write("lib.py", CALLEE.replace("x + 1", "x + 2"))
+    return repo, ids
+
+
+def test_a_changed_callee_lists_its_callers_memories_whatever_their_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, ids = _callee_repo(tmp_path)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            return await call(client, "map_changes")
+
+    data = asyncio.run(scenario())["data"]
+    callers = {ids["stale"], ids["draft"], ids["unverified"]}
+    listed = {m["id"]: m for m in data["memories"]}
+    assert set(listed) == callers  # not `alone`: it calls nothing that changed
+    assert {m["calleesChanged"] == ["lib.py#callee"] for m in listed.values()} == {True}
+    assert {listed[i]["status"] for i in callers} == {"stale", "draft", "active"}
+    assert {m["refs"] == [] for m in listed.values()} == {True}  # use.py is not in the diff
+
+    code = main(
+        ["memory", "check", "--since", "HEAD", "--no-live", "--root", str(repo.root), "--json"]
+    )
+    out = orjson.loads(capsys.readouterr().out)
+    assert code == 1
+    assert {m["id"]: tuple(m["calleesChanged"]) for m in out["memories"]} == dict.fromkeys(
+        callers, ("lib.py#callee",)
+    )
+
+
+def test_dependents_listed_past_the_cap_are_reported_as_a_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path)
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    repo.write("lib.py", "def shared():\n    return 1\n")
+    users = 30
+    for n in range(users):
+        repo.write(
+            f"use_{n}.py", f"from lib import shared\n\n\ndef use_{n}():\n    return shared()\n"
+        )
+    repo.commit("start")
+    repo.write("lib.py", "def shared():\n    return 2\n")
+    code = main(["map", "changes", "--depth", "1", "--root", str(repo.root), "--json"])
+    answer = orjson.loads(capsys.readouterr().out)
+    assert code == 0
+    (symbol,) = answer["data"]["symbols"]
+    assert symbol["completeness"] == answer["data"]["completeness"] == "complete"
+    assert symbol["dependentCount"] == users
+    listed = len(symbol["dependents"])
+    assert listed < users
+    assert answer["truncated"]["cuts"] == [
+        {"items": "dependents", "kept": listed, "dropped": users - listed}
+    ]
+
+
+def test_a_changed_method_used_through_an_unknown_receiver_has_partial_dependents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = Repo(tmp_path)
+    repo.git("init", "-q", "-b", "main")
+    repo.write(".gitignore", ".codeanchor/\n")
+    for name in "ABCDEF":  # more `save`s than the map guesses between
+        repo.write(f"{name.lower()}.py", f"class {name}:\n    def save(self):\n        return 1\n")
+    repo.write("use.py", "def keep(thing):\n    return thing.save()\n")
+    repo.commit("start")
+    repo.write("a.py", "class A:\n    def save(self):\n        return 2\n")
+    code = main(["map", "changes", "--root", str(repo.root), "--json"])
+    answer = orjson.loads(capsys.readouterr().out)
+    assert code == 0
+    (symbol,) = answer["data"]["symbols"]
+    assert symbol["nodeId"] == "a.py#A.save"
+    assert symbol["completeness"] == answer["data"]["completeness"] == "partial"
+    assert [r["code"] for r in answer["data"]["completenessReasons"]] == ["unresolved_uses"]
+    assert [(u["path"], u["line"], u["name"]) for u in symbol["unresolved"]] == [
+        ("use.py", 2, "save")
+    ]

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from bridge.context import AppContext
-from bridge.tools.nav import aim_at, nav_callers, nav_references
+from bridge.tools.live_target import aim_at
+from bridge.tools.nav import nav_callers, nav_references
 from map import FileExtract, extract_file
 from tests.conftest import FIXTURES, require_binary
 from tests.lsp.conftest import line_of

@@ -45,3 +45,25 @@ def test_flatten_gives_map_style_ids_with_repeats() -> None:
         "a.py#Store.value~2",
     ]
     assert [s.qualname for s in enclosing(symbols, 7, 1)] == ["Store", "Store.value"]
+
+
+def test_a_c_forward_declaration_leaves_the_definition_its_map_id() -> None:
+    """clangd lists `static int helper(int);` and the definition below it; the map keeps
+    only the definition, as `a.c#helper`, and so does the live outline."""
+    outline = [
+        _node("helper", "function", 0, 0),
+        _node("main", "function", 2, 4),
+        _node("helper", "function", 6, 8),
+        _node("one_liner", "function", 10, 10),
+    ]
+    assert [(s.node_id, s.span.start_line) for s in flatten("a.c", outline)] == [
+        ("a.c#main", 2),
+        ("a.c#helper", 6),
+        ("a.c#one_liner", 10),
+    ]
+    # elsewhere a repeated name keeps its ordinal (Python redefinitions are two symbols)
+    assert [s.node_id for s in flatten("a.py", outline[:3])] == [
+        "a.py#helper",
+        "a.py#main",
+        "a.py#helper~2",
+    ]

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from map import UnresolvedUse
 from map.codemap import CodeMap, MapSettings
 from map.graph import MapGraph
 from tests.gitrepo import git as git  # the map tests' git: one helper for every test
@@ -29,15 +30,29 @@ def age(root: Path) -> None:
         os.utime(directory, ns=(old, old))
 
 
-def graph_state(of: CodeMap | MapGraph) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def graph_state(of: CodeMap | MapGraph) -> tuple[Any, ...]:
     """Every node with its attributes and every edge with its attributes, comparable
-    (of a map, or of a bare graph the linker built)."""
+    (of a map, or of a bare graph the linker built); of a map, also every use linking
+    left open (`open_uses`)."""
     graph = of.graph if isinstance(of, CodeMap) else of
     nodes = {node: dict(data) for node, data in graph.nodes(data=True)}
     edges = sorted(
         (u, v, k, sorted(data.items())) for u, v, k, data in graph.edges(keys=True, data=True)
     )
+    if isinstance(of, CodeMap):
+        return nodes, edges, open_uses(of)
     return nodes, edges
+
+
+def open_uses(code_map: CodeMap) -> list[UnresolvedUse]:
+    """Every use of the map linking left open (to nothing of ours, or a guess)."""
+    names = {
+        ref.name
+        for path in code_map.files()
+        if (extract := code_map.extract_of(path)) is not None
+        for ref in extract.references
+    }
+    return code_map.unresolved_named(names)
 
 
 def fresh(root: Path, tmp_path: Path) -> CodeMap:

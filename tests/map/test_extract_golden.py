@@ -31,6 +31,7 @@ def golden_view(extract: FileExtract) -> dict[str, list[dict[str, object]]]:
                 "lines": [s.range.first_line, s.range.last_line],
                 "name_at": [s.selection.first_line, s.selection.start_char],
             }
+            | ({"declaration": True} if s.declaration else {})
             for s in extract.symbols
         ],
         "imports": [

@@ -19,6 +19,7 @@ ROLES = {
     "skip",
     "ref.types",
     "assign.call",
+    "assign.value",
     "assign.alias",
     "assign.type",
     "assign.other",
@@ -27,7 +28,7 @@ ROLES = {
     "attr.type",
     "assign.returns",
 }
-REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references"}
+REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references", "ref.values"}
 
 
 @pytest.mark.parametrize(

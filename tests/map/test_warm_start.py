@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from bridge.context import AppContext
-from bridge.tools.mapping import map_impact, map_neighbors, map_outline, map_search, map_status
+from bridge.tools.mapgraph import IMPACT_DEPTH, map_impact, map_neighbors
+from bridge.tools.mapping import map_outline, map_search, map_status
 from map.codemap import CodeMap
 from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo, fresh, graph_state
@@ -67,14 +68,20 @@ def test_a_restarted_server_answers_from_the_store_before_the_graph_loads(
             callers = _data(await map_neighbors(app, "pkg/core.py#start", direction="in"))
             assert {n["nodeId"] for n in callers["neighbors"]} == expected_callers
             assert all(n["at"] and "lines" in n for n in callers["neighbors"])
+            # from the store, the uses linking left open are not known: said, not hidden
+            assert callers["completeness"] == "partial"
+            assert [r["code"] for r in callers["completenessReasons"]] == ["graph_not_loaded"]
             entry = map_entry(code_map, "pkg/core.py#Engine.step")
             assert entry is not None and entry.path == "pkg/core.py"
             assert not code_map.graph_loaded
             gated.set()
             await wait_until(lambda: code_map.graph_loaded, "the graph loads in the background")
             impact = _data(await map_impact(app, "pkg/core.py#helper"))
+            assert "graph_not_loaded" not in [r["code"] for r in impact["completenessReasons"]]
+            callers = _data(await map_neighbors(app, "pkg/core.py#start", direction="in"))
+            assert "graph_not_loaded" not in [r["code"] for r in callers["completenessReasons"]]
             assert {d["nodeId"] for d in impact["dependents"]} == {
-                n.node_id for n in built.impact("pkg/core.py#helper")
+                n.node_id for n in built.impact("pkg/core.py#helper", IMPACT_DEPTH)
             }
         finally:
             await app.aclose()

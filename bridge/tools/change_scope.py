@@ -1,0 +1,133 @@
+"""The files the diagnostics of a change cover (`nav_diagnostics` without `path`).
+
+A change breaks code in the files it changed and in the files that use what it
+changed, so both are checked, in this order (the first reason a file has is
+the one it is listed with):
+
+    changed               a file the diff changed (deleted ones left out)
+    uses_changed_symbol   a first-hop user, in the map, of a symbol the diff
+                          changed: the dependents `map_changes` lists, at
+                          distance 1 (`ChangeSet.dependents`)
+    names_removed_symbol  a file naming a symbol the diff removed, renamed or
+                          moved: its old node ID left the map with its edges,
+                          so the candidate scan (`verify.scan`) looks for its
+                          old name as a whole word, in the files of its
+                          language's server
+
+Only files a language server knows by their extension are kept. What could
+not be looked for is said (`unknown`): the users of changed files the map does
+not hold, old names past `MAX_NAMES`, a scan stopped at its file cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import get_args
+
+from bridge.context import AppContext
+from bridge.contract.change_shapes import CheckedFor
+from bridge.tools.changes import ChangeSet, read_change
+from verify import Scan, scan
+
+MAX_NAMES = 10
+"""Old names of removed, renamed or moved symbols searched for in one answer."""
+GONE = frozenset({"removed", "renamed", "moved"})
+"""The symbol changes whose old node ID left the map."""
+_ORDER = {why: rank for rank, why in enumerate(get_args(CheckedFor))}
+
+
+@dataclass(frozen=True, slots=True)
+class ToCheck:
+    """A file to check, why, and the changed symbols (node IDs; old ones for
+    `names_removed_symbol`) that brought it in."""
+
+    path: str
+    why: CheckedFor
+    symbols: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeScope:
+    """The files to check, in order, and what could not be looked for (sentences)."""
+
+    files: list[ToCheck]
+    unknown: list[str]
+
+
+async def change_scope(app: AppContext, since: str) -> ChangeScope:
+    """The files the change from `since` to the working tree may have broken."""
+    change = await read_change(app, since)
+    found: dict[str, tuple[CheckedFor, set[str]]] = {}
+
+    def add(path: str, why: CheckedFor, symbol: str | None = None) -> None:
+        if app.catalog.language_of(path) is None:
+            return
+        was, symbols = found.get(path, (why, set()))
+        found[path] = (why if _ORDER[why] < _ORDER[was] else was, symbols)
+        if symbol is not None and found[path][0] != "changed":
+            symbols.add(symbol)
+
+    for old, file in change.diff.files.items():
+        if file.kind != "deleted":
+            add(file.new_path or old, "changed")
+    for symbol in change.symbols:
+        for user in change.dependents(symbol, 1):
+            add(user.node_id.partition("#")[0], "uses_changed_symbol", symbol.node_id)
+    unknown = _unmapped(app, change)
+    gone = [s.old_id for s in change.symbols if s.change in GONE and s.old_id]
+    for old_id in gone[:MAX_NAMES]:
+        found_scan = await _naming(app, old_id)
+        if found_scan.capped:
+            unknown.append(
+                f"the search for {found_scan.name!r} ({old_id}) stopped at "
+                f"{found_scan.files_scanned} files"
+            )
+        for site in found_scan.sites:
+            add(site.path, "names_removed_symbol", old_id)
+    if gone[MAX_NAMES:]:
+        unknown.append(
+            f"{len(gone) - MAX_NAMES} more removed, renamed or moved symbols were not searched "
+            f"for (cap {MAX_NAMES}): {', '.join(gone[MAX_NAMES : MAX_NAMES + 5])}"
+        )
+    files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
+    files.sort(key=lambda f: (_ORDER[f.why], f.path))
+    return ChangeScope(files, unknown)
+
+
+def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:
+    """Changed files a server serves but the map does not hold: their symbols' users
+    are unknown."""
+    missing = sorted(
+        now
+        for old, file in change.diff.files.items()
+        if file.kind != "deleted"
+        and app.catalog.language_of(now := file.new_path or old) is not None
+        and not change.code_map.has_node(now)
+    )
+    if not missing:
+        return []
+    return [
+        f"the map does not hold {len(missing)} changed files ({', '.join(missing[:3])}): "
+        "the files using their symbols were not looked for"
+    ]
+
+
+async def _naming(app: AppContext, old_id: str) -> Scan:
+    """Where the name of the symbol `old_id` appears as a word, in the files of its
+    language's server (of its file's extension when none is chosen)."""
+    path, _, qual = old_id.partition("#")
+    language = app.catalog.language_of(path)
+    spec = app.catalog.server_for_language(language) if language else None
+    settings = app.map_settings
+    return await asyncio.to_thread(
+        scan,
+        app.root,
+        qual.partition("~")[0].rpartition(".")[2],
+        spec.extensions if spec is not None else (PurePosixPath(path).suffix,),
+        exclude=settings.exclude,
+        snapshot_dir=settings.snapshot_dir,
+        max_file_bytes=settings.max_file_bytes,
+        cache=app.check_cache,
+    )

@@ -1,0 +1,102 @@
+"""Where a C or C++ declaration is defined: a use that reaches a prototype, or a
+method declared in its class, is an edge to the definition
+(docs/contracts.md#declarations-and-definitions).
+
+A declaration's definitions are the functions and methods of its qualified
+name in the C family that are not declarations themselves: those of the
+declaration's own file first, else those of a file of the same stem
+(`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES: the
+declaration stays the target, as it does when nothing defines it). Each
+lookup consults the declaration's name, so an edit that adds, removes or
+changes a definition resolves the references that reached it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from map.lookup import Lookup
+from map.resolution import (
+    CALLABLE_KINDS,
+    CONFIDENCE_EXACT,
+    LANGUAGE_FAMILIES,
+    MAX_CANDIDATES,
+    Resolution,
+    file_of,
+)
+from map.scopes import Declared, FileScope
+
+DECLARING_LANGUAGES = frozenset({"c", "cpp"})
+"""Languages whose functions may be declared in one file and defined in another."""
+_FAMILY = "c"
+
+
+class Definitions:
+    """Each declaration's definitions, remembered until `forget`."""
+
+    def __init__(
+        self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
+    ) -> None:
+        self._scopes = scopes
+        self._defs = defs_by_name
+        self._known: dict[str, tuple[str, ...]] = {}
+
+    def forget(self) -> None:
+        """Drop what was found; call whenever scopes or definitions change."""
+        self._known.clear()
+
+    def resolve(self, ctx: Lookup, found: Resolution, scope_id: str) -> Resolution | None:
+        """`found` with each declaration among its targets replaced by its definitions
+        (the confidence shared among as many targets as there are now, at most exact).
+        A declaration's own reference (`scope_id` is the declaration) names its
+        definitions only: no target when there are none."""
+        targets: list[str] = []
+        for target in found.targets:
+            symbol = self._symbol(target)
+            if not symbol.declaration:
+                targets.append(target)
+                continue
+            defined = self._of(ctx, target, symbol)
+            if defined != (target,) or target != scope_id:
+                targets.extend(defined)
+        unique = tuple(dict.fromkeys(targets))
+        if unique == found.targets:
+            return found
+        if not unique:  # known, and nothing to link: not a use left open (map.unresolved)
+            return Resolution((), CONFIDENCE_EXACT)
+        share = found.confidence * len(found.targets) / len(unique)
+        return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
+
+    def _symbol(self, node_id: str) -> Declared:
+        return self._scopes[file_of(node_id)].symbols[node_id]
+
+    def _of(self, ctx: Lookup, node_id: str, symbol: Declared) -> tuple[str, ...]:
+        ctx.consulted.add(symbol.name)
+        known = self._known.get(node_id)
+        if known is None:
+            known = self._known[node_id] = self._search(node_id, symbol)
+        return known
+
+    def _search(self, node_id: str, symbol: Declared) -> tuple[str, ...]:
+        found: list[str] = []
+        for other in self._defs.get(symbol.name, ()):
+            scope = self._scopes[file_of(other)]
+            held = scope.symbols[other]
+            if (
+                not held.declaration
+                and held.kind in CALLABLE_KINDS
+                and held.qualname == symbol.qualname
+                and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY
+            ):
+                found.append(other)
+        path = file_of(node_id)
+        stem = PurePosixPath(path).stem
+        for preferred in (
+            [f for f in found if file_of(f) == path],
+            [f for f in found if PurePosixPath(file_of(f)).stem == stem],
+            found,
+        ):
+            if preferred:
+                return tuple(sorted(preferred)) if len(preferred) <= MAX_CANDIDATES else (node_id,)
+        return (node_id,)

@@ -1,0 +1,177 @@
+"""The uses linking could not tie to one definition of ours, and why.
+
+A reference is left open when it resolved to nothing in the project, or only
+to a guess by name (confidence `CONFIDENCE_BY_NAME` or less). The linker
+records, per file, the names of its open references (`open_names`); an answer
+reads the open uses of some names (`uses_named`) or inside some symbols'
+bodies (`uses_within`) from the files whose record holds them, and says for
+each why it is open:
+
+| why         | the use                                                          |
+|-------------|------------------------------------------------------------------|
+| `outside`   | names something an import binds from outside the project          |
+| `receiver`  | is a member of a receiver whose type the map does not know        |
+| `local`     | is a bare name a local or parameter holds (a call through it calls |
+|             | whatever was put there)                                           |
+| `builtin`   | is a bare name of the language's own (Python's builtins)          |
+| `undefined` | is a bare name with no definition the map can tie (a builtin, a   |
+|             | library name, too many same-name definitions to guess)            |
+| `guess`     | resolved by name only: `guesses` are the definitions it may mean  |
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import defaultdict
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from map.lookup import segments
+from map.model import EDGE_OF
+from map.references import References
+from map.resolution import CONFIDENCE_BY_NAME, Resolution
+from map.scopes import FileScope
+
+UnresolvedWhy = Literal["outside", "receiver", "local", "builtin", "undefined", "guess"]
+UseKind = Literal["calls", "references", "inherits"]
+EDGE_KINDS_OF_USES: dict[str, UseKind] = {
+    kind: edge for kind, edge in EDGE_OF.items() if edge in ("calls", "references", "inherits")
+}
+"""A reference's kind as its use is told (a function taken as a value: a call)."""
+NO_NAMES: frozenset[str] = frozenset()
+BUILTINS: dict[str, frozenset[str]] = {"python": frozenset(dir(builtins))}
+"""The bare names each language provides itself, where the map knows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnresolvedUse:
+    """A use of `name` (with `receiver`, the qualifier as written, when there is one)
+    at 1-based `line` of `path`, inside `scope` (the innermost symbol around it, the
+    path at module level), that linking left open (`why`; see the module's table)."""
+
+    path: str
+    line: int
+    name: str
+    receiver: str | None
+    kind: UseKind
+    scope: str
+    why: UnresolvedWhy
+    guesses: tuple[str, ...] = ()
+
+
+class Linked(Protocol):
+    """What the linker keeps of one file's references: what each resolved to, and the
+    names of those left open."""
+
+    results: list[Resolution | None]
+    open_names: frozenset[str]
+
+
+class OpenUses:
+    """The open uses of the linked files, read from the linker's own tables (a view:
+    always as linked now)."""
+
+    def __init__(
+        self,
+        scopes: Mapping[str, FileScope],
+        references: Mapping[str, References],
+        links: Mapping[str, Linked],
+    ) -> None:
+        self._scopes = scopes
+        self._references = references
+        self._links = links
+
+    def names(self) -> dict[str, frozenset[str]]:
+        """Per linked file, the names of its open references."""
+        return {path: links.open_names for path, links in self._links.items()}
+
+    def named(self, names: Collection[str]) -> list[UnresolvedUse]:
+        """Every open use of one of `names`, by path and line: the uses that may mean
+        a symbol of that name the map did not tie them to."""
+        wanted = frozenset(names)
+        found: list[UnresolvedUse] = []
+        for path, links in self._links.items():
+            if not wanted.isdisjoint(links.open_names):
+                scope, references = self._scopes[path], self._references[path]
+                found.extend(uses_named(scope, references, links.results, wanted))
+        return sorted(found, key=_place)
+
+    def within(self, scopes: Collection[str]) -> list[UnresolvedUse]:
+        """The uses directly inside the symbols `scopes` (node IDs) that resolved to
+        nothing of ours, by path and line."""
+        by_file: defaultdict[str, set[str]] = defaultdict(set)
+        for node_id in scopes:
+            by_file[node_id.partition("#")[0]].add(node_id)
+        found: list[UnresolvedUse] = []
+        for path, inside in by_file.items():
+            links = self._links.get(path)
+            if links is not None and links.open_names:
+                scope, references = self._scopes[path], self._references[path]
+                found.extend(uses_within(scope, references, links.results, inside))
+        return sorted(found, key=_place)
+
+
+def is_open(resolution: Resolution | None) -> bool:
+    """Whether a reference resolved to nothing of ours, or only to a guess by name."""
+    return resolution is None or resolution.confidence <= CONFIDENCE_BY_NAME
+
+
+def open_names(references: References, results: Sequence[Resolution | None]) -> frozenset[str]:
+    """The names of a file's open references (`results`: what each resolved to)."""
+    low = CONFIDENCE_BY_NAME
+    indexes = [i for i, found in enumerate(results) if found is None or found.confidence <= low]
+    return references.names_at(indexes) if indexes else NO_NAMES
+
+
+def uses_named(
+    scope: FileScope,
+    references: References,
+    results: Sequence[Resolution | None],
+    names: Collection[str],
+) -> Iterator[UnresolvedUse]:
+    """The open uses of `names` in one file, in reference order."""
+    for index in references.named(names):
+        found = results[index]
+        if is_open(found):
+            yield _use(scope, references, index, found)
+
+
+def uses_within(
+    scope: FileScope,
+    references: References,
+    results: Sequence[Resolution | None],
+    scopes: Collection[str],
+) -> Iterator[UnresolvedUse]:
+    """The uses in one file, directly inside the symbols `scopes` (node IDs), that
+    resolved to nothing of ours (a guess is an edge: not listed), in reference order."""
+    for index in references.within(scopes):
+        if results[index] is None:
+            yield _use(scope, references, index, None)
+
+
+def _use(
+    scope: FileScope, references: References, index: int, found: Resolution | None
+) -> UnresolvedUse:
+    where, name, qualifier, kind = references.lookup(index)
+    at = (scope.path, references.line(index), name, qualifier, EDGE_KINDS_OF_USES[kind], where)
+    if found is not None:
+        return UnresolvedUse(*at, "guess", found.targets)
+    return UnresolvedUse(*at, _why(scope, where, name, qualifier))
+
+
+def _place(use: UnresolvedUse) -> tuple[str, int]:
+    return use.path, use.line
+
+
+def _why(scope: FileScope, where: str, name: str, qualifier: str | None) -> UnresolvedWhy:
+    """Why a use (in the symbol `where`) resolved to nothing: bound from outside, an
+    unknown receiver, a local, or a bare name with nothing of ours behind it."""
+    binding = scope.bindings.get(name if qualifier is None else segments(qualifier)[0])
+    if binding is not None and not binding.files:
+        return "outside"
+    if qualifier is not None:
+        return "receiver"
+    if scope.assigning(where, name) is not None:
+        return "local"
+    return "builtin" if name in BUILTINS.get(scope.language, NO_NAMES) else "undefined"

@@ -1,0 +1,1 @@
+"""The parts of scripts/bench_agent_view.py: corpora, the MCP session, the checks, the report."""

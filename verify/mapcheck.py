@@ -1,0 +1,323 @@
+"""How complete a map answer is: its edges weighed against the uses linking left open.
+
+The map ties a use to a definition by name through the imports; a use it
+could not tie (an unknown receiver, a call through a local, a name with too
+many definitions to guess, a guess by name) is recorded (map.unresolved). A
+graph answer is `complete` when no such use could stand for an edge it does
+not list, else `partial` with one reason per cause:
+
+| answer                       | the open uses that stand against it                        |
+|------------------------------|------------------------------------------------------------|
+| users (`in`, map_impact)     | uses of the name of a node whose users were walked, outside |
+|                              | the nodes listed: any may be a user the map missed          |
+| callees (`out`)              | uses inside the bodies walked that resolve to nothing of    |
+|                              | ours: library calls, unknown receivers, calls through locals|
+| a path not found             | uses, inside what the start reaches, of the name of a node  |
+|                              | that reaches the end: any may be the missing link           |
+
+Hops: the users (or callees) of the nodes at each distance below the depth
+are checked, nearest first, for at most `MAX_CHECKED_NODES` nodes; when the
+cap stops short, `hops_not_checked` says which hops were not. A use bound by
+an import from outside the project, or held by a local, cannot stand for a
+project symbol's use; a bare name cannot stand for a member in a language
+where members are always reached through a receiver (`RECEIVER_LANGUAGES`).
+Nothing is checked while the map's graph is not loaded (`graph_not_loaded`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from map import CodeMap, EdgeKind, Neighbor, UnresolvedUse, language_for
+
+MapReasonCode = Literal[
+    "graph_not_loaded",
+    "unresolved_uses",
+    "unresolved_callees",
+    "hops_not_checked",
+    "symbols_removed",
+]
+"""The codes a map answer's `completenessReasons` give (published in the map schemas)."""
+MAX_CHECKED_NODES = 256
+"""Nodes whose open uses one answer weighs (nearest first): a deep walk over a large
+repository is checked as far as this goes, and says so."""
+RECEIVER_LANGUAGES = frozenset({"python", "typescript", "tsx", "javascript", "go", "rust", "php"})
+"""Languages where a member is always named through a receiver (`self.x`, `obj.x`)."""
+MEMBER_KINDS = frozenset({"method", "field", "property", "constructor"})
+NOT_A_USER = frozenset({"outside", "local", "builtin"})
+"""Why-codes of open uses that cannot be a use of a project symbol of their name."""
+IMPACT_USES = frozenset({"calls", "references", "inherits"})
+"""The uses an impact walk follows that a use in code can stand for (not `imports`)."""
+EVERY_HOP = 10**9
+"""A walk's depth with no limit (the closures a path check needs)."""
+SHOWN_NAMES = 4
+"""Names a reason quotes per kind of open use."""
+
+
+@dataclass(frozen=True, slots=True)
+class MapReason:
+    """Why a map answer is partial: a code, and a line that says it."""
+
+    code: MapReasonCode
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenUse:
+    """An open use an answer lists, and the hop it would have been found at (the
+    distance from the answer's node of the edge it may stand for; 0: a path's)."""
+
+    use: UnresolvedUse
+    hop: int
+
+
+@dataclass(frozen=True, slots=True)
+class MapVerdict:
+    """How complete one map answer is: `uses` in the order answers list them, and the
+    hops whose open uses were weighed (`hops_checked` of the answer's depth)."""
+
+    complete: bool
+    reasons: tuple[MapReason, ...]
+    uses: tuple[OpenUse, ...]
+    hops_checked: int
+
+
+def judge_users(
+    code_map: CodeMap,
+    starts: Sequence[str],
+    reached: Sequence[Neighbor],
+    depth: int,
+    kinds: Collection[str],
+) -> MapVerdict:
+    """An answer listing the users of `starts` (distance 0) that `reached` them over
+    edges of `kinds`, to `depth`: the open uses of the walked nodes' names, outside
+    the nodes listed."""
+    if not code_map.graph_loaded:
+        return _not_loaded()
+    walked, hops = _walked(starts, reached, depth)
+    names = _Names.of(code_map, walked)
+    listed = {*starts, *(n.node_id for n in reached)}
+    found = [
+        OpenUse(use, names.first[use.name][0])
+        for use in code_map.unresolved_named(names.first)
+        if use.kind in kinds and use.scope not in listed and names.may_mean(use)
+    ]
+    found.sort(key=lambda u: names.first[u.use.name])
+    uses = _distinct(found)
+    reasons = [_users_reason(uses)] if uses else []
+    return _verdict(reasons, uses, hops, depth)
+
+
+def judge_dependents(
+    code_map: CodeMap, target: str, found: Sequence[Neighbor], depth: int | None
+) -> MapVerdict:
+    """An answer listing what depends on `target` or its members (`found`, as the map's
+    impact walk gives it, to `depth`; None: no limit): `judge_users` from the target
+    and every member, over the uses an impact follows."""
+    members = code_map.neighbors(target, "out", ["contains"], EVERY_HOP)
+    walked = depth if depth is not None else max((n.distance for n in found), default=0) + 1
+    starts = [target, *(m.node_id for m in members)]
+    return judge_users(code_map, starts, found, walked, IMPACT_USES)
+
+
+def judge_changes(verdicts: Sequence[MapVerdict], removed: int) -> MapVerdict:
+    """A change's blast radius as a whole (`verdicts`: one per changed symbol still in the
+    map; `removed`: symbols gone from it, whose remaining uses the map no longer has):
+    partial when any symbol's dependents are, one reason per cause."""
+    reasons: list[MapReason] = []
+    for code in dict.fromkeys(r.code for v in verdicts for r in v.reasons):
+        first = next(r for v in verdicts for r in v.reasons if r.code == code)
+        count = sum(any(r.code == code for r in v.reasons) for v in verdicts)
+        reasons.append(MapReason(code, f"{count} changed symbols: {first.message}"))
+    if removed:
+        reasons.append(
+            MapReason(
+                "symbols_removed",
+                f"{removed} symbols were removed: the map no longer has their remaining "
+                "uses (nav_diagnostics shows what their removal broke)",
+            )
+        )
+    return MapVerdict(not reasons, tuple(reasons), (), 0)
+
+
+def judge_callees(
+    code_map: CodeMap,
+    start: str,
+    reached: Sequence[Neighbor],
+    depth: int,
+    kinds: Collection[str],
+) -> MapVerdict:
+    """An answer listing what `start` uses (`reached` over edges of `kinds`, to
+    `depth`): the uses inside the walked bodies that resolve to nothing of ours."""
+    if not code_map.graph_loaded:
+        return _not_loaded()
+    walked, hops = _walked([start], reached, depth)
+    found = [
+        OpenUse(use, walked[use.scope] + 1)
+        for use in code_map.unresolved_within(walked)
+        if use.kind in kinds and not (use.why == "local" and use.kind == "references")
+    ]
+    found.sort(key=lambda u: u.hop)
+    uses = _distinct(found)
+    reasons = [_callees_reason(uses, len(walked))] if uses else []
+    return _verdict(reasons, uses, hops, depth)
+
+
+def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[str]) -> MapVerdict:
+    """An answer that found no path from `source` to `target` over edges of `kinds`:
+    the open uses, inside what `source` reaches, of the names of what reaches `target`."""
+    if not code_map.graph_loaded:
+        return _not_loaded()
+    edges = cast(list[EdgeKind], list(kinds))
+    ahead = {source, *(n.node_id for n in code_map.neighbors(source, "out", edges, EVERY_HOP))}
+    behind = code_map.neighbors(target, "in", edges, EVERY_HOP)
+    names = _Names.of(code_map, {target: 0, **{n.node_id: n.distance for n in behind}})
+    uses = _distinct(
+        OpenUse(use, 0)
+        for use in code_map.unresolved_named(names.first)
+        if use.kind in kinds and use.scope in ahead and names.may_mean(use)
+    )
+    reasons = []
+    if uses:
+        reasons.append(
+            MapReason(
+                "unresolved_uses",
+                f"{_uses(uses)} inside what {source} reaches name something that leads to "
+                f"{target}, but the map could not tie them to a definition "
+                f"({_counted(uses)}): any may be the link a path needs (in `unresolved`)",
+            )
+        )
+    return _verdict(reasons, uses, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """The names of the nodes whose users are weighed: for each, the hop its uses
+    would be found at and the rank of its first node (`first`), and which names a
+    bare use may stand for (`bare`: not only receiver-reached members)."""
+
+    first: dict[str, tuple[int, int]]
+    bare: frozenset[str]
+
+    @classmethod
+    def of(cls, code_map: CodeMap, walked: dict[str, int]) -> _Names:
+        """The names of `walked` (node -> distance)."""
+        first: dict[str, tuple[int, int]] = {}
+        bare: set[str] = set()
+        for rank, (node_id, (name, kind)) in enumerate(code_map.names_of(walked).items()):
+            first.setdefault(name, (walked[node_id] + 1, rank))
+            if not _member_only(node_id, kind):
+                bare.add(name)
+        return cls(first, frozenset(bare))
+
+    def may_mean(self, use: UnresolvedUse) -> bool:
+        """Whether an open use may stand for a use of a node of its name."""
+        return use.why not in NOT_A_USER and (use.receiver is not None or use.name in self.bare)
+
+
+def _walked(
+    starts: Sequence[str], reached: Sequence[Neighbor], depth: int
+) -> tuple[dict[str, int], int]:
+    """The nodes whose uses are weighed, nearest first (node -> distance; at most
+    `MAX_CHECKED_NODES`), and how many hops that covers in full."""
+    ahead = [(node, 0) for node in starts]
+    ahead += [(n.node_id, n.distance) for n in reached if n.distance < depth]
+    walked = dict(ahead[:MAX_CHECKED_NODES])
+    if len(ahead) <= MAX_CHECKED_NODES:
+        return walked, depth
+    return walked, ahead[MAX_CHECKED_NODES][1]  # every node nearer than the first left out
+
+
+def _member_only(node_id: str, kind: str) -> bool:
+    """Whether the node is a member that code always names through a receiver."""
+    return kind in MEMBER_KINDS and language_for(node_id.partition("#")[0]) in RECEIVER_LANGUAGES
+
+
+def _distinct(uses: Iterable[OpenUse]) -> tuple[OpenUse, ...]:
+    """One use per name per line, the first."""
+    seen: dict[tuple[str, int, str], OpenUse] = {}
+    for found in uses:
+        seen.setdefault((found.use.path, found.use.line, found.use.name), found)
+    return tuple(seen.values())
+
+
+def _verdict(
+    reasons: list[MapReason], uses: tuple[OpenUse, ...], hops: int, depth: int
+) -> MapVerdict:
+    if hops < depth:
+        covered = f"hops 1 to {hops}" if hops else "no hop in full"
+        reasons.append(
+            MapReason(
+                "hops_not_checked",
+                f"open uses were weighed for the nearest {MAX_CHECKED_NODES} nodes walked, "
+                f"which covers {covered} of {depth}: hops {hops + 1} to {depth} may miss more "
+                "than `unresolved` lists",
+            )
+        )
+    return MapVerdict(not reasons, tuple(reasons), uses, hops)
+
+
+def _not_loaded() -> MapVerdict:
+    reason = MapReason(
+        "graph_not_loaded",
+        "answered from the map's store without loading its graph: the uses linking left "
+        "open were not weighed; ask with depth 2 or more (which loads the graph), or again "
+        "once a server's map_status says graphLoaded",
+    )
+    return MapVerdict(False, (reason,), (), 0)
+
+
+_WHAT = {
+    "receiver": "on receivers whose type the map does not know",
+    "guess": "guessed by name to other definitions",
+    "undefined": "bare names the map could not tie to one definition (library names, or "
+    "too many of that name to guess)",
+    "outside": "into libraries imported from outside the project",
+    "local": "calls through locals or parameters",
+    "builtin": "builtins of the language",
+}
+
+
+def _counted(uses: Sequence[OpenUse], *, quote: bool = False) -> str:
+    """`uses` counted by why, most first (with a few names each when `quote`)."""
+    by_why: dict[str, list[str]] = {}
+    for found in uses:
+        use = found.use
+        written = use.name if use.receiver is None else f"{use.receiver}.{use.name}"
+        by_why.setdefault(use.why, []).append(written)
+    parts = []
+    for why, written_all in sorted(by_why.items(), key=lambda item: -len(item[1])):
+        names = list(dict.fromkeys(written_all))
+        more = ", ..." if len(names) > SHOWN_NAMES else ""
+        quoted = f" ({', '.join(names[:SHOWN_NAMES])}{more})" if quote else ""
+        parts.append(f"{len(written_all)} {_WHAT[why]}{quoted}")
+    return "; ".join(parts)
+
+
+def _uses(uses: Sequence[OpenUse]) -> str:
+    return f"{len(uses)} use" + ("" if len(uses) == 1 else "s")
+
+
+def _users_reason(uses: Sequence[OpenUse]) -> MapReason:
+    named = list(dict.fromkeys(u.use.name for u in uses))
+    whose = f"`{named[0]}`"
+    if len(named) > 1:
+        shown = ", ".join(named[:SHOWN_NAMES]) + (", ..." if len(named) > SHOWN_NAMES else "")
+        whose = f"{len(named)} names of the walked nodes ({shown})"
+    return MapReason(
+        "unresolved_uses",
+        f"{_uses(uses)} of {whose} the map could not tie to a definition "
+        f"({_counted(uses)}): any may be a user it does not list (in `unresolved`)",
+    )
+
+
+def _callees_reason(uses: Sequence[OpenUse], bodies: int) -> MapReason:
+    where = "the body" if bodies == 1 else f"the {bodies} bodies walked"
+    return MapReason(
+        "unresolved_callees",
+        f"{_uses(uses)} inside {where} resolved to nothing in the project "
+        f"({_counted(uses, quote=True)}): their targets are not listed (in `unresolved`); "
+        "any not into a library or a builtin may be project code the map could not tie",
+    )
