@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from accuracy.measure import BUDGET
 from accuracy.sample import Symbol
 from bridge.context import AppContext
-from bridge.tools import mapping
+from bridge.tools import mapgraph
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class SitesJudged:
 async def map_sites(app: AppContext, symbol: Symbol) -> SitesJudged:
     """map_neighbors' callers of `symbol`, as call lines, against its truth."""
     started = time.perf_counter()
-    answer = await mapping.map_neighbors(
+    answer = await mapgraph.map_neighbors(
         app, symbol.node_id, direction="in", kinds=["calls"], budget=BUDGET
     )
     wait_ms = (time.perf_counter() - started) * 1000
