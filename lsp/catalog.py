@@ -67,9 +67,6 @@ class ServerSpec:
     ready_log: tuple[str, ...] = ()
     """Regular expressions for the `window/logMessage` that says the workspace is
     loaded; until one matches, the first query waits (within the cold-start deadline)."""
-    ready_notification: str = ""
-    """A notification of the server's own that says the workspace is indexed
-    (intelephense's `indexingEnded`); until it comes, the first query waits."""
     setup_files: tuple[str, ...] = ()
     """Names of the files the server reads to set the workspace up (go.mod): a
     change is sent as didChangeWatchedFiles, as for a source file, never opened."""
@@ -241,9 +238,19 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         {".php": "php"},
         # It has no version option (`--version` fails wanting --stdio): its package says.
         version_package="intelephense",
-        # Until its own `indexingEnded` notification, references answer from the open
-        # files alone (the definition without its uses in other files).
-        ready_notification="indexingEnded",
+        # Until its indexing progress ends, references answer from the open files
+        # alone (the definition without its uses in other files). It reports
+        # "Intelephense (1.18.5) indexing" as $/progress to a client that accepts
+        # progress, as ours does (its own `indexingEnded` goes only to clients that
+        # do not), at every start, a cached index's too (then "0 of 0 files").
+        indexing_progress=("Intelephense",),
+        # A file changed or created on disk reaches its index only through a queue
+        # processed 500 ms after the last didChangeWatchedFiles: a query at once saw
+        # the old lines of an edited file. An open document is indexed at once.
+        open_before_references=True,
+        # The same queue holds a deleted file's removal: an empty document drops its
+        # symbols and references at once.
+        blank_deleted_files=True,
     ),
     ServerSpec(
         "bash-language-server",
@@ -251,10 +258,12 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         ("bash-language-server", "start"),
         "npm install bash-language-server@5.8.1",
         {".sh": "shellscript", ".bash": "shellscript"},
-        # 5.8.1 analyses the workspace once, at start (until it logs this, references
-        # see the open files alone), and ignores didChangeWatchedFiles: an edited or
-        # new file must be opened to be seen, a deleted one blanked.
-        ready_log=(r"^BackgroundAnalysis: Completed after",),
+        # 5.8.1 analyses the workspace once, at start (until it logs this, after a
+        # clock time and a level: "03:49:46.197 INFO BackgroundAnalysis: Completed
+        # after 0.149 seconds.", references see the open files alone), and ignores
+        # didChangeWatchedFiles: an edited or new file must be opened to be seen, a
+        # deleted one blanked.
+        ready_log=(r"\bBackgroundAnalysis: Completed after\b",),
         watches_disk=True,
         open_before_references=True,
         blank_deleted_files=True,

@@ -220,7 +220,6 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,
-    "ready_notification": _string,
     "setup_files": _strings,
     "compile_commands_arg": _string,
 }

@@ -19,6 +19,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -168,8 +169,11 @@ class Connection:
         """The diagnostics the server pushed (`textDocument/publishDiagnostics`)."""
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's
-        `indexing_progress` ended, or a `ready_log` message or `ready_notification` came)."""
-        if not spec.reports_indexing(root) and not spec.ready_log and not spec.ready_notification:
+        `indexing_progress` ended, or a `ready_log` message came)."""
+        self._loading_since = time.monotonic()
+        """When the server began loading the workspace: its `initialized`, or the
+        rescan that cleared `loaded`."""
+        if not spec.reports_indexing(root) and not spec.ready_log:
             self.loaded.set()
         self._register_handlers()
 
@@ -201,6 +205,7 @@ class Connection:
         )
         self._capabilities = result.capabilities
         self.notify(lambda c: c.initialized(types.InitializedParams()))
+        self._loading_since = time.monotonic()
 
     async def close(self, *, polite: bool = True) -> None:
         """Shut the server down (politely first, unless told not to); no process stays."""
@@ -333,7 +338,18 @@ class Connection:
             event.type != types.FileChangeType.Changed for event in params.changes
         ):
             self.loaded.clear()
+            self._loading_since = time.monotonic()
         self.notify(lambda c: c.workspace_did_change_watched_files(params))
+
+    async def wait_loaded(self, deadline: float) -> None:
+        """Wait until the server says it loaded the workspace, or until `deadline`
+        seconds after it began loading (`initialized`, or the rescan that cleared
+        `loaded`) have passed: a server whose word never comes costs one deadline
+        per loading, never one per query."""
+        left = self._loading_since + deadline - time.monotonic()
+        if left > 0 and not self.loaded.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.loaded.wait(), left)
 
     @property
     def lsp(self) -> LanguageClient:
@@ -360,9 +376,6 @@ class Connection:
             if any(pattern.search(params.message) for pattern in self._ready_log):
                 self.loaded.set()
 
-        def ready(params: Any) -> None:
-            self.loaded.set()
-
         def diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published.publish(params)
 
@@ -371,8 +384,6 @@ class Connection:
         client.feature(types.WINDOW_LOG_MESSAGE)(log_message)
         client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
         client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)
-        if self.spec.ready_notification:
-            client.feature(self.spec.ready_notification)(ready)
         for method in (
             types.CLIENT_REGISTER_CAPABILITY,
             types.CLIENT_UNREGISTER_CAPABILITY,

@@ -15,13 +15,13 @@ server's first non-empty answer, empty answers are retried until
 catalog entry names its workspace-loading progress (`indexing_progress`)
 answers incompletely while loading, so a query waits for that progress to
 end (or for its `ready_log` message, which pyright logs again after files
-come or go) within the same deadline.
+come or go) until the same deadline, counted from the start of that loading:
+past it, queries answer at once (flagged as from a server still loading).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -177,9 +177,8 @@ class ServerSession:
         deadline = time.monotonic() + self._settings.cold_start_deadline
         pause = _COLD_POLL_FIRST_S
         conn = self._connection
-        if conn is not None and not conn.loaded.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(conn.loaded.wait(), self._settings.cold_start_deadline)
+        if conn is not None:
+            await conn.wait_loaded(self._settings.cold_start_deadline)
         while True:
             result = await self.request(method, make)
             if not is_empty(result):

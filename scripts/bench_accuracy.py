@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 import time
@@ -48,9 +47,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
 
-from accuracy.corpora import DEFAULT_CACHE, PROJECTS, Project, corpus
+from accuracy.corpora import PROJECTS, Project, corpus
 from accuracy.figures import median_p95, percent
 from accuracy.measure import Asker, Run
+from accuracy.options import emit, parsed, parser_for
 from accuracy.sample import candidates, pick
 from accuracy.truth import Truth
 from benchinfo import code_commit
@@ -327,35 +327,18 @@ async def _project_rows(project: Project, args: argparse.Namespace) -> list[dict
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run the benchmark, print the report."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument(
-        "--languages",
-        default=",".join(LANGUAGES),
-        help=f"comma-separated, of {', '.join(LANGUAGES)} (default: all)",
-    )
+    parser = parser_for(__doc__, list(LANGUAGES))
     parser.add_argument("--python-servers", default="ty,pyright", help="default: ty,pyright")
     parser.add_argument("--refs", type=int, default=40, help="symbols asked for references")
     parser.add_argument("--callers", type=int, default=30, help="functions asked for callers")
-    parser.add_argument("--seed", type=int, default=8, help="the sample's seed (pinned: 8)")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where corpora are kept")
-    parser.add_argument("--json", action="store_true", help="machine output on stdout")
     parser.add_argument(
         "--details", action="store_true", help="log each missed site (stderr) to judge the truth"
     )
-    args = parser.parse_args(argv)
-    args.languages = args.languages.split(",")
+    args = parsed(parser, argv, list(LANGUAGES))
     args.python_servers = args.python_servers.split(",")
-    unknown = set(args.languages) - set(LANGUAGES)
-    if unknown:
-        parser.error(f"unknown language: {', '.join(sorted(unknown))}")
     if args.refs < 1 or args.callers < 1:
         parser.error("--refs and --callers must be at least 1")
-    report = asyncio.run(bench(args))
-    if args.json:
-        sys.stdout.write(json.dumps(report, indent=2) + "\n")
-    else:
-        print_table(report)
-    return 0
+    return emit(asyncio.run(bench(args)), args.json, print_table)
 
 
 if __name__ == "__main__":

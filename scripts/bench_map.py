@@ -35,6 +35,12 @@ as the map's do, with no automatic garbage collection, the table in
 mapbench/report.py). Progress goes to stderr, the table to stdout, or JSON
 with --json.
 
+With --languages it runs floor-parse and cold (or the --measure given) on one
+real project per language the map reads instead (mapbench/languages.py: flask,
+zod, mux, ujson and the projects of issue 24, pinned, fetched into a cache on
+first use; --language picks some), each as it is and copied to about 10 MB, and ends
+in each language's cold build per MB (the slope between the two) and fixed cost.
+
 With --scale it runs floor-parse, cold (split into scan, link and save),
 serve-start and serve-rebuild on corpora of growing size (click, sympy, mix,
 large = mix + transformers + kubernetes, huge = large + pulumi-aws: 0.4 to
@@ -43,6 +49,7 @@ large = mix + transformers + kubernetes, huge = large + pulumi-aws: 0.4 to
     .venv/bin/python scripts/bench_map.py --quick          # click only, seconds
     .venv/bin/python scripts/bench_map.py --runs 3 --json  # click, sympy, mix
     .venv/bin/python scripts/bench_map.py --scale --runs 1 # about an hour on 2 cores
+    .venv/bin/python scripts/bench_map.py --languages      # minutes (first: fetches)
 """
 
 from __future__ import annotations
@@ -50,10 +57,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, for the corpora
 
 from mapbench.corpora import (
     CORPORA,
@@ -63,6 +73,14 @@ from mapbench.corpora import (
     describe,
     fetch_wheels,
     unpack_sources,
+)
+from mapbench.languages import (
+    LANGUAGE_MEASURES,
+    LanguageCorpus,
+    language_corpora,
+    language_rows,
+    language_table,
+    languages_known,
 )
 from mapbench.report import render
 from mapbench.runner import DEFAULT_WORKERS, MEASURES, bench_corpus, child_main, err
@@ -81,6 +99,14 @@ def main() -> None:
         help=f"scale series: {', '.join(SCALE_MEASURES)} on {', '.join(SCALE_CORPORA)} "
         "(or the --corpus given), then a cost per MB per measure (the largest takes long)",
     )
+    parser.add_argument(
+        "--languages",
+        action="store_true",
+        help=f"{', '.join(LANGUAGE_MEASURES)} on one real project per language instead",
+    )
+    parser.add_argument(
+        "--language", action="append", choices=languages_known(), help="with --languages"
+    )
     parser.add_argument("--corpus", action="append", choices=sorted(CORPORA), help="repeatable")
     parser.add_argument("--measure", action="append", choices=MEASURES, help="repeatable")
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="pool size for parse")
@@ -94,16 +120,23 @@ def main() -> None:
         return
     default_names = SCALE_CORPORA if args.scale else DEFAULT_CORPORA
     names = ["click"] if args.quick else (args.corpus or list(default_names))
-    measures = tuple(args.measure or (SCALE_MEASURES if args.scale else MEASURES))
+    default_measures = SCALE_MEASURES if args.scale else MEASURES
+    if args.languages:
+        default_measures = LANGUAGE_MEASURES
+    measures = tuple(args.measure or default_measures)
     corpora: list[Corpus] = []
     rows: list[dict[str, Any]] = []
+    per_language: list[LanguageCorpus] = []
     with tempfile.TemporaryDirectory(prefix="codeanchor-bench-") as scratch:
-        for name in names:
+        if args.languages:
+            per_language = language_corpora(Path(scratch), args.language)
+            corpora = [c for lang in per_language for c in (lang.single, lang.replicated)]
+        for name in [] if args.languages else names:
             root = Path(scratch) / name
             unpack_sources(fetch_wheels(args.cache, CORPORA[name]), root)
-            corpus = describe(name, root)
-            corpora.append(corpus)
-            err.log(f"{name}: {corpus.files} files, {corpus.megabytes:.1f} MB")
+            corpora.append(describe(name, root))
+        for corpus in corpora:
+            err.log(f"{corpus.name}: {corpus.files} files, {corpus.megabytes:.1f} MB")
             for figure in bench_corpus(corpus, args.runs, args.workers, measures):
                 rows.extend(figure.summaries(corpus.megabytes))
     if args.json:
@@ -119,9 +152,13 @@ def main() -> None:
         }
         if args.scale:
             payload["scale"] = scale_rows({c.name: c.megabytes for c in corpora}, rows)
+        if per_language:
+            payload["languages"] = language_rows(per_language, rows)
         print(json.dumps(payload, indent=2))
     else:
         render(corpora, rows, args.runs, args.workers, args.label)
+        if per_language:
+            Console(width=max(Console().width, 170)).print(language_table(per_language, rows))
         if args.scale:
             sizes = {corpus.name: corpus.megabytes for corpus in corpora}
             Console(width=max(Console().width, 170)).print(scale_table(sizes, rows))

@@ -136,7 +136,8 @@ MAP_INSTEAD = (
     "the map answers without one: map_outline (symbols), map_search (definitions), "
     "map_neighbors (callers, callees)"
 )
-"""What a nav_* answer without a live server points to, in the same line."""
+"""What a nav_* answer without a live server (or one that lacks the query: no call
+hierarchy in intelephense or bash-language-server) points to, in the same line."""
 
 
 def _live(exc: LspError) -> ToolError:
@@ -156,7 +157,7 @@ def _live(exc: LspError) -> ToolError:
     if isinstance(exc, PositionError):
         return BadInputError(str(exc), code="bad_position")
     if isinstance(exc, UnsupportedQueryError):
-        return UnavailableError(str(exc), code="unsupported_query")
+        return UnavailableError(f"{exc}; {MAP_INSTEAD}", code="unsupported_query")
     if isinstance(exc, RequestTimeoutError):
         return UnavailableError(str(exc), code="server_timeout")
     if isinstance(exc, ServerCrashedError):

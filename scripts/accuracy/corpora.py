@@ -2,14 +2,19 @@
 
 Each project comes from a package registry through its ordinary client (PyPI
 with `pip download --no-deps`, npm with `npm pack`, Debian with `apt-get
-install`), is unpacked once into a cache folder (never into this repository),
-trimmed to its sources and tests, and committed to a git repository of its own
-so the map and the servers see an ordinary checkout. A later run reuses it.
+install`), or, for the languages no registry here carries sources of, from its
+public repository at a pinned commit (`git clone`; the source is
+`CODEANCHOR_BENCH_GIT`, a template given `{repo}`, `{owner}` and `{name}`,
+by default the repository's GitHub address, so a local clone serves as well).
+It is unpacked once into a cache folder (never into this repository), trimmed
+to its sources and tests, and committed to a git repository of its own so the
+map and the servers see an ordinary checkout. A later run reuses it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -131,6 +136,25 @@ def debian_gocode(package: str, version: str, import_path: str) -> Callable[[Pat
     return fetch
 
 
+GIT_SOURCE_ENV = "CODEANCHOR_BENCH_GIT"
+GIT_SOURCE_DEFAULT = "https://github.com/{repo}.git"
+
+
+def git_commit(repo: str, commit: str) -> Callable[[Path], Path]:
+    """Clone a public repository (`owner/name`) and check out a pinned commit."""
+
+    def fetch(scratch: Path) -> Path:
+        owner, name = repo.split("/")
+        template = os.environ.get(GIT_SOURCE_ENV, GIT_SOURCE_DEFAULT)
+        source = template.format(repo=repo, owner=owner, name=name)
+        top = scratch / "unpacked"
+        _run(["git", "clone", "--quiet", "--no-checkout", source, str(top)], scratch)
+        _run(["git", "checkout", "--quiet", commit], top)
+        return top
+
+    return fetch
+
+
 def copy_pyproject(top: Path, root: Path) -> None:
     """Keep the project's pyproject.toml (the Python servers read its settings)."""
     shutil.copyfile(top / "pyproject.toml", root / "pyproject.toml")
@@ -228,6 +252,86 @@ PROJECTS: dict[str, Project] = {
         ),
     )
 }
+
+LANGUAGE_PROJECTS: dict[str, Project] = {
+    p.key: p
+    for p in (
+        Project(
+            "sinatra-cb22afd",
+            "sinatra",
+            "ruby",
+            "sinatra/sinatra at cb22afd (v4.2.1+26)",
+            git_commit("sinatra/sinatra", "cb22afd7902b566b6eaba6c4ea89739494a65d12"),
+            keep=(".",),
+            suffixes=(".rb",),
+        ),
+        Project(
+            "composer-eba7baa",
+            "composer",
+            "php",
+            "composer/composer at eba7baa (2.10.2+26)",
+            git_commit("composer/composer", "eba7baa59eb1b59246cf9800b0120fe78915b6ac"),
+            keep=("src", "tests", "bin"),
+            suffixes=(".php",),
+        ),
+        Project(
+            "newtonsoft-json-09bb545",
+            "Newtonsoft.Json",
+            "csharp",
+            "JamesNK/Newtonsoft.Json at 09bb545 (13.0.4+11)",
+            git_commit("JamesNK/Newtonsoft.Json", "09bb545d72969ad7fb4ea07db0d5c34f4fc07877"),
+            keep=("Src",),
+            suffixes=(".cs",),
+        ),
+        Project(
+            "kotlinpoet-be2de91",
+            "kotlinpoet",
+            "kotlin",
+            "square/kotlinpoet at be2de91 (2.3.0+46)",
+            git_commit("square/kotlinpoet", "be2de914ce6eb3694092ed4e0f28626cbce1ffe0"),
+            keep=(".",),
+            suffixes=(".kt", ".kts"),
+        ),
+        Project(
+            "alamofire-7595cbc",
+            "Alamofire",
+            "swift",
+            "Alamofire/Alamofire at 7595cbc (5.12.0)",
+            git_commit("Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb"),
+            keep=(".",),
+            suffixes=(".swift",),
+        ),
+        Project(
+            "os-lib-e237000",
+            "os-lib",
+            "scala",
+            "com-lihaoyi/os-lib at e237000 (0.11.9-M7+5)",
+            git_commit("com-lihaoyi/os-lib", "e237000cbd4d97a4c4463df43d64556130d2bc50"),
+            keep=(".",),
+            suffixes=(".scala", ".sc"),
+        ),
+        Project(
+            "penlight-c317508",
+            "Penlight",
+            "lua",
+            "lunarmodules/Penlight at c317508 (1.15.0+9)",
+            git_commit("lunarmodules/Penlight", "c317508c90cb384da22e79f6bd405eb4e406fc79"),
+            keep=(".",),
+            suffixes=(".lua",),
+        ),
+        Project(
+            "acme-sh-d60c75b",
+            "acme.sh",
+            "bash",
+            "acmesh-official/acme.sh at d60c75b (3.1.3+33)",
+            git_commit("acmesh-official/acme.sh", "d60c75b4e30a26addd8b9d0bfdeeed39c84ed51e"),
+            keep=(".",),
+            suffixes=(".sh", ".bash"),
+        ),
+    )
+}
+"""One real project per language of issue 24 (none from the registries here ships
+its sources), measured by the map alone: no server of these has a call hierarchy."""
 
 
 def corpus(project: Project, cache: Path) -> Path:

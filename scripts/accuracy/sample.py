@@ -6,7 +6,9 @@ occurrence the truth keeps can mean it; a C prototype and its definition are
 one, asked about at the definition), is not a name that builtin types,
 JavaScript's globals, Go's standard library or a few much-used Python standard
 library classes also carry (`get`, `send`, `parse`, `group` on a value of
-unknown type are beyond what a parse can tell), is not a name the truth calls
+unknown type are beyond what a parse can tell; for the languages of issue 24,
+short lists of their standard libraries' much-used names, and the shell's
+commands), is not a name the truth calls
 ambiguous (a project module; something the map has no symbol for, see
 Truth.ambiguous), and occurs somewhere beyond its definition. Callers are
 sampled among functions and methods that are called.
@@ -25,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from accuracy.truth import Occurrence, Truth, Wanted
+from accuracy.truth import Occurrence, Truth, Wanted, reached_as_member
 
 if TYPE_CHECKING:
     from map.codemap import CodeMap
@@ -182,7 +184,91 @@ GO_AMBIGUOUS = frozenset(
         "URL",
     ]
 )
-AMBIGUOUS = {"python": PYTHON_AMBIGUOUS, "typescript": JS_AMBIGUOUS, "go": GO_AMBIGUOUS}
+RUBY_AMBIGUOUS = frozenset(
+    {
+        *("each", "map", "call", "to_s", "to_h", "to_a", "to_str", "inspect", "size"),
+        *("length", "empty?", "include?", "key?", "fetch", "merge", "select", "reject"),
+        *("find", "first", "last", "join", "split", "push", "pop", "read", "write"),
+        *("close", "open", "run", "start", "stop", "get", "set", "delete", "clear"),
+        *("update", "values", "keys", "hash", "dup", "clone", "freeze", "send", "tap"),
+        *("respond_to?", "method_missing", "respond_to_missing?", "new", "name", "value"),
+        # RSpec's DSL, which a project's specs call as much as any method of its own
+        *("before", "after", "around", "let", "it", "describe", "context", "subject"),
+        *("expect", "specify"),
+    }
+)
+PHP_AMBIGUOUS = frozenset(
+    {
+        *("get", "set", "has", "remove", "add", "all", "count", "getName", "getValue"),
+        *("write", "writeln", "run", "execute", "format", "load", "parse", "validate"),
+        *("getIterator", "offsetGet", "offsetSet", "offsetExists", "offsetUnset"),
+        *("jsonSerialize", "__toString", "getMessage", "getCode", "read", "close"),
+    }
+)
+CSHARP_AMBIGUOUS = frozenset(
+    {
+        *("ToString", "Equals", "GetHashCode", "Dispose", "Add", "Remove", "Contains"),
+        *("Clear", "Get", "Set", "Read", "Write", "Close", "Flush", "GetEnumerator"),
+        *("MoveNext", "Reset", "CompareTo", "Invoke", "Parse", "TryParse", "Format"),
+        *("Append", "AppendLine", "Substring", "IndexOf", "StartsWith", "EndsWith", "Trim"),
+        *("Split", "Join", "Replace", "Count", "Any", "All", "Select", "Where", "First"),
+        *("FirstOrDefault", "ToList", "ToArray", "Cast", "OfType", "Wait", "GetType"),
+        *("GetValue", "SetValue", "WriteLine", "Insert", "CopyTo", "TryGetValue"),
+    }
+)
+KOTLIN_AMBIGUOUS = frozenset(
+    {
+        *("toString", "equals", "hashCode", "let", "also", "apply", "run", "with", "map"),
+        *("filter", "forEach", "add", "get", "set", "contains", "isEmpty", "size"),
+        *("first", "last", "joinToString", "append", "build", "copy", "emit", "remove"),
+    }
+)
+SWIFT_AMBIGUOUS = frozenset(
+    {
+        *("description", "append", "map", "filter", "reduce", "forEach", "contains"),
+        *("first", "last", "count", "isEmpty", "removeAll", "insert", "remove"),
+        *("resume", "cancel", "encode", "decode", "hash", "validate", "finish"),
+    }
+)
+SCALA_AMBIGUOUS = frozenset(
+    {
+        *("apply", "unapply", "map", "flatMap", "filter", "foreach", "get", "getOrElse"),
+        *("toString", "equals", "hashCode", "copy", "mkString", "contains", "head"),
+        *("tail", "isEmpty", "size", "length", "parse", "run", "read", "write"),
+    }
+)
+LUA_AMBIGUOUS = frozenset(
+    {
+        *("new", "init", "get", "set", "insert", "remove", "format", "find", "match"),
+        *("gsub", "sub", "len", "concat", "sort", "type", "print", "error", "assert"),
+        *("pairs", "ipairs", "tostring", "tonumber", "setmetatable", "getmetatable"),
+        *("rawget", "rawset", "select", "unpack", "pcall", "xpcall", "require", "load"),
+        *("next", "close", "read", "write", "open", "lines", "call"),
+    }
+)
+SHELL_AMBIGUOUS = frozenset(
+    {
+        *("echo", "printf", "read", "test", "cd", "exit", "return", "local", "export"),
+        *("set", "unset", "shift", "eval", "exec", "source", "trap", "wait", "kill"),
+        *("cat", "grep", "sed", "awk", "cut", "tr", "sort", "head", "tail", "date"),
+        *("sleep", "curl", "wget", "openssl", "base64", "log", "run", "main", "usage"),
+    }
+)
+"""A shell function of one of these names shadows a command of that name (or is one
+each script of the project may define: `main`, `usage`)."""
+AMBIGUOUS = {
+    "python": PYTHON_AMBIGUOUS,
+    "typescript": JS_AMBIGUOUS,
+    "go": GO_AMBIGUOUS,
+    "ruby": RUBY_AMBIGUOUS,
+    "php": PHP_AMBIGUOUS,
+    "csharp": CSHARP_AMBIGUOUS,
+    "kotlin": KOTLIN_AMBIGUOUS,
+    "swift": SWIFT_AMBIGUOUS,
+    "scala": SCALA_AMBIGUOUS,
+    "lua": LUA_AMBIGUOUS,
+    "bash": SHELL_AMBIGUOUS,
+}
 
 
 @dataclass(frozen=True)
@@ -267,7 +353,8 @@ def judgeable(declared: list[Declared], truth: Truth) -> list[Symbol]:
             or truth.ambiguous(d.name)
         ):
             continue
-        wanted = Wanted(d.name, d.kind == "method", d.container, d.path, d.lines)
+        member = reached_as_member(truth.language, d.kind, d.container)
+        wanted = Wanted(d.name, member, d.container, d.path, d.lines)
         occurrences = tuple(truth.occurrences(wanted))
         if len(occurrences) < 2:
             continue

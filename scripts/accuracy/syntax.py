@@ -1,12 +1,8 @@
 """What the tree-sitter grammars call things, per language: names, functions,
-local bindings, member accesses, calls; and the declarations of names the map
-keeps no symbol for. Data and small node helpers for the ground truth."""
+local bindings, member accesses, calls, types. Data for the ground truth; the
+helpers that read nodes with it are in accuracy.nodes."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-
-import tree_sitter as ts
 
 NAME_TYPES: dict[str, frozenset[str]] = {
     "python": frozenset({"identifier"}),
@@ -21,6 +17,14 @@ NAME_TYPES: dict[str, frozenset[str]] = {
     ),
     "go": frozenset({"identifier", "field_identifier", "type_identifier"}),
     "c": frozenset({"identifier", "field_identifier", "type_identifier"}),
+    "ruby": frozenset({"identifier", "constant"}),
+    "php": frozenset({"name"}),
+    "csharp": frozenset({"identifier"}),
+    "kotlin": frozenset({"identifier"}),
+    "swift": frozenset({"simple_identifier", "type_identifier"}),
+    "scala": frozenset({"identifier", "type_identifier"}),
+    "lua": frozenset({"identifier"}),
+    "bash": frozenset({"word"}),
 }
 FUNCTION_TYPES: dict[str, frozenset[str]] = {
     "python": frozenset({"function_definition", "lambda"}),
@@ -36,6 +40,26 @@ FUNCTION_TYPES: dict[str, frozenset[str]] = {
     ),
     "go": frozenset({"function_declaration", "method_declaration", "func_literal"}),
     "c": frozenset({"function_definition"}),
+    "ruby": frozenset({"method", "singleton_method", "block", "do_block", "lambda"}),
+    "php": frozenset(
+        {"function_definition", "method_declaration", "anonymous_function", "arrow_function"}
+    ),
+    "csharp": frozenset(
+        {
+            "method_declaration",
+            "constructor_declaration",
+            "local_function_statement",
+            "lambda_expression",
+            "accessor_declaration",
+        }
+    ),
+    "kotlin": frozenset(
+        {"function_declaration", "lambda_literal", "anonymous_function", "secondary_constructor"}
+    ),
+    "swift": frozenset({"function_declaration", "init_declaration", "lambda_literal"}),
+    "scala": frozenset({"function_definition", "lambda_expression"}),
+    "lua": frozenset({"function_declaration", "function_definition"}),
+    "bash": frozenset({"function_definition"}),
 }
 # (parent type, field of the child, or "" for any child): the child identifier binds a local
 BINDINGS: dict[str, frozenset[tuple[str, str]]] = {
@@ -78,7 +102,58 @@ BINDINGS: dict[str, frozenset[tuple[str, str]]] = {
         }
     ),
     "c": frozenset(),
+    "ruby": frozenset(
+        {
+            ("method_parameters", ""),
+            ("block_parameters", ""),
+            ("lambda_parameters", ""),
+            ("optional_parameter", "name"),
+            ("keyword_parameter", "name"),
+            ("splat_parameter", "name"),
+            ("hash_splat_parameter", "name"),
+            ("block_parameter", "name"),
+            ("assignment", "left"),
+            ("operator_assignment", "left"),
+            ("left_assignment_list", ""),
+            ("for", "pattern"),
+        }
+    ),
+    # PHP's locals are `$variables`, never a function's or method's name
+    "php": frozenset(),
+    "csharp": frozenset(
+        {
+            ("parameter", "name"),
+            ("variable_declarator", "name"),
+            ("foreach_statement", "left"),
+            ("declaration_expression", "name"),
+        }
+    ),
+    "kotlin": frozenset({("parameter", ""), ("variable_declaration", "")}),
+    "swift": frozenset(
+        {("parameter", "name"), ("pattern", "bound_identifier"), ("lambda_parameter", "name")}
+    ),
+    "scala": frozenset(
+        {
+            ("parameter", "name"),
+            ("val_definition", "pattern"),
+            ("var_definition", "pattern"),
+            ("lambda_expression", "parameters"),
+            ("bindings", ""),
+            ("binding", "name"),
+            ("enumerator", ""),
+        }
+    ),
+    # `x = f` and `local x = f` alike (a global given inside a function is rare)
+    "lua": frozenset(
+        {("parameters", "name"), ("variable_list", "name"), ("for_numeric_clause", "name")}
+    ),
+    # a shell's variables are never a function's name
+    "bash": frozenset(),
 }
+BINDING_NAMES: dict[str, frozenset[str]] = {
+    "swift": frozenset({"simple_identifier"}),
+}
+"""The node types that bind a local, where not `identifier` (and TypeScript's pattern)."""
 C_DECLARATORS = frozenset(
     {"pointer_declarator", "array_declarator", "init_declarator", "parenthesized_declarator"}
 )
@@ -108,104 +183,114 @@ FOREIGN_GLOBALS: dict[str, frozenset[str]] = {
     ),
     "go": frozenset(),
     "c": frozenset(),
+    "ruby": frozenset(
+        {
+            *("File", "Dir", "IO", "Kernel", "Process", "Time", "Thread", "Mutex", "ENV"),
+            *("Array", "Hash", "String", "Integer", "Float", "Symbol", "Struct", "Regexp"),
+            *("Object", "Class", "Module", "Proc", "Comparable", "Enumerable", "JSON", "URI"),
+        }
+    ),
+    "php": frozenset(),
+    "csharp": frozenset(
+        {
+            *("Console", "Math", "String", "string", "Enumerable", "Convert", "Array", "Task"),
+            *("Type", "Object", "object", "Environment", "Path", "File", "Directory", "Debug"),
+            *("Activator", "Enum", "Guid", "DateTime", "TimeSpan", "BitConverter", "Buffer"),
+            *("Interlocked", "Monitor", "Marshal", "GC", "StringComparer", "CultureInfo"),
+            *("Encoding", "Char", "char", "Int32", "int", "Int64", "long", "Double", "double"),
+            *("Decimal", "decimal", "Nullable", "Expression", "Assert", "System"),
+        }
+    ),
+    "kotlin": frozenset({"Math", "System", "String", "Integer", "Collections", "Arrays"}),
+    "swift": frozenset(
+        {
+            *("String", "Array", "Dictionary", "Int", "Double", "DispatchQueue", "URL"),
+            *("NotificationCenter", "FileManager", "Bundle", "Data", "Date", "ProcessInfo"),
+            *("JSONSerialization", "XCTAssert", "Swift", "Foundation"),
+        }
+    ),
+    "scala": frozenset(
+        {"Seq", "List", "Map", "Set", "Option", "Some", "Future", "Console", "Math", "Array"}
+        | {"String", "System", "scala", "java", "Vector", "Iterator", "StringBuilder"}
+    ),
+    "lua": frozenset({"string", "table", "math", "io", "os", "coroutine", "debug", "utf8"}),
+    "bash": frozenset(),
 }
-MEMBER_PARENTS = {
-    "python": ("attribute", "attribute", "object"),
-    "typescript": ("member_expression", "property", "object"),
-    "go": ("selector_expression", "field", "operand"),
+MEMBERS: dict[str, dict[str, tuple[str, str]]] = {
+    "python": {"attribute": ("attribute", "object")},
+    "typescript": {"member_expression": ("property", "object")},
+    "go": {"selector_expression": ("field", "operand")},
+    "ruby": {"call": ("method", "receiver")},
+    "php": {
+        "member_call_expression": ("name", "object"),
+        "nullsafe_member_call_expression": ("name", "object"),
+        "member_access_expression": ("name", "object"),
+        "nullsafe_member_access_expression": ("name", "object"),
+        "scoped_call_expression": ("name", "scope"),
+        "class_constant_access_expression": ("", ""),
+    },
+    "csharp": {"member_access_expression": ("name", "expression")},
+    "kotlin": {"navigation_expression": ("", "")},
+    "swift": {"navigation_expression": ("suffix", "target")},
+    "scala": {"field_expression": ("field", "value")},
+    "lua": {
+        "dot_index_expression": ("field", "table"),
+        "method_index_expression": ("method", "table"),
+    },
 }
-"""(node type, field of the member's name, field of the receiver)."""
-CALL_TYPES = {
-    "python": ("call", "function"),
-    "typescript": ("call_expression", "function"),
-    "go": ("call_expression", "function"),
-    "c": ("call_expression", "function"),
+"""Per member-access node type: (field of the member's name, field of the receiver);
+"" for a grammar that names neither: the last named child, and the first."""
+MEMBER_HOPS: dict[str, frozenset[str]] = {
+    "csharp": frozenset({"generic_name"}),
+    "swift": frozenset({"navigation_suffix"}),
 }
-
-
-def walk(root: ts.Node) -> Iterator[ts.Node]:
-    """Every node under `root` (itself included), in document order."""
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        if node is not None:
-            yield node
-        if cursor.goto_first_child() or cursor.goto_next_sibling():
-            continue
-        while cursor.goto_parent():
-            if cursor.goto_next_sibling():
-                break
-        else:
-            return
-
-
-def member_of(language: str, node: ts.Node) -> ts.Node | None:
-    """The member expression whose member name `node` is (`x.NAME`), if it is one."""
-    shape = MEMBER_PARENTS.get(language)
-    parent = node.parent
-    if shape is None or parent is None or parent.type != shape[0]:
-        return None
-    return parent if parent.child_by_field_name(shape[1]) == node else None
-
-
-def root_of(language: str, receiver: ts.Node) -> str:
-    """The leftmost name of a receiver chain (`a` of `a.b.c`)."""
-    shape = MEMBER_PARENTS[language]
-    while receiver.type == shape[0]:
-        inner = receiver.child_by_field_name(shape[2])
-        if inner is None:
-            break
-        receiver = inner
-    return (receiver.text or b"").decode()
-
-
-GO_DECLARATIONS = frozenset({"field_declaration", "method_elem", "method_spec"})
-TS_DECLARATIONS = frozenset(
-    {"enum_assignment", "enum_body", "property_signature", "public_field_definition"}
-)
-
-
-def declares_other(language: str, node: ts.Node) -> bool:
-    """`node` declares a name the map keeps no symbol for: the member assigned in
-    `x.NAME = ...`; a Python class attribute; a TypeScript enum member, interface
-    property, class field or type parameter; a Go struct field or interface method."""
-    parent = node.parent
-    if language == "typescript" and parent is not None:
-        if parent.type == "type_parameter":
-            return parent.child_by_field_name("name") == node
-        if parent.type in TS_DECLARATIONS:
-            return parent.type == "enum_body" or parent.child_by_field_name("name") == node
-    if language == "go" and parent is not None and parent.type in GO_DECLARATIONS:
-        return parent.child_by_field_name("name") == node
-    if language == "python" and parent is not None and parent.type == "assignment":
-        statement = parent.parent
-        block = statement.parent if statement is not None else None
-        holder = block.parent if block is not None else None
-        if holder is not None and holder.type == "class_definition":
-            return parent.child_by_field_name("left") == node
-    member = member_of(language, node)
-    holder = member.parent if member is not None else None
-    if holder is None or holder.type not in {"assignment", "assignment_expression"}:
-        return False
-    return holder.child_by_field_name("left") == member
-
-
-def names_prototype(node: ts.Node) -> bool:
-    """`node` is the name of a C function's prototype (`int add(int, int);`), not of
-    its definition."""
-    holder = node.parent
-    if holder is None or holder.type != "function_declarator":
-        return False
-    if holder.child_by_field_name("declarator") != node:
-        return False
-    while holder is not None and holder.type in C_DECLARATORS | {"function_declarator"}:
-        holder = holder.parent
-    return holder is not None and holder.type == "declaration"
-
-
-def nearest_function(language: str, node: ts.Node) -> ts.Node | None:
-    """The innermost function (or lambda) around `node`, if any."""
-    scope = node.parent
-    while scope is not None and scope.type not in FUNCTION_TYPES[language]:
-        scope = scope.parent
-    return scope
+"""Nodes between a member's name and its member access (`Q<int>` of `obj.Q<int>()`,
+Swift's `.name` suffix)."""
+CALLS: dict[str, dict[str, str]] = {
+    "python": {"call": "function"},
+    "typescript": {"call_expression": "function"},
+    "go": {"call_expression": "function"},
+    "c": {"call_expression": "function"},
+    "ruby": {"call": "method"},
+    "php": {"function_call_expression": "function"},
+    "csharp": {"invocation_expression": "function"},
+    "kotlin": {"call_expression": ""},
+    "swift": {"call_expression": ""},
+    "scala": {"call_expression": "function", "infix_expression": "operator"},
+    "lua": {"function_call": "name"},
+    "bash": {"command": "name"},
+}
+"""Per call node type: the field of what it calls ("" for its first named child)."""
+CALL_MEMBERS: dict[str, frozenset[str]] = {
+    "ruby": frozenset({"call"}),
+    "php": frozenset(
+        {"member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"}
+    ),
+}
+"""Member accesses that are calls themselves (`obj.name(...)` is one node)."""
+CALLEE_WRAPPERS: dict[str, frozenset[str]] = {
+    "php": frozenset({"qualified_name"}),
+    "csharp": frozenset({"generic_name"}),
+    "scala": frozenset({"generic_function"}),
+    "bash": frozenset({"command_name"}),
+}
+"""Nodes between a called name and its call (`\\A\\f` of `\\A\\f()`, `f<T>`, a command's name)."""
+NOT_CODE_PARENTS: dict[str, frozenset[str]] = {
+    "php": frozenset({"variable_name", "namespace_name"}),
+}
+"""Parents whose name child is never a function's or method's name (PHP's `$name`,
+a namespace's segments)."""
+CODE_PARENTS: dict[str, frozenset[str]] = {
+    "bash": frozenset({"command_name", "function_definition"}),
+}
+"""Where only a language's names are code (a shell word elsewhere is an argument)."""
+TYPE_DECLARATIONS: dict[str, frozenset[str]] = {
+    "ruby": frozenset({"class", "module"}),
+    "csharp": frozenset(
+        {"class_declaration", "struct_declaration", "record_declaration", "interface_declaration"}
+    ),
+    "kotlin": frozenset({"class_declaration", "object_declaration"}),
+    "swift": frozenset({"class_declaration", "protocol_declaration"}),
+    "scala": frozenset({"class_definition", "object_definition", "trait_definition"}),
+}
+"""The types whose methods the type's own code calls by their plain name."""

@@ -19,6 +19,19 @@ the parse shows to be another symbol of the same name are dropped:
 What the parse cannot tell (a member of a receiver whose type only a type
 checker knows) is kept, and marked not `direct`; the sample leaves out the
 names where that matters most (see sample.py).
+
+The languages whose types call their own methods by plain name (Ruby, C#,
+Kotlin, Swift, Scala) keep a method's plain-name uses everywhere, `direct`
+only inside a type of the method's container's name (a reopened class, an
+extension, a partial class): elsewhere it may be inherited or mixed in, or
+another library's method of that name. PHP (`$this->name()`) and Lua
+(`T:name()`) reach methods through a receiver only. Ruby's plain name that no
+local binds is a call (`name` alone calls the method); Scala's `x name y`
+calls `name`; a shell's functions are only command names and definitions (a
+word given as an argument is text). Left out: Ruby's `send(:name)` and
+`attr_*`, Scala's calls without parentheses (`x.name`), a shell's calls
+through a variable (`$cmd`), Kotlin's calls with explicit type arguments
+(tree-sitter-kotlin parses `x.f<T>(y)` as comparisons).
 """
 
 from __future__ import annotations
@@ -30,22 +43,48 @@ from pathlib import Path
 import tree_sitter as ts
 
 from accuracy.imports import imported_names, in_import_of_other
-from accuracy.syntax import (
-    BINDINGS,
-    C_DECLARATORS,
-    CALL_TYPES,
-    FOREIGN_GLOBALS,
-    FUNCTION_TYPES,
-    MEMBER_PARENTS,
-    NAME_TYPES,
+from accuracy.nodes import (
+    calls_it,
+    declared_by_call,
     declares_other,
+    in_type,
     member_of,
     names_prototype,
     nearest_function,
+    receiver_of,
+    receiver_text,
     root_of,
     walk,
 )
+from accuracy.syntax import (
+    BINDING_NAMES,
+    BINDINGS,
+    C_DECLARATORS,
+    CODE_PARENTS,
+    FOREIGN_GLOBALS,
+    FUNCTION_TYPES,
+    NAME_TYPES,
+    NOT_CODE_PARENTS,
+    TYPE_DECLARATIONS,
+)
 from map.languages import grammar, language_for
+
+PLAIN_NAME_METHODS = frozenset(TYPE_DECLARATIONS)
+"""The languages whose methods their types call by plain name."""
+MEMBER_CONTAINERS = frozenset({"ruby", "php", "csharp", "kotlin", "swift", "scala", "lua"})
+"""The languages whose symbols inside a type, module or table are reached as its
+members (or by plain name, see PLAIN_NAME_METHODS), functions and methods alike."""
+OWN_RECEIVERS = frozenset({"self", "cls", "this"})
+PARENT_RECEIVERS = frozenset({"super", "base", "static", "parent"})
+"""Receivers that are the type itself or its parent (`parent::`, `base.`), where
+MEMBER_CONTAINERS: an inherited method's own definition is the one project symbol."""
+
+
+def reached_as_member(language: str, kind: str, container: str) -> bool:
+    """Whether a symbol is reached through a receiver (or, in a type, by plain
+    name): a method; in the languages of MEMBER_CONTAINERS, anything inside a
+    container (Lua's `M.f`, Scala's object members, Ruby's module functions)."""
+    return kind == "method" or (language in MEMBER_CONTAINERS and bool(container))
 
 
 @dataclass(frozen=True)
@@ -122,6 +161,7 @@ class Truth:
                     self._by_name[node.text.decode()].append((parsed, node))
                     if declares_other(language, node):
                         self._shadowing.add(node.text.decode())
+                    self._shadowing.update(declared_by_call(language, node))
                     if node.parent is not None and node.parent.type == "preproc_function_def":
                         self._macros.add((parsed.path, node.start_point[0] + 1))
                     if language == "c" and names_prototype(node):
@@ -130,7 +170,7 @@ class Truth:
     def ambiguous(self, name: str) -> bool:
         """Whether the parse cannot judge `name`: it also names a module of the
         project, or something the map may hold no symbol for (see
-        accuracy.syntax.declares_other)."""
+        accuracy.nodes.declares_other)."""
         return name in self._modules or name in self._shadowing
 
     def defines_macro(self, path: str, line: int) -> bool:
@@ -153,23 +193,40 @@ class Truth:
             line_start = node.start_byte - byte_col
             text = parsed.tree.root_node.text or b""
             column = len(text[line_start : node.start_byte].decode(errors="replace")) + 1
-            direct = member is None or self._direct(parsed, member, wanted)
+            if member is not None:
+                direct = self._direct(parsed, member, wanted)
+            else:
+                direct = not self._plain_method(wanted) or self._in_own_type(node, wanted)
             found.append(Occurrence(parsed.path, row + 1, column, self._is_call(node), direct))
         return found
 
     def _direct(self, parsed: _Parsed, member: ts.Node, wanted: Wanted) -> bool:
-        receiver = member.child_by_field_name(MEMBER_PARENTS[self.language][2])
-        text = (receiver.text or b"").decode() if receiver is not None else ""
-        return text in {"self", "cls", "this", wanted.container} | parsed.imported
+        receiver = receiver_of(self.language, member)
+        text = receiver_text(receiver) if receiver is not None else ""
+        own = OWN_RECEIVERS | (PARENT_RECEIVERS if self.language in MEMBER_CONTAINERS else set())
+        return text in own | {wanted.container} | parsed.imported
+
+    def _plain_method(self, wanted: Wanted) -> bool:
+        """A member its type's code may call by plain name (see PLAIN_NAME_METHODS)."""
+        return wanted.member and self.language in PLAIN_NAME_METHODS
+
+    def _in_own_type(self, node: ts.Node, wanted: Wanted) -> bool:
+        return in_type(self.language, node, wanted.container) or _names_definition(
+            self.language, node
+        )
 
     def _is_call(self, node: ts.Node) -> bool:
-        call_type, field = CALL_TYPES[self.language]
-        callee = member_of(self.language, node) or node
-        parent = callee.parent
+        if calls_it(self.language, node):
+            return True
+        # Ruby: a plain name no local binds calls the method (`name` alone); `alias new
+        # old` names two methods, and calls neither
         return (
-            parent is not None
-            and parent.type == call_type
-            and parent.child_by_field_name(field) == callee
+            self.language == "ruby"
+            and node.type == "identifier"
+            and member_of(self.language, node) is None
+            and not _names_definition(self.language, node)
+            and node.parent is not None
+            and node.parent.type not in {"alias", "undef"}
         )
 
     def _other_symbol(
@@ -182,15 +239,19 @@ class Truth:
             return False
         if language == "python" and parent.type == "keyword_argument":
             return parent.child_by_field_name("name") == node
+        if parent.type in NOT_CODE_PARENTS.get(language, frozenset()):
+            return True
+        if language in CODE_PARENTS and parent.type not in CODE_PARENTS[language]:
+            return True
         if member is not None:
             return self._other_member(parsed, node, wanted, member)
-        if wanted.member and node.type == "identifier":
+        if self._plain_method(wanted):
+            return self._local(parsed, node, name)
+        if wanted.member and (node.type == "identifier" or language in MEMBER_CONTAINERS):
             # a method is reached through a receiver; a plain name is something else,
-            # but for the name of a Python `def` (TypeScript and Go name methods with
+            # but for the name of its definition (TypeScript and Go name methods with
             # property and field identifiers)
-            return not (
-                parent.type == "function_definition" and parent.child_by_field_name("name") == node
-            )
+            return not _names_definition(language, node)
         if language == "go" and parent.type == "qualified_type":
             package = parent.child_by_field_name("package")
             return package is not None and (package.text or b"").decode() in parsed.foreign
@@ -198,7 +259,7 @@ class Truth:
             return True
         if language == "python" and in_import_of_other(node, self._modules):
             return True
-        return node.type == "identifier" and self._local(parsed, node, name)
+        return node.type in _binding_names(language) and self._local(parsed, node, name)
 
     def _other_member(
         self, parsed: _Parsed, node: ts.Node, wanted: Wanted, member: ts.Node
@@ -206,11 +267,12 @@ class Truth:
         """`receiver.name` that the parse shows to be another symbol: a member of a
         foreign module or global; a member of an imported module when the symbol is a
         method; any other receiver when it is a top-level symbol (only modules and
-        namespaces hold those); `super().name` inside the symbol's own definition."""
-        receiver = member.child_by_field_name(MEMBER_PARENTS[self.language][2])
+        namespaces hold those); `super().name` (`super.`, `parent::`, `base.`) inside
+        the symbol's own definition."""
+        receiver = receiver_of(self.language, member)
         if receiver is None:
             return False
-        text = (receiver.text or b"").decode()
+        text = receiver_text(receiver)
         root = root_of(self.language, receiver)
         if root in parsed.foreign | FOREIGN_GLOBALS[self.language]:
             return True
@@ -221,7 +283,7 @@ class Truth:
             own = parsed.path == wanted.path and (
                 wanted.lines[0] <= node.start_point[0] + 1 <= wanted.lines[1]
             )
-            return own and text == "super()"
+            return own and text in {"super()", *(PARENT_RECEIVERS - {"static"})}
         return root not in parsed.imported
 
     def _local(self, parsed: _Parsed, node: ts.Node, name: str) -> bool:
@@ -243,10 +305,7 @@ class Truth:
 
     def _is_binding(self, node: ts.Node) -> bool:
         parent = node.parent
-        if parent is None or node.type not in {
-            "identifier",
-            "shorthand_property_identifier_pattern",
-        }:
+        if parent is None or node.type not in _binding_names(self.language):
             return False
         if self.language == "c":
             while parent is not None and parent.type in C_DECLARATORS:
@@ -264,3 +323,23 @@ class Truth:
             ):
                 return True
         return False
+
+
+def _binding_names(language: str) -> frozenset[str]:
+    """The node types that can bind a local in `language`."""
+    return BINDING_NAMES.get(
+        language, frozenset({"identifier", "shorthand_property_identifier_pattern"})
+    )
+
+
+def _names_definition(language: str, node: ts.Node) -> bool:
+    """`node` is the name of a function or method definition (`def NAME`; of
+    Python's only, in the languages outside MEMBER_CONTAINERS)."""
+    parent = node.parent
+    if language in MEMBER_CONTAINERS:
+        kinds = FUNCTION_TYPES[language] | {"function_declaration", "singleton_method"}
+    else:
+        kinds = frozenset({"function_definition"})
+    return (
+        parent is not None and parent.type in kinds and parent.child_by_field_name("name") == node
+    )

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter as ts
-from accuracy.syntax import NAME_TYPES, walk
+from accuracy.nodes import walk
+from accuracy.syntax import NAME_TYPES
 
 from map.languages import grammar
 

@@ -92,13 +92,14 @@ class Corpus:
     largest_bytes: int
 
 
-def describe(name: str, root: Path) -> Corpus:
-    """Count the corpus as the map lists it, and pick the files to edit."""
+def describe(name: str, root: Path, edited: tuple[str, ...] = (".py",)) -> Corpus:
+    """Count the corpus as the map lists it, and pick the files to edit (of those
+    ending in `edited`)."""
     rels = list_files(root, accept=accepted).files
     sizes = {rel: (root / rel).stat().st_size for rel in rels}
-    python = sorted((size, rel) for rel, size in sizes.items() if rel.endswith(".py"))
-    median_bytes, median_file = python[len(python) // 2]
-    largest_bytes, largest_file = python[-1]
+    sources = sorted((size, rel) for rel, size in sizes.items() if rel.endswith(edited))
+    median_bytes, median_file = sources[len(sources) // 2]
+    largest_bytes, largest_file = sources[-1]
     return Corpus(
         name,
         root,

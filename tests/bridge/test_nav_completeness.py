@@ -3,7 +3,8 @@
 TypeScript (through a real MCP client): tests outside every tsconfig `include`
 (tests/fixtures/ts_outside, laid out like ky). Python (ty and pyright) and C
 (clangd, with its generated compilation database and without any): a file
-never opened that calls the function, and a comment that names it. Go (gopls):
+never opened that calls the function, and a comment that names it; PHP
+(intelephense) and Bash (bash-language-server) alike. Go (gopls):
 implementations, and a same-name method of a type that is no implementation.
 """
 
@@ -229,3 +230,66 @@ def test_go_implementations_list_a_same_name_method_of_another_shape_apart(
     assert [(u["path"], u["seenAs"]) for u in found["unconfirmed"]] == [
         ("shapes/label.go", "definition")
     ]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Fresh:
+    """A fixture, and a file written into it that the server never opened: it calls
+    `target`'s function (at the line holding `call`) and names it in a comment."""
+
+    server: str
+    fixture: str
+    path: str
+    text: str
+    target: str
+    call: str
+    comment: str
+    other: tuple[str, str]
+    """Another file that calls it, and the text of its call's line."""
+
+
+FRESH = (
+    _Fresh(
+        "intelephense",
+        "php_app",
+        "src/Totals.php",
+        "<?php\nnamespace App;\n\n// make_cart gives an empty cart to total\n"
+        "function grand_total(): int\n{\n    return make_cart()->total([1, 2]);\n}\n",
+        "src/Cart.php#make_cart",
+        "return make_cart",
+        "// make_cart",
+        ("src/Checkout.php", "make_cart()"),
+    ),
+    _Fresh(
+        "bash-language-server",
+        "sh_app",
+        "report.sh",
+        "#!/usr/bin/env bash\nsource ./lib/cart.sh\n\n# cart_total counts what it is given\n"
+        "report() {\n  cart_total 4 5\n}\n",
+        "lib/cart.sh#cart_total",
+        "  cart_total",
+        "# cart_total",
+        ("checkout.sh", "  cart_total"),
+    ),
+)
+
+
+@pytest.mark.parametrize("case", FRESH, ids=lambda case: case.server)
+def test_references_reach_a_file_never_opened_and_list_a_comment_apart(
+    tmp_path: Path, case: _Fresh
+) -> None:
+    # PHP and Bash: each server indexes the whole workspace itself (nothing primed)
+    require_binary(case.server)
+    root = _copy(case.fixture, tmp_path)
+    (root / case.path).write_text(case.text, encoding="utf-8")
+    data = _ask(root, nav_references, case.target)
+    other, needle = case.other
+    assert _places(data["locations"]) >= {
+        (case.path, line_of(root, case.path, case.call)),
+        (other, line_of(root, other, needle)),
+    }
+    assert data["completeness"] == "complete", data["completenessReasons"]
+    assert [(u["path"], u["line"], u["source"]) for u in data["unconfirmed"]] == [
+        (case.path, line_of(root, case.path, case.comment), "text")
+    ]
+    assert data["priming"] is None

@@ -11,8 +11,9 @@ import pytest
 from lsp import Catalog, examine
 from tests.adversarial.cli import Done
 from tests.bridge.test_cli import run_cli
+from tests.conftest import FIXTURES, require_binary
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_languages"
+FIXTURE = FIXTURES / "map_languages"
 NO_SERVER = {
     "ruby": "rb/lib/shop/checkout.rb",
     "csharp": "cs/Shop/Checkout.cs",
@@ -33,9 +34,9 @@ def root(tmp_path: Path) -> Path:
     return copied
 
 
-def _one_line_pointing_at_the_map(result: Done) -> str:
+def _one_line_pointing_at_the_map(result: Done, code: str = "no_server") -> str:
     error = result.json()["error"]
-    assert error["code"] == "no_server"
+    assert error["code"] == code
     message: str = error["message"]
     assert "\n" not in message
     assert "map_outline" in message and "map_neighbors" in message, message
@@ -64,3 +65,22 @@ def test_rust_without_rust_analyzer_names_the_map_tools(
     assert result.code == 1
     line = _one_line_pointing_at_the_map(result)
     assert "no rust language server: rust-analyzer" in line
+
+
+@pytest.mark.parametrize(
+    ("server", "fixture", "target"),
+    [
+        ("intelephense", "php_app", "src/Cart.php:12"),
+        ("bash-language-server", "sh_app", "lib/cart.sh:3"),
+    ],
+)
+def test_callers_from_a_server_without_a_call_hierarchy_name_the_map_tools(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, server: str, fixture: str, target: str
+) -> None:
+    require_binary(server)
+    copied = tmp_path / fixture
+    shutil.copytree(FIXTURES / fixture, copied)
+    result = run_cli(capsys, copied, "nav", "callers", target, "--json")
+    assert result.code == 1
+    line = _one_line_pointing_at_the_map(result, "unsupported_query")
+    assert f"{server} does not support textDocument/prepareCallHierarchy" in line

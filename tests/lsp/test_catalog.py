@@ -110,7 +110,6 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
     "indexing_progress_requires": (["go.work"], ("go.work",)),
     "ready_log": (["^Loaded"], ("^Loaded",)),
-    "ready_notification": ("indexingEnded", "indexingEnded"),
     "setup_files": (["go.mod"], ("go.mod",)),
     "compile_commands_arg": ("--compile-commands-dir=",) * 2,
 }

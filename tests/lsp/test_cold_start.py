@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import sys
@@ -48,6 +49,23 @@ def test_a_warm_server_is_believed_when_it_answers_empty(tmp_path: Path) -> None
     with open_live("py_app", tmp_path, catalog=_fake("once"), settings=settings) as live:
         assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) != []
         assert live.run(live.pool.definition(SHAPES, 2, 0), timeout=20) == []
+
+
+def test_a_server_that_never_says_it_loaded_costs_one_deadline_not_one_per_query(
+    tmp_path: Path,
+) -> None:
+    # The scripted server never logs the line its entry waits for. The first query
+    # waits out the 10 s deadline (within its 30 s bound); were the wait repeated
+    # per query, each later one would outlast its 5 s bound.
+    fake = _fake("cold", "0")
+    spec = dataclasses.replace(fake.servers["fake-cold"], ready_log=("^never logged$",))
+    catalog = fake.with_overrides({}, {"fake-cold": spec})
+    settings = LiveSettings(cold_start_deadline=10.0)
+    with open_live("py_app", tmp_path, catalog=catalog, settings=settings) as live:
+        for bound in (30, 5, 5, 5):
+            found = live.run(live.pool.definition(SHAPES, 2, 0), timeout=bound)
+            assert [(loc.path, loc.line) for loc in found] == [(SHAPES, 1)]
+            assert live.pool.still_loading(SHAPES)  # and each answer says so
 
 
 def test_a_request_the_server_says_went_stale_is_sent_again(tmp_path: Path) -> None:

@@ -255,3 +255,157 @@ def test_function_like_macros_are_known(truth_module: ModuleType, tmp_path: Path
     truth = truth_module.Truth(root, "c")
     assert truth.defines_macro("e.c", 1)
     assert not truth.defines_macro("e.c", 2)
+
+
+def test_ruby_method_calls_with_and_without_arguments_and_what_is_not_one(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "lib/cart.rb": (
+                "class Cart\n"
+                "  def total\n"
+                "    1\n"
+                "  end\n"
+                "  def report(total = nil)\n"
+                "    total\n"
+                "  end\n"
+                "  def show\n"
+                "    self.total\n"
+                "    total\n"
+                "    puts total + 1\n"
+                "  end\n"
+                "  alias sum total\n"
+                "end\n"
+            ),
+            "lib/shop.rb": "class Shop < Cart\n  def run\n    total\n    cart.total\n  end\nend\n",
+        },
+    )
+    found = _uses(truth_module, root, "ruby", "Cart.total", "lib/cart.rb", (2, 4))
+    # the local `total` of report is no call; `alias` names it without calling it; a
+    # plain call in another class (a subclass, or a mixin's user) is only maybe it
+    assert found == {
+        "lib/cart.rb:2",
+        "lib/cart.rb:9()",
+        "lib/cart.rb:10()",
+        "lib/cart.rb:11()",
+        "lib/cart.rb:13",
+        "lib/shop.rb:3?()",
+        "lib/shop.rb:4?()",
+    }
+
+
+def test_a_ruby_attribute_makes_its_name_ambiguous(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {"a.rb": "class A\n  attr_accessor :env\nend\n", "b.rb": "class B\n  def env; end\nend\n"},
+    )
+    assert truth_module.Truth(root, "ruby").ambiguous("env")
+
+
+def test_php_methods_are_reached_through_a_receiver_and_variables_are_not_names(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "src/Fs.php": (
+                "<?php\nclass Fs\n{\n"
+                "    public function unlink($path) { return unlink($path); }\n"
+                "    public function clean() { $unlink = 1; $this->unlink('a'); }\n"
+                "}\n"
+            ),
+            "src/Use.php": "<?php\n$fs->unlink('b');\nFs::unlink('c');\n",
+        },
+    )
+    found = _uses(truth_module, root, "php", "Fs.unlink", "src/Fs.php", (4, 4))
+    assert found == {"src/Fs.php:4", "src/Fs.php:5()", "src/Use.php:2?()", "src/Use.php:3()"}
+
+
+@pytest.mark.parametrize(
+    ("language", "files", "expected"),
+    [
+        (
+            "csharp",
+            {
+                "A.cs": "class A {\n  void m() { }\n  void N() { m(); this.m(); }\n}\n",
+                "B.cs": "class B : A {\n  void O() { m(); a.m(); Enum.m(); }\n}\n",
+            },
+            {"A.cs:2", "A.cs:3()", "B.cs:2?()"},
+        ),
+        (
+            "kotlin",
+            {
+                "A.kt": "class A {\n  fun m() { }\n  fun n() { m(); this.m() }\n}\n",
+                "B.kt": "fun o(a: A) {\n  a.m()\n  val m = 1\n}\n",
+            },
+            {"A.kt:2", "A.kt:3()", "B.kt:2?()"},
+        ),
+        (
+            "swift",
+            {
+                "A.swift": "class A {\n  func m() { }\n  func n() { m(); self.m() }\n}\n",
+                "B.swift": "extension A {\n  func o() { m() }\n}\nfunc p() { a.m() }\n",
+            },
+            {"A.swift:2", "A.swift:3()", "B.swift:2()", "B.swift:4?()"},
+        ),
+        (
+            "scala",
+            {
+                "A.scala": "class A {\n  def m(x: Int): Int = x\n  def n = m(1)\n}\n",
+                "B.scala": "object B {\n  def o(a: A) = a m 2\n  val p = Seq.m(3)\n}\n",
+            },
+            {"A.scala:2", "A.scala:3()", "B.scala:2?()"},
+        ),
+    ],
+)
+def test_methods_their_types_call_by_plain_name(
+    truth_module: ModuleType,
+    tmp_path: Path,
+    language: str,
+    files: dict[str, str],
+    expected: set[str],
+) -> None:
+    # A plain call inside the type (or an extension of it) is the method; elsewhere
+    # maybe (an inherited call); a member of a standard type is another method.
+    root = _write(tmp_path, files)
+    path = next(iter(files))
+    assert _uses(truth_module, root, language, "A.m", path, (2, 2)) == expected
+
+
+def test_lua_module_functions_and_what_shadows_them(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "pl/text.lua": (
+                "local text = {}\n"
+                "function text.wrap(s) return s end\n"
+                "local function g() local wrap = 1; return wrap end\n"
+                "return text\n"
+            ),
+            "use.lua": (
+                'local text = require "pl.text"\ntext.wrap("a")\ncoroutine.wrap(f)\nwrap(1)\n'
+            ),
+        },
+    )
+    found = _uses(truth_module, root, "lua", "text.wrap", "pl/text.lua", (2, 2))
+    assert found == {"pl/text.lua:2", "use.lua:2()"}
+
+
+def test_shell_functions_are_command_names_not_arguments(
+    truth_module: ModuleType, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "lib.sh": '_info() {\n  echo "$1"\n}\n',
+            "run.sh": ". ./lib.sh\n_info start\necho _info\nx=$(_info done)\n",
+        },
+    )
+    found = _uses(truth_module, root, "bash", "_info", "lib.sh", (1, 3))
+    assert found == {"lib.sh:1", "run.sh:2()", "run.sh:4()"}
