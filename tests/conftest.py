@@ -21,3 +21,11 @@ def require_binary(name: str) -> Path:
             pytest.fail(message)
         pytest.skip(f"MISSING SERVER: {message}")
     return found
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write `files` ({relative path: text}) under `root`, folders made; returns `root`."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return root

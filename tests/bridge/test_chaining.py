@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from bridge.tools.targets import PositionTarget, to_lsp_position
 from tests.bridge.mcp_session import call, serve
-from tests.conftest import FIXTURES, require_binary
+from tests.conftest import FIXTURES, require_binary, write_tree
 
 SCENARIO_TIMEOUT_S = 180.0
 SOURCES = {
@@ -40,19 +41,19 @@ SOURCES = {
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    for path, text in SOURCES.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    return tmp_path
+    return write_tree(tmp_path, SOURCES)
 
 
-def test_a_workspace_symbol_chains_into_references(repo: Path) -> None:
-    require_binary("ty")
+def _found_then_references(
+    root: Path, query: str, pick: Callable[[dict[str, Any]], bool], language: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The workspace symbol `pick` chooses among those found for `query`, and the
+    references asked at its `path:LINE` with its `name`, in one server session."""
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:
-            found = await call(client, "nav_workspace_symbols", query="restock")
-            (symbol,) = [s for s in found["data"]["symbols"] if s["name"] == "restock"]
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            found = await call(client, "nav_workspace_symbols", query=query, language=language)
+            (symbol,) = [s for s in found["data"]["symbols"] if pick(s)]
             refs = await call(
                 client,
                 "nav_references",
@@ -61,7 +62,12 @@ def test_a_workspace_symbol_chains_into_references(repo: Path) -> None:
             )
             return symbol, refs
 
-    symbol, refs = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_workspace_symbol_chains_into_references(repo: Path) -> None:
+    require_binary("ty")
+    symbol, refs = _found_then_references(repo, "restock", lambda s: s["name"] == "restock")
     assert (symbol["nodeId"], symbol["container"]) == ("shop/store.py#Store.restock", "Store")
     assert symbol["line"] == 7  # the name's line, not the first decorator's
     assert "def restock" in symbol["text"]
@@ -78,20 +84,9 @@ def test_a_go_method_found_by_workspace_symbols_has_its_node_id_and_chains(
     root = tmp_path / "go_app"
     shutil.copytree(FIXTURES / "go_app", root)
     (root / "codeanchor.toml").write_text("watch = false\n")
-
-    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
-            found = await call(client, "nav_workspace_symbols", query="Area", language="go")
-            (symbol,) = [s for s in found["data"]["symbols"] if s["container"] == "Square"]
-            refs = await call(
-                client,
-                "nav_references",
-                target=f"{symbol['path']}:{symbol['line']}",
-                name=symbol["name"],
-            )
-            return symbol, refs
-
-    symbol, refs = asyncio.run(scenario())
+    symbol, refs = _found_then_references(
+        root, "Area", lambda s: s["container"] == "Square", language="go"
+    )
     assert (symbol["nodeId"], symbol["name"]) == ("shapes/shapes.go#Square.Area", "Area")
     assert "func (s Square) Area()" in symbol["text"]
     assert refs["data"]["count"] >= 1

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bridge.contract.nav_shapes import SITE_TEXT_CHARS, checked, verdict_warnings
+from tests.conftest import write_tree
 from verify import (
     PRIME_CAP,
     Priming,
@@ -25,13 +26,6 @@ from verify import (
 TS = (".ts", ".js")
 
 
-def _tree(root: Path, files: dict[str, str]) -> Path:
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    return root
-
-
 def _site(path: str, line: int, role: str = "call", call_like: bool = True) -> Site:
     return Site(path, line, 1, "", role, call_like)  # type: ignore[arg-type]
 
@@ -41,7 +35,7 @@ def _scan(*sites: Site, capped: bool = False) -> Scan:
 
 
 def test_the_scan_finds_the_word_and_the_map_says_what_each_line_holds(tmp_path: Path) -> None:
-    root = _tree(
+    root = write_tree(
         tmp_path,
         {
             "src/a.ts": "export function fetchAll(): number {\n  return 1;\n}\n",
@@ -73,7 +67,7 @@ def test_the_scan_finds_the_word_and_the_map_says_what_each_line_holds(tmp_path:
 def test_code_naming_the_symbol_is_a_use_and_only_comments_and_strings_are_mentions(
     tmp_path: Path,
 ) -> None:
-    root = _tree(
+    root = write_tree(
         tmp_path,
         {
             "shop/cart.py": (
@@ -97,7 +91,7 @@ def test_code_naming_the_symbol_is_a_use_and_only_comments_and_strings_are_menti
 
 
 def test_labelling_stops_at_its_file_limit(tmp_path: Path) -> None:
-    root = _tree(tmp_path, {f"m{n}.ts": "go();\n" for n in range(3)})
+    root = write_tree(tmp_path, {f"m{n}.ts": "go();\n" for n in range(3)})
     labelled = label(root, "go", scan(root, "go", TS).sites, max_files=2)
     assert [s.role for s in labelled.sites] == ["call", "call", None]
     assert labelled.unparsed_files == 1
@@ -113,7 +107,9 @@ def test_labelling_stops_at_its_file_limit(tmp_path: Path) -> None:
 
 
 def test_a_private_name_is_not_the_public_one(tmp_path: Path) -> None:
-    root = _tree(tmp_path, {"a.ts": "class K {\n  #send() {}\n  send() { this.#send(); }\n}\n"})
+    root = write_tree(
+        tmp_path, {"a.ts": "class K {\n  #send() {}\n  send() { this.#send(); }\n}\n"}
+    )
     assert {s.line for s in scan(root, "send", TS).sites} == {3}
     assert {s.line for s in scan(root, "#send", TS).sites} == {2, 3}
 
@@ -265,7 +261,7 @@ def test_uses_in_a_file_the_server_found_nothing_in_point_outside_its_project() 
 
 def test_only_a_name_in_code_is_scanned_for(tmp_path: Path) -> None:
     line = "export function retryDelay(n: number): number { return n; } // retryDelay"
-    root = _tree(tmp_path, {"a.ts": line + "\n"})
+    root = write_tree(tmp_path, {"a.ts": line + "\n"})
     assert names_code(root, "a.ts", 0, line.index("retryDelay"))
     assert not names_code(root, "a.ts", 0, line.index("function"))
     assert not names_code(root, "a.ts", 0, line.rindex("retryDelay"))

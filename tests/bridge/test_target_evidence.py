@@ -15,7 +15,7 @@ import pytest
 
 from map import CodeMap, MapSettings
 from tests.bridge.mcp_session import call, call_error, serve
-from tests.conftest import require_binary
+from tests.conftest import require_binary, write_tree
 from tests.gitrepo import commit_all, git
 from verify import nearest_ids
 from verify.moves import renamed_to
@@ -33,10 +33,7 @@ SOURCES = {
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    for path, text in SOURCES.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    commit_all(tmp_path, "start")
+    commit_all(write_tree(tmp_path, SOURCES), "start")
     return tmp_path
 
 
