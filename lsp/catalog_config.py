@@ -174,6 +174,12 @@ def _flag(value: object, where: str) -> bool:
     return value
 
 
+def _seconds(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 60:
+        raise ValueError(f"{where} must be a number of seconds from 0 to 60, got {value!r}")
+    return float(value)
+
+
 def _table(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise ValueError(f"{where} must be a table, got {value!r}")
@@ -222,4 +228,5 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "ready_log": _strings,
     "setup_files": _strings,
     "compile_commands_arg": _string,
+    "publish_quiet_s": _seconds,
 }

@@ -165,7 +165,7 @@ class Connection:
         self._capabilities = types.ServerCapabilities()
         self._loading: set[int | str] = set()
         self._ready_log = [re.compile(pattern) for pattern in spec.ready_log]
-        self.published = PublishedDiagnostics()
+        self.published = PublishedDiagnostics(spec.publish_quiet_s)
         """The diagnostics the server pushed (`textDocument/publishDiagnostics`)."""
         self.loaded = asyncio.Event()
         """Set once the server says it loaded the workspace (the catalog's

@@ -34,8 +34,10 @@ class _Document:
 
 @dataclass(slots=True)
 class PublishedDiagnostics:
-    """The last diagnostics a server published, per document URI, and when."""
+    """The last diagnostics a server published, per document URI, and when; `quiet_s`
+    (when given) is the server's own quiet period, for both kinds of publish."""
 
+    quiet_s: float | None = None
     _documents: dict[str, _Document] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -64,6 +66,7 @@ class PublishedDiagnostics:
             if doc.published_at < doc.sent_at:
                 return None
             quiet = UNVERSIONED_QUIET_S
+        quiet = max(quiet, self.quiet_s or 0.0)
         return max(0.0, doc.published_at + quiet - time.monotonic())
 
     async def settled(self, uri: str, within: float) -> bool:

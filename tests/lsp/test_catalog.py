@@ -112,6 +112,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "ready_log": (["^Loaded"], ("^Loaded",)),
     "setup_files": (["go.mod"], ("go.mod",)),
     "compile_commands_arg": ("--compile-commands-dir=",) * 2,
+    "publish_quiet_s": (2, 2.0),
 }
 
 
