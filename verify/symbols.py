@@ -78,8 +78,9 @@ Walked = list[tuple[tuple[str, ...], DocumentSymbolNode]]
 
 
 def _without_forward_declarations(walked: Walked) -> Walked:
-    """`walked` less each function a one-line declaration names when the same file also
-    defines it over more lines (clangd lists both; the map only the definition)."""
+    """`walked` less each function's declarations in a file that also defines it over
+    more lines (clangd lists both; the map only the definition): of the same-named
+    functions, those shorter than the longest are declarations."""
     functions: dict[tuple[str, ...], list[DocumentSymbolNode]] = {}
     for chain, node in walked:
         if node.kind in _FUNCTIONS:
@@ -87,11 +88,14 @@ def _without_forward_declarations(walked: Walked) -> Walked:
     declared = {
         id(node)
         for nodes in functions.values()
-        if any(n.span.end_line > n.span.start_line for n in nodes)
         for node in nodes
-        if node.span.end_line == node.span.start_line
+        if _lines(node) < max(_lines(n) for n in nodes)
     }
     return [(chain, node) for chain, node in walked if id(node) not in declared]
+
+
+def _lines(node: DocumentSymbolNode) -> int:
+    return node.span.end_line - node.span.start_line
 
 
 def _walk(

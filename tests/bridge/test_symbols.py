@@ -52,17 +52,20 @@ def test_a_c_forward_declaration_leaves_the_definition_its_map_id() -> None:
     only the definition, as `a.c#helper`, and so does the live outline."""
     outline = [
         _node("helper", "function", 0, 0),
-        _node("main", "function", 2, 4),
+        _node("wrapped", "function", 1, 2),  # a prototype over two lines
+        _node("main", "function", 3, 4),
         _node("helper", "function", 6, 8),
-        _node("one_liner", "function", 10, 10),
+        _node("wrapped", "function", 9, 14),
+        _node("one_liner", "function", 15, 15),
     ]
     assert [(s.node_id, s.span.start_line) for s in flatten("a.c", outline)] == [
-        ("a.c#main", 2),
+        ("a.c#main", 3),
         ("a.c#helper", 6),
-        ("a.c#one_liner", 10),
+        ("a.c#wrapped", 9),
+        ("a.c#one_liner", 15),
     ]
     # elsewhere a repeated name keeps its ordinal (Python redefinitions are two symbols)
-    assert [s.node_id for s in flatten("a.py", outline[:3])] == [
+    assert [s.node_id for s in flatten("a.py", [outline[0], outline[2], outline[3]])] == [
         "a.py#helper",
         "a.py#main",
         "a.py#helper~2",
