@@ -38,9 +38,8 @@ from bridge.contract.map_shapes import (
     Neighbor,
     NodeKind,
     Verify,
-    unresolved_site,
-    verification_of,
 )
+from bridge.contract.map_verdicts import unresolved_site, verification_of
 from bridge.contract.schema_types import Budget
 from bridge.tools.mapview import edge_of, map_stamp, neighbor
 from map import CodeMap, language_for

@@ -42,6 +42,8 @@ from bridge.contract.map_shapes import (
     Verify,
     WalkDepth,
     WalkDirection,
+)
+from bridge.contract.map_verdicts import (
     map_checked,
     unresolved_site,
     verdict_warnings,
