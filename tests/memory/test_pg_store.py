@@ -144,7 +144,11 @@ def test_a_server_restart_mid_run_fails_writes_clearly_and_never_half_writes(
     assert writer.stdout.readline().strip() == "ready"
     before = [writer.stdout.readline().strip() for _ in range(20)]  # some writes are in
     restart(postgres)
-    told = before + writer.communicate(timeout=600)[0].splitlines()
+    # the rest from the same buffered stream: communicate() would read the pipe
+    # itself and lose the lines readline() had already buffered
+    with writer.stdout:
+        told = before + writer.stdout.read().splitlines()
+    assert writer.wait(timeout=600) == 0
     failed = [line for line in told if line.startswith("failed")]
     assert failed, "the restart should have broken at least one write"
     assert all("nothing of this write was kept" in f or "cannot connect" in f for f in failed)
