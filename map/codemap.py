@@ -123,7 +123,12 @@ class CodeMap(StoreBackedMap):
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
-        if self._link_later and not self._loaded and found.go_modules == self._go_modules:
+        in_store = None
+        if found.extracts and not removed and not self._pending:
+            in_store = self._relink_stored(found.extracts, found.go_modules)
+        if in_store is not None:
+            relinked = in_store
+        elif self._link_later and not self._loaded and found.go_modules == self._go_modules:
             self._defer(found.extracts, removed)
         elif found.extracts or removed or found.go_modules != self._go_modules or self._broken:
             if not self._materialize():

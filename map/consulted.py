@@ -63,3 +63,16 @@ class Consulted:
     def names(self) -> set[str]:
         """Every name consulted."""
         return set(self._names)
+
+    def lists(self) -> tuple[list[str], list[int], list[int]]:
+        """The names, their runs' ends and the indexes, as plain lists (for the store)."""
+        return list(self._names), self._ends.tolist(), self._indexes.tolist()
+
+    @classmethod
+    def of_lists(cls, names: list[str], ends: list[int], indexes: list[int]) -> Consulted:
+        """The table `lists` gave, as it was."""
+        consulted = cls()
+        consulted._names = tuple(names)
+        consulted._ends = narrow(ends, len(indexes) + 1)
+        consulted._indexes = narrow(indexes, max(indexes, default=0) + 1)
+        return consulted

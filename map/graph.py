@@ -125,10 +125,12 @@ def node_details(extract: FileExtract, node_id: str) -> NodeDetails | None:
     )
 
 
-def add_file(graph: MapGraph, extract: FileExtract) -> None:
-    """Add (or refresh) a file node, its symbol nodes and their `contains` edges."""
+def add_file(graph: MapGraph, extract: FileExtract, *, touch: bool = True) -> None:
+    """Add (or refresh) a file node, its symbol nodes and their `contains` edges
+    (`touch=False`: as a store holds them, not a change)."""
     path = extract.path
-    _touch(graph, (path,))
+    if touch:
+        _touch(graph, (path,))
     numbers: dict[int, int] = graph.graph.setdefault(_NUMBERS, {})
     graph.add_node(path, kind=FILE_KIND, path=path)
     nodes: dict[str, dict[str, Any]] = vars(graph)["_node"]
@@ -186,6 +188,12 @@ def set_imports(graph: MapGraph, path: str, imported: Iterable[str]) -> None:
         _drop_edge(graph, path, target, "imports")
     for target in sorted(wanted):
         _put_edge(graph, path, target, "imports", 1.0)
+
+
+def put_edges(graph: MapGraph, edges: Iterable[tuple[str, str, str, float]]) -> None:
+    """Add use and import edges (source, target, kind, confidence) as a store kept them."""
+    for source, target, kind, confidence in edges:
+        _put_edge(graph, source, target, kind, confidence)
 
 
 def _put_edge(graph: MapGraph, source: str, target: str, kind: str, confidence: float) -> None:

@@ -27,6 +27,8 @@ from map.gcpause import paused_gc
 from map.graph import (
     EdgeKey,
     MapGraph,
+    add_file,
+    put_edges,
     replace_file,
     set_edge,
     set_imports,
@@ -34,6 +36,7 @@ from map.graph import (
     use_keys,
 )
 from map.link_changes import Facts, exported_names, moved_names, visible_facts
+from map.link_rows import decode_links, encode_links
 from map.model import EDGE_OF, FileExtract
 from map.modules import C_LANGUAGES, ModuleIndex
 from map.packed import PackedExtracts
@@ -49,6 +52,9 @@ Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, b
 """A file to link: its path and change, then optionally the new extract packed
 (map.packed) and its references as columns; given those, the new extract need
 hold only the references that name a base class (map.snapshot.decode_extract)."""
+Restored = tuple[str, FileExtract, bytes, References, bytes]
+"""A file as a store kept it: path, extract (as for `Incoming`), packed, references,
+and what linking decided for it (map.link_rows)."""
 FORGET_EVERY = 256
 """Files linked between two drops of the lookups' caches (files in path order share most)."""
 USES_KEPT = 64
@@ -57,7 +63,7 @@ node's thousands of users asks many edges of the same files)."""
 
 
 @dataclass(slots=True)
-class _FileLinks:
+class FileLinks:
     """What one file's references resolved to (by index; None: nothing of ours) and
     which names each consulted. Which references make an edge is derived when
     asked (`_edge_uses`): kept, it was the linker's largest table."""
@@ -76,7 +82,8 @@ class LinkStats:
     files_relinked: int
     """Files whose every reference was resolved again."""
     moved: frozenset[str] = frozenset()
-    """Files whose nodes or outgoing edges changed (`update`): what a save writes."""
+    """Files whose nodes, outgoing edges or resolutions changed (`update`): what a
+    save writes."""
 
 
 class Linker:
@@ -88,11 +95,10 @@ class Linker:
         self._references: dict[str, References] = {}
         self._index = ModuleIndex()
         self._scopes: dict[str, FileScope] = {}
-        self._defs: defaultdict[str, set[str]] = defaultdict(set)
-        self._links: dict[str, _FileLinks] = {}
-        self._dependents: defaultdict[str, set[str]] = defaultdict(set)
+        self._defs: dict[str, set[str]] = defaultdict(set)
+        self._links: dict[str, FileLinks] = {}
+        self._dependents: dict[str, set[str]] = defaultdict(set)
         self._go_modules: dict[str, str] = {}
-        self._resolver = Resolver(self._scopes, self._defs)
         self._uses = KeptUses(USES_KEPT)
         """The edge uses of the files `edge_details` asked last (emptied by every apply)."""
         self._shared: dict[Resolution, Resolution] = {}
@@ -100,6 +106,14 @@ class Linker:
         resolve alike (calls of one function) share it."""
         self._linked = 0
         """Files linked (whole or in part) since the scopes' caches were last dropped."""
+        self._wire()
+        self._relinked: set[str] = set()
+        """Files whose references were resolved again (whole or in part) since `update`
+        last took them: their link rows moved even where their edges did not."""
+
+    def _wire(self) -> None:
+        """Make what reads the tables (resolution, the open uses) over them as they are."""
+        self._resolver = Resolver(self._scopes, self._defs)
         self.open_uses = OpenUses(self._scopes, self._references, self._links)
         """The uses linking left open (map.unresolved), as they are now."""
 
@@ -135,7 +149,9 @@ class Linker:
             go_modules,
             progress,
         )
-        return LinkStats(stats.files_relinked, frozenset(changes.keys() | take_touched(self.graph)))
+        moved = changes.keys() | take_touched(self.graph) | self._relinked
+        self._relinked = set()
+        return LinkStats(stats.files_relinked, frozenset(moved))
 
     def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
@@ -166,11 +182,7 @@ class Linker:
         presence: dict[str, tuple[bool, bool]] = {}
         """path -> (was linked, is linked)."""
         for path, (old, new), *given in changes:
-            layout_moved = layout_moved or (
-                old is None
-                or new is None
-                or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
-            )
+            layout_moved = layout_moved or moves_layout(old, new)
             if old is not None:
                 before[path] = visible_facts(self._scopes[path])
                 self._forget(old, keep_file=new is not None)
@@ -196,6 +208,7 @@ class Linker:
             for path in self._dependents.get(name, ()):
                 if path not in whole and path in self._scopes:
                     partial[path].add(name)
+        self._relinked |= whole | partial.keys()
         work: list[tuple[str, set[str] | None]] = [(p, None) for p in sorted(whole)]
         for path, names in counted(progress, [*work, *sorted(partial.items())]):
             if names is None:
@@ -207,6 +220,48 @@ class Linker:
         self._shared.clear()
         self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
         return LinkStats(len(whole))
+
+    def restore(
+        self,
+        files: Iterable[Restored],
+        go_modules: Mapping[str, str],
+        edges: Iterable[tuple[str, str, str, float]],
+        progress: Progress | None = None,
+        total: int = 0,
+    ) -> None:
+        """Take a link as a store kept it, into an empty linker: every file's
+        extract and resolutions, and the graph's edges (source, target, kind,
+        confidence) as saved; no reference is resolved again. Raises ValueError,
+        KeyError, TypeError or IndexError when a file's link row is malformed.
+        `progress(done, total)` hears the files taken (`total` of them)."""
+        with paused_gc():
+            shared: dict[Resolution, Resolution] = {}
+            for path, extract, packed, references, blob in counted(progress, files, total):
+                self._learn(extract, packed, references)
+                add_file(self.graph, extract)
+                results, deps = decode_links(blob, shared)
+                if len(results) != len(references):
+                    counts = f"{len(results)} resolutions, {len(references)} references"
+                    raise ValueError(f"{path}: {counts}")
+                links = FileLinks(results, deps, open_names(references, results))
+                self._links[path] = links
+                for name in deps.names():
+                    self._dependents[name].add(path)
+            self._go_modules = dict(go_modules)
+            self._index.set_go_modules(self._go_modules)
+            paths = list(self._scopes)
+            for path in paths:
+                bind_imports(self._scopes[path], self._index)
+            fill_visible(self._scopes, self._index, paths)
+            put_edges(self.graph, edges)
+            take_touched(self.graph)
+            self._count_linked(0, drop=True)
+
+    def link_row(self, path: str) -> tuple[bytes, set[str]]:
+        """What linking decided for a linked file, as the store keeps it
+        (map.link_rows), and the names its references consulted."""
+        links = self._links[path]
+        return encode_links(links.results, links.deps), links.deps.names()
 
     def _count_linked(self, files: int, *, drop: bool = False) -> None:
         """Drop what resolution remembered (lookups, shared resolutions, the scopes'
@@ -240,7 +295,7 @@ class Linker:
         if not keep_file:
             self._drop_links(path)
 
-    def _drop_links(self, path: str) -> _FileLinks | None:
+    def _drop_links(self, path: str) -> FileLinks | None:
         """Forget what a file's references resolved to; the old record, if any."""
         links = self._links.pop(path, None)
         for name in links.deps.names() if links is not None else ():
@@ -299,7 +354,7 @@ class Linker:
         ids = [path, *self._scopes[path].symbols]
         dirty = {key for key in use_keys(self.graph, ids) if key[2] != "imports"}
         count = len(self._references[path])
-        links = self._links[path] = _FileLinks([None] * count)
+        links = self._links[path] = FileLinks([None] * count)
         consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index, consulted)
@@ -327,7 +382,7 @@ class Linker:
         self._write(path, links, dirty)
 
     def _resolve_one(
-        self, path: str, links: _FileLinks, index: int, consulted_by: defaultdict[str, list[int]]
+        self, path: str, links: FileLinks, index: int, consulted_by: defaultdict[str, list[int]]
     ) -> set[EdgeKey]:
         """Resolve one reference; the names it consulted get `index` in `consulted_by`."""
         scope, _, _, kind = ref = self._references[path].lookup(index)
@@ -340,7 +395,7 @@ class Linker:
         edge = EDGE_OF[kind]
         return {(scope, target, edge) for target in resolution.reached}
 
-    def _depend(self, path: str, links: _FileLinks, consulted: Mapping[str, list[int]]) -> None:
+    def _depend(self, path: str, links: FileLinks, consulted: Mapping[str, list[int]]) -> None:
         """Record which references of `path` consulted which names (see `_resolve_one`)."""
         links.deps.add(consulted)
         for name in consulted:
@@ -350,15 +405,19 @@ class Linker:
         links = self._links.get(path)
         return edge_uses(self._references[path], links.results if links is not None else ())
 
-    def _write(self, path: str, links: _FileLinks, dirty: set[EdgeKey]) -> None:
+    def _write(self, path: str, links: FileLinks, dirty: set[EdgeKey]) -> None:
         uses = self._edge_uses(path) if dirty else {}
         for key in dirty:
             indexes = uses.get(key)
             if not indexes:
                 set_edge(self.graph, key, None)
-            elif key[0] in self.graph and key[1] in self.graph:
+            elif self._present(key[0]) and self._present(key[1]):
                 found = (links.results[i] for i in indexes)
                 set_edge(self.graph, key, max(r.confidence for r in found if r is not None))
+
+    def _present(self, node_id: str) -> bool:
+        """Whether the map has this node (an edge is set only between present nodes)."""
+        return node_id in self.graph
 
     def use_edges(self, path: str) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, details) of the uses and imports from a file's nodes."""
@@ -389,6 +448,16 @@ class Linker:
         references = self._references[path]
         edge = (source, target, kind)
         return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
+
+
+def moves_layout(old: FileExtract | None, new: FileExtract | None) -> bool:
+    """Whether a change moves the repo's module layout (a file came or went, a C/C++
+    file's includes moved): every file's imports are bound again."""
+    return (
+        old is None
+        or new is None
+        or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
+    )
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

@@ -45,8 +45,9 @@ def _unpack(path: str, packed: bytes) -> FileExtract:
 class PackedExtracts(Mapping[str, FileExtract]):
     """path -> extract, held packed and decoded when read."""
 
-    def __init__(self) -> None:
-        self._packed: dict[str, bytes] = {}
+    def __init__(self, held: dict[str, bytes] | None = None) -> None:
+        self._packed = {} if held is None else held
+        """path -> the packed extract (`held`: e.g. a table that loads itself)."""
         self._decode = lru_cache(maxsize=DECODED)(_unpack)
 
     def put(self, extract: FileExtract, packed: bytes | None = None) -> None:
@@ -77,19 +78,19 @@ class PackedExtracts(Mapping[str, FileExtract]):
 
 def stored(
     store: MapStore, stamps: Stamps
-) -> Iterator[tuple[str, tuple[None, FileExtract], bytes, References]]:
-    """Every file of `store` as a change to link (path, (None, extract), packed, its
-    references as columns), one at a time, checked against `stamps` (the files the
-    map holds): raises StoreError when they disagree, or as `MapStore.extract_rows`
-    does. The extract holds only the references that name a base class (see
-    map.snapshot.decode_extract): it is for the linker's intake alone."""
+) -> Iterator[tuple[str, FileExtract, bytes, References, bytes]]:
+    """Every file of `store` (path, extract, packed, its references as columns, what
+    linking decided for it: map.link_rows), one at a time, checked against `stamps`
+    (the files the map holds): raises StoreError when they disagree, or as
+    `MapStore.linked_rows` does. The extract holds only the references that name a
+    base class (see map.snapshot.decode_extract): it is for the linker's intake alone."""
     count = 0
-    for (extract, references), blob in store.extract_rows(_for_linking):
+    for (extract, references), blob, links in store.linked_rows(_for_linking):
         held = stamps.get(extract.path)
         if held is None or held[1] != extract.content_hash:
             raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
         count += 1
-        yield extract.path, (None, extract), pack_blob(blob), references
+        yield extract.path, extract, pack_blob(blob), references, links
     if count != len(stamps):
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
 

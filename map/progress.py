@@ -8,7 +8,7 @@ them with `counted`, every PROGRESS_EVERY files and at its end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sized
 from functools import partial
 from typing import Literal, TypeVar
 
@@ -29,10 +29,12 @@ def for_phase(progress: BuildProgress | None, phase: BuildPhase) -> Progress | N
     return None if progress is None else partial(progress, phase)
 
 
-def counted(progress: Progress | None, items: Sequence[T]) -> Iterator[T]:
+def counted(progress: Progress | None, items: Iterable[T], total: int | None = None) -> Iterator[T]:
     """`items` one by one, telling `progress` how many are done before every
-    PROGRESS_EVERY-th and after the last."""
-    total = len(items)
+    PROGRESS_EVERY-th and after the last; `total`: how many there are (by default
+    `len(items)`)."""
+    if total is None:
+        total = len(items) if isinstance(items, Sized) else 0
     for done, item in enumerate(items):
         if progress is not None and done % PROGRESS_EVERY == 0:
             progress(done, total)

@@ -143,6 +143,67 @@ class MapStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
+    def linked_rows(
+        self, decode: Callable[[str, list[Any]], T]
+    ) -> Iterator[tuple[T, bytes, bytes]]:
+        """Every file's extract as `extract_rows` gives it, with what linking decided
+        for it (map.link_rows), one row at a time; raises StoreError when it cannot
+        be read, or a file has no link row."""
+        try:
+            for path, blob, links in self._connection().execute(
+                "SELECT path, extract, links FROM files LEFT JOIN links USING (path)"
+            ):
+                if links is None:
+                    raise StoreError(f"{self.path}: {path} has no link row")
+                yield self._decode(path, blob, decode), blob, links
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+
+    def edge_keys(self) -> Iterator[tuple[str, str, str, float]]:
+        """(source, target, kind, confidence) of every edge, one row at a time."""
+        try:
+            yield from self._connection().execute(
+                "SELECT source, target, kind, confidence FROM edges"
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+
+    def extract_blob(self, path: str) -> bytes | None:
+        """One file's extract as stored (`orjson.dumps(encode_extract(...))`), or None."""
+        rows = self._rows("SELECT extract FROM files WHERE path = ?", (path,))
+        return bytes(rows[0][0]) if rows else None
+
+    def link_blob(self, path: str) -> bytes | None:
+        """What linking decided for one file (map.link_rows), or None."""
+        rows = self._rows("SELECT links FROM links WHERE path = ?", (path,))
+        return bytes(rows[0][0]) if rows else None
+
+    def defined(self, name: str) -> set[str]:
+        """The IDs of the symbols called `name`."""
+        rows = self._rows("SELECT id FROM nodes WHERE name = ? AND kind != 'file'", (name,))
+        return {row[0] for row in rows}
+
+    def consulters(self, name: str) -> set[str]:
+        """The files whose references consulted `name` when they were linked."""
+        return {row[0] for row in self._rows("SELECT path FROM consulters WHERE name = ?", (name,))}
+
+    def file_edges(self, path: str) -> list[tuple[str, str, str, float]]:
+        """(source, target, kind, confidence) of the use and import edges out of a
+        file's nodes."""
+        return self._rows(
+            "SELECT source, target, kind, confidence FROM edges "
+            "WHERE source = ? OR (source >= ? AND source < ?)",
+            (path, path + "#", path + "$"),
+        )
+
+    def using_files(self, path: str) -> set[str]:
+        """The files with an edge into one of `path`'s nodes."""
+        rows = self._rows(
+            "SELECT DISTINCT source FROM edges WHERE target = ? OR (target >= ? AND target < ?)",
+            (path, path + "#", path + "$"),
+        )
+        return {row[0].partition("#")[0] for row in rows}
+
     def extract(self, path: str) -> FileExtract | None:
         """One file's extract (None when the store does not hold it)."""
         rows = self._rows("SELECT extract FROM files WHERE path = ?", (path,))

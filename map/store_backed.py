@@ -26,7 +26,7 @@ import networkx as nx
 from disk.stamps import FileStamp
 from map.errors import MapError
 from map.gcpause import paused_gc
-from map.graph import MapGraph, node_rows, take_touched
+from map.graph import MapGraph, node_rows
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
 from map.linker import Linker
@@ -45,6 +45,7 @@ from map.store import (
     remove_legacy,
     store_file,
 )
+from map.store_link import relink_in_store
 from map.unresolved import UnresolvedUse
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,9 @@ class StoreBackedMap(MapReader):
         """Files changed (None: removed) since the store was written, re-extracted but not
         linked yet: lookups answer from them, `_materialize` links them."""
         self._queries_ready = False
+        self._relinked_rows: dict[str, FileRows | None] = {}
+        """The rows of the files an edit relinked in the store (`_relink_stored`), kept
+        only until `save` writes them."""
 
     @abstractmethod
     def rebuild(
@@ -173,6 +177,7 @@ class StoreBackedMap(MapReader):
         self._dirty -= files
         self._touched = set()
         self._unsaved = {}
+        self._relinked_rows = {}
         self._saved = (state.stamps, state.skipped)
 
     def _adopt(self, store: MapStore, state: State) -> None:
@@ -210,11 +215,15 @@ class StoreBackedMap(MapReader):
             linker = Linker(nx.MultiDiGraph())
             try:
                 linking = for_phase(progress, "linking")
-                linker.apply_each(stored(store, self._saved[0]), self._go_modules, linking)
+                files = stored(store, self._saved[0])
+                total = len(self._saved[0])
+                linker.restore(files, self._go_modules, store.edge_keys(), linking, total)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                self._reset(StoreError(f"{store.path}: malformed link rows ({exc!r})"))
+                return False
             except StoreError as exc:
                 self._reset(exc)
                 return False
-            take_touched(linker.graph)  # the store holds them already
             self._link_pending(linker)
             self._linker = linker
             self._version += 1
@@ -228,6 +237,35 @@ class StoreBackedMap(MapReader):
         self._pending.update(dict.fromkeys(removed))
         if self._pending:
             self._version += 1
+
+    def _relink_stored(
+        self, extracts: Mapping[str, FileExtract], go_modules: Mapping[str, str]
+    ) -> int | None:
+        """Link changed files against the store, the graph left unloaded
+        (map.store_link): their rows, and those of every file whose nodes, edges or
+        resolutions moved, wait for `save`. The files relinked whole; None when the
+        edit moves the layout or the store proved unusable (the caller then links in
+        the loaded graph)."""
+        store = self._store
+        if store is None or self._loaded or dict(go_modules) != self._go_modules:
+            return None
+        try:
+            relinked = relink_in_store(store, self._stamps.keys(), go_modules, extracts)
+        except StoreError as exc:
+            self._forget_store(exc)
+            return None
+        if relinked is None:
+            return None
+        per_file = self._edge_counts.per_file
+        for path, rows in relinked.rows.items():
+            if rows is not None:
+                per_file[path] = len(rows.edges) + len(rows.extract.symbols)  # `contains` too
+        self._counts["symbols"] = int(self._counts.get("symbols", 0)) + relinked.symbols_added
+        self._counts["edges"] = sum(per_file.values())
+        self._relinked_rows.update(relinked.rows)
+        self._dirty |= relinked.rows.keys()
+        self._version += 1
+        return relinked.stats.files_relinked
 
     def _link_pending(self, linker: Linker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
@@ -253,12 +291,15 @@ class StoreBackedMap(MapReader):
         self._edge_counts = Counts()
         self._last_scan = None
         self._unsaved = {}
+        self._relinked_rows = {}
         self._pending = {}
         self._store = None
         self._loaded = True
         self._broken = True
 
     def _rows(self, path: str) -> FileRows | None:
+        if path in self._relinked_rows:
+            return self._relinked_rows[path]
         extract = self._unsaved.get(path) or self._linker.extracts.get(path)
         if extract is None:
             return None
@@ -266,6 +307,7 @@ class StoreBackedMap(MapReader):
             extract,
             node_rows(self._linker.graph, extract),
             self._linker.use_edges(path),
+            *self._linker.link_row(path),
             self._linker.stored_blob(path),
         )
 

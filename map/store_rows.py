@@ -8,7 +8,12 @@ map.names; apart from the extracts, which would make reading them all slow),
 show: kind, name, qualified name, lines) and `edges` (the resolved uses
 with their lines, confidence and candidates), keyed by source and indexed
 by target. A file's nodes and outgoing edges are the rows whose ID is the
-path or starts with `path#`.
+path or starts with `path#`. What linking decided stays too: `links` (per
+file: each reference's resolution and the names it consulted, see
+map.link_rows) and `consulters` (which files consulted a name, indexed by
+name), so that a new process restores the link instead of resolving again,
+and relinks an offline edit from the store (map.store_link); `nodes` is
+indexed by name for the same reason (the definitions of a name).
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ from typing import Any
 import orjson
 
 from disk.stamps import FileStamp
+from map.link_rows import LINKS_FORMAT
 from map.snapshot import SCHEMA_VERSION
 
-STORE_SCHEMA = f"4.{SCHEMA_VERSION}"
+STORE_SCHEMA = f"5.{SCHEMA_VERSION}.{LINKS_FORMAT}"
 """This layout and the extract encoding it holds."""
 EDGES_INDEX = "CREATE INDEX edges_target ON edges (target)"
-"""The edges' index by target (a bulk write builds it after the rows, see map.store)."""
+CONSULTERS_INDEX = "CREATE INDEX consulters_name ON consulters (name)"
+BULK_INDEXES = {"edges_target": EDGES_INDEX, "consulters_name": CONSULTERS_INDEX}
+"""The indexes a bulk write builds after the rows, not row by row (see map.store_write)."""
 TABLES = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
@@ -48,7 +56,13 @@ CREATE TABLE edges (
     lines BLOB NOT NULL, confidence REAL NOT NULL, candidates BLOB NOT NULL,
     PRIMARY KEY (source, target, kind)
 ) WITHOUT ROWID;
+CREATE INDEX nodes_name ON nodes (name);
+CREATE TABLE links (path TEXT PRIMARY KEY, links BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE consulters (
+    path TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (path, name)
+) WITHOUT ROWID;
 {EDGES_INDEX};
+{CONSULTERS_INDEX};
 """
 NODE_COLUMNS = "id, kind, name, qualname, path, first, last"
 EDGE_COLUMNS = "lines, confidence, candidates"

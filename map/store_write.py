@@ -22,7 +22,7 @@ from map.model import FileExtract
 from map.names import details_text, names_text
 from map.progress import Progress, counted
 from map.snapshot import encode_extract
-from map.store_rows import EDGES_INDEX, edge_row, node_row, stamp_row
+from map.store_rows import BULK_INDEXES, edge_row, node_row, stamp_row
 
 BULK_WRITE_FILES = 256
 """A write of this many files or more is a bulk write (see the module docstring; map.store
@@ -58,6 +58,10 @@ class FileRows:
     """(node ID, attributes) of the file and its symbols."""
     edges: list[tuple[str, str, str, dict[str, Any]]]
     """(source, target, kind, attributes) of every edge from the file's nodes."""
+    links: bytes
+    """What linking decided for the file (map.link_rows)."""
+    consulted: Collection[str]
+    """The names its references consulted (the `consulters` rows)."""
     blob: bytes | None = None
     """The extract already encoded as stored (`orjson.dumps(encode_extract(extract))`),
     e.g. as the map keeps it packed: not encoded again."""
@@ -80,7 +84,8 @@ def write_rows(
     rows to delete). `progress(done, total)` counts the files written."""
     whole = len(files) >= BULK_WRITE_FILES and _count(db, "files") <= len(files)
     if whole:
-        db.execute("DROP INDEX edges_target")
+        for index in BULK_INDEXES:
+            db.execute(f"DROP INDEX {index}")
     with _page_cache(db, BULK_CACHE_KIB if whole else 0):
         _write_files(db, state, files, rows_of, fresh=fresh, progress=progress)
     for path in stamps_moved:
@@ -100,7 +105,8 @@ def write_rows(
                 (path, *stamp_row(stamp), reason),
             )
     if whole:
-        db.execute(EDGES_INDEX)
+        for create in BULK_INDEXES.values():
+            db.execute(create)
     db.executemany(
         "INSERT OR REPLACE INTO meta VALUES (?, ?)",
         [
@@ -125,6 +131,8 @@ def _write_files(
     with no rows to delete)."""
     for path in counted(progress, sorted(files)):
         rows = rows_of(path)
+        if not fresh:
+            db.execute("DELETE FROM consulters WHERE path = ?", (path,))
         for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
             db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
             db.execute(
@@ -134,6 +142,7 @@ def _write_files(
         if rows is None:
             db.execute("DELETE FROM files WHERE path = ?", (path,))
             db.execute("DELETE FROM names WHERE path = ?", (path,))
+            db.execute("DELETE FROM links WHERE path = ?", (path,))
             continue
         stamp, digest = state.stamps[path]
         db.execute(
@@ -158,6 +167,9 @@ def _write_files(
             "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
             [edge_row(*edge) for edge in rows.edges],
         )
+        db.execute("INSERT OR REPLACE INTO links VALUES (?, ?)", (path, rows.links))
+        consulters = [(path, name) for name in sorted(rows.consulted)]
+        db.executemany("INSERT INTO consulters VALUES (?, ?)", consulters)
 
 
 def _count(db: sqlite3.Connection, table: str) -> int:

@@ -1,0 +1,183 @@
+"""Relink an edit against the map store, reading only what the edit touches.
+
+A process that opens a store finds the files changed since it was written
+(an edit made while no process ran, or by a one-shot `map build`). Instead
+of loading the whole map to link them, `relink_in_store` runs the linker
+(map.linker) over tables that fill themselves from the store as it reads
+them (map.lazy_table): the changed files' old extracts and links, the
+scopes and definitions their references look up, the files that consulted
+a name they define or defined (the store's `consulters`), and the graph
+around the files it relinks (their nodes and edges, and the files with
+edges into a changed file). The result is the rows of every file whose
+nodes, edges or resolutions moved, exactly as a full link would write
+them. An edit that moves the module layout (a file added or removed, Go
+modules, a C/C++ file's includes) binds every file's imports again: it is
+refused (None), and the caller loads the whole map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import networkx as nx
+import orjson
+
+from map.graph import add_file, node_rows, put_edges
+from map.languages import language_for
+from map.lazy_table import LazyTable
+from map.link_rows import decode_links
+from map.linker import FileLinks, Linker, LinkStats, moves_layout
+from map.model import FileExtract
+from map.packed import PackedExtracts, pack_blob
+from map.references import References
+from map.resolution import file_of
+from map.scopes import FileScope, bind_imports, fill_visible, new_scope
+from map.snapshot import decode_extract
+from map.store import FileRows, MapStore, StoreError
+from map.unresolved import open_names
+
+STORED_LISTS = 64
+"""Decoded store rows kept while relinking (a file's scope, references and nodes
+read the same row)."""
+
+
+class StoreLinker(Linker):
+    """A linker whose tables and graph hold only what it read of a store."""
+
+    def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
+        super().__init__(nx.MultiDiGraph())
+        self._store = store
+        self._paths = paths
+        self._hydrated: set[str] = set()
+        self._lists = lru_cache(maxsize=STORED_LISTS)(self._read_lists)
+        self._extracts = PackedExtracts(LazyTable(self._load_packed))
+        self._references = LazyTable(self._load_references)
+        self._scopes = LazyTable(self._load_scope, known=lambda p: p in self._paths)
+        self._defs = LazyTable[str, set[str]](self._load_defined, empty=set)
+        self._links = LazyTable(self._load_links)
+        self._dependents = LazyTable[str, set[str]](self._load_consulters, empty=set)
+        for path in paths:
+            language = language_for(path)
+            if language is not None:
+                self._index.add(path, language)
+        self._go_modules = dict(go_modules)
+        self._index.set_go_modules(self._go_modules)
+        self._wire()
+
+    def _read_lists(self, path: str) -> list[Any] | None:
+        blob = self._store.extract_blob(path)
+        return None if blob is None else orjson.loads(blob)
+
+    def _stored_lists(self, path: str) -> list[Any] | None:
+        try:
+            return self._lists(path)
+        except orjson.JSONDecodeError as exc:
+            raise StoreError(f"{self._store.path}: malformed extract of {path} ({exc})") from exc
+
+    def _load_packed(self, path: str) -> bytes | None:
+        blob = self._store.extract_blob(path)
+        if blob is None:
+            return None
+        self._hydrate(path)
+        for user in self._store.using_files(path):
+            self._hydrate(user)  # a symbol that goes takes their edges into it along
+        return pack_blob(blob)
+
+    def _load_references(self, path: str) -> References | None:
+        lists = self._stored_lists(path)
+        return None if lists is None else References.of_stored(path, lists[4])
+
+    def _load_scope(self, path: str) -> FileScope | None:
+        lists = self._stored_lists(path)
+        if lists is None:
+            return None
+        scope = new_scope(decode_extract(path, lists, bases_only=True))
+        bind_imports(scope, self._index)
+        dict.__setitem__(self._scopes, path, scope)  # files that include it see it
+        fill_visible(self._scopes, self._index, [path])
+        return scope
+
+    def _load_defined(self, name: str) -> set[str] | None:
+        return self._store.defined(name) or None
+
+    def _load_consulters(self, name: str) -> set[str] | None:
+        return self._store.consulters(name) or None
+
+    def _load_links(self, path: str) -> FileLinks | None:
+        blob = self._store.link_blob(path)
+        if blob is None:
+            return None
+        self._hydrate(path)
+        try:
+            results, deps = decode_links(blob, self._shared)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise StoreError(f"{self._store.path}: malformed link row of {path} ({exc!r})") from exc
+        return FileLinks(results, deps, open_names(self._references[path], results))
+
+    def _hydrate(self, path: str) -> None:
+        """Put a file's nodes and outgoing edges into the graph as the store holds them
+        (not a change: nothing is touched)."""
+        if path in self._hydrated:
+            return
+        self._hydrated.add(path)
+        lists = self._stored_lists(path)
+        if lists is None:
+            return
+        add_file(self.graph, decode_extract(path, lists), touch=False)
+        put_edges(self.graph, self._store.file_edges(path))
+
+    def _present(self, node_id: str) -> bool:
+        if node_id in self.graph:
+            return True
+        path = file_of(node_id)
+        scope = self._scopes.get(path)
+        return scope is not None and (node_id == path or node_id in scope.symbols)
+
+    def rows(self, path: str) -> FileRows | None:
+        """A file's rows as the store should now hold them (None: not a file)."""
+        extract = self.extracts.get(path)
+        if extract is None:
+            return None
+        self._hydrate(path)
+        return FileRows(
+            extract,
+            node_rows(self.graph, extract),
+            self.use_edges(path),
+            *self.link_row(path),
+            self.stored_blob(path),
+        )
+
+
+@dataclass(frozen=True)
+class StoreRelink:
+    """What relinking an edit against the store moved."""
+
+    stats: LinkStats
+    rows: dict[str, FileRows | None]
+    """The new rows of every file whose nodes, edges or resolutions moved."""
+    symbols_added: int
+    """Symbols the changed files have now, less those they had (may be negative)."""
+
+
+def relink_in_store(
+    store: MapStore,
+    paths: Collection[str],
+    go_modules: Mapping[str, str],
+    changed: Mapping[str, FileExtract],
+) -> StoreRelink | None:
+    """Link the `changed` files (their new extracts; `paths`: every file the store
+    holds) against `store`; None when the edit moves the layout (see the module
+    docstring). Raises StoreError when the store cannot be read."""
+    linker = StoreLinker(store, paths, go_modules)
+    before = 0
+    for path, new in changed.items():
+        old = linker.extracts.get(path) if path in paths else None
+        if moves_layout(old, new):
+            return None
+        before += len(old.symbols) if old is not None else 0
+    stats = linker.update(changed, go_modules)
+    rows = {path: linker.rows(path) for path in sorted(stats.moved)}
+    return StoreRelink(stats, rows, sum(len(e.symbols) for e in changed.values()) - before)
