@@ -15,6 +15,8 @@ from mapbench.corpora import Corpus
 
 RATIO_TO_FLOOR = frozenset({"floor-query", "extract-only", "cold"})
 """The rows whose note gives their median as a multiple of the same run's floor-parse."""
+MEASURE_WIDTH = 52
+"""The measure column's width in the table: longer labels wrap, leaving the notes room."""
 
 
 @dataclass
@@ -125,7 +127,12 @@ def render(
     numbers = ("median ms", "min-max ms", "ms/MB", "RSS MB", "worker MB", "load")
     for column in ("corpus", "measure", *numbers, "note"):
         numeric = column not in ("corpus", "measure", "note")
-        table.add_column(column, justify="right" if numeric else "left", no_wrap=column != "note")
+        table.add_column(
+            column,
+            justify="right" if numeric else "left",
+            no_wrap=column not in ("measure", "note"),
+            max_width=MEASURE_WIDTH if column == "measure" else None,
+        )
     by_name = {corpus.name: corpus for corpus in corpora}
     floors = {
         r["corpus"]: r["median_ms"]

@@ -28,9 +28,9 @@ from mapbench.serve import GRAPH_LOADING
 from mapbench.session import CALL_TIMEOUT_S, call, configure, serve, server_peak_mb, until
 from mapbench.targets import OfflineEdit, caller_file, sibling_sizes
 
-SEARCH_FOUND = "restart after offline edits: initialize -> map_search finds the new function"
-CALLER_LISTED = "restart after offline edits: initialize -> map_neighbors lists its new caller"
-GRAPH_LOADED = "restart after offline edits: start -> map_impact (graph loaded)"
+SEARCH_FOUND = "offline edits, restart: init -> map_search finds them"
+CALLER_LISTED = "offline edits, restart: init -> map_neighbors lists the caller"
+GRAPH_LOADED = "offline edits, restart: start -> map_impact (graph loaded)"
 POLL_S = 0.05
 """Between asks of an answer that does not include the edits yet: gently, as the server
 may be loading (and may take them in only once its graph is loaded, so each is polled

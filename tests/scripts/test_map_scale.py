@@ -73,7 +73,7 @@ def test_the_graph_wait_and_its_rss_have_their_own_lines(scale: ModuleType) -> N
 def test_the_fresh_process_rows_have_their_cost_per_mb(scale: ModuleType) -> None:
     sizes = {"small": 10.0, "big": 100.0}
     cli = "fresh CLI process: one-file edit -> map build exits"
-    found = "restart after offline edits: initialize -> map_search finds the new function"
+    found = "offline edits, restart: init -> map_search finds them"
     rows = [
         _row("small", cli, 1_000, peak_rss_mb=100),
         _row("big", cli, 1_000, peak_rss_mb=460),
