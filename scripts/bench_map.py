@@ -16,17 +16,35 @@ Per corpus, over --runs runs, it measures the median and the spread of:
     update-largest the same for the largest file
     update-scan   the median edit, then a rebuild that stat-checks every file, and save
 
-and through a real `codeanchor serve` MCP stdio session (scripts/mapbench/serve.py),
-what the user waits for, with the serving process's peak RSS:
+what a fresh CLI process waits for (scripts/mapbench/cli_edit.py), with that
+process's peak RSS:
+
+    cli-edit      one-file edit of the median file, then a fresh `codeanchor map
+                  build --root R --json` process: start -> exit ("fresh CLI process:
+                  one-file edit -> map build exits"); the run fails unless it
+                  re-extracted that file and a fresh `map search` finds the new function
+
+and through a real `codeanchor serve` MCP stdio session (scripts/mapbench/serve.py,
+restart.py), what the user waits for, with the serving process's peak RSS:
 
     serve-start   a fresh server on a valid store: process start -> first
-                  map_search answer, initialize -> that answer, process start
-                  -> a map_impact answered right after (it needs the loaded
-                  graph; no answer says when the background load ends), the
-                  server's peak RSS at each of the two answers, then the p50
-                  of each map query once warm
+                  map_search answer, initialize -> that answer, the first one-hop
+                  map_neighbors (in) of the hub symbol (most incoming edges in the
+                  store) asked right after it (ask -> answer; the note says whether
+                  map_status still said the graph was loading after these), process
+                  start -> a map_impact answered after them (it waits for the
+                  graph's background load), the server's peak RSS at each answer,
+                  then the p50 of each map query once warm
+    serve-loading serve-start's first answers alone (not run by default: serve-start
+                  runs them)
     serve-rebuild one-file edit, then map_rebuild over MCP (rebuild + persist)
     serve-watch   one-file edit -> map_search finds the new symbol (watcher)
+    serve-offline no server running, a new function appended to the median file and
+                  a caller of it to a sibling file, then a fresh server (watching):
+                  initialize -> the first map_search that finds the function,
+                  initialize -> the first map_neighbors (in) that lists its caller
+                  (each polled until its answer includes the edit), process start ->
+                  map_impact answered (graph loaded; it must list the caller too)
 
 Every measurement runs in a fresh child process, so its peak RSS (ours plus
 the largest pool worker, or the server's) is its own (mapbench/runner.py;
@@ -42,9 +60,10 @@ first use; --language picks some), each as it is and copied to about 10 MB, and 
 in each language's cold build per MB (the slope between the two) and fixed cost.
 
 With --scale it runs floor-parse, cold (split into scan, link and save),
-serve-start and serve-rebuild on corpora of growing size (click, sympy, mix,
-large = mix + transformers + kubernetes, huge = large + pulumi-aws: 0.4 to
-332 MB of source) and ends in a cost per MB per measure (mapbench/scale.py).
+cli-edit, serve-start, serve-rebuild and serve-offline on corpora of growing
+size (click, sympy, mix, large = mix + transformers + kubernetes, huge = large
++ pulumi-aws: 0.4 to 332 MB of source) and ends in a cost per MB per measure
+(mapbench/scale.py).
 
     .venv/bin/python scripts/bench_map.py --quick          # click only, seconds
     .venv/bin/python scripts/bench_map.py --runs 3 --json  # click, sympy, mix
@@ -83,7 +102,7 @@ from mapbench.languages import (
     languages_known,
 )
 from mapbench.report import render
-from mapbench.runner import DEFAULT_WORKERS, MEASURES, bench_corpus, child_main, err
+from mapbench.runner import CHOICES, DEFAULT_WORKERS, MEASURES, bench_corpus, child_main, err
 from mapbench.scale import SCALE_CORPORA, SCALE_MEASURES, scale_rows, scale_table
 from rich.console import Console
 
@@ -108,7 +127,7 @@ def main() -> None:
         "--language", action="append", choices=languages_known(), help="with --languages"
     )
     parser.add_argument("--corpus", action="append", choices=sorted(CORPORA), help="repeatable")
-    parser.add_argument("--measure", action="append", choices=MEASURES, help="repeatable")
+    parser.add_argument("--measure", action="append", choices=CHOICES, help="repeatable")
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="pool size for parse")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="wheel cache directory")
     parser.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
@@ -120,7 +139,7 @@ def main() -> None:
         return
     default_names = SCALE_CORPORA if args.scale else DEFAULT_CORPORA
     names = ["click"] if args.quick else (args.corpus or list(default_names))
-    default_measures = SCALE_MEASURES if args.scale else MEASURES
+    default_measures: tuple[str, ...] = SCALE_MEASURES if args.scale else MEASURES
     if args.languages:
         default_measures = LANGUAGE_MEASURES
     measures = tuple(args.measure or default_measures)

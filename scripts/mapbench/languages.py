@@ -76,7 +76,8 @@ def language_corpora(scratch: Path, languages: list[str] | None) -> list[Languag
                 )
             made.append(describe(name, scratch / name, edited=project.suffixes))
         err.log(f"{project.language}: {project.source}, {made[0].files} files")
-        found.append(LanguageCorpus(project.language, project.source, *made, replicas))
+        single, replicated = made
+        found.append(LanguageCorpus(project.language, project.source, single, replicated, replicas))
     return found
 
 

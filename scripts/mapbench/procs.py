@@ -1,10 +1,57 @@
-"""Processes below this one and their peak RSS, from /proc (Linux; 0 elsewhere)."""
+"""Processes below this one and their peak RSS, from /proc (Linux; 0 elsewhere), and
+fresh `codeanchor` processes timed from start to exit."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
+
+CODE = Path(__file__).resolve().parents[2]
+"""The tree whose code a started `codeanchor` runs (its working directory comes first
+on sys.path with `python -m`)."""
+
+
+def codeanchor(*args: str) -> list[str]:
+    """The command line of `codeanchor ARGS` running this tree's code (from `CODE`)."""
+    return [sys.executable, "-m", "bridge.cli", *args]
+
+
+@dataclass(frozen=True)
+class Exited:
+    """A process run to its end: wall time from start to exit, its peak RSS (and of any
+    child it waited for), its exit status and what it printed."""
+
+    seconds: float
+    peak_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_to_exit(argv: list[str]) -> Exited:
+    """Run `argv` from `CODE` to its exit; its own peak RSS comes from wait4, not sampling."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=CODE, stdout=out, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        errors.seek(0)
+        kib = 1024  # ru_maxrss is in KiB on Linux
+        return Exited(
+            seconds,
+            usage.ru_maxrss * kib / 1e6,
+            process.returncode,
+            out.read().decode(errors="replace"),
+            errors.read().decode(errors="replace"),
+        )
 
 
 def descendants(root_pid: int) -> list[int]:

@@ -15,6 +15,8 @@ from mapbench.corpora import Corpus
 
 RATIO_TO_FLOOR = frozenset({"floor-query", "extract-only", "cold"})
 """The rows whose note gives their median as a multiple of the same run's floor-parse."""
+MEASURE_WIDTH = 52
+"""The measure column's width in the table: longer labels wrap, leaving the notes room."""
 
 
 @dataclass
@@ -41,8 +43,8 @@ class Figure:
     def _row(self, label: str, seconds: list[float], megabytes: float) -> dict[str, Any]:
         ms = [value * 1000 for value in seconds]
         median = statistics.median(ms)
-        server = "server_rss_mb" in self.runs[0]
-        rss_key = "server_rss_mb" if server else "peak_rss_mb"
+        process = self.runs[0].get("rss_of")  # the process a measure took the RSS of
+        rss_key = "process_rss_mb" if process else "peak_rss_mb"
         return {
             "corpus": self.corpus,
             "measure": label,
@@ -51,9 +53,9 @@ class Figure:
             "max_ms": round(max(ms), 1),
             "ms_per_mb": round(median / megabytes, 1) if self.measure in FULL_TREE else None,
             "peak_rss_mb": round(statistics.median(run[rss_key] for run in self.runs)),
-            "rss_of": "server" if server else "measuring process",
+            "rss_of": process or "measuring process",
             "worker_rss_mb": 0
-            if server
+            if process
             else round(statistics.median(run["worker_rss_mb"] for run in self.runs)),
             "load_1m": round(statistics.median(run["load_1m"] for run in self.runs), 1),
             "rss_first_mb": round(statistics.median(run["rss_first_mb"] for run in self.runs))
@@ -91,7 +93,21 @@ def _note(runs: list[dict[str, Any]], label: str) -> str:
     if label in runs[0].get("rss_at_mb", {}):
         at = statistics.median(run["rss_at_mb"][label] for run in runs)
         words.append(f"server peak RSS at this answer {at:.0f} MB")
+    words.extend(_said(runs, label))
     return ", ".join(words)
+
+
+def _said(runs: list[dict[str, Any]], label: str) -> list[str]:
+    """The notes the runs gave timing `label`, each once, with how many runs gave it
+    when not all did."""
+    said = [note for run in runs for note in run.get("notes", {}).get(label, [])]
+    distinct = list(dict.fromkeys(said))
+    return [
+        note
+        if said.count(note) == len(runs)
+        else f"{note} ({said.count(note)} of {len(runs)} runs)"
+        for note in distinct
+    ]
 
 
 def render(
@@ -102,7 +118,8 @@ def render(
         title=f"map benchmark{f' ({label})' if label else ''}: median and min-max over "
         f"{runs} runs, {workers} workers",
         caption=(
-            "RSS: peak of the measuring process (the serve process for serve-* rows); "
+            "RSS: peak of the measuring process (the serve process for serve-* rows, "
+            "the `codeanchor map build` process for cli-edit); "
             "worker: the largest pool worker's peak; "
             f"load: 1-minute load average as each run began ({os.cpu_count()} cores)"
         ),
@@ -110,7 +127,12 @@ def render(
     numbers = ("median ms", "min-max ms", "ms/MB", "RSS MB", "worker MB", "load")
     for column in ("corpus", "measure", *numbers, "note"):
         numeric = column not in ("corpus", "measure", "note")
-        table.add_column(column, justify="right" if numeric else "left", no_wrap=column != "note")
+        table.add_column(
+            column,
+            justify="right" if numeric else "left",
+            no_wrap=column not in ("measure", "note"),
+            max_width=MEASURE_WIDTH if column == "measure" else None,
+        )
     by_name = {corpus.name: corpus for corpus in corpora}
     floors = {
         r["corpus"]: r["median_ms"]

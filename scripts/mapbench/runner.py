@@ -2,8 +2,9 @@
 
 The parent (`bench_corpus`) starts `bench_map.py --child MEASURE ROOT ARGS`
 once per run; the child (`child_main`) runs one in-process measure
-(mapbench/build.py) or one MCP session (mapbench/serve.py) and prints its
-figures, with its peak RSS and the load as it began, as one JSON line.
+(mapbench/build.py), one fresh CLI process (mapbench/cli_edit.py) or one MCP
+session (mapbench/serve.py, mapbench/restart.py) and prints its figures, with
+its peak RSS and the load as it began, as one JSON line.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from typing import Any
 
 from rich.console import Console
 
+from mapbench import restart, serve
 from mapbench.build import IN_PROCESS, UPDATES
+from mapbench.cli_edit import FRESH
 from mapbench.corpora import Corpus
 from mapbench.procs import WorkerPeaks
 from mapbench.report import Figure
-from mapbench.serve import SESSIONS
 
 MEASURES = (
     "floor-read",
@@ -34,10 +36,22 @@ MEASURES = (
     "update-median",
     "update-largest",
     "update-scan",
+    "cli-edit",
     "serve-start",
     "serve-rebuild",
     "serve-watch",
+    "serve-offline",
 )
+"""The measures run by default."""
+CHOICES = (*MEASURES, "serve-loading")
+"""Every measure; serve-loading is serve-start's first answers alone (serve-start runs
+them too, so it is not run by default)."""
+SESSIONS = {**serve.SESSIONS, **restart.SESSIONS}
+"""The measures run through an MCP session with `codeanchor serve`."""
+SYNC = {**IN_PROCESS, **FRESH}
+"""The measures run as a plain call in the child."""
+EDITING = UPDATES | set(SESSIONS) | set(FRESH)
+"""The measures that need a valid map store and a file to edit (the median one)."""
 SESSION_REPEATS = 5
 """Edits per serve-rebuild / serve-watch session, and calls per query p50."""
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)  # what the map picks by default
@@ -62,7 +76,7 @@ def child_main(measure: str, root: str, args_json: str) -> None:
         if measure in SESSIONS:
             result = asyncio.run(_session(measure, Path(root), args))
         else:
-            result = IN_PROCESS[measure](Path(root), args)
+            result = SYNC[measure](Path(root), args)
     result["load_1m"] = load
     kib = 1024  # ru_maxrss is in KiB on Linux
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kib / 1e6
@@ -95,11 +109,11 @@ def bench_corpus(
     for measure in measures:
         figure = Figure(corpus.name, measure)
         figures.append(figure)
-        if measure in UPDATES | set(SESSIONS) and not (corpus.root / ".codeanchor").is_dir():
+        if measure in EDITING and not (corpus.root / ".codeanchor").is_dir():
             run_child("cold", corpus, {"workers": workers})  # a valid map store to start from
         for run in range(runs):
             extra: dict[str, Any] = {"workers": workers, "seq": run, "n": SESSION_REPEATS}
-            if measure in SESSIONS:
+            if measure in EDITING:
                 extra["file"] = corpus.median_file
             if measure in UPDATES:
                 largest = measure == "update-largest"

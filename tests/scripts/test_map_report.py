@@ -25,7 +25,8 @@ def _start_run(first_s: float, graph_s: float, graph_mb: float) -> dict[str, Any
         "timings": {"start-to-answer": first_s, GRAPH: graph_s},
         "rss_first_mb": 140.0,
         "rss_at_mb": {GRAPH: graph_mb},
-        "server_rss_mb": 1_250.0,
+        "rss_of": "server",
+        "process_rss_mb": 1_250.0,
         "load_1m": 1.0,
         "peak_rss_mb": 60.0,
         "worker_rss_mb": 0.0,
@@ -49,3 +50,24 @@ def test_rss_at_an_answer_is_the_median_over_runs(report: ModuleType) -> None:
     rows = {row["measure"]: row for row in report.Figure("mix", "serve-start", runs).summaries(86)}
     assert rows[GRAPH]["rss_at_mb"] == 1_000
     assert rows[GRAPH]["runs_ms"] == [8_000.0, 8_000.0, 8_000.0]
+
+
+def test_a_session_row_takes_the_rss_of_the_process_it_names(report: ModuleType) -> None:
+    rows = report.Figure("mix", "serve-start", runs=[_start_run(2.5, 9.0, 1_100.0)]).summaries(86)
+    assert {(row["rss_of"], row["peak_rss_mb"], row["worker_rss_mb"]) for row in rows} == {
+        ("server", 1_250, 0)
+    }
+
+
+def test_a_note_given_by_some_runs_says_how_many(report: ModuleType) -> None:
+    loading, loaded = _start_run(2.0, 8.0, 900.0), _start_run(2.0, 8.0, 900.0)
+    loading["notes"] = {"start-to-answer": ["graph still loading after it", "hub: 33 listed"]}
+    loaded["notes"] = {"start-to-answer": ["hub: 33 listed"]}
+    rows = {
+        row["measure"]: row
+        for row in report.Figure("mix", "serve-start", [loading, loaded]).summaries(86)
+    }
+    note = rows["start-to-answer"]["note"]
+    assert "graph still loading after it (1 of 2 runs)" in note
+    assert note.endswith("hub: 33 listed")  # said by every run: no count
+    assert "listed" not in rows[GRAPH]["note"]  # notes belong to their own timing

@@ -68,3 +68,24 @@ def test_the_graph_wait_and_its_rss_have_their_own_lines(scale: ModuleType) -> N
     rss = lines["serve RSS at the first map_impact answer"]
     assert rss["values"] == {"small": 200.0, "big": 1_100.0}
     assert rss["per_mb"] == pytest.approx(10)
+
+
+def test_the_fresh_process_rows_have_their_cost_per_mb(scale: ModuleType) -> None:
+    sizes = {"small": 10.0, "big": 100.0}
+    cli = "fresh CLI process: one-file edit -> map build exits"
+    found = "offline edits, restart: init -> map_search finds them"
+    rows = [
+        _row("small", cli, 1_000, peak_rss_mb=100),
+        _row("big", cli, 1_000, peak_rss_mb=460),
+        _row("small", found, 300),
+        _row("big", found, 3_000),
+    ]
+    lines = {line["series"]: line for line in scale.scale_rows(sizes, rows)}
+    edit = lines["fresh CLI process: one-file edit -> map build exits"]
+    assert edit["per_mb"] == pytest.approx(0)  # a cost that follows the edit
+    assert edit["fixed"] == pytest.approx(1_000)
+    assert lines["fresh CLI process after a one-file edit: its peak RSS"]["per_mb"] == (
+        pytest.approx(4)
+    )
+    restart = lines["restart after offline edits: initialize -> map_search finds them"]
+    assert restart["per_mb"] == pytest.approx(30)
