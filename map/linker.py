@@ -122,10 +122,10 @@ class Linker:
         """The extract of every linked file (unpacked when read: see map.packed)."""
         return self._extracts
 
-    def stored_blob(self, path: str) -> bytes:
+    def packed(self, path: str) -> bytes:
         """A linked file's extract as the map store holds it (map.packed); raises
         KeyError when the file is not linked."""
-        return self._extracts.blob(path)
+        return self._extracts.packed(path)
 
     @property
     def scopes(self) -> Mapping[str, FileScope]:

@@ -10,16 +10,13 @@ the last few stay decoded).
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-import orjson
-
 from map.model import FileExtract
 from map.references import References
-from map.snapshot import decode_extract, encode_extract
+from map.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
 from map.store import MapStore, Stamps, StoreError
 
 LEVEL = 1
@@ -29,17 +26,12 @@ DECODED = 64
 
 
 def pack(extract: FileExtract) -> bytes:
-    """An extract packed as `PackedExtracts` holds it."""
-    return zlib.compress(orjson.dumps(encode_extract(extract)), LEVEL)
-
-
-def pack_blob(blob: bytes) -> bytes:
-    """The store's blob of an extract (`orjson.dumps(encode_extract(...))`), packed."""
-    return zlib.compress(blob, LEVEL)
+    """An extract packed as `PackedExtracts` and the map store hold it."""
+    return pack_lists(encode_extract(extract))
 
 
 def _unpack(path: str, packed: bytes) -> FileExtract:
-    return decode_extract(path, orjson.loads(zlib.decompress(packed)))
+    return decode_extract(path, unpack_lists(packed))
 
 
 class PackedExtracts(Mapping[str, FileExtract]):
@@ -58,10 +50,10 @@ class PackedExtracts(Mapping[str, FileExtract]):
         """Forget a file (no error when it is not held)."""
         self._packed.pop(path, None)
 
-    def blob(self, path: str) -> bytes:
-        """A file's extract as the store holds it (`orjson.dumps(encode_extract(...))`),
-        without decoding it; raises KeyError when the file is not held."""
-        return zlib.decompress(self._packed[path])
+    def packed(self, path: str) -> bytes:
+        """A file's extract packed, as the store holds it (map.snapshot.pack_lists);
+        raises KeyError when the file is not held."""
+        return self._packed[path]
 
     def __getitem__(self, path: str) -> FileExtract:
         return self._decode(path, self._packed[path])
@@ -90,7 +82,7 @@ def stored(
         if held is None or held[1] != extract.content_hash:
             raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
         count += 1
-        yield extract.path, extract, pack_blob(blob), references, links
+        yield extract.path, extract, blob, references, links
     if count != len(stamps):
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
 

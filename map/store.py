@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +24,7 @@ import orjson
 from disk.stamps import FileStamp
 from map.model import FileExtract
 from map.progress import Progress
-from map.snapshot import decode_extract
+from map.snapshot import decode_extract, unpack_lists
 from map.store_files import (
     LEGACY_NAME,
     STORE_NAME,
@@ -169,7 +170,7 @@ class MapStore:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
     def extract_blob(self, path: str) -> bytes | None:
-        """One file's extract as stored (`orjson.dumps(encode_extract(...))`), or None."""
+        """One file's extract as stored, packed (map.snapshot.pack_lists), or None."""
         rows = self._rows("SELECT extract FROM files WHERE path = ?", (path,))
         return bytes(rows[0][0]) if rows else None
 
@@ -314,8 +315,8 @@ class MapStore:
 
     def _decode(self, path: str, blob: bytes, decode: Callable[[str, list[Any]], T]) -> T:
         try:
-            return decode(path, orjson.loads(blob))
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            return decode(path, unpack_lists(blob))
+        except (zlib.error, KeyError, TypeError, ValueError, IndexError) as exc:
             raise StoreError(f"{self.path}: malformed extract of {path} ({exc!r})") from exc
 
     def _write(self) -> _Transaction:

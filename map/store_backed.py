@@ -308,7 +308,7 @@ class StoreBackedMap(MapReader):
             node_rows(self._linker.graph, extract),
             self._linker.use_edges(path),
             *self._linker.link_row(path),
-            self._linker.stored_blob(path),
+            self._linker.packed(path),
         )
 
     def _extracts(self) -> Mapping[str, FileExtract]:

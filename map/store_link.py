@@ -17,6 +17,7 @@ refused (None), and the caller loads the whole map.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,11 +32,11 @@ from map.lazy_table import LazyTable
 from map.link_rows import decode_links
 from map.linker import FileLinks, Linker, LinkStats, moves_layout
 from map.model import FileExtract
-from map.packed import PackedExtracts, pack_blob
+from map.packed import PackedExtracts
 from map.references import References
 from map.resolution import file_of
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
-from map.snapshot import decode_extract
+from map.snapshot import decode_extract, unpack_lists
 from map.store import FileRows, MapStore, StoreError
 from map.unresolved import open_names
 
@@ -69,12 +70,12 @@ class StoreLinker(Linker):
 
     def _read_lists(self, path: str) -> list[Any] | None:
         blob = self._store.extract_blob(path)
-        return None if blob is None else orjson.loads(blob)
+        return None if blob is None else unpack_lists(blob)
 
     def _stored_lists(self, path: str) -> list[Any] | None:
         try:
             return self._lists(path)
-        except orjson.JSONDecodeError as exc:
+        except (zlib.error, orjson.JSONDecodeError) as exc:
             raise StoreError(f"{self._store.path}: malformed extract of {path} ({exc})") from exc
 
     def _load_packed(self, path: str) -> bytes | None:
@@ -84,7 +85,7 @@ class StoreLinker(Linker):
         self._hydrate(path)
         for user in self._store.using_files(path):
             self._hydrate(user)  # a symbol that goes takes their edges into it along
-        return pack_blob(blob)
+        return blob
 
     def _load_references(self, path: str) -> References | None:
         lists = self._stored_lists(path)
@@ -147,7 +148,7 @@ class StoreLinker(Linker):
             node_rows(self.graph, extract),
             self.use_edges(path),
             *self.link_row(path),
-            self.stored_blob(path),
+            self.packed(path),
         )
 
 

@@ -1,7 +1,7 @@
 """How the map's rows are laid out in SQLite, and turned into rows and back.
 
 Tables: `meta` (schema, root, build time, Go modules, summary counts),
-`files` (per file: stat stamp, content hash, its extract as an orjson blob),
+`files` (per file: stat stamp, content hash, its extract packed: map.snapshot),
 `names` (per file: its search lines and its symbols' kinds and lines, see
 map.names; apart from the extracts, which would make reading them all slow),
 `skipped`, `nodes` (every file and symbol with what outline and neighbours
@@ -27,7 +27,7 @@ from disk.stamps import FileStamp
 from map.link_rows import LINKS_FORMAT
 from map.snapshot import SCHEMA_VERSION
 
-STORE_SCHEMA = f"5.{SCHEMA_VERSION}.{LINKS_FORMAT}"
+STORE_SCHEMA = f"6.{SCHEMA_VERSION}.{LINKS_FORMAT}"
 """This layout and the extract encoding it holds."""
 EDGES_INDEX = "CREATE INDEX edges_target ON edges (target)"
 CONSULTERS_INDEX = "CREATE INDEX consulters_name ON consulters (name)"

@@ -21,7 +21,7 @@ from disk.stamps import FileStamp
 from map.model import FileExtract
 from map.names import details_text, names_text
 from map.progress import Progress, counted
-from map.snapshot import encode_extract
+from map.snapshot import encode_extract, pack_lists
 from map.store_rows import BULK_INDEXES, edge_row, node_row, stamp_row
 
 BULK_WRITE_FILES = 256
@@ -63,8 +63,8 @@ class FileRows:
     consulted: Collection[str]
     """The names its references consulted (the `consulters` rows)."""
     blob: bytes | None = None
-    """The extract already encoded as stored (`orjson.dumps(encode_extract(extract))`),
-    e.g. as the map keeps it packed: not encoded again."""
+    """The extract already packed as stored (map.snapshot.pack_lists), e.g. as the map
+    keeps it: not encoded again."""
 
 
 def write_rows(
@@ -152,7 +152,7 @@ def _write_files(
                 digest,
                 *stamp_row(stamp),
                 len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
-                rows.blob if rows.blob is not None else orjson.dumps(encode_extract(rows.extract)),
+                rows.blob if rows.blob is not None else pack_lists(encode_extract(rows.extract)),
             ),
         )
         db.execute(

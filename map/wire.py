@@ -16,35 +16,27 @@ Only a worker and the process that started it exchange these bytes.
 from __future__ import annotations
 
 import pickle
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
 from disk.stamps import FileStamp
 from map.model import FileExtract
-from map.packed import pack_blob
-from map.snapshot import decode_extract, encode_extract
+from map.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
 
 Sent = tuple[str, tuple[int, int, int, int] | None, str | None, bytes | None, str | None]
 """(path, stat stamp fields, content hash, packed extract blob, skip reason) of one file."""
 
 
 def extract_blob(extract: FileExtract) -> bytes:
-    """The extract as the map store holds it."""
-    return orjson.dumps(encode_extract(extract))
-
-
-def extract_of(path: str, blob: bytes) -> FileExtract:
-    """The extract of `path` from its blob; raises orjson.JSONDecodeError, KeyError,
-    TypeError, ValueError or IndexError when the blob is malformed."""
-    return decode_extract(path, orjson.loads(blob))
+    """The extract packed, as the map store holds it."""
+    return pack_lists(encode_extract(extract))
 
 
 def unpacked(path: str, packed: bytes) -> FileExtract:
-    """The extract of `path` from its packed blob (as `sent` packs it)."""
-    return extract_of(path, zlib.decompress(packed))
+    """The extract of `path` from its packed blob (as `sent` packs it); raises
+    zlib.error, orjson.JSONDecodeError, KeyError, TypeError, ValueError or
+    IndexError when the blob is malformed."""
+    return decode_extract(path, unpack_lists(packed))
 
 
 def sent(
@@ -57,7 +49,7 @@ def sent(
     """One loaded file as it crosses the pool; `lists`: its extract as map.snapshot's
     compact lists (map.extract.extract_lists)."""
     fields = None if stamp is None else (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
-    packed = None if lists is None else pack_blob(orjson.dumps(lists))
+    packed = None if lists is None else pack_lists(lists)
     return path, fields, digest, packed, skipped
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from map.ingest import POOL_THRESHOLD, ScanOptions, scan
-from map.wire import extract_blob, extract_of, unpacked
+from map.wire import extract_blob, unpacked
 
 SOURCES = {
     "py": 'import os\n\nclass Store{n}(Base):\n    """Doc."""\n\n'
@@ -45,4 +45,4 @@ def test_wire_round_trip_keeps_equal_extracts(tmp_path: Path) -> None:
     _repo(tmp_path)
     found = scan(tmp_path, ScanOptions(1_000_000, (), 1, ".codeanchor"), {}, {})
     extracts = list(found.extracts.values())
-    assert [extract_of(e.path, extract_blob(e)) for e in extracts] == extracts
+    assert [unpacked(e.path, extract_blob(e)) for e in extracts] == extracts
