@@ -38,18 +38,19 @@ def write_repo(root: Path, modules: int, padding: int = 0) -> None:
 
 
 def _python_module(i: int, modules: int, padding: int) -> str:
-    j, k = (3 * i + 1) % modules, (i + 2) % modules
+    j, k, r = (3 * i + 1) % modules, (i + 2) % modules, (i + 5) % modules
     base = "" if i == 0 else "(C0)"
     head = "" if i == 0 else f"from {PACKAGE} import C0\n"
     pads = "".join(
-        f"\n\ndef p{i}_{n}(x):\n    return {callee}(x)\n"
-        for n, callee in enumerate([f"f{i}", *(f"p{i}_{n}" for n in range(padding - 1))])
+        f"\n\ndef {name}(x):\n    return {callee}(x)\n"
+        for name, callee in _chain(f"p{i}_", f"f{i}", padding)
     )
     return (
-        f"from {PACKAGE}.m{j} import f{j}\n{head}import {PACKAGE}.m{k}\n\n\n"
+        f"from {PACKAGE}.m{j} import f{j}\n{head}from {PACKAGE} import f{r}\n"
+        f"import {PACKAGE}.m{k}\n\n\n"
         f"class C{i}{base}:\n    def step(self):\n        return f{j}(1)\n\n\n"
         f"def f{i}(x):\n    return {PACKAGE}.m{k}.g{k}(x) + f{j}(x)\n\n\n"
-        f"def g{i}(x):\n    return C{i}().step()\n{pads}"
+        f"def g{i}(x):\n    return C{i}().step() + f{r}(x)\n{pads}"
     )
 
 
@@ -58,14 +59,20 @@ def _typescript_module(i: int, modules: int, padding: int) -> str:
     base = "" if i == 0 else f" extends K{i - 1}"
     head = "" if i == 0 else f"import {{ K{i - 1} }} from './t{i - 1}';\n"
     pads = "".join(
-        f"\nexport function q{i}_{n}(): number {{\n  return {callee}();\n}}\n"
-        for n, callee in enumerate([f"h{i}", *(f"q{i}_{n}" for n in range(padding - 1))])
+        f"\nexport function {name}(): number {{\n  return {callee}();\n}}\n"
+        for name, callee in _chain(f"q{i}_", f"h{i}", padding)
     )
     return (
         f"import {{ h{j} }} from './t{j}';\n{head}\n"
         f"export function h{i}(): number {{\n  return h{j}() + 1;\n}}\n\n"
         f"export class K{i}{base} {{\n  run(): number {{\n    return h{i}();\n  }}\n}}\n{pads}"
     )
+
+
+def _chain(prefix: str, first: str, length: int) -> list[tuple[str, str]]:
+    """(name, callee) of `length` functions, each calling the one before (the first `first`)."""
+    names = [f"{prefix}{n}" for n in range(length)]
+    return list(zip(names, [first, *names], strict=False))
 
 
 Edit = Callable[[random.Random, Path, int], str]
@@ -180,7 +187,7 @@ def _add_file(rnd: random.Random, root: Path, step: int) -> str:
 
 
 def _remove_file(rnd: random.Random, root: Path, step: int) -> str:
-    path = rnd.choice(_sources(root))
+    path = rnd.choice([p for p in _sources(root) if p != INIT])
     (root / path).unlink()
     return f"remove: {path}"
 
@@ -220,8 +227,6 @@ def _importers_follow(root: Path, source: str, target: str, name: str) -> None:
 
 
 def _re_export(rnd: random.Random, root: Path, step: int) -> str:
-    if not (root / INIT).is_file():
-        return f"re-export: no {INIT}"
     lines = (root / INIT).read_text().splitlines(keepends=True)
     modules = [p for p in _sources(root, ".py") if p.startswith(f"{PACKAGE}/") and p != INIT]
     module = rnd.choice(modules)

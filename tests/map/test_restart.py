@@ -274,7 +274,8 @@ def test_random_offline_edits_reopen_in_a_new_process_as_a_full_build(
     rnd = random.Random(seed)
     done: list[str] = []
     for step in range(STEPS):
-        done += [random_edit(rnd, root, step) for _ in range(rnd.randint(1, 3))]
+        for _ in range(rnd.randint(1, 3)):
+            done.append(random_edit(rnd, root, len(done)))
         label = f"seed {seed}, restart {step} after {done}"
         reopened = in_new_process(root, store, "state")
         built = fresh(root, tmp_path)
@@ -343,7 +344,7 @@ def test_a_restarted_map_answers_offline_edits_at_once_as_after_loading(tmp_path
 
 def test_offline_edits_after_a_save_killed_midway_reopen_as_a_full_build(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    write_repo(root, modules=30, padding=30)  # enough rows that a save takes a moment
+    write_repo(root, modules=20, padding=20)  # enough rows that a save takes a moment
     git(root, "init", "-q")  # the store under the root is git-ignored: both builds list the same
     kill_mid_save(root)
     rnd = random.Random(SEEDS[0])
@@ -369,14 +370,17 @@ ASKED_GENERATED = Questions(
 
 def _asked_while_loading(code_map: CodeMap, ask: Callable[[CodeMap], Any]) -> tuple[list[Any], Any]:
     """`ask` the map as its graph starts loading in a thread, and again while the load
-    is held at its first progress report (when it reports any); then once it is done."""
+    is held at its first progress report (when it reports any); then once it is done.
+    An answer that waits for the load fails (the load was held until it gave up)."""
     reported, answered = threading.Event(), threading.Event()
     loaded: list[bool] = []
+    released: list[bool] = []
+    """Whether the held load was released by the answers (not by giving up)."""
 
     def hold(*_: object) -> None:
         if not reported.is_set():
             reported.set()
-            answered.wait(GATE_TIMEOUT_S)
+            released.append(answered.wait(GATE_TIMEOUT_S))
 
     def load() -> None:
         try:
@@ -393,6 +397,7 @@ def _asked_while_loading(code_map: CodeMap, ask: Callable[[CodeMap], Any]) -> tu
     finally:
         answered.set()
         loader.join(GATE_TIMEOUT_S)
+    assert released != [False], "an answer asked during the load waited for the load"
     assert loaded == [True] and code_map.graph_loaded
     return during, ask(code_map)
 
@@ -400,7 +405,7 @@ def _asked_while_loading(code_map: CodeMap, ask: Callable[[CodeMap], Any]) -> tu
 @pytest.mark.parametrize("edited", [False, True], ids=["unchanged", "edited_offline"])
 def test_answers_while_the_graph_loads_are_the_answers_after(tmp_path: Path, edited: bool) -> None:
     root, store = tmp_path / "repo", tmp_path / "store"
-    write_repo(root, modules=30, padding=5)
+    write_repo(root, modules=12, padding=3)
     in_new_process(root, store, "state")
     if edited:
         rnd = random.Random(SEEDS[1])
