@@ -45,12 +45,11 @@ class Questions:
 class Answers:
     """A restarted map's answers (mode `answers`)."""
 
-    unlinked: frozenset[str]
-    """The files changed while no process ran, as the map opened."""
     lookups: dict[str, Any]
     """`lookups` before the graph loaded."""
-    loaded_by_lookups: bool
-    """Whether answering `lookups` loaded the graph."""
+    loaded_after_lookups: bool
+    """Whether the graph was loaded once `lookups` were answered (not: they did not
+    wait for it)."""
     uses: dict[tuple[str, str], Any]
     """`uses` before `load_graph` (they may load it themselves)."""
     loaded: tuple[dict[str, Any], dict[tuple[str, str], Any]]
@@ -100,15 +99,13 @@ def answers(root: Path, store: Path | None, questions: Questions) -> Answers:
     """Open the map as a restarted server does, and answer `questions` before and
     after its graph loads."""
     code_map = CodeMap.open(root, settings(store), link_later=True)
-    unlinked = code_map.unlinked_files()
     looked = lookups(code_map, questions)
-    loaded_by_lookups = code_map.graph_loaded
+    loaded_after_lookups = code_map.graph_loaded
     used = uses(code_map, questions)
     assert code_map.load_graph()
     return Answers(
-        unlinked,
         looked,
-        loaded_by_lookups,
+        loaded_after_lookups,
         used,
         (lookups(code_map, questions), uses(code_map, questions)),
     )

@@ -41,10 +41,7 @@ def _python_module(i: int, modules: int, padding: int) -> str:
     j, k, r = (3 * i + 1) % modules, (i + 2) % modules, (i + 5) % modules
     base = "" if i == 0 else "(C0)"
     head = "" if i == 0 else f"from {PACKAGE} import C0\n"
-    pads = "".join(
-        f"\n\ndef {name}(x):\n    return {callee}(x)\n"
-        for name, callee in _chain(f"p{i}_", f"f{i}", padding)
-    )
+    pads = _chain("\n\ndef {name}(x):\n    return {callee}(x)\n", f"p{i}_", f"f{i}", padding)
     return (
         f"from {PACKAGE}.m{j} import f{j}\n{head}from {PACKAGE} import f{r}\n"
         f"import {PACKAGE}.m{k}\n\n\n"
@@ -58,10 +55,8 @@ def _typescript_module(i: int, modules: int, padding: int) -> str:
     j = (3 * i + 1) % modules
     base = "" if i == 0 else f" extends K{i - 1}"
     head = "" if i == 0 else f"import {{ K{i - 1} }} from './t{i - 1}';\n"
-    pads = "".join(
-        f"\nexport function {name}(): number {{\n  return {callee}();\n}}\n"
-        for name, callee in _chain(f"q{i}_", f"h{i}", padding)
-    )
+    pad = "\nexport function {name}(): number {{\n  return {callee}();\n}}\n"
+    pads = _chain(pad, f"q{i}_", f"h{i}", padding)
     return (
         f"import {{ h{j} }} from './t{j}';\n{head}\n"
         f"export function h{i}(): number {{\n  return h{j}() + 1;\n}}\n\n"
@@ -69,10 +64,12 @@ def _typescript_module(i: int, modules: int, padding: int) -> str:
     )
 
 
-def _chain(prefix: str, first: str, length: int) -> list[tuple[str, str]]:
-    """(name, callee) of `length` functions, each calling the one before (the first `first`)."""
+def _chain(template: str, prefix: str, first: str, length: int) -> str:
+    """`length` functions as `template` (a str.format of `name` and `callee`) writes
+    them, each calling the one before (the first calls `first`)."""
     names = [f"{prefix}{n}" for n in range(length)]
-    return list(zip(names, [first, *names], strict=False))
+    callees = [first, *names]
+    return "".join(template.format(name=name, callee=callees[n]) for n, name in enumerate(names))
 
 
 Edit = Callable[[random.Random, Path, int], str]

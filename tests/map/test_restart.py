@@ -71,7 +71,12 @@ def _assert_reopened_as_built(root: Path, store: Path | None, tmp_path: Path, la
     shutil.rmtree(full, ignore_errors=True)
     reopened, built = start(root, store, "state"), start(root, full, "state")
     _assert_same(reopened(), built(), label)
-    rows, expected = store_rows(_store_file(root, store)), store_rows(full / STORE_NAME)
+    _assert_same_rows(_store_file(root, store), full / STORE_NAME, label)
+
+
+def _assert_same_rows(store: Path, built: Path, label: str) -> None:
+    """The store files `store` and `built` hold the same rows, table by table."""
+    rows, expected = store_rows(store), store_rows(built)
     for table in sorted(rows.keys() | expected.keys()):
         assert rows.get(table) == expected.get(table), f"{label}: store table {table} differs"
 
@@ -280,9 +285,7 @@ def test_random_offline_edits_reopen_in_a_new_process_as_a_full_build(
         reopened = in_new_process(root, store, "state")
         built = fresh(root, tmp_path)
         _assert_same(reopened, map_state(built), label)
-        rows, expected = store_rows(store / STORE_NAME), store_rows(built.snapshot_path)
-        for table in sorted(rows.keys() | expected.keys()):
-            assert rows.get(table) == expected.get(table), f"{label}: store table {table} differs"
+        _assert_same_rows(store / STORE_NAME, built.snapshot_path, label)
 
 
 # 2. Lookups answer offline edits at once, as they answer once the graph has loaded.
@@ -321,7 +324,7 @@ def test_a_restarted_map_answers_offline_edits_at_once_as_after_loading(tmp_path
     for edit in OFFLINE:
         edit(root)
     answers: Answers = in_new_process(root, None, "answers", ASKED)
-    assert not answers.loaded_by_lookups  # search, outline, node lookups did not wait for it
+    assert not answers.loaded_after_lookups  # search, outline, lookups did not wait for it
     search = answers.lookups["search"]
     assert [h.node_id for h in search["offline_added"]] == ["pkg/core.py#offline_added"]
     assert [h.node_id for h in search["later"]] == ["pkg/late.py#later"]
@@ -407,10 +410,8 @@ def test_answers_while_the_graph_loads_are_the_answers_after(tmp_path: Path, edi
     root, store = tmp_path / "repo", tmp_path / "store"
     write_repo(root, modules=12, padding=3)
     in_new_process(root, store, "state")
-    if edited:
-        rnd = random.Random(SEEDS[1])
-        for step in range(3):
-            random_edit(rnd, root, step)
+    rnd = random.Random(SEEDS[1])
+    done = [random_edit(rnd, root, step) for step in range(3 if edited else 0)]
     code_map = CodeMap.open(root, settings(store), link_later=True)
     assert not code_map.graph_loaded
     if edited:  # the uses of files edited offline wait for the graph (map.reader)
@@ -419,7 +420,7 @@ def test_answers_while_the_graph_loads_are_the_answers_after(tmp_path: Path, edi
         ask = partial(_lookups_and_uses, questions=ASKED_GENERATED)
     during, after = _asked_while_loading(code_map, ask)
     for number, answer in enumerate(during):
-        assert answer == after, f"answer {number} during the load"
+        assert answer == after, f"answer {number} during the load, after {done}"
     assert after == ask(fresh(root, tmp_path))
 
 
