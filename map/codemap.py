@@ -91,11 +91,13 @@ class CodeMap(StoreBackedMap):
             if not refresh:
                 return codemap
         codemap._link_later = link_later
+        stored_modules = dict(codemap._go_modules)
         report = codemap.rebuild(progress)
         codemap._link_later = False
         if codemap._pending:
             return codemap
-        if report.full or report.files_changed or report.files_removed or report.restamped:
+        moved = report.files_changed or report.files_removed or report.restamped
+        if report.full or moved or codemap._go_modules != stored_modules:
             try:
                 codemap.save(progress=progress)
             except (MapError, OutsideRootError) as exc:  # the map works without a store

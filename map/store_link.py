@@ -116,7 +116,10 @@ class StoreLinker(Linker):
             results, deps = decode_links(blob, self._shared)
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise StoreError(f"{self._store.path}: malformed link row of {path} ({exc!r})") from exc
-        return FileLinks(results, deps, open_names(self._references[path], results))
+        stored = self._load_references(path)  # as linked: the table may hold an edit's
+        if stored is None or len(stored) != len(results):
+            raise StoreError(f"{self._store.path}: link row of {path} does not fit its extract")
+        return FileLinks(results, deps, open_names(stored, results))
 
     def _hydrate(self, path: str) -> None:
         """Put a file's nodes and outgoing edges into the graph as the store holds them

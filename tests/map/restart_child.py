@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from map.codemap import CodeMap, MapSettings
+from map.link_rows import decode_links
 from tests.map.graph_state import graph_state
 from tests.map.killsave import KILL_DEADLINE_S, REPO_ROOT
 
@@ -126,7 +127,16 @@ def store_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             rows = {table: sorted(db.execute(f'SELECT * FROM "{table}"')) for table in tables}
         db.close()
     rows["meta"] = [row for row in rows.get("meta", []) if row[0] not in TIMED_KEYS]
+    rows["links"] = [(path, *_link_facts(blob)) for path, blob in rows.get("links", [])]
     return rows
+
+
+def _link_facts(blob: bytes) -> tuple[tuple[Any, ...], frozenset[tuple[str, int]]]:
+    """What a `links` row says: each reference's resolution, and the (name, reference)
+    pairs consulted."""
+    results, consulted = decode_links(blob, {})
+    pairs = frozenset((name, i) for name in consulted.names() for i in consulted.indexes([name]))
+    return tuple(results), pairs
 
 
 def start(
