@@ -23,7 +23,7 @@ edges moved), so saving writes only those: `take_touched`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
@@ -38,6 +38,8 @@ EdgeData: TypeAlias = Mapping[str, Any]
 
 
 EdgeKey = tuple[str, str, str]
+PAUSE_EVERY = 4096
+"""Edges `put_edges` adds between two pauses."""
 _TOUCHED = "touched"
 """The graph attribute holding the paths of the files changed since `take_touched`."""
 _SHARED = "edge data"
@@ -190,13 +192,20 @@ def set_imports(graph: MapGraph, path: str, imported: Iterable[str]) -> None:
         _put_edge(graph, path, target, "imports", 1.0)
 
 
-def put_edges(graph: MapGraph, edges: Iterable[tuple[str, str, str, float]]) -> None:
+def put_edges(
+    graph: MapGraph,
+    edges: Iterable[tuple[str, str, str, float]],
+    pause: Callable[[], None] | None = None,
+) -> None:
     """Add use and import edges (source, target, kind, confidence) as a store kept them,
-    each pair's at once (a map's worth of edges in a few seconds less than one by one)."""
+    each pair's at once (a map's worth of edges in a few seconds less than one by one);
+    `pause()` is called every PAUSE_EVERY edges (map.give_way)."""
     shared: dict[tuple[str, float], EdgeData] = graph.graph.setdefault(_SHARED, {})
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
     pairs: dict[tuple[str, str], dict[str, EdgeData]] = {}
-    for source, target, kind, confidence in edges:
+    for count, (source, target, kind, confidence) in enumerate(edges):
+        if pause is not None and count % PAUSE_EVERY == 0:
+            pause()
         data = shared.get((kind, confidence))
         if data is None:
             data = shared[kind, confidence] = MappingProxyType(

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -228,15 +228,19 @@ class Linker:
         edges: Iterable[tuple[str, str, str, float]],
         progress: Progress | None = None,
         total: int = 0,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         """Take a link as a store kept it, into an empty linker: every file's
         extract and resolutions, and the graph's edges (source, target, kind,
         confidence) as saved; no reference is resolved again. Raises ValueError,
         KeyError, TypeError or IndexError when a file's link row is malformed.
-        `progress(done, total)` hears the files taken (`total` of them)."""
+        `progress(done, total)` hears the files taken (`total` of them); `pause()` is
+        called between steps (map.give_way)."""
         with paused_gc():
             shared: dict[Resolution, Resolution] = {}
             for path, extract, packed, references, blob in counted(progress, files, total):
+                if pause is not None:
+                    pause()
                 self._learn(extract, packed, references)
                 add_file(self.graph, extract)
                 results, deps = decode_links(blob, shared)
@@ -253,7 +257,7 @@ class Linker:
             for path in paths:
                 bind_imports(self._scopes[path], self._index)
             fill_visible(self._scopes, self._index, paths)
-            put_edges(self.graph, edges)
+            put_edges(self.graph, edges, pause)
             take_touched(self.graph)
             self._count_linked(0, drop=True)
 

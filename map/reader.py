@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from disk.stamps import FileStamp
 from map import query, warm
 from map.errors import UnknownNodeError
+from map.give_way import GiveWay
 from map.graph import MapGraph, node_details
 from map.model import EDGE_KINDS, EdgeDetails, EdgeKind, FileExtract, NodeDetails, Symbol
 from map.names import FileNames, NameIndex, details_text, names_text
@@ -43,6 +44,8 @@ class MapReader(ABC):
     _store: MapStore | None
     _names: NameIndex
     """What search narrows its candidates with; follows `_stamps` (see `_names_now`)."""
+    _give_way: GiveWay
+    """A graph loading in a worker thread steps aside while answers run."""
     _pending: dict[str, FileExtract | None]
     """Files changed (None: removed) since the store was written, not linked yet."""
 
@@ -178,8 +181,9 @@ class MapReader(ABC):
             self._extracts()  # the graph is loaded: rebuilt first if the store just failed
             if self._names_now().share_holding(pattern) > BROAD_SHARE:
                 return query.search(self.graph, pattern, kinds=kinds, limit=limit)
-        index = self._names_now()
-        return query.search_nodes(index.candidates(pattern), pattern, kinds=kinds, limit=limit)
+        with self._give_way.answering():
+            index = self._names_now()
+            return query.search_nodes(index.candidates(pattern), pattern, kinds=kinds, limit=limit)
 
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""

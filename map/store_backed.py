@@ -26,6 +26,7 @@ import networkx as nx
 from disk.stamps import FileStamp
 from map.errors import MapError
 from map.gcpause import paused_gc
+from map.give_way import GiveWay
 from map.graph import MapGraph, node_rows
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
@@ -75,6 +76,8 @@ class StoreBackedMap(MapReader):
         self._loaded = True
         """The graph holds the whole map (else the store does, and the graph is empty)."""
         self._load_lock = threading.Lock()
+        self._give_way = GiveWay()
+        """A graph loading in a worker thread steps aside while answers from the store run."""
         self._broken = False
         """The store proved unusable while loading: the next `graph` rebuilds from scratch."""
         self._dirty: set[str] = set()
@@ -199,7 +202,8 @@ class StoreBackedMap(MapReader):
         if self._loaded or store is None:
             return None
         try:
-            return answer(store)
+            with self._give_way.answering():
+                return answer(store)
         except StoreError as exc:
             self._forget_store(exc)
             return None
@@ -217,7 +221,9 @@ class StoreBackedMap(MapReader):
                 linking = for_phase(progress, "linking")
                 files = stored(store, self._saved[0])
                 total = len(self._saved[0])
-                linker.restore(files, self._go_modules, store.edge_keys(), linking, total)
+                edges = store.edge_keys()
+                pause = self._give_way.pause
+                linker.restore(files, self._go_modules, edges, linking, total, pause)
             except (ValueError, KeyError, TypeError, IndexError) as exc:
                 self._reset(StoreError(f"{store.path}: malformed link rows ({exc!r})"))
                 return False

@@ -1,0 +1,42 @@
+"""Let a long job in a worker thread (loading the graph) step aside while answers run.
+
+Python runs one thread at a time: a thread that loads a whole map holds the
+interpreter, and an answer from the store meanwhile waits up to the switch
+interval for it at every query it makes (hundreds for a hub's neighbours: a
+second). Answers mark themselves (`answering`); the job calls `pause` between
+its steps, and waits while any answer runs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+PAUSE_S = 0.001
+"""How long the job sleeps before it looks again whether answers are done."""
+
+
+class GiveWay:
+    """Counts the answers running; `pause` waits until there are none."""
+
+    def __init__(self) -> None:
+        self._running = 0
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Mark an answer as running for the body."""
+        with self._lock:
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
+
+    def pause(self) -> None:
+        """Wait while any answer runs (a job calls this between its steps)."""
+        while self._running:
+            time.sleep(PAUSE_S)
