@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import pytest
 
 from map.codemap import CodeMap
@@ -34,6 +36,8 @@ REPOS = {
 """The language fixtures the map tests use, each edited as a repository of its own."""
 SEED = 20261127
 STEPS = 14
+REAL_STEPS = 6
+"""Fewer on real code: each from-scratch build to compare with takes a second."""
 
 
 def _copy(fixture: str, tmp_path: Path) -> Path:
@@ -78,15 +82,62 @@ def _assert_like_a_full_build(
     return reopened
 
 
-@pytest.mark.parametrize("language", sorted(REPOS))
-def test_offline_edits_relink_in_the_store_like_a_full_build(tmp_path: Path, language: str) -> None:
-    root = _copy(REPOS[language], tmp_path)
+def _edit_offline(root: Path, tmp_path: Path, name: str, steps: int) -> None:
+    """Build `root`'s map, then make `steps` random edits, each checked by
+    `_assert_like_a_full_build` in a map opened afresh."""
     CodeMap.open(root)  # built and saved: the store a previous process left
     editor = Editor(root, SEED)
-    for step in range(STEPS):
+    for step in range(steps):
         what, edit = editor.edit(step)
-        where = f"{language}, seed {SEED}, step {step}: {what}"
+        where = f"{name}, seed {SEED}, step {step}: {what}"
         _assert_like_a_full_build(root, tmp_path, where, in_store=True, changed=len(edit))
+
+
+@pytest.mark.parametrize("language", sorted(REPOS))
+def test_offline_edits_relink_in_the_store_like_a_full_build(tmp_path: Path, language: str) -> None:
+    _edit_offline(_copy(REPOS[language], tmp_path), tmp_path, language, STEPS)
+
+
+def _put(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def _networkx(root: Path) -> None:
+    """networkx's `__init__` and four of its folders (tests left out)."""
+    source = Path(nx.__file__).parent
+    for folder in ("classes", "algorithms/shortest_paths", "algorithms/traversal", "utils"):
+        for path in (source / folder).rglob("*.py"):
+            if "tests" not in path.parts:
+                _put(path, root / "networkx" / path.relative_to(source))
+    _put(source / "__init__.py", root / "networkx" / "__init__.py")
+
+
+def _go_text(root: Path) -> None:
+    """Go's text/... packages, tests included, in the standard library's module."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("no Go toolchain (scripts/setup.sh installs golang-go)")
+    goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True, check=True)
+    source = Path(goroot.stdout.strip()) / "src"
+    for path in (source / "text").rglob("*.go"):
+        if "testdata" not in path.parts:
+            _put(path, root / path.relative_to(source))
+    _put(source / "go.mod", root / "go.mod")
+
+
+REAL = {"python (networkx)": _networkx, "go (text/...)": _go_text}
+"""Real code, as test_linker_random_edits edits it in memory: more names, re-exports
+and users per name than the fixtures."""
+
+
+@pytest.mark.parametrize("corpus", sorted(REAL))
+def test_offline_edits_to_real_code_relink_in_the_store_like_a_full_build(
+    tmp_path: Path, corpus: str
+) -> None:
+    root = tmp_path / "repo"
+    REAL[corpus](root)
+    _edit_offline(root, tmp_path, corpus, REAL_STEPS)
 
 
 def _add_python(root: Path) -> None:
