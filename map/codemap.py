@@ -126,8 +126,10 @@ class CodeMap(StoreBackedMap):
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
         in_store = None
-        if found.extracts and not removed and not self._pending:
+        if found.extracts and not removed and not self._pending and not self._broken:
             in_store = self._relink_stored(found.extracts, found.go_modules)
+            if self._store_failed():  # the map was emptied: build it from scratch
+                return self.rebuild(progress)
         if in_store is not None:
             relinked = in_store
         elif self._link_later and not self._loaded and found.go_modules == self._go_modules:

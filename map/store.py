@@ -171,13 +171,11 @@ class MapStore:
 
     def extract_blob(self, path: str) -> bytes | None:
         """One file's extract as stored, packed (map.snapshot.pack_lists), or None."""
-        rows = self._rows("SELECT extract FROM files WHERE path = ?", (path,))
-        return bytes(rows[0][0]) if rows else None
+        return self._blob("SELECT extract FROM files WHERE path = ?", path)
 
     def link_blob(self, path: str) -> bytes | None:
         """What linking decided for one file (map.link_rows), or None."""
-        rows = self._rows("SELECT links FROM links WHERE path = ?", (path,))
-        return bytes(rows[0][0]) if rows else None
+        return self._blob("SELECT links FROM links WHERE path = ?", path)
 
     def defined(self, name: str) -> set[str]:
         """The IDs of the symbols called `name`."""
@@ -309,6 +307,16 @@ class MapStore:
             return self._connection().execute(sql, tuple(params)).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+
+    def _blob(self, sql: str, path: str) -> bytes | None:
+        """The one blob `sql` selects for `path` (None: no row); raises StoreError when
+        the column holds anything else."""
+        rows = self._rows(sql, (path,))
+        if not rows:
+            return None
+        if not isinstance(rows[0][0], bytes):
+            raise StoreError(f"{self.path}: malformed row of {path} (not a blob)")
+        return rows[0][0]
 
     def _meta(self) -> dict[str, Any]:
         return {str(k): v for k, v in self._rows("SELECT key, value FROM meta")}

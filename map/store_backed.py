@@ -273,6 +273,10 @@ class StoreBackedMap(MapReader):
         self._version += 1
         return relinked.stats.files_relinked
 
+    def _store_failed(self) -> bool:
+        """Whether the store proved unusable (the map was emptied: rebuild it whole)."""
+        return self._broken
+
     def _link_pending(self, linker: Linker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
         their files, and those whose edges they moved, are saved next time."""

@@ -110,16 +110,19 @@ class StoreLinker(Linker):
     def _load_links(self, path: str) -> FileLinks | None:
         blob = self._store.link_blob(path)
         if blob is None:
+            if path in self._paths:  # every file the store holds has one
+                raise StoreError(f"{self._store.path}: {path} has no link row")
             return None
         self._hydrate(path)
+        # the references the row was linked from: a changed file's are new by now
+        references = self._load_references(path)
         try:
             results, deps = decode_links(blob, self._shared)
+            if references is None or len(results) != len(references):
+                raise ValueError(f"{len(results)} resolutions, not one per reference")
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise StoreError(f"{self._store.path}: malformed link row of {path} ({exc!r})") from exc
-        stored = self._load_references(path)  # as linked: the table may hold an edit's
-        if stored is None or len(stored) != len(results):
-            raise StoreError(f"{self._store.path}: link row of {path} does not fit its extract")
-        return FileLinks(results, deps, open_names(stored, results))
+        return FileLinks(results, deps, open_names(references, results))
 
     def _hydrate(self, path: str) -> None:
         """Put a file's nodes and outgoing edges into the graph as the store holds them
