@@ -197,36 +197,39 @@ def put_edges(
     edges: Iterable[tuple[str, str, str, float]],
     pause: Callable[[], None] | None = None,
 ) -> None:
-    """Add use and import edges (source, target, kind, confidence) as a store kept them,
-    each pair's at once (a map's worth of edges in a few seconds less than one by one);
-    `pause()` is called every PAUSE_EVERY edges (map.give_way)."""
-    shared: dict[tuple[str, float], EdgeData] = graph.graph.setdefault(_SHARED, {})
+    """Add use and import edges (source, target, kind, confidence) as a store kept them:
+    a run of one (source, target) pair's at once (in the store's order, a map's worth
+    of edges in seconds less than one by one); `pause()` is called every PAUSE_EVERY
+    edges (map.give_way)."""
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
-    pairs: dict[tuple[str, str], dict[str, EdgeData]] = {}
+    pair: tuple[str, str] | None = None
+    facts: list[tuple[str, float]] = []
     for count, (source, target, kind, confidence) in enumerate(edges):
         if pause is not None and count % PAUSE_EVERY == 0:
             pause()
-        data = shared.get((kind, confidence))
-        if data is None:
-            data = shared[kind, confidence] = MappingProxyType(
-                {"kind": kind, "confidence": confidence}
-            )
-        held = pairs.get((source, target))
-        if held is None:
-            held = pairs[source, target] = dict(successors.get(source, {}).get(target, {}))
-        held[kind] = data
-    for (source, target), kinds in pairs.items():
-        if source not in graph or target not in graph:
-            graph.add_edge(source, target, key=next(iter(kinds)))  # adds the missing nodes
-        _set_pair(graph, source, target, kinds)
+        if pair is None or pair[0] != source or pair[1] != target:
+            if pair is not None:
+                _add_pair(graph, *pair, facts)
+            pair = (source, target)
+            held = successors.get(source, {}).get(target, {})
+            facts = [(k, float(d["confidence"])) for k, d in held.items()]
+        facts.append((kind, confidence))
+    if pair is not None:
+        _add_pair(graph, *pair, facts)
+
+
+def _add_pair(graph: MapGraph, source: str, target: str, facts: list[tuple[str, float]]) -> None:
+    successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
+    for node in (source, target):
+        if node not in successors:
+            graph.add_node(node)
+    keys = _shared_keys(graph, tuple(sorted(dict(facts).items())))
+    successors[source][target] = vars(graph)["_pred"][target][source] = keys
 
 
 def _put_edge(graph: MapGraph, source: str, target: str, kind: str, confidence: float) -> None:
     """Add or update an edge with the shared data of its kind and confidence."""
-    shared: dict[tuple[str, float], EdgeData] = graph.graph.setdefault(_SHARED, {})
-    data = shared.get((kind, confidence))
-    if data is None:
-        data = shared[kind, confidence] = MappingProxyType({"kind": kind, "confidence": confidence})
+    data = _data(graph, kind, confidence)
     if source not in graph or target not in graph:
         graph.add_edge(source, target, key=kind)  # adds the missing nodes
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
@@ -252,12 +255,26 @@ def _set_pair(graph: MapGraph, source: str, target: str, edges: dict[str, EdgeDa
         successors[source].pop(target, None)
         predecessors[target].pop(source, None)
         return
-    pairs: dict[tuple[tuple[str, float], ...], KeyDict] = graph.graph.setdefault(_PAIRS, {})
     facts = tuple(sorted((k, float(d["confidence"])) for k, d in edges.items()))
+    successors[source][target] = predecessors[target][source] = _shared_keys(graph, facts)
+
+
+def _shared_keys(graph: MapGraph, facts: tuple[tuple[str, float], ...]) -> KeyDict:
+    """The key dict shared by every pair with these (kind, confidence) edges, sorted."""
+    pairs: dict[tuple[tuple[str, float], ...], KeyDict] = graph.graph.setdefault(_PAIRS, {})
     keys = pairs.get(facts)
     if keys is None:
-        keys = pairs[facts] = MappingProxyType(dict(sorted(edges.items())))
-    successors[source][target] = predecessors[target][source] = keys
+        keys = pairs[facts] = MappingProxyType({k: _data(graph, k, c) for k, c in facts})
+    return keys
+
+
+def _data(graph: MapGraph, kind: str, confidence: float) -> EdgeData:
+    """The edge data shared by every edge of this kind and confidence."""
+    shared: dict[tuple[str, float], EdgeData] = graph.graph.setdefault(_SHARED, {})
+    data = shared.get((kind, confidence))
+    if data is None:
+        data = shared[kind, confidence] = MappingProxyType({"kind": kind, "confidence": confidence})
+    return data
 
 
 def _containment(extract: FileExtract) -> list[tuple[str, str]]:

@@ -161,10 +161,11 @@ class MapStore:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
     def edge_keys(self) -> Iterator[tuple[str, str, str, float]]:
-        """(source, target, kind, confidence) of every edge, one row at a time."""
+        """(source, target, kind, confidence) of every edge, one row at a time, in
+        (source, target) order (the table's own)."""
         try:
             yield from self._connection().execute(
-                "SELECT source, target, kind, confidence FROM edges"
+                "SELECT source, target, kind, confidence FROM edges ORDER BY source, target"
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
