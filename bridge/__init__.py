@@ -1,7 +1,8 @@
 """The surface agents and people use: the tools, the MCP server, the CLI, the answer contract.
 
-    context, config, trust   one workspace: its configuration (trusted or not)
-                             and its lazily started services (AppContext)
+    workspace, config, trust one workspace: its configuration (trusted or not)
+                             and the settings built from it
+    context                  ... and its lazily started services (AppContext)
     tools/                   the tool functions, one module per family
     contract/                the answer contract: envelope, shapes, budget cuts,
                              errors and their translation

@@ -2,7 +2,10 @@
 
 Built once at start-up (by the CLI or the MCP server's lifespan) and passed
 down; nothing lives at module level. The live pool and the map start lazily,
-on the first call that needs them, and `aclose` shuts everything down.
+on the first call that needs them, and `aclose` shuts everything down. The
+root, configuration and settings are bridge.workspace's; what only a server
+uses (the watcher, the memory check at start) is imported when it starts, so
+a one-shot command does not load it.
 """
 
 from __future__ import annotations
@@ -15,42 +18,28 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge.config import Config, build_dataclass, catalog_of
-from bridge.contract.envelope import Envelope, check_budget
+from bridge.config import Config
 from bridge.server.call_progress import build_progress
-from bridge.trust import given, load_trusted
-from lsp import LiveSettings
-from map import BuildReport, CodeMap, LiveMap, MapSettings
-from memory import MemoryService, store_exists, store_location
+from bridge.workspace import ConfiguredWorkspace
+from map import CodeMap
 from verify import CheckCache
 
 if TYPE_CHECKING:
     from lsp import LivePool
+    from map import BuildReport, LiveMap
 
 log = logging.getLogger(__name__)
 
 
-class AppContext:
+class AppContext(ConfiguredWorkspace):
     """Root, configuration and the lazily started services of one workspace."""
 
     def __init__(self, root: Path, config: Config | None = None, *, serving: bool = False) -> None:
-        self.root = root.resolve()
+        super().__init__(root, config)
         self.serving = serving
         """A long-lived server: once the map is open, watch the disk and rebuild it."""
-        if config is None:
-            self.config, self.trust = load_trusted(self.root)
-        else:
-            self.config, self.trust = config, given(self.root, config)
-        notice = self.trust.notice()
-        self._notices = [] if notice is None else [notice]
-        """Said once, in the first answer (see `announce`)."""
-        if serving and notice is not None:
-            log.warning("%s", notice)
-        self.catalog = catalog_of(self.config)
-        self.live_settings = build_dataclass(
-            LiveSettings, self.config.live, "[tool.codeanchor.live]"
-        )
-        self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
+        if serving and self._notices:
+            log.warning("%s", self._notices[0])
         self._live: LivePool | None = None
         self._map: CodeMap | None = None
         self._map_lock = asyncio.Lock()
@@ -65,21 +54,6 @@ class AppContext:
         (time to suggest map_rebuild). A fresh answer resets the count."""
         self._stale_answers = self._stale_answers + 1 if stale else 0
         return self._stale_answers >= self.config.bridge.stale_hint_after
-
-    def announce(self, envelope: Envelope) -> Envelope:
-        """Put what this process says once (an untrusted configuration) at the head of
-        the warnings of `envelope`, the first answer that goes out."""
-        envelope["warnings"][:0] = self.take_notices()
-        return envelope
-
-    def take_notices(self) -> list[str]:
-        """What this process says once (an untrusted configuration), unless already said."""
-        notices, self._notices = self._notices, []
-        return notices
-
-    def budget(self, requested: int | None) -> int:
-        """The token budget of one answer: the request's, else the configured default."""
-        return check_budget(self.config.bridge.budget_tokens if requested is None else requested)
 
     @property
     def live(self) -> LivePool:
@@ -159,11 +133,15 @@ class AppContext:
     async def _watch(self, code_map: CodeMap) -> None:
         """Watch the disk: an edit flags its file stale at once, and a debounced
         rebuild (under the map lock, so readers never see half a graph) clears it."""
+        from map import LiveMap  # watchfiles: a server's only
+
         self._watcher = LiveMap(code_map, lock=self._map_lock)
         await self._watcher.start()
 
     def start_memory_check(self) -> None:
         """Check the stored memories in the background and log how many went stale."""
+        from memory import store_exists, store_location  # a server's, at start
+
         if not store_exists(store_location(self.root)):
             return
         self._spawn(self._check_memories())
@@ -175,6 +153,8 @@ class AppContext:
         task.add_done_callback(self._background.discard)
 
     async def _check_memories(self) -> None:
+        from memory import MemoryService
+
         def check() -> list[str]:
             with MemoryService(self.root) as service:
                 return [result.status for result in service.check(())]

@@ -8,10 +8,13 @@ them) are imported when a command runs, not when the parser is built:
 from __future__ import annotations
 
 import argparse
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from bridge.cli.run import run_tool
 from map import SymbolKind
+
+if TYPE_CHECKING:
+    from bridge.contract.map_shapes import BuildAnswer, BuildData
 
 KINDS = ("file", *get_args(SymbolKind))
 """The node kinds `--kind` takes (`NodeKind` of bridge.contract.map_shapes, models not loaded)."""
@@ -164,36 +167,38 @@ def _walker(direction: Literal["in", "out"]) -> Any:
 
 def _build(args: argparse.Namespace) -> int:
     """Open (or build) the map with a progress bar, then update it from the disk; print
-    the map_status summary and what this build did (the answer envelope with --json)."""
-    import time
+    the map_status summary and what this build did (the answer envelope with --json).
 
-    from rich.console import Console
+    Runs without an event loop, the answer models or the memory store: a git hook
+    or a script waits for a fresh process, and what it loads is most of that wait."""
+    import time
 
     from bridge.cli.common import print_json, report_warning
     from bridge.cli.progress import build_progress
-    from bridge.context import AppContext
     from bridge.contract.envelope import respond
-    from bridge.contract.map_shapes import BuildAnswer, BuildData
-    from bridge.tools import mapping
+    from bridge.tools.map_summary import summary
+    from bridge.workspace import ConfiguredWorkspace
     from map import CodeMap
 
-    app = AppContext(args.root)
+    app = ConfiguredWorkspace(args.root)
     started = time.monotonic()
     with build_progress("building the map", enabled=not args.json) as progress:
         code_map = CodeMap.open(app.root, app.map_settings, progress)
     report = code_map.last_report
-    data = BuildData(
-        **mapping.summary(code_map.status()),
-        durationSeconds=round(time.monotonic() - started, 3),
-        changedCount=len(report.files_changed) if report else 0,
-        removedCount=len(report.files_removed) if report else 0,
-    )
+    data: BuildData = {
+        **summary(code_map.status()),
+        "durationSeconds": round(time.monotonic() - started, 3),
+        "changedCount": len(report.files_changed) if report else 0,
+        "removedCount": len(report.files_removed) if report else 0,
+    }
     answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
         respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
     )
     if args.json:
         print_json(answer)
         return 0
+    from rich.console import Console
+
     languages = ", ".join(f"{k} {v}" for k, v in data["languages"].items())
     skipped = ", ".join(f"{v} {k}" for k, v in sorted(data["skipped"].items()))
     Console(highlight=False).print(

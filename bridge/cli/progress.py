@@ -8,11 +8,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from bridge.server.call_progress import PHASES
-
 if TYPE_CHECKING:
     from map import BuildPhase, BuildProgress
 
@@ -27,6 +22,17 @@ def build_progress(label: str, *, enabled: bool) -> Iterator[BuildProgress]:
     if not enabled or not sys.stderr.isatty():
         yield lambda phase, done, total: None
         return
+    from rich.console import Console  # a terminal's only: `--json` and pipes skip it
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from bridge.server.call_progress import PHASES
+
     started = time.monotonic()
     bar = Progress(
         TextColumn("{task.description}"),

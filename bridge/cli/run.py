@@ -7,7 +7,6 @@ command module can import `run_tool` while its parser is built, for nothing.
 from __future__ import annotations
 
 import argparse
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -25,6 +24,8 @@ def run_tool(
 ) -> int:
     """Run `call` against a fresh context for `args.root`; print its answer
     (as JSON with --json, else with `show`, by default a generic listing)."""
+    import asyncio  # not for `map build`, which runs no event loop
+
     envelope = asyncio.run(_run(args, call))
     if args.json:
         print_json(envelope)

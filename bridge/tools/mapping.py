@@ -16,8 +16,6 @@ from bridge.contract.envelope import Cut
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import (
     KindFilter,
-    MapLanguage,
-    MapSummary,
     NodeKind,
     OutlineAnswer,
     OutlineData,
@@ -37,26 +35,13 @@ from bridge.contract.map_shapes import (
     WatcherInfo,
 )
 from bridge.contract.schema_types import Budget, FilePath
+from bridge.tools.map_summary import summary
 from bridge.tools.mapview import changed_files, map_answer, path_of
 from bridge.tools.targets import parse_node_id
-from map import MapStatus, SymbolKind
+from map import SymbolKind
 
 LISTED_FILES = 50
 """Files a rebuild report lists per kind (the counts have them all)."""
-
-
-def summary(status: MapStatus) -> MapSummary:
-    """The map at a glance, as map_status and `map build` give it."""
-    return MapSummary(
-        files=status.files,
-        symbols=status.symbols,
-        edges=status.edges,
-        languages=cast(dict[MapLanguage, int], status.languages),
-        skipped=cast(dict[SkipReason, int], status.skipped),
-        staleFiles=list(status.stale_files),
-        builtAt=status.built_at.isoformat(),
-        lastBuildSeconds=round(status.last_build_s, 3),
-    )
 
 
 def watcher_info(state: dict[str, Any]) -> WatcherInfo:

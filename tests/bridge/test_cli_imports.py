@@ -3,8 +3,10 @@
 `codeanchor --help` and every `<command> --help` build only the parser: no MCP
 SDK, no LSP client, no graph library, no database driver. Commands that ask
 no language server (`map status`, `memory recall`, `memory list`) run without
-the MCP SDK or the LSP client (pygls, lsprotocol). Each command runs in a
-fresh interpreter, which reports the packages it loaded.
+the MCP SDK or the LSP client (pygls, lsprotocol). `map build`, which a git hook
+or a script runs after every edit, loads the map and nothing else of ours: no
+event loop, no answer models, no memory store. Each command runs in a fresh
+interpreter, which reports the packages it loaded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ SERVERS = {"mcp", "mcp_types", "lsprotocol", "pygls"}
 """The MCP SDK and the LSP client: only for `serve` and the commands that ask a server."""
 HEAVY = SERVERS | {"networkx", "psycopg", "pydantic", "tree_sitter", "rich", "rapidfuzz"}
 """Everything `--help` has no use for."""
+BEYOND_THE_MAP = SERVERS | {
+    "asyncio", "pydantic", "rich", "rapidfuzz", "watchfiles", "psycopg", "memory", "verify",
+}  # fmt: skip
+"""What `map build --json` has no use for: it runs no event loop, publishes no schema,
+draws no bar, reads no memory, checks nothing live."""
 CHILD = """
 import sys
 import orjson
@@ -100,6 +107,17 @@ def test_commands_that_ask_no_server_load_no_server_client(tmp_path: Path) -> No
         code, packages = loaded(tmp_path, *words, *at)
         assert code == 0, words
         assert packages & SERVERS == set(), words
+
+
+def test_map_build_loads_only_the_map(tmp_path: Path) -> None:
+    """Built from scratch, then again after a one-file edit."""
+    root = example_repo(tmp_path, watch=False)
+    edited = root / "shop" / "cart.py"
+    for edit in ("", "\n\ndef fresh_name():\n    pass\n"):
+        edited.write_text(edited.read_text() + edit)
+        code, packages = loaded(tmp_path, "map", "build", "--root", str(root), "--json")
+        assert code == 0
+        assert packages & BEYOND_THE_MAP == set()
 
 
 @pytest.mark.parametrize(
