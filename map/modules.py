@@ -43,13 +43,20 @@ SCRIPT_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mj
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
 
+_PACKAGE_FILE_NAMES = frozenset(name for names in PACKAGE_FILES.values() for name in names)
+
+
 def dotted_name(path: str) -> str:
-    """`a/b/c.py` -> `a.b.c`; a package file (`a/b/__init__.py`, `a/mod.rs`) -> `a.b`."""
-    pure = PurePosixPath(path)
-    parts = list(pure.parent.parts)
-    if pure.name not in {name for names in PACKAGE_FILES.values() for name in names}:
-        parts.append(pure.name.split(".", 1)[0])
-    return ".".join(parts)
+    """`a/b/c.py` -> `a.b.c`; a package file (`a/b/__init__.py`, `a/mod.rs`) -> `a.b`.
+
+    `path` is relative and normalized, as the map keeps it (string operations:
+    the Python table names every file of the repository)."""
+    folder, _, name = path.rpartition("/")
+    dotted = folder.replace("/", ".")
+    if name in _PACKAGE_FILE_NAMES:
+        return dotted
+    stem = name.split(".", 1)[0]
+    return f"{dotted}.{stem}" if folder else stem
 
 
 class ModuleIndex:
@@ -203,9 +210,8 @@ class ModuleIndex:
         if self._python_table is not None:
             return self._python_table
         files = [p for p, language in self._files.items() if language == "python"]
-        packages = {
-            posixpath.dirname(p) for p in files if posixpath.basename(p) in PACKAGE_FILES["python"]
-        }
+        split = (path.rpartition("/") for path in files)
+        packages = {folder for folder, _, name in split if name in PACKAGE_FILES["python"]}
         roots = {""} | {
             posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages
         }
@@ -213,9 +219,11 @@ class ModuleIndex:
         for path in sorted(files):
             parts = dotted_name(path).split(".")
             folders = path.split("/")[:-1]
+            folder = ""
             for depth in range(len(folders) + 1):
-                folder = "/".join(folders[:depth])
-                if folder in roots or (folders[depth - 1] == "src" if depth else False):
+                if depth:
+                    folder = f"{folder}/{folders[depth - 1]}" if depth > 1 else folders[0]
+                if folder in roots or (depth and folders[depth - 1] == "src"):
                     dotted = ".".join(parts[depth:])
                     if dotted:
                         table[dotted].append(path)
