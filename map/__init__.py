@@ -5,9 +5,10 @@ Knows nothing of LSP. Imports `disk` for paths, stamps and text.
 The front door: bridge/ and memory/ import only the names in `__all__`, from
 `map` itself (`from map import CodeMap`), never a submodule (the layer test
 holds them to it). Each name is loaded from its module on first use (PEP 562),
-so `import map` costs nothing and a caller pays only for what it uses: the
-graph library (networkx) comes with `CodeMap`, `MapGraph` and the query
-results, not with `language_for` or `Range`. A name needed above goes here
+so `import map` costs nothing and a caller pays only for what it uses. The
+graph library (networkx) loads with the first graph made (`map.graph.new_graph`):
+a map that answers from its store and finds nothing changed makes none. A name
+needed above goes here
 (a public name in its module, or a typed result; never an underscored one).
 A name listed here must not also be a submodule's name (`outline`, `query`):
 once that submodule is imported, the package attribute is the module.

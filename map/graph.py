@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from map.model import FileDetails, FileExtract, NodeDetails, Symbol, SymbolDetails
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 FILE_KIND: Final = "file"
 MapGraph: TypeAlias = "nx.MultiDiGraph[str]"
@@ -50,6 +51,14 @@ _PAIRS = "key dicts"
 """The graph attribute holding the shared key dicts, by their (kind, confidence) pairs."""
 KeyDict: TypeAlias = Mapping[str, EdgeData]
 """The edges of one (source, target) pair: kind -> data, read-only and shared."""
+
+
+def new_graph() -> MapGraph:
+    """An empty map graph. networkx (~0.2 s to import) loads with the first: a process
+    that answers from the store alone, or finds nothing changed, never loads it."""
+    import networkx as nx
+
+    return nx.MultiDiGraph()
 
 
 def take_touched(graph: MapGraph) -> set[str]:

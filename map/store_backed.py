@@ -21,13 +21,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-import networkx as nx
-
 from disk.stamps import FileStamp
 from map.errors import MapError
 from map.gcpause import paused_gc
 from map.give_way import GiveWay
-from map.graph import MapGraph, node_rows
+from map.graph import MapGraph, new_graph, node_rows
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
 from map.linker import Linker
@@ -62,7 +60,8 @@ class StoreBackedMap(MapReader):
         self.root = root.resolve()
         self.settings = settings
         self.built_at = datetime.fromtimestamp(0, UTC)
-        self._linker = Linker(nx.MultiDiGraph())
+        self._linker_made: Linker | None = None
+        """The linker and its graph, made on first use (see `_linker`)."""
         self._stamps: dict[str, tuple[FileStamp, str]] = {}
         self._skipped_files: dict[str, tuple[FileStamp, str]] = {}
         self._skipped: dict[str, int] = {}
@@ -99,6 +98,20 @@ class StoreBackedMap(MapReader):
         self._relinked_rows: dict[str, FileRows | None] = {}
         """The rows of the files an edit relinked in the store (`_relink_stored`), kept
         only until `save` writes them."""
+
+    @property
+    def _linker(self) -> Linker:
+        """The linker and its graph: an empty one until a build or a load replaces it.
+        Made when first asked for, so that a map that answers from its store and
+        finds nothing changed never makes a graph (nor imports networkx). Two threads
+        asking at once before any build could each make one: both are empty."""
+        if self._linker_made is None:
+            self._linker_made = Linker(new_graph())
+        return self._linker_made
+
+    @_linker.setter
+    def _linker(self, linker: Linker) -> None:
+        self._linker_made = linker
 
     @abstractmethod
     def rebuild(
@@ -216,7 +229,7 @@ class StoreBackedMap(MapReader):
                 return True
             store = self._store
             assert store is not None  # unloaded maps come from a store
-            linker = Linker(nx.MultiDiGraph())
+            linker = Linker(new_graph())
             try:
                 linking = for_phase(progress, "linking")
                 files = stored(store, self._saved[0])
@@ -294,7 +307,7 @@ class StoreBackedMap(MapReader):
         log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
         if self._store is not None:
             self._store.close()
-        self._linker = Linker(nx.MultiDiGraph())
+        self._linker = Linker(new_graph())
         self._version += 1
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
         self._touched = None

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import networkx as nx
 import orjson
 
-from map.graph import add_file, node_rows, put_edges
+from map.graph import add_file, new_graph, node_rows, put_edges
 from map.languages import language_for
 from map.lazy_table import LazyTable
 from map.link_rows import decode_links
@@ -49,7 +48,7 @@ class StoreLinker(Linker):
     """A linker whose tables and graph hold only what it read of a store."""
 
     def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
-        super().__init__(nx.MultiDiGraph())
+        super().__init__(new_graph())
         self._store = store
         self._paths = paths
         self._hydrated: set[str] = set()

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import networkx as nx
-
 from map import query
-from map.graph import FILE_KIND, MapGraph, add_file, node_details
+from map.graph import FILE_KIND, add_file, new_graph, node_details
 from map.model import EdgeKind, FileExtract, NodeDetails
 from map.store import MapStore
 
 
 def outline(extract: FileExtract) -> list[query.OutlineEntry]:
     """`query.outline` of one file, from its extract."""
-    graph: MapGraph = nx.MultiDiGraph()
+    graph = new_graph()
     add_file(graph, extract)
     return query.outline(graph, extract.path)
 
@@ -35,7 +33,7 @@ def neighbors(
     store: MapStore, node_id: str, direction: str, kinds: Iterable[EdgeKind] | None
 ) -> list[query.Neighbor]:
     """`query.neighbors` at depth 1 (uses and imports, not `contains`)."""
-    graph: MapGraph = nx.MultiDiGraph()
+    graph = new_graph()
     found = store.node(node_id)
     if found is None:
         return []

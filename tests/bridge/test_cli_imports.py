@@ -5,8 +5,9 @@ SDK, no LSP client, no graph library, no database driver. Commands that ask
 no language server (`map status`, `memory recall`, `memory list`) run without
 the MCP SDK or the LSP client (pygls, lsprotocol). `map build`, which a git hook
 or a script runs after every edit, loads the map and nothing else of ours: no
-event loop, no answer models, no memory store. Each command runs in a fresh
-interpreter, which reports the packages it loaded.
+event loop, no answer models, no memory store; and what the map answers from its
+store (a no-op build, `map status`, `map search`) loads no graph library. Each
+command runs in a fresh interpreter, which reports the packages it loaded.
 """
 
 from __future__ import annotations
@@ -110,14 +111,27 @@ def test_commands_that_ask_no_server_load_no_server_client(tmp_path: Path) -> No
 
 
 def test_map_build_loads_only_the_map(tmp_path: Path) -> None:
-    """Built from scratch, then again after a one-file edit."""
+    """Built from scratch, then again after a one-file edit; with nothing changed,
+    not even the graph library."""
     root = example_repo(tmp_path, watch=False)
     edited = root / "shop" / "cart.py"
-    for edit in ("", "\n\ndef fresh_name():\n    pass\n"):
+    for edit in ("", "\n\ndef fresh_name():\n    pass\n", ""):
         edited.write_text(edited.read_text() + edit)
         code, packages = loaded(tmp_path, "map", "build", "--root", str(root), "--json")
         assert code == 0
         assert packages & BEYOND_THE_MAP == set()
+    assert "networkx" not in packages
+
+
+def test_answers_from_the_store_load_no_graph_library(tmp_path: Path) -> None:
+    """`map status` and `map search` answer from the store: networkx stays unloaded."""
+    root = example_repo(tmp_path, watch=False)
+    at = ("--root", str(root), "--json")
+    assert loaded(tmp_path, "map", "build", *at)[0] == 0
+    for words in (("map", "status"), ("map", "search", "Cart")):
+        code, packages = loaded(tmp_path, *words, *at)
+        assert code == 0, words
+        assert "networkx" not in packages, words
 
 
 @pytest.mark.parametrize(
