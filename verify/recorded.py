@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from map import CodeMap, Range
 
 MAX_SUGGESTIONS = 5
@@ -152,6 +150,8 @@ def nearest_ids(code_map: CodeMap, node_id: str, extra: Iterable[str] = ()) -> l
     the same name in the map's files whose paths are nearest (a typo in a folder
     or file name finds the right file first), then the same name in other files,
     then the names most like it in the nearest file."""
+    from rapidfuzz import fuzz, process  # only for a mistyped ID: not at every start
+
     path, _, qualname = node_id.partition("#")
     files = code_map.files()
     if path in files:
