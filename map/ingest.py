@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import gc
 import logging
-import multiprocessing
 import os
 import select
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -303,6 +301,9 @@ def load_many(
             if progress is not None:
                 progress(done, total)
         return
+    import multiprocessing  # a pool's only: a one-file edit or a no-op loads none
+    from concurrent.futures import ProcessPoolExecutor
+
     chunks = [items[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
     context = multiprocessing.get_context("forkserver")
     done = 0
