@@ -127,20 +127,21 @@ class CodeMap(StoreBackedMap):
         relinked = 0
         in_store = None
         if found.extracts and not removed and not self._pending and not self._broken:
-            in_store = self._relink_stored(found.extracts, found.go_modules)
+            in_store = self._relink_stored(found)
             if self._store_failed():  # the map was emptied: build it from scratch
                 return self.rebuild(progress)
         if in_store is not None:
             relinked = in_store
         elif self._link_later and not self._loaded and found.go_modules == self._go_modules:
-            self._defer(found.extracts, removed)
+            self._defer(found, removed)
         elif found.extracts or removed or found.go_modules != self._go_modules or self._broken:
             if not self._materialize():
                 return self.rebuild(progress)
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
             linking = for_phase(progress, "linking")
-            stats = self._linker.update(files, found.go_modules, found.packed, linking)
+            intake = (found.go_modules, found.packed, linking, found.references)
+            stats = self._linker.update(files, *intake)
             self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
             self._dirty |= stats.moved

@@ -29,6 +29,9 @@ from disk.stamps import FileStamp, content_hash
 from map.extract import extract_lists
 from map.languages import language_for
 from map.model import FileExtract
+from map.packed import for_linking
+from map.references import References
+from map.snapshot import unpack_lists
 from map.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
@@ -37,7 +40,7 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
-from map.wire import Sent, dumps, loads, sent, stamp_of, unpacked
+from map.wire import Sent, dumps, loads, sent, stamp_of
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -55,7 +58,8 @@ Known = Mapping[str, tuple[FileStamp, str]]
 @dataclass(frozen=True)
 class Scan:
     """The disk as found: `stamps` and `skipped` cover every listed file,
-    `extracts` only those whose content is new or changed."""
+    `extracts` only those whose content is new or changed, each as the linker takes it
+    in (map.packed.for_linking: with `packed` and `references`)."""
 
     stamps: dict[str, tuple[FileStamp, str]]
     skipped: dict[str, tuple[FileStamp, str]]
@@ -69,7 +73,9 @@ class Scan:
     listing: Listing | None = None
     """The last full listing, for the next scan to reuse (see `list_files`)."""
     packed: dict[str, bytes] = field(default_factory=dict)
-    """Of `extracts`, those a pool worker sent packed as the linker keeps them (map.packed)."""
+    """Each of `extracts` packed as the linker keeps it (map.packed)."""
+    references: dict[str, References] = field(default_factory=dict)
+    """The references of each of `extracts`, as columns (map.references)."""
 
 
 @dataclass(frozen=True)
@@ -162,10 +168,9 @@ def _check(
             found.skipped[loaded.path] = (loaded.stamp, loaded.skipped)
         elif loaded.content_hash is not None:
             found.stamps[loaded.path] = (loaded.stamp, loaded.content_hash)
-            if loaded.extract is not None:
-                found.extracts[loaded.path] = loaded.extract
-                if loaded.packed is not None:
-                    found.packed[loaded.path] = loaded.packed
+            if loaded.intake is not None and loaded.packed is not None:
+                found.extracts[loaded.path], found.references[loaded.path] = loaded.intake
+                found.packed[loaded.path] = loaded.packed
             else:
                 restamped += 1
     counts = Counter(found.listing_skips) + Counter(r for _, r in found.skipped.values())
@@ -179,6 +184,7 @@ def _check(
         found.listing_skips,
         found.listing,
         found.packed,
+        found.references,
     )
 
 
@@ -186,17 +192,18 @@ def _check(
 class Loaded:
     """One file read from disk.
 
-    `stamp` None: the file is gone. `extract` None with a `content_hash`:
+    `stamp` None: the file is gone. `intake` None with a `content_hash`:
     content unchanged. `skipped`: why the file stays out of the map.
     """
 
     path: str
     stamp: FileStamp | None
     content_hash: str | None = None
-    extract: FileExtract | None = None
+    intake: tuple[FileExtract, References] | None = None
+    """The new extract as the linker takes it in (map.packed.for_linking)."""
     skipped: str | None = None
     packed: bytes | None = None
-    """`extract` packed as the linker keeps it (map.wire)."""
+    """The new extract packed as the linker keeps it (map.wire)."""
 
 
 def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Sent:
@@ -227,10 +234,10 @@ def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Se
 
 
 def _received(item: Sent) -> Loaded:
-    """One file as `load_one` sent it, its extract decoded."""
+    """One file as `load_one` sent it, its extract decoded for the linker."""
     path, stamp, digest, blob, skipped = item
-    extract = None if blob is None else unpacked(path, blob)
-    return Loaded(path, stamp_of(stamp), digest, extract, skipped, blob)
+    intake = None if blob is None else for_linking(path, unpack_lists(blob))
+    return Loaded(path, stamp_of(stamp), digest, intake, skipped, blob)
 
 
 def _watch_parent(parent: int) -> None:

@@ -138,16 +138,17 @@ class Linker:
         go_modules: Mapping[str, str],
         packed: Mapping[str, bytes] = MappingProxyType({}),
         progress: Progress | None = None,
+        references: Mapping[str, References] = MappingProxyType({}),
     ) -> LinkStats:
         """`apply` the new extracts of `files` (None: removed; ignored when never linked)
         over what is linked now; the stats say which files moved. `packed`: some of
-        the new extracts already packed (map.packed), e.g. as pool workers sent them."""
+        the new extracts already packed (map.packed), e.g. as pool workers sent them;
+        `references`: the references of some of those as columns, whose extract then
+        need hold only those that name a base class (map.packed.for_linking)."""
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
-            ((p, c, packed[p]) if p in packed else (p, c) for p, c in changes.items()),
-            go_modules,
-            progress,
+            (_incoming(p, c, packed, references) for p, c in changes.items()), go_modules, progress
         )
         moved = changes.keys() | take_touched(self.graph) | self._relinked
         self._relinked = set()
@@ -452,6 +453,17 @@ class Linker:
         references = self._references[path]
         edge = (source, target, kind)
         return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
+
+
+def _incoming(
+    path: str, change: Change, packed: Mapping[str, bytes], references: Mapping[str, References]
+) -> Incoming:
+    """A change with what is given of its new extract: packed, and its references."""
+    if path not in packed:
+        return (path, change)
+    if path not in references:
+        return (path, change, packed[path])
+    return (path, change, packed[path], references[path])
 
 
 def moves_layout(old: FileExtract | None, new: FileExtract | None) -> bool:

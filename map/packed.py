@@ -77,7 +77,7 @@ def stored(
     `MapStore.linked_rows` does. The extract holds only the references that name a
     base class (see map.snapshot.decode_extract): it is for the linker's intake alone."""
     count = 0
-    for (extract, references), blob, links in store.linked_rows(_for_linking):
+    for (extract, references), blob, links in store.linked_rows(for_linking):
         held = stamps.get(extract.path)
         if held is None or held[1] != extract.content_hash:
             raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
@@ -87,5 +87,9 @@ def stored(
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
 
 
-def _for_linking(path: str, lists: list[Any]) -> tuple[FileExtract, References]:
+def for_linking(path: str, lists: list[Any]) -> tuple[FileExtract, References]:
+    """A file's extract from its stored lists as the linker takes it in: the extract
+    with only the references that name a base class (map.snapshot.decode_extract),
+    and every reference as columns (a decoded extract of mix holds ~360 MB, mostly
+    reference objects)."""
     return decode_extract(path, lists, bases_only=True), References.of_stored(path, lists[4])

@@ -46,6 +46,7 @@ from map.store import (
 )
 from map.store_link import relink_in_store
 from map.unresolved import UnresolvedUse
+from map.wire import unpacked
 
 log = logging.getLogger(__name__)
 
@@ -250,26 +251,25 @@ class StoreBackedMap(MapReader):
             self._pending = {}  # after the graph took them: readers never miss them
             return True
 
-    def _defer(self, extracts: Mapping[str, FileExtract], removed: Iterable[str]) -> None:
-        """Record changes for `_materialize` to link (see `open`'s `link_later`)."""
-        self._pending.update(extracts)
+    def _defer(self, found: Scan, removed: Iterable[str]) -> None:
+        """Record changes for `_materialize` to link (see `open`'s `link_later`), their
+        extracts whole: lookups answer from them meanwhile."""
+        self._pending.update((p, unpacked(p, found.packed[p])) for p in found.extracts)
         self._pending.update(dict.fromkeys(removed))
         if self._pending:
             self._version += 1
 
-    def _relink_stored(
-        self, extracts: Mapping[str, FileExtract], go_modules: Mapping[str, str]
-    ) -> int | None:
+    def _relink_stored(self, found: Scan) -> int | None:
         """Link changed files against the store, the graph left unloaded
         (map.store_link): their rows, and those of every file whose nodes, edges or
         resolutions moved, wait for `save`. The files relinked whole; None when the
         edit moves the layout or the store proved unusable (the caller then links in
         the loaded graph)."""
         store = self._store
-        if store is None or self._loaded or dict(go_modules) != self._go_modules:
+        if store is None or self._loaded or found.go_modules != self._go_modules:
             return None
         try:
-            relinked = relink_in_store(store, self._stamps.keys(), go_modules, extracts)
+            relinked = relink_in_store(store, self._stamps.keys(), found)
         except StoreError as exc:
             self._forget_store(exc)
             return None

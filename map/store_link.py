@@ -26,11 +26,11 @@ from typing import Any
 import orjson
 
 from map.graph import add_file, new_graph, node_rows, put_edges
+from map.ingest import Scan
 from map.languages import language_for
 from map.lazy_table import LazyTable
 from map.link_rows import decode_links
 from map.linker import FileLinks, Linker, LinkStats, moves_layout
-from map.model import FileExtract
 from map.packed import PackedExtracts
 from map.references import References
 from map.resolution import file_of
@@ -168,15 +168,11 @@ class StoreRelink:
     """Symbols the changed files have now, less those they had (may be negative)."""
 
 
-def relink_in_store(
-    store: MapStore,
-    paths: Collection[str],
-    go_modules: Mapping[str, str],
-    changed: Mapping[str, FileExtract],
-) -> StoreRelink | None:
-    """Link the `changed` files (their new extracts; `paths`: every file the store
-    holds) against `store`; None when the edit moves the layout (see the module
-    docstring). Raises StoreError when the store cannot be read."""
+def relink_in_store(store: MapStore, paths: Collection[str], found: Scan) -> StoreRelink | None:
+    """Link the files `found` changed (`paths`: every file the store holds) against
+    `store`; None when the edit moves the layout (see the module docstring). Raises
+    StoreError when the store cannot be read."""
+    changed, go_modules = found.extracts, found.go_modules
     linker = StoreLinker(store, paths, go_modules)
     before = 0
     for path, new in changed.items():
@@ -184,6 +180,6 @@ def relink_in_store(
         if moves_layout(old, new):
             return None
         before += len(old.symbols) if old is not None else 0
-    stats = linker.update(changed, go_modules)
+    stats = linker.update(changed, go_modules, found.packed, None, found.references)
     rows = {path: linker.rows(path) for path in sorted(stats.moved)}
     return StoreRelink(stats, rows, sum(len(e.symbols) for e in changed.values()) - before)

@@ -35,10 +35,20 @@ def test_pool_scan_equals_in_process_scan(tmp_path: Path) -> None:
     assert pooled.stamps == alone.stamps
     assert pooled.skipped == alone.skipped
     assert pooled.skipped["broken.py"][1] == alone.skipped["broken.py"][1]
-    assert any(e.symbols and e.references for e in pooled.extracts.values())
-    # the linker keeps what the workers sent, packed: the same extracts
-    assert pooled.packed.keys() == pooled.extracts.keys()
-    assert all(unpacked(p, packed) == pooled.extracts[p] for p, packed in pooled.packed.items())
+    references = {p: [r.lookup(i) for i in range(len(r))] for p, r in pooled.references.items()}
+    assert references == {
+        p: [r.lookup(i) for i in range(len(r))] for p, r in alone.references.items()
+    }
+    assert any(e.symbols and references[p] for p, e in pooled.extracts.items())
+    # the linker keeps what the workers sent, packed: the whole extract, of which the
+    # scan holds what the linker takes in (every reference as columns)
+    assert pooled.packed.keys() == pooled.extracts.keys() == pooled.references.keys()
+    for path, packed in pooled.packed.items():
+        whole = unpacked(path, packed)
+        assert whole.symbols == pooled.extracts[path].symbols
+        assert [(r.scope, r.name, r.qualifier, r.kind) for r in whole.references] == references[
+            path
+        ]
 
 
 def test_wire_round_trip_keeps_equal_extracts(tmp_path: Path) -> None:
