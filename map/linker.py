@@ -16,19 +16,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from map.consulted import Consulted
 from map.edge_facts import KeptUses, Uses, edge_details, edge_uses
 from map.gcpause import paused_gc
 from map.graph import (
     EdgeKey,
     MapGraph,
-    add_file,
-    put_edges,
     replace_file,
     set_edge,
     set_imports,
@@ -36,54 +32,29 @@ from map.graph import (
     use_keys,
 )
 from map.link_changes import Facts, exported_names, moved_names, visible_facts
-from map.link_rows import decode_links, encode_links
+from map.link_input import (
+    Change,
+    FileLinks,
+    Incoming,
+    LinkStats,
+    incoming,
+    moves_layout,
+)
 from map.model import EDGE_OF, FileExtract
-from map.modules import C_LANGUAGES, ModuleIndex
+from map.modules import ModuleIndex
 from map.packed import PackedExtracts
 from map.progress import Progress, counted
 from map.references import References
 from map.resolution import Resolution
 from map.resolve import Resolver
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
-from map.unresolved import NO_NAMES, OpenUses, is_open, open_names
+from map.unresolved import OpenUses, is_open, open_names
 
-Change = tuple[FileExtract | None, FileExtract | None]
-Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
-"""A file to link: its path and change, then optionally the new extract packed
-(map.packed) and its references as columns; given those, the new extract need
-hold only the references that name a base class (map.snapshot.decode_extract)."""
-Restored = tuple[str, FileExtract, bytes, References, bytes]
-"""A file as a store kept it: path, extract (as for `Incoming`), packed, references,
-and what linking decided for it (map.link_rows)."""
 FORGET_EVERY = 256
 """Files linked between two drops of the lookups' caches (files in path order share most)."""
 USES_KEPT = 64
 """Files whose edge uses `edge_details` keeps between two applies (an answer about a
 node's thousands of users asks many edges of the same files)."""
-
-
-@dataclass(slots=True)
-class FileLinks:
-    """What one file's references resolved to (by index; None: nothing of ours) and
-    which names each consulted. Which references make an edge is derived when
-    asked (`_edge_uses`): kept, it was the linker's largest table."""
-
-    results: list[Resolution | None]
-    deps: Consulted = field(default_factory=Consulted)
-    open_names: frozenset[str] = NO_NAMES
-    """The names of the references that resolved to nothing of ours or only to a
-    guess (map.unresolved): which files an answer about a name reads."""
-
-
-@dataclass(frozen=True)
-class LinkStats:
-    """How much one `apply` re-resolved."""
-
-    files_relinked: int
-    """Files whose every reference was resolved again."""
-    moved: frozenset[str] = frozenset()
-    """Files whose nodes, outgoing edges or resolutions changed (`update`): what a
-    save writes."""
 
 
 class Linker:
@@ -148,7 +119,7 @@ class Linker:
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
-            (_incoming(p, c, packed, references) for p, c in changes.items()), go_modules, progress
+            (incoming(p, c, packed, references) for p, c in changes.items()), go_modules, progress
         )
         moved = changes.keys() | take_touched(self.graph) | self._relinked
         self._relinked = set()
@@ -221,52 +192,6 @@ class Linker:
         self._shared.clear()
         self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
         return LinkStats(len(whole))
-
-    def restore(
-        self,
-        files: Iterable[Restored],
-        go_modules: Mapping[str, str],
-        edges: Iterable[tuple[str, str, str, float]],
-        progress: Progress | None = None,
-        total: int = 0,
-        pause: Callable[[], None] | None = None,
-    ) -> None:
-        """Take a link as a store kept it, into an empty linker: every file's
-        extract and resolutions, and the graph's edges (source, target, kind,
-        confidence) as saved; no reference is resolved again. Raises ValueError,
-        KeyError, TypeError or IndexError when a file's link row is malformed.
-        `progress(done, total)` hears the files taken (`total` of them); `pause()` is
-        called between steps (map.give_way)."""
-        with paused_gc():
-            shared: dict[Resolution, Resolution] = {}
-            for path, extract, packed, references, blob in counted(progress, files, total):
-                if pause is not None:
-                    pause()
-                self._learn(extract, packed, references)
-                add_file(self.graph, extract)
-                results, deps = decode_links(blob, shared)
-                if len(results) != len(references):
-                    counts = f"{len(results)} resolutions, {len(references)} references"
-                    raise ValueError(f"{path}: {counts}")
-                links = FileLinks(results, deps, open_names(references, results))
-                self._links[path] = links
-                for name in deps.names():
-                    self._dependents[name].add(path)
-            self._go_modules = dict(go_modules)
-            self._index.set_go_modules(self._go_modules)
-            paths = list(self._scopes)
-            for path in paths:
-                bind_imports(self._scopes[path], self._index)
-            fill_visible(self._scopes, self._index, paths)
-            put_edges(self.graph, edges, pause)
-            take_touched(self.graph)
-            self._count_linked(0, drop=True)
-
-    def link_row(self, path: str) -> tuple[bytes, set[str]]:
-        """What linking decided for a linked file, as the store keeps it
-        (map.link_rows), and the names its references consulted."""
-        links = self._links[path]
-        return encode_links(links.results, links.deps), links.deps.names()
 
     def _count_linked(self, files: int, *, drop: bool = False) -> None:
         """Drop what resolution remembered (lookups, shared resolutions, the scopes'
@@ -453,29 +378,3 @@ class Linker:
         references = self._references[path]
         edge = (source, target, kind)
         return edge_details(self.graph, self._scopes[path], references, results, edge, uses)
-
-
-def _incoming(
-    path: str, change: Change, packed: Mapping[str, bytes], references: Mapping[str, References]
-) -> Incoming:
-    """A change with what is given of its new extract: packed, and its references."""
-    if path not in packed:
-        return (path, change)
-    if path not in references:
-        return (path, change, packed[path])
-    return (path, change, packed[path], references[path])
-
-
-def moves_layout(old: FileExtract | None, new: FileExtract | None) -> bool:
-    """Whether a change moves the repo's module layout (a file came or went, a C/C++
-    file's includes moved): every file's imports are bound again."""
-    return (
-        old is None
-        or new is None
-        or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
-    )
-
-
-def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """A file's imports without their positions."""
-    return tuple((imp.module, imp.names) for imp in extract.imports)

@@ -28,7 +28,7 @@ from map.give_way import GiveWay
 from map.graph import MapGraph, new_graph, node_rows
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
-from map.linker import Linker
+from map.link_store import StoredLinker
 from map.model import FileExtract
 from map.packed import stored
 from map.progress import BuildProgress, for_phase
@@ -61,7 +61,7 @@ class StoreBackedMap(MapReader):
         self.root = root.resolve()
         self.settings = settings
         self.built_at = datetime.fromtimestamp(0, UTC)
-        self._linker_made: Linker | None = None
+        self._linker_made: StoredLinker | None = None
         """The linker and its graph, made on first use (see `_linker`)."""
         self._stamps: dict[str, tuple[FileStamp, str]] = {}
         self._skipped_files: dict[str, tuple[FileStamp, str]] = {}
@@ -101,17 +101,17 @@ class StoreBackedMap(MapReader):
         only until `save` writes them."""
 
     @property
-    def _linker(self) -> Linker:
+    def _linker(self) -> StoredLinker:
         """The linker and its graph: an empty one until a build or a load replaces it.
         Made when first asked for, so that a map that answers from its store and
         finds nothing changed never makes a graph (nor imports networkx). Two threads
         asking at once before any build could each make one: both are empty."""
         if self._linker_made is None:
-            self._linker_made = Linker(new_graph())
+            self._linker_made = StoredLinker(new_graph())
         return self._linker_made
 
     @_linker.setter
-    def _linker(self, linker: Linker) -> None:
+    def _linker(self, linker: StoredLinker) -> None:
         self._linker_made = linker
 
     @abstractmethod
@@ -230,7 +230,7 @@ class StoreBackedMap(MapReader):
                 return True
             store = self._store
             assert store is not None  # unloaded maps come from a store
-            linker = Linker(new_graph())
+            linker = StoredLinker(new_graph())
             try:
                 linking = for_phase(progress, "linking")
                 files = stored(store, self._saved[0])
@@ -290,7 +290,7 @@ class StoreBackedMap(MapReader):
         """Whether the store proved unusable (the map was emptied: rebuild it whole)."""
         return self._broken
 
-    def _link_pending(self, linker: Linker) -> None:
+    def _link_pending(self, linker: StoredLinker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
         their files, and those whose edges they moved, are saved next time."""
         moved = linker.update(self._pending, self._go_modules).moved
@@ -307,7 +307,7 @@ class StoreBackedMap(MapReader):
         log.warning("rebuilding the map of %s from scratch: %s", self.root, exc)
         if self._store is not None:
             self._store.close()
-        self._linker = Linker(new_graph())
+        self._linker = StoredLinker(new_graph())
         self._version += 1
         self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
         self._touched = None

@@ -29,8 +29,9 @@ from map.graph import add_file, new_graph, node_rows, put_edges
 from map.ingest import Scan
 from map.languages import language_for
 from map.lazy_table import LazyTable
+from map.link_input import FileLinks, LinkStats, moves_layout
 from map.link_rows import decode_links
-from map.linker import FileLinks, Linker, LinkStats, moves_layout
+from map.link_store import StoredLinker
 from map.packed import PackedExtracts
 from map.references import References
 from map.resolution import file_of
@@ -44,7 +45,7 @@ STORED_LISTS = 64
 read the same row)."""
 
 
-class StoreLinker(Linker):
+class StoreLinker(StoredLinker):
     """A linker whose tables and graph hold only what it read of a store."""
 
     def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):

@@ -13,7 +13,8 @@ import pytest
 from map.codemap import CodeMap
 from map.extract import extract_file
 from map.graph import MapGraph
-from map.linker import Change, Linker
+from map.link_input import Change
+from map.linker import Linker
 from tests.map.graph_state import fresh, graph_state
 
 C = {

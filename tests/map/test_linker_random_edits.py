@@ -17,7 +17,8 @@ import pytest
 from map import UnresolvedUse
 from map.extract import extract_file
 from map.graph import MapGraph
-from map.linker import Change, Linker
+from map.link_input import Change
+from map.linker import Linker
 from map.model import FileExtract
 from tests.map.graph_state import graph_state
 

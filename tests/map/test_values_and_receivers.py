@@ -12,7 +12,8 @@ import pytest
 
 from map.extract import extract_file
 from map.graph import MapGraph
-from map.linker import Change, Linker
+from map.link_input import Change
+from map.linker import Linker
 from tests.map.graph_state import graph_state
 
 GO_MOD = {"go.mod": "example.com/shop"}

@@ -1,0 +1,75 @@
+"""What the linker takes in and gives back: a file's change and what is given of its
+new extract (`Incoming`), a file as a store kept it (`Restored`), what one file's
+references resolved to (`FileLinks`), how much a link moved (`LinkStats`), and
+which changes move the repo's module layout (`moves_layout`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from map.consulted import Consulted
+from map.model import FileExtract
+from map.modules import C_LANGUAGES
+from map.references import References
+from map.resolution import Resolution
+from map.unresolved import NO_NAMES
+
+Change = tuple[FileExtract | None, FileExtract | None]
+Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
+"""A file to link: its path and change, then optionally the new extract packed
+(map.packed) and its references as columns; given those, the new extract need
+hold only the references that name a base class (map.snapshot.decode_extract)."""
+Restored = tuple[str, FileExtract, bytes, References, bytes]
+"""A file as a store kept it: path, extract (as for `Incoming`), packed, references,
+and what linking decided for it (map.link_rows)."""
+
+
+@dataclass(slots=True)
+class FileLinks:
+    """What one file's references resolved to (by index; None: nothing of ours) and
+    which names each consulted. Which references make an edge is derived when
+    asked (`_edge_uses`): kept, it was the linker's largest table."""
+
+    results: list[Resolution | None]
+    deps: Consulted = field(default_factory=Consulted)
+    open_names: frozenset[str] = NO_NAMES
+    """The names of the references that resolved to nothing of ours or only to a
+    guess (map.unresolved): which files an answer about a name reads."""
+
+
+@dataclass(frozen=True)
+class LinkStats:
+    """How much one `apply` re-resolved."""
+
+    files_relinked: int
+    """Files whose every reference was resolved again."""
+    moved: frozenset[str] = frozenset()
+    """Files whose nodes, outgoing edges or resolutions changed (`update`): what a
+    save writes."""
+
+
+def incoming(
+    path: str, change: Change, packed: Mapping[str, bytes], references: Mapping[str, References]
+) -> Incoming:
+    """A change with what is given of its new extract: packed, and its references."""
+    if path not in packed:
+        return (path, change)
+    if path not in references:
+        return (path, change, packed[path])
+    return (path, change, packed[path], references[path])
+
+
+def moves_layout(old: FileExtract | None, new: FileExtract | None) -> bool:
+    """Whether a change moves the repo's module layout (a file came or went, a C/C++
+    file's includes moved): every file's imports are bound again."""
+    return (
+        old is None
+        or new is None
+        or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
+    )
+
+
+def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """A file's imports without their positions."""
+    return tuple((imp.module, imp.names) for imp in extract.imports)

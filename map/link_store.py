@@ -1,0 +1,67 @@
+"""The linker and the map store: a link restored as the store kept it, and each
+file's link row as the store keeps it (map.link_rows), so that a new process never
+resolves the whole repository again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from map.gcpause import paused_gc
+from map.graph import add_file, put_edges, take_touched
+from map.link_input import FileLinks, Restored
+from map.link_rows import decode_links, encode_links
+from map.linker import Linker
+from map.progress import Progress, counted
+from map.resolution import Resolution
+from map.scopes import bind_imports, fill_visible
+from map.unresolved import open_names
+
+
+class StoredLinker(Linker):
+    """A linker that takes a link from the map store, and gives its rows back."""
+
+    def restore(
+        self,
+        files: Iterable[Restored],
+        go_modules: Mapping[str, str],
+        edges: Iterable[tuple[str, str, str, float]],
+        progress: Progress | None = None,
+        total: int = 0,
+        pause: Callable[[], None] | None = None,
+    ) -> None:
+        """Take a link as a store kept it, into an empty linker: every file's
+        extract and resolutions, and the graph's edges (source, target, kind,
+        confidence) as saved; no reference is resolved again. Raises ValueError,
+        KeyError, TypeError or IndexError when a file's link row is malformed.
+        `progress(done, total)` hears the files taken (`total` of them); `pause()` is
+        called between steps (map.give_way)."""
+        with paused_gc():
+            shared: dict[Resolution, Resolution] = {}
+            for path, extract, packed, references, blob in counted(progress, files, total):
+                if pause is not None:
+                    pause()
+                self._learn(extract, packed, references)
+                add_file(self.graph, extract)
+                results, deps = decode_links(blob, shared)
+                if len(results) != len(references):
+                    counts = f"{len(results)} resolutions, {len(references)} references"
+                    raise ValueError(f"{path}: {counts}")
+                links = FileLinks(results, deps, open_names(references, results))
+                self._links[path] = links
+                for name in deps.names():
+                    self._dependents[name].add(path)
+            self._go_modules = dict(go_modules)
+            self._index.set_go_modules(self._go_modules)
+            paths = list(self._scopes)
+            for path in paths:
+                bind_imports(self._scopes[path], self._index)
+            fill_visible(self._scopes, self._index, paths)
+            put_edges(self.graph, edges, pause)
+            take_touched(self.graph)
+            self._count_linked(0, drop=True)
+
+    def link_row(self, path: str) -> tuple[bytes, set[str]]:
+        """What linking decided for a linked file, as the store keeps it
+        (map.link_rows), and the names its references consulted."""
+        links = self._links[path]
+        return encode_links(links.results, links.deps), links.deps.names()
