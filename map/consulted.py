@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
+from sys import intern
 
 from map.references import narrow
 
@@ -72,7 +73,7 @@ class Consulted:
     def of_lists(cls, names: list[str], ends: list[int], indexes: list[int]) -> Consulted:
         """The table `lists` gave, as it was."""
         consulted = cls()
-        consulted._names = tuple(names)
+        consulted._names = tuple(map(intern, names))  # shared with the references' names
         consulted._ends = narrow(ends, len(indexes) + 1)
         consulted._indexes = narrow(indexes, max(indexes, default=0) + 1)
         return consulted

@@ -211,6 +211,9 @@ def put_edges(
     of edges in seconds less than one by one); `pause()` is called every PAUSE_EVERY
     edges (map.give_way)."""
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
+    # each node's ID as the graph holds it, for the pairs' keys to share (a string of
+    # their own per edge read was ~70 MB of mix)
+    own = {node: node for node in successors}
     pair: tuple[str, str] | None = None
     facts: list[tuple[str, float]] = []
     for count, (source, target, kind, confidence) in enumerate(edges):
@@ -219,7 +222,7 @@ def put_edges(
         if pair is None or pair[0] != source or pair[1] != target:
             if pair is not None:
                 _add_pair(graph, *pair, facts)
-            pair = (source, target)
+            pair = (own.get(source, source), own.get(target, target))
             held = successors.get(source, {}).get(target, {})
             facts = [(k, float(d["confidence"])) for k, d in held.items()]
         facts.append((kind, confidence))
