@@ -19,7 +19,8 @@ once that submodule is imported, the package attribute is the module.
                        how far a long build is, phase by phase (progress)
     Neighbor, Hit, OutlineEntry, Overview, BadPatternError
                        what graph questions return (query)
-    MapGraph           the graph a map is kept in (graph)
+    MapGraph, import_graph_library
+                       the graph a map is kept in, its library imported ahead (graph)
     LiveMap, WatchStatus, WatcherState
                        the watcher: stale flags at once, debounced rebuilds
     Symbol, FileExtract, Range, Fingerprint, SymbolKind, EdgeKind
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
     from map.errors import MapError, SnapshotError, UnknownNodeError
     from map.extract import extract_file
     from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
-    from map.graph import MapGraph
+    from map.graph import MapGraph, import_graph_library
     from map.languages import LANGUAGES, grammar, language_for
     from map.live_map import LiveMap
     from map.model import (
@@ -79,7 +80,7 @@ _HOME = {
     "map.errors": ("MapError", "SnapshotError", "UnknownNodeError"),
     "map.extract": ("extract_file",),
     "map.fingerprint": ("TokenIndex", "comment_spans", "fingerprint_text"),
-    "map.graph": ("MapGraph",),
+    "map.graph": ("MapGraph", "import_graph_library"),
     "map.languages": ("LANGUAGES", "grammar", "language_for"),
     "map.live_map": ("LiveMap",),
     "map.model": (
@@ -141,6 +142,7 @@ __all__ = [
     "extract_file",
     "fingerprint_text",
     "grammar",
+    "import_graph_library",
     "language_for",
     "list_files",
     "outline_file",

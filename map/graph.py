@@ -61,6 +61,12 @@ def new_graph() -> MapGraph:
     return nx.MultiDiGraph()
 
 
+def import_graph_library() -> None:
+    """Import networkx now (a server, which always makes a graph, does it in a worker
+    thread as it starts: the first answer that relinks an edit then does not wait)."""
+    import networkx  # noqa: F401
+
+
 def take_touched(graph: MapGraph) -> set[str]:
     """The files whose nodes or outgoing edges changed since the last call."""
     touched: set[str] = graph.graph.pop(_TOUCHED, set())

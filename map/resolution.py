@@ -110,7 +110,9 @@ class NameIndex:
                 and LANGUAGE_FAMILIES.get(owner.language, owner.language) == family
             ):
                 matches.append(node_id)
+                if len(matches) > MAX_CANDIDATES:
+                    return None  # too many to guess among: the rest need not be read
         matches.sort()
-        if not matches or len(matches) > MAX_CANDIDATES:
+        if not matches:
             return None
         return Resolution(tuple(matches), CONFIDENCE_BY_NAME / len(matches))
