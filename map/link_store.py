@@ -7,13 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from map.gcpause import paused_gc
-from map.graph import add_file, put_edges, take_touched
+from map.graph import add_file, node_rows, put_edges, take_touched
 from map.link_input import FileLinks, Restored
 from map.link_rows import decode_links, encode_links
 from map.linker import Linker
+from map.model import FileExtract
 from map.progress import Progress, counted
 from map.resolution import Resolution
 from map.scopes import bind_imports, fill_visible
+from map.store import FileRows
 from map.unresolved import open_names
 
 
@@ -60,8 +62,21 @@ class StoredLinker(Linker):
             take_touched(self.graph)
             self._count_linked(0, drop=True)
 
-    def link_row(self, path: str) -> tuple[bytes, set[str]]:
-        """What linking decided for a linked file, as the store keeps it
-        (map.link_rows), and the names its references consulted."""
+    def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
+        """A linked file's rows as the store should now hold them: its extract (`extract`:
+        as already decoded, else unpacked), nodes, outgoing edges, what linking decided
+        for it (map.link_rows) and the names its references consulted; None when the
+        file is not linked."""
+        if extract is None:
+            extract = self.extracts.get(path)
+        if extract is None:
+            return None
         links = self._links[path]
-        return encode_links(links.results, links.deps), links.deps.names()
+        return FileRows(
+            extract,
+            node_rows(self.graph, extract),
+            self.use_edges(path),
+            encode_links(links.results, links.deps),
+            links.deps.names(),
+            self.packed(path),
+        )

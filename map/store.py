@@ -134,22 +134,13 @@ class MapStore:
             state.skipped[path] = (FileStamp(*stamp), reason)
         return state
 
-    def extract_rows(self, decode: Callable[[str, list[Any]], T]) -> Iterator[tuple[T, bytes]]:
-        """Every file's extract, as `decode(path, lists)` makes it from the stored lists
-        (map.snapshot), with its stored blob, one row at a time (a whole map is never
-        decoded in memory at once); raises StoreError when it cannot be read."""
-        try:
-            for path, blob in self._connection().execute("SELECT path, extract FROM files"):
-                yield self._decode(path, blob, decode), blob
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
-
     def linked_rows(
         self, decode: Callable[[str, list[Any]], T]
     ) -> Iterator[tuple[T, bytes, bytes]]:
-        """Every file's extract as `extract_rows` gives it, with what linking decided
-        for it (map.link_rows), one row at a time; raises StoreError when it cannot
-        be read, or a file has no link row."""
+        """Every file's extract, as `decode(path, lists)` makes it from the stored lists
+        (map.snapshot), with its stored blob and what linking decided for it
+        (map.link_rows), one row at a time (a whole map is never decoded in memory at
+        once); raises StoreError when it cannot be read, or a file has no link row."""
         try:
             for path, blob, links in self._connection().execute(
                 "SELECT path, extract, links FROM files LEFT JOIN links USING (path)"

@@ -25,7 +25,7 @@ from disk.stamps import FileStamp
 from map.errors import MapError
 from map.gcpause import paused_gc
 from map.give_way import GiveWay
-from map.graph import MapGraph, new_graph, node_rows
+from map.graph import MapGraph, new_graph
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
 from map.link_store import StoredLinker
@@ -323,16 +323,7 @@ class StoreBackedMap(MapReader):
     def _rows(self, path: str) -> FileRows | None:
         if path in self._relinked_rows:
             return self._relinked_rows[path]
-        extract = self._unsaved.get(path) or self._linker.extracts.get(path)
-        if extract is None:
-            return None
-        return FileRows(
-            extract,
-            node_rows(self._linker.graph, extract),
-            self._linker.use_edges(path),
-            *self._linker.link_row(path),
-            self._linker.packed(path),
-        )
+        return self._linker.rows(path, self._unsaved.get(path))
 
     def _extracts(self) -> Mapping[str, FileExtract]:
         if not self._materialize() or self._broken:

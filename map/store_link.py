@@ -25,13 +25,14 @@ from typing import Any
 
 import orjson
 
-from map.graph import add_file, new_graph, node_rows, put_edges
+from map.graph import add_file, new_graph, put_edges
 from map.ingest import Scan
 from map.languages import language_for
 from map.lazy_table import LazyTable
 from map.link_input import FileLinks, LinkStats, moves_layout
 from map.link_rows import decode_links
 from map.link_store import StoredLinker
+from map.model import FileExtract
 from map.packed import PackedExtracts
 from map.references import References
 from map.resolution import file_of
@@ -143,19 +144,9 @@ class StoreLinker(StoredLinker):
         scope = self._scopes.get(path)
         return scope is not None and (node_id == path or node_id in scope.symbols)
 
-    def rows(self, path: str) -> FileRows | None:
-        """A file's rows as the store should now hold them (None: not a file)."""
-        extract = self.extracts.get(path)
-        if extract is None:
-            return None
-        self._hydrate(path)
-        return FileRows(
-            extract,
-            node_rows(self.graph, extract),
-            self.use_edges(path),
-            *self.link_row(path),
-            self.packed(path),
-        )
+    def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
+        self._hydrate(path)  # its nodes and edges as the store holds them, at the least
+        return super().rows(path, extract)
 
 
 @dataclass(frozen=True)
