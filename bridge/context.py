@@ -76,12 +76,14 @@ class AppContext(ConfiguredWorkspace):
         that reads the map without awaiting in between is safe from rebuilds,
         which start only from the event loop. With `graph`, also waits (in a
         worker thread, so other calls go on) until the graph is loaded: ranking,
-        paths and walks need it, and loading it on the event loop would stall
-        every other call for as long as the load takes.
+        paths and walks need it (not the link, which loads after it), and
+        loading it on the event loop would stall every other call for as long as
+        the load takes.
         """
         code_map = await self._opened_map()
         if graph and not code_map.graph_loaded:
-            await asyncio.to_thread(code_map.load_graph, build_progress())
+            load = partial(code_map.load_graph, build_progress(), link=False)
+            await asyncio.to_thread(load)
             code_map = await self._opened_map()
         return code_map
 

@@ -24,6 +24,7 @@ edges moved), so saving writes only those: `take_touched`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from sys import intern
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -40,7 +41,14 @@ EdgeData: TypeAlias = Mapping[str, Any]
 
 EdgeKey = tuple[str, str, str]
 PAUSE_EVERY = 4096
-"""Edges `put_edges` adds between two pauses."""
+"""Nodes or edge pairs a load from the store adds between two pauses."""
+CONTAINS: Final = "contains"
+StoredNode = tuple[str, str, str, str, str, int | None, int | None, str | None]
+"""A node as the map store keeps it: ID, kind, name, qualname, path, first and last
+line (None: a file), and the node that contains it (None: a file)."""
+StoredPair = tuple[str, str, str]
+"""A (source, target) pair's edges as the map store gives them: source, target, and
+its edges as `"kind confidence"` pairs, space-separated."""
 _TOUCHED = "touched"
 """The graph attribute holding the paths of the files changed since `take_touched`."""
 _SHARED = "edge data"
@@ -78,15 +86,25 @@ def _touch(graph: MapGraph, node_ids: Iterable[str]) -> None:
     touched.update(n.partition("#")[0] for n in node_ids)
 
 
-def node_rows(graph: MapGraph, extract: FileExtract) -> list[tuple[str, dict[str, Any]]]:
-    """(ID, attributes) of a file's node and its symbols' nodes."""
-    ids = [extract.path, *(s.node_id for s in extract.symbols)]
-    return [(n, graph.nodes[n]) for n in ids]
+def node_rows(
+    graph: MapGraph, extract: FileExtract
+) -> list[tuple[str, dict[str, Any], str | None]]:
+    """(ID, attributes, the node that contains it: None for the file) of a file's node
+    and its symbols' nodes."""
+    predecessors: dict[str, dict[str, KeyDict]] = vars(graph)["_pred"]
+    rows: list[tuple[str, dict[str, Any], str | None]] = [
+        (extract.path, graph.nodes[extract.path], None)
+    ]
+    for symbol in extract.symbols:
+        node = symbol.node_id
+        parent = next((p for p, keys in predecessors[node].items() if CONTAINS in keys), None)
+        rows.append((node, graph.nodes[node], parent))
+    return rows
 
 
 def use_keys(graph: MapGraph, ids: Iterable[str]) -> list[EdgeKey]:
     """(source, target, kind) of the uses and imports from these nodes (a file's)."""
-    return [(u, v, k) for u, v, k in graph.out_edges(ids, keys=True) if k != "contains"]
+    return [(u, v, k) for u, v, k in graph.out_edges(ids, keys=True) if k != CONTAINS]
 
 
 class _SymbolAttrs:
@@ -107,8 +125,14 @@ def node_attrs(symbol: Symbol, path: str, numbers: dict[int, int]) -> dict[str, 
     numbers are taken from `numbers` (one int object per number for the whole
     graph, not two per symbol)."""
     first, last = symbol.range.first_line, symbol.range.last_line
+    return _symbol_attrs(symbol.kind, path, symbol.name, symbol.qualname, numbers, first, last)
+
+
+def _symbol_attrs(
+    kind: str, path: str, name: str, qualname: str, numbers: dict[int, int], first: int, last: int
+) -> dict[str, Any]:
     held = _SymbolAttrs()
-    held.kind, held.path, held.name, held.qualname = symbol.kind, path, symbol.name, symbol.qualname
+    held.kind, held.path, held.name, held.qualname = kind, path, name, qualname
     held.lines = (numbers.setdefault(first, first), numbers.setdefault(last, last))
     return held.__dict__
 
@@ -155,7 +179,7 @@ def add_file(graph: MapGraph, extract: FileExtract, *, touch: bool = True) -> No
         graph.add_node(symbol.node_id)
         nodes[symbol.node_id] = node_attrs(symbol, path, numbers)  # replaces networkx's
     for parent, child in _containment(extract):
-        _put_edge(graph, parent, child, "contains", 1.0)
+        _put_edge(graph, parent, child, CONTAINS, 1.0)
 
 
 def replace_file(
@@ -174,7 +198,7 @@ def replace_file(
         _touch(graph, (u for u, _ in graph.in_edges(losing)))  # their edges into it go
         graph.remove_nodes_from(gone)
         for parent, child in _containment(old):
-            _drop_edge(graph, parent, child, "contains")
+            _drop_edge(graph, parent, child, CONTAINS)
     if new is not None:
         add_file(graph, new)
     elif path in graph:
@@ -207,42 +231,71 @@ def set_imports(graph: MapGraph, path: str, imported: Iterable[str]) -> None:
         _put_edge(graph, path, target, "imports", 1.0)
 
 
-def put_edges(
-    graph: MapGraph,
-    edges: Iterable[tuple[str, str, str, float]],
-    pause: Callable[[], None] | None = None,
+def add_stored_nodes(
+    graph: MapGraph, rows: Iterable[StoredNode], pause: Callable[[], None] | None = None
 ) -> None:
-    """Add use and import edges (source, target, kind, confidence) as a store kept them:
-    a run of one (source, target) pair's at once (in the store's order, a map's worth
-    of edges in seconds less than one by one); `pause()` is called every PAUSE_EVERY
-    edges (map.give_way)."""
+    """Add the nodes of a whole map and their `contains` edges, as a store kept them,
+    to an empty graph; `pause()` is called every PAUSE_EVERY nodes (map.give_way)."""
+    nodes: dict[str, dict[str, Any]] = vars(graph)["_node"]
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
+    predecessors: dict[str, dict[str, KeyDict]] = vars(graph)["_pred"]
+    numbers: dict[int, int] = graph.graph.setdefault(_NUMBERS, {})
+    paths: dict[str, str] = {}
+    contained: list[tuple[str, str]] = []
+    for count, (node, kind, name, qualname, path, first, last, parent) in enumerate(rows):
+        if pause is not None and count % PAUSE_EVERY == 0:
+            pause()
+        path = paths.setdefault(path, path)
+        if kind == FILE_KIND:
+            node, attrs = path, {"kind": FILE_KIND, "path": path}
+        elif first is None or last is None:
+            raise ValueError(f"{node}: a symbol without lines")
+        else:
+            attrs = _symbol_attrs(kind, path, intern(name), intern(qualname), numbers, first, last)
+        nodes[node], successors[node], predecessors[node] = attrs, {}, {}
+        if parent is not None:
+            contained.append((parent, node))
+    contains = _shared_keys(graph, ((CONTAINS, 1.0),))
+    for parent, child in contained:
+        if parent not in nodes:
+            raise ValueError(f"{child}: its parent {parent} is not a node")
+        successors[parent][child] = predecessors[child][parent] = contains
+
+
+def put_pairs(
+    graph: MapGraph, pairs: Iterable[StoredPair], pause: Callable[[], None] | None = None
+) -> None:
+    """Add use and import edges as a store kept them, a (source, target) pair's at
+    once (map.store: `MapStore.edge_pairs`); `pause()` is called every PAUSE_EVERY
+    pairs (map.give_way)."""
+    successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
+    predecessors: dict[str, dict[str, KeyDict]] = vars(graph)["_pred"]
     # each node's ID as the graph holds it, for the pairs' keys to share (a string of
     # their own per edge read was ~70 MB of mix)
     own = {node: node for node in successors}
-    pair: tuple[str, str] | None = None
-    facts: list[tuple[str, float]] = []
-    for count, (source, target, kind, confidence) in enumerate(edges):
+    parsed: dict[str, KeyDict] = {}
+    for count, (source, target, edges) in enumerate(pairs):
         if pause is not None and count % PAUSE_EVERY == 0:
             pause()
-        if pair is None or pair[0] != source or pair[1] != target:
-            if pair is not None:
-                _add_pair(graph, *pair, facts)
-            pair = (own.get(source, source), own.get(target, target))
-            held = successors.get(source, {}).get(target, {})
-            facts = [(k, float(d["confidence"])) for k, d in held.items()]
-        facts.append((kind, confidence))
-    if pair is not None:
-        _add_pair(graph, *pair, facts)
+        keys = parsed.get(edges)
+        if keys is None:
+            keys = parsed[edges] = _shared_keys(graph, _facts(edges))
+        for node in (source, target):
+            if node not in own:
+                graph.add_node(node)
+                own[node] = node
+        source, target = own[source], own[target]
+        held = successors[source].get(target)
+        if held is not None:  # a `contains` pair that is a use too
+            facts = {k: float(d["confidence"]) for k, d in held.items()} | dict(_facts(edges))
+            keys = _shared_keys(graph, tuple(sorted(facts.items())))
+        successors[source][target] = predecessors[target][source] = keys
 
 
-def _add_pair(graph: MapGraph, source: str, target: str, facts: list[tuple[str, float]]) -> None:
-    successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
-    for node in (source, target):
-        if node not in successors:
-            graph.add_node(node)
-    keys = _shared_keys(graph, tuple(sorted(dict(facts).items())))
-    successors[source][target] = vars(graph)["_pred"][target][source] = keys
+def _facts(edges: str) -> tuple[tuple[str, float], ...]:
+    """A pair's (kind, confidence) edges, sorted, from `"kind confidence ..."`."""
+    words = edges.split()
+    return tuple(sorted((k, float(c)) for k, c in zip(words[::2], words[1::2], strict=True)))
 
 
 def _put_edge(graph: MapGraph, source: str, target: str, kind: str, confidence: float) -> None:

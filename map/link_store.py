@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from map.gcpause import paused_gc
-from map.graph import add_file, node_rows, put_edges, take_touched
+from map.graph import StoredNode, StoredPair, add_stored_nodes, node_rows, put_pairs
 from map.link_input import FileLinks, Restored
 from map.link_rows import decode_links, encode_links
 from map.linker import Linker
@@ -22,28 +22,39 @@ from map.unresolved import open_names
 class StoredLinker(Linker):
     """A linker that takes a link from the map store, and gives its rows back."""
 
-    def restore(
+    def restore_graph(
+        self,
+        nodes: Iterable[StoredNode],
+        pairs: Iterable[StoredPair],
+        pause: Callable[[], None] | None = None,
+    ) -> None:
+        """Take a map's graph as a store kept it (every node with its parent, every
+        edge pair: map.graph), into an empty linker: enough for ranking, paths and
+        walks; `restore_link` takes the rest. `pause()` is called between steps
+        (map.give_way)."""
+        with paused_gc():
+            add_stored_nodes(self.graph, nodes, pause)
+            put_pairs(self.graph, pairs, pause)
+
+    def restore_link(
         self,
         files: Iterable[Restored],
         go_modules: Mapping[str, str],
-        edges: Iterable[tuple[str, str, str, float]],
         progress: Progress | None = None,
         total: int = 0,
         pause: Callable[[], None] | None = None,
     ) -> None:
-        """Take a link as a store kept it, into an empty linker: every file's
-        extract and resolutions, and the graph's edges (source, target, kind,
-        confidence) as saved; no reference is resolved again. Raises ValueError,
-        KeyError, TypeError or IndexError when a file's link row is malformed.
-        `progress(done, total)` hears the files taken (`total` of them); `pause()` is
-        called between steps (map.give_way)."""
+        """Take a link as a store kept it, into a linker whose graph `restore_graph`
+        filled: every file's extract and resolutions; no reference is resolved again,
+        the graph is not touched. Raises ValueError, KeyError, TypeError or
+        IndexError when a file's link row is malformed. `progress(done, total)` hears
+        the files taken (`total` of them); `pause()` is called between steps."""
         with paused_gc():
             shared: dict[Resolution, Resolution] = {}
             for path, extract, packed, references, blob in counted(progress, files, total):
                 if pause is not None:
                     pause()
                 self._learn(extract, packed, references)
-                add_file(self.graph, extract)
                 results, deps = decode_links(blob, shared)
                 if len(results) != len(references):
                     counts = f"{len(results)} resolutions, {len(references)} references"
@@ -58,8 +69,6 @@ class StoredLinker(Linker):
             for path in paths:
                 bind_imports(self._scopes[path], self._index)
             fill_visible(self._scopes, self._index, paths)
-            put_edges(self.graph, edges, pause)
-            take_touched(self.graph)
             self._count_linked(0, drop=True)
 
     def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
@@ -78,5 +87,6 @@ class StoredLinker(Linker):
             self.use_edges(path),
             encode_links(links.results, links.deps),
             links.deps.names(),
+            links.open_names,
             self.packed(path),
         )

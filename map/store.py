@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import orjson
 
 from disk.stamps import FileStamp
+from map.graph import StoredNode, StoredPair
 from map.model import FileExtract
 from map.progress import Progress
 from map.snapshot import decode_extract, unpack_lists
@@ -34,7 +35,15 @@ from map.store_files import (
     remove_legacy,
     store_file,
 )
-from map.store_rows import EDGE_COLUMNS, NODE_COLUMNS, STORE_SCHEMA, TABLES, edge_attrs, node_of
+from map.store_rows import (
+    EDGE_COLUMNS,
+    NODE_COLUMNS,
+    STORE_SCHEMA,
+    TABLES,
+    edge_attrs,
+    node_of,
+    open_of,
+)
 from map.store_write import BULK_WRITE_FILES, FileRows, Stamps, State, write_rows
 
 __all__ = [
@@ -54,6 +63,12 @@ BUSY_TIMEOUT_MS = 10_000
 FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
 T = TypeVar("T")
+PAIRS = (
+    "SELECT source, target, group_concat(kind || ' ' || printf('%!.17g', confidence), ' ') "
+    "FROM edges"
+)
+"""Edges grouped by (source, target) pair (map.graph.StoredPair), given a GROUP BY; 17
+digits keep every confidence exactly as stored."""
 
 
 class MapStore:
@@ -151,15 +166,25 @@ class MapStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
-    def edge_keys(self) -> Iterator[tuple[str, str, str, float]]:
-        """(source, target, kind, confidence) of every edge, one row at a time, in
-        (source, target) order (the table's own)."""
-        try:
-            yield from self._connection().execute(
-                "SELECT source, target, kind, confidence FROM edges ORDER BY source, target"
-            )
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+    def graph_nodes(self) -> Iterator[StoredNode]:
+        """Every node with what the graph keeps of it and the node that contains it
+        (map.graph.StoredNode), one row at a time."""
+        return self._stream(f"SELECT {NODE_COLUMNS}, parent FROM nodes")
+
+    def edge_pairs(self) -> Iterator[StoredPair]:
+        """Every (source, target) pair's use and import edges (map.graph.StoredPair),
+        one pair at a time, in (source, target) order (the table's own)."""
+        return self._stream(f"{PAIRS} GROUP BY source, target")
+
+    def open_names(self) -> dict[str, frozenset[str]]:
+        """Per file, the names of its references linking left open (map.unresolved);
+        raises StoreError when a row does not hold them."""
+        held: dict[str, frozenset[str]] = {}
+        for path, text in self._stream("SELECT path, open FROM links"):
+            if not isinstance(text, str):
+                raise StoreError(f"{self.path}: malformed open names of {path}")
+            held[path] = open_of(text)
+        return held
 
     def extract_blob(self, path: str) -> bytes | None:
         """One file's extract as stored, packed (map.snapshot.pack_lists), or None."""
@@ -178,14 +203,11 @@ class MapStore:
         """The files whose references consulted `name` when they were linked."""
         return {row[0] for row in self._rows("SELECT path FROM consulters WHERE name = ?", (name,))}
 
-    def file_edges(self, path: str) -> list[tuple[str, str, str, float]]:
-        """(source, target, kind, confidence) of the use and import edges out of a
-        file's nodes."""
-        return self._rows(
-            "SELECT source, target, kind, confidence FROM edges "
-            "WHERE source = ? OR (source >= ? AND source < ?)",
-            (path, path + "#", path + "$"),
-        )
+    def file_edges(self, path: str) -> list[StoredPair]:
+        """The use and import edges out of a file's nodes, a (source, target) pair's at
+        once (map.graph.StoredPair)."""
+        where = "WHERE source = ? OR (source >= ? AND source < ?) GROUP BY source, target"
+        return self._rows(f"{PAIRS} {where}", (path, path + "#", path + "$"))
 
     def using_files(self, path: str) -> set[str]:
         """The files with an edge into one of `path`'s nodes."""
@@ -293,6 +315,14 @@ class MapStore:
                 raise StoreError(f"{self.path}: not a usable map store ({exc})") from exc
             self._local.db = db
         return db
+
+    def _stream(self, sql: str) -> Iterator[Any]:
+        """The rows of `sql`, one at a time; raises StoreError when the store cannot be
+        read."""
+        try:
+            yield from self._connection().execute(sql)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
 
     def _rows(self, sql: str, params: Iterable[object] = ()) -> list[tuple[Any, ...]]:
         try:

@@ -3,10 +3,14 @@ graph loaded from it on demand, and what moved since the last save written back.
 
 A map opened from a valid store takes the map as the store holds it
 (`_adopt`) and leaves the graph unloaded: search, outline, status, node
-lookups and one-hop neighbours answer from the store (map.reader);
-ranking, paths, impact and any rebuild load it first (`_materialize`, or
-`load_graph` ahead, e.g. in a background thread). A store that proves
-unusable meanwhile is dropped and the map rebuilt from scratch (`_reset`).
+lookups and one-hop neighbours answer from the store (map.reader). A load
+(`load_graph`, e.g. in a background thread) takes the graph first, from the
+store's nodes and edges alone: ranking, paths, impact and walks wait only
+for that (`graph`); then the link (every file's extract, scope and
+resolutions), which the store stands in for until it is in, open uses
+included (map.store_link.StoreView); any rebuild waits for both
+(`_materialize`). A store that proves unusable meanwhile is dropped and the
+map rebuilt from scratch (`_reset`).
 `save` writes only the files whose rows moved. Keeping the map equal to the
 disk (opening, rebuilding) is map.codemap's.
 """
@@ -44,8 +48,8 @@ from map.store import (
     remove_legacy,
     store_file,
 )
-from map.store_link import relink_in_store
-from map.unresolved import UnresolvedUse
+from map.store_link import StoreView, relink_in_store
+from map.unresolved import OpenUses, UnresolvedUse
 from map.wire import unpacked
 
 log = logging.getLogger(__name__)
@@ -75,7 +79,14 @@ class StoreBackedMap(MapReader):
         self._store: MapStore | None = None
         self._loaded = True
         """The graph holds the whole map (else the store does, and the graph is empty)."""
+        self._linked = True
+        """The linker holds the whole link (else the store stands in for it)."""
         self._load_lock = threading.Lock()
+        self._link_lock = threading.Lock()
+        self._view: StoreView | None = None
+        """The open uses as the store holds them, while the link is not in."""
+        self._view_lock = threading.Lock()
+        """Held while the view reads (its tables fill themselves as they are read)."""
         self._give_way = GiveWay()
         """A graph loading in a worker thread steps aside while answers from the store run."""
         self._broken = False
@@ -122,8 +133,8 @@ class StoreBackedMap(MapReader):
 
     @property
     def graph(self) -> MapGraph:
-        """The networkx graph (loaded from the store on first use)."""
-        if not self._materialize() or self._broken:
+        """The networkx graph (loaded from the store on first use, without the link)."""
+        if not self._take_graph() or self._broken:
             self.rebuild()
         return self._linker.graph
 
@@ -132,12 +143,14 @@ class StoreBackedMap(MapReader):
         """Whether the graph holds the map yet (else answers come from the store)."""
         return self._loaded
 
-    def load_graph(self, progress: BuildProgress | None = None) -> bool:
-        """Load the graph from the store now (seconds on a big repository: run it in a
-        worker thread; `progress` hears the files linked); False when the store proved
-        unusable (the next use rebuilds). The first load also compiles the extraction
-        queries of the map's languages, which the first edit would otherwise wait
-        for (~30 ms each)."""
+    def load_graph(self, progress: BuildProgress | None = None, *, link: bool = True) -> bool:
+        """Load the graph from the store now, then (`link`) the link, which any rebuild
+        needs (seconds on a big repository: run it in a worker thread; `progress`
+        hears the files linked); False when the store proved unusable (the next use
+        rebuilds). The first load also compiles the extraction queries of the map's
+        languages, which the first edit would otherwise wait for (~30 ms each)."""
+        if not link:
+            return self._take_graph(progress) and not self._broken
         if not self._materialize(progress) or self._broken:
             return False
         if not self._queries_ready:
@@ -200,7 +213,7 @@ class StoreBackedMap(MapReader):
     def _adopt(self, store: MapStore, state: State) -> None:
         """Take the map as the store holds it (the graph stays unloaded)."""
         self._store = store
-        self._loaded = False
+        self._loaded = self._linked = False
         self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
         self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
         self._skipped = dict(self._counts.get("skipped", {}))
@@ -213,7 +226,7 @@ class StoreBackedMap(MapReader):
         """`answer` from the store while the graph is not loaded; None when the graph
         must answer (loaded, no store, or the store just proved unusable)."""
         store = self._store
-        if self._loaded or store is None:
+        if self._linked or store is None:
             return None
         try:
             with self._give_way.answering():
@@ -223,8 +236,14 @@ class StoreBackedMap(MapReader):
             return None
 
     def _materialize(self, progress: BuildProgress | None = None) -> bool:
-        """Load the graph from the store; False when the store proved unusable (the
-        map is then emptied, and the caller rebuilds from scratch)."""
+        """Load the graph and the link from the store; False when the store proved
+        unusable (the map is then emptied, and the caller rebuilds from scratch)."""
+        return self._take_graph(progress) and self._take_link(progress)
+
+    def _take_graph(self, progress: BuildProgress | None = None) -> bool:
+        """Load the graph from the store's nodes and edges (with the link too when
+        changes wait to be linked: the store does not have them); False when the
+        store proved unusable."""
         with self._load_lock:
             if self._loaded:
                 return True
@@ -232,24 +251,53 @@ class StoreBackedMap(MapReader):
             assert store is not None  # unloaded maps come from a store
             linker = StoredLinker(new_graph())
             try:
-                linking = for_phase(progress, "linking")
-                files = stored(store, self._saved[0])
-                total = len(self._saved[0])
-                edges = store.edge_keys()
                 pause = self._give_way.pause
-                linker.restore(files, self._go_modules, edges, linking, total, pause)
+                linker.restore_graph(store.graph_nodes(), store.edge_pairs(), pause)
+                if self._pending:
+                    self._restore_link(linker, progress)
+                    self._link_pending(linker)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                self._reset(StoreError(f"{store.path}: malformed rows ({exc!r})"))
+                return False
+            except StoreError as exc:
+                self._reset(exc)
+                return False
+            self._linker = linker
+            self._version += 1
+            self._loaded = True
+            if self._pending:
+                self._linked = True
+                self._pending = {}  # after the graph took them: readers never miss them
+            return True
+
+    def _take_link(self, progress: BuildProgress | None = None) -> bool:
+        """Load the link into the loaded graph's linker (see `_take_graph`); False
+        when the store proved unusable."""
+        with self._link_lock:
+            if self._linked:
+                return True
+            store = self._store
+            assert store is not None
+            try:
+                self._restore_link(self._linker, progress)
             except (ValueError, KeyError, TypeError, IndexError) as exc:
                 self._reset(StoreError(f"{store.path}: malformed link rows ({exc!r})"))
                 return False
             except StoreError as exc:
                 self._reset(exc)
                 return False
-            self._link_pending(linker)
-            self._linker = linker
-            self._version += 1
-            self._loaded = True
-            self._pending = {}  # after the graph took them: readers never miss them
+            self._linked = True
+            self._view = None
             return True
+
+    def _restore_link(self, linker: StoredLinker, progress: BuildProgress | None) -> None:
+        store = self._store
+        assert store is not None
+        linking = for_phase(progress, "linking")
+        files = stored(store, self._saved[0])
+        total = len(self._saved[0])
+        pause = self._give_way.pause
+        linker.restore_link(files, self._go_modules, linking, total, pause)
 
     def _defer(self, found: Scan, removed: Iterable[str]) -> None:
         """Record changes for `_materialize` to link (see `open`'s `link_later`), their
@@ -268,6 +316,7 @@ class StoreBackedMap(MapReader):
         store = self._store
         if store is None or self._loaded or found.go_modules != self._go_modules:
             return None
+        self._view = None  # the store it read moves
         try:
             relinked = relink_in_store(store, self._stamps.keys(), found)
         except StoreError as exc:
@@ -299,7 +348,7 @@ class StoreBackedMap(MapReader):
 
     def _forget_store(self, exc: StoreError) -> None:
         with self._load_lock:
-            if not self._loaded:
+            if not self._linked:
                 self._reset(exc)
 
     def _reset(self, exc: StoreError) -> None:
@@ -317,7 +366,8 @@ class StoreBackedMap(MapReader):
         self._relinked_rows = {}
         self._pending = {}
         self._store = None
-        self._loaded = True
+        self._view = None
+        self._loaded = self._linked = True
         self._broken = True
 
     def _rows(self, path: str) -> FileRows | None:
@@ -334,15 +384,29 @@ class StoreBackedMap(MapReader):
         """Every use of one of `names` that linking left open: resolved to nothing of
         ours, or only to a guess by name (map.unresolved), by path and line. Loads
         the graph first (see `graph_loaded`)."""
-        self._extracts()
-        return self._linker.open_uses.named(names)
+        return self._open_uses(lambda uses: uses.named(names))
 
     def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse]:
         """The uses directly inside the symbols `node_ids` that resolved to nothing of
         ours (library calls, unknown receivers), by path and line. Loads the graph
         first."""
+        return self._open_uses(lambda uses: uses.within(node_ids))
+
+    def _open_uses(self, answer: Callable[[OpenUses], T]) -> T:
+        """`answer` from the open uses: the linker's, or the store's while the link
+        is not in (and no change waits to be linked)."""
+        if not self._pending:
+            with self._view_lock:
+                stored = self._from_store(lambda store: answer(self._store_view(store)))
+            if stored is not None:
+                return stored
         self._extracts()
-        return self._linker.open_uses.within(node_ids)
+        return answer(self._linker.open_uses)
+
+    def _store_view(self, store: MapStore) -> OpenUses:
+        if self._view is None:
+            self._view = StoreView(store, self._stamps.keys(), self._go_modules)
+        return self._view.open_uses
 
     def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         self._extracts()  # the graph loaded (or rebuilt) first
@@ -350,7 +414,7 @@ class StoreBackedMap(MapReader):
 
     def _summary(self) -> dict[str, Any]:
         """Symbols, edges, languages, skips per reason: from the graph, else the store."""
-        if self._loaded:
+        if self._linked:
             counts = self._edge_counts.summary(self._linker.graph, self._linker.scopes)
             self._counts = {**counts, "skipped": dict(self._skipped)}
         return self._counts

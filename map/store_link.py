@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from map.graph import add_file, new_graph, put_edges
+from map.graph import add_file, new_graph, put_pairs
 from map.ingest import Scan
 from map.languages import language_for
 from map.lazy_table import LazyTable
@@ -39,7 +39,7 @@ from map.resolution import file_of
 from map.scopes import FileScope, bind_imports, fill_visible, new_scope
 from map.snapshot import decode_extract, unpack_lists
 from map.store import FileRows, MapStore, StoreError
-from map.unresolved import open_names
+from map.unresolved import OpenUses, open_names
 
 STORED_LISTS = 64
 """Decoded store rows kept while relinking (a file's scope, references and nodes
@@ -135,7 +135,7 @@ class StoreLinker(StoredLinker):
         if lists is None:
             return
         add_file(self.graph, decode_extract(path, lists), touch=False)
-        put_edges(self.graph, self._store.file_edges(path))
+        put_pairs(self.graph, self._store.file_edges(path))
 
     def _present(self, node_id: str) -> bool:
         if node_id in self.graph:
@@ -147,6 +147,21 @@ class StoreLinker(StoredLinker):
     def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
         self._hydrate(path)  # its nodes and edges as the store holds them, at the least
         return super().rows(path, extract)
+
+
+class StoreView(StoreLinker):
+    """The open uses as a store holds them, read as answers ask: every file's open
+    names at once, a file's scope, references and links when an answer reads it
+    (a graph loaded from the store before its link is: map.store_backed). Raises
+    StoreError when the store cannot be read."""
+
+    def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
+        super().__init__(store, paths, go_modules)
+        held = store.open_names()
+        self.open_uses = OpenUses(self._scopes, self._references, self._links, held)
+
+    def _hydrate(self, path: str) -> None:
+        """Reading open uses needs no graph."""
 
 
 @dataclass(frozen=True)

@@ -5,20 +5,22 @@ Tables: `meta` (schema, root, build time, Go modules, summary counts),
 `names` (per file: its search lines and its symbols' kinds and lines, see
 map.names; apart from the extracts, which would make reading them all slow),
 `skipped`, `nodes` (every file and symbol with what outline and neighbours
-show: kind, name, qualified name, lines) and `edges` (the resolved uses
+show: kind, name, qualified name, lines, and the node that contains it: a
+graph loads from `nodes` and `edges` alone) and `edges` (the resolved uses
 with their lines, confidence and candidates), keyed by source and indexed
 by target. A file's nodes and outgoing edges are the rows whose ID is the
 path or starts with `path#`. What linking decided stays too: `links` (per
 file: each reference's resolution and the names it consulted, see
-map.link_rows) and `consulters` (which files consulted a name, indexed by
-name), so that a new process restores the link instead of resolving again,
-and relinks an offline edit from the store (map.store_link); `nodes` is
-indexed by name for the same reason (the definitions of a name).
+map.link_rows, and the names of the references it left open) and
+`consulters` (which files consulted a name, indexed by name), so that a
+new process restores the link instead of resolving again, and relinks an
+offline edit from the store (map.store_link); `nodes` is indexed by name
+for the same reason (the definitions of a name).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -27,7 +29,7 @@ from disk.stamps import FileStamp
 from map.link_rows import LINKS_FORMAT
 from map.snapshot import SCHEMA_VERSION
 
-STORE_SCHEMA = f"6.{SCHEMA_VERSION}.{LINKS_FORMAT}"
+STORE_SCHEMA = f"7.{SCHEMA_VERSION}.{LINKS_FORMAT}"
 """This layout and the extract encoding it holds."""
 EDGES_INDEX = "CREATE INDEX edges_target ON edges (target)"
 CONSULTERS_INDEX = "CREATE INDEX consulters_name ON consulters (name)"
@@ -49,7 +51,7 @@ CREATE TABLE skipped (
 ) WITHOUT ROWID;
 CREATE TABLE nodes (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
-    path TEXT NOT NULL, first INTEGER, last INTEGER
+    path TEXT NOT NULL, first INTEGER, last INTEGER, parent TEXT
 ) WITHOUT ROWID;
 CREATE TABLE edges (
     source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL,
@@ -57,7 +59,9 @@ CREATE TABLE edges (
     PRIMARY KEY (source, target, kind)
 ) WITHOUT ROWID;
 CREATE INDEX nodes_name ON nodes (name);
-CREATE TABLE links (path TEXT PRIMARY KEY, links BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE links (
+    path TEXT PRIMARY KEY, links BLOB NOT NULL, open TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE consulters (
     path TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (path, name)
 ) WITHOUT ROWID;
@@ -73,8 +77,8 @@ def stamp_row(stamp: FileStamp) -> tuple[int, int, int, int]:
     return (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
 
 
-def node_row(node_id: str, attrs: Mapping[str, Any]) -> tuple[object, ...]:
-    """A node's row from its graph attributes."""
+def node_row(node_id: str, attrs: Mapping[str, Any], parent: str | None) -> tuple[object, ...]:
+    """A node's row from its graph attributes and the node that contains it."""
     name = str(attrs.get("name", attrs["path"]))
     lines = attrs.get("lines")
     first, last = lines if lines is not None else (None, None)
@@ -86,6 +90,7 @@ def node_row(node_id: str, attrs: Mapping[str, Any]) -> tuple[object, ...]:
         attrs["path"],
         first,
         last,
+        parent,
     )
 
 
@@ -101,6 +106,16 @@ def node_of(row: tuple[Any, ...]) -> tuple[str, dict[str, Any]]:
         "qualname": qualname,
         "lines": (first, last),
     }
+
+
+def open_text(names: Iterable[str]) -> str:
+    """A file's open names (map.unresolved) as its `links` row keeps them."""
+    return "\n".join(sorted(names))
+
+
+def open_of(text: str) -> frozenset[str]:
+    """`open_text`'s names back."""
+    return frozenset(text.split("\n")) if text else frozenset()
 
 
 def edge_row(source: str, target: str, kind: str, attrs: Mapping[str, Any]) -> tuple[object, ...]:

@@ -22,7 +22,7 @@ from map.model import FileExtract
 from map.names import details_text, names_text
 from map.progress import Progress, counted
 from map.snapshot import encode_extract, pack_lists
-from map.store_rows import BULK_INDEXES, edge_row, node_row, stamp_row
+from map.store_rows import BULK_INDEXES, edge_row, node_row, open_text, stamp_row
 
 BULK_WRITE_FILES = 256
 """A write of this many files or more is a bulk write (see the module docstring; map.store
@@ -55,14 +55,16 @@ class FileRows:
     """One file as stored: its extract, its nodes' rows and its outgoing edges."""
 
     extract: FileExtract
-    nodes: list[tuple[str, dict[str, Any]]]
-    """(node ID, attributes) of the file and its symbols."""
+    nodes: list[tuple[str, dict[str, Any], str | None]]
+    """(node ID, attributes, the node that contains it) of the file and its symbols."""
     edges: list[tuple[str, str, str, dict[str, Any]]]
     """(source, target, kind, attributes) of every edge from the file's nodes."""
     links: bytes
     """What linking decided for the file (map.link_rows)."""
     consulted: Collection[str]
     """The names its references consulted (the `consulters` rows)."""
+    open_names: Collection[str]
+    """The names of its references linking left open (map.unresolved)."""
     blob: bytes | None = None
     """The extract already packed as stored (map.snapshot.pack_lists), e.g. as the map
     keeps it: not encoded again."""
@@ -161,14 +163,17 @@ def _write_files(
             (path, digest, names_text(rows.extract), details_text(rows.extract)),
         )
         db.executemany(
-            "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [node_row(node_id, attrs) for node_id, attrs in rows.nodes],
+            "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [node_row(*node) for node in rows.nodes],
         )
         db.executemany(
             "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
             [edge_row(*edge) for edge in rows.edges],
         )
-        db.execute("INSERT OR REPLACE INTO links VALUES (?, ?)", (path, rows.links))
+        db.execute(
+            "INSERT OR REPLACE INTO links VALUES (?, ?, ?)",
+            (path, rows.links, open_text(rows.open_names)),
+        )
         consulters = [(path, name) for name in sorted(rows.consulted)]
         db.executemany("INSERT INTO consulters VALUES (?, ?)", consulters)
 

@@ -70,20 +70,25 @@ class Linked(Protocol):
 
 class OpenUses:
     """The open uses of the linked files, read from the linker's own tables (a view:
-    always as linked now)."""
+    always as linked now). `open_names` (per file, the names of its open references)
+    stands in for the links' own when they are not all at hand (read from a store)."""
 
     def __init__(
         self,
         scopes: Mapping[str, FileScope],
         references: Mapping[str, References],
         links: Mapping[str, Linked],
+        open_names: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         self._scopes = scopes
         self._references = references
         self._links = links
+        self._open_names = open_names
 
     def names(self) -> dict[str, frozenset[str]]:
         """Per linked file, the names of its open references."""
+        if self._open_names is not None:
+            return dict(self._open_names)
         return {path: links.open_names for path, links in self._links.items()}
 
     def named(self, names: Collection[str]) -> list[UnresolvedUse]:
@@ -91,10 +96,10 @@ class OpenUses:
         a symbol of that name the map did not tie them to."""
         wanted = frozenset(names)
         found: list[UnresolvedUse] = []
-        for path, links in self._links.items():
-            if not wanted.isdisjoint(links.open_names):
+        for path, held in self.names().items():
+            if not wanted.isdisjoint(held):
                 scope, references = self._scopes[path], self._references[path]
-                found.extend(uses_named(scope, references, links.results, wanted))
+                found.extend(uses_named(scope, references, self._links[path].results, wanted))
         return sorted(found, key=_place)
 
     def within(self, scopes: Collection[str]) -> list[UnresolvedUse]:

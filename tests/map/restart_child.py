@@ -127,7 +127,9 @@ def store_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             rows = {table: sorted(db.execute(f'SELECT * FROM "{table}"')) for table in tables}
         db.close()
     rows["meta"] = [row for row in rows.get("meta", []) if row[0] not in TIMED_KEYS]
-    rows["links"] = [(path, *_link_facts(blob)) for path, blob in rows.get("links", [])]
+    rows["links"] = [
+        (path, *_link_facts(blob), open_names) for path, blob, open_names in rows.get("links", [])
+    ]
     return rows
 
 

@@ -84,10 +84,11 @@ def _assert_same_rows(store: Path, built: Path, label: str) -> None:
         assert rows.get(table) == expected.get(table), f"{label}: store table {table} differs"
     missing = set(expected["consulters"]) - set(rows["consulters"])
     assert not missing, f"{label}: consulted names the store lost: {sorted(missing)[:5]}"
-    links = {path: (results, pairs) for path, results, pairs in rows["links"]}
-    for path, results, pairs in expected["links"]:
+    links = {path: facts for path, *facts in rows["links"]}
+    for path, results, pairs, open_names in expected["links"]:
         assert links[path][0] == results, f"{label}: {path}'s resolutions differ"
         assert pairs <= links[path][1], f"{label}: {path} lost consulted names"
+        assert links[path][2] == open_names, f"{label}: {path}'s open names differ"
     assert links.keys() == {path for path, *_ in expected["links"]}, f"{label}: link rows"
 
 
