@@ -41,14 +41,13 @@ EdgeData: TypeAlias = Mapping[str, Any]
 
 EdgeKey = tuple[str, str, str]
 PAUSE_EVERY = 4096
-"""Nodes or edge pairs a load from the store adds between two pauses."""
+"""Nodes or edges a load from the store adds between two pauses."""
 CONTAINS: Final = "contains"
 StoredNode = tuple[str, str, str, str, str, int | None, int | None, str | None]
 """A node as the map store keeps it: ID, kind, name, qualname, path, first and last
 line (None: a file), and the node that contains it (None: a file)."""
-StoredPair = tuple[str, str, str]
-"""A (source, target) pair's edges as the map store gives them: source, target, and
-its edges as `"kind confidence"` pairs, space-separated."""
+StoredEdge = tuple[str, str, str, float]
+"""A use or import edge as the map store keeps it: source, target, kind, confidence."""
 _TOUCHED = "touched"
 """The graph attribute holding the paths of the files changed since `take_touched`."""
 _SHARED = "edge data"
@@ -262,40 +261,38 @@ def add_stored_nodes(
         successors[parent][child] = predecessors[child][parent] = contains
 
 
-def put_pairs(
-    graph: MapGraph, pairs: Iterable[StoredPair], pause: Callable[[], None] | None = None
+def put_edges(
+    graph: MapGraph, edges: Iterable[StoredEdge], pause: Callable[[], None] | None = None
 ) -> None:
-    """Add use and import edges as a store kept them, a (source, target) pair's at
-    once (map.store: `MapStore.edge_pairs`); `pause()` is called every PAUSE_EVERY
-    pairs (map.give_way)."""
+    """Add use and import edges as a store kept them (source, target, kind,
+    confidence); `pause()` is called every PAUSE_EVERY edges (map.give_way)."""
     successors: dict[str, dict[str, KeyDict]] = vars(graph)["_succ"]
     predecessors: dict[str, dict[str, KeyDict]] = vars(graph)["_pred"]
     # each node's ID as the graph holds it, for the pairs' keys to share (a string of
     # their own per edge read was ~70 MB of mix)
     own = {node: node for node in successors}
-    parsed: dict[str, KeyDict] = {}
-    for count, (source, target, edges) in enumerate(pairs):
+    single: dict[tuple[str, float], KeyDict] = {}
+    for count, (source, target, kind, confidence) in enumerate(edges):
         if pause is not None and count % PAUSE_EVERY == 0:
             pause()
-        keys = parsed.get(edges)
-        if keys is None:
-            keys = parsed[edges] = _shared_keys(graph, _facts(edges))
-        for node in (source, target):
-            if node not in own:
-                graph.add_node(node)
-                own[node] = node
-        source, target = own[source], own[target]
+        source = own.get(source) or _own_node(graph, own, source)
+        target = own.get(target) or _own_node(graph, own, target)
         held = successors[source].get(target)
-        if held is not None:  # a `contains` pair that is a use too
-            facts = {k: float(d["confidence"]) for k, d in held.items()} | dict(_facts(edges))
+        if held is None:
+            keys = single.get((kind, confidence))
+            if keys is None:
+                keys = single[kind, confidence] = _shared_keys(graph, ((kind, confidence),))
+        else:  # the pair has edges already: another kind, or `contains`
+            facts = {k: float(d["confidence"]) for k, d in held.items()} | {kind: confidence}
             keys = _shared_keys(graph, tuple(sorted(facts.items())))
         successors[source][target] = predecessors[target][source] = keys
 
 
-def _facts(edges: str) -> tuple[tuple[str, float], ...]:
-    """A pair's (kind, confidence) edges, sorted, from `"kind confidence ..."`."""
-    words = edges.split()
-    return tuple(sorted((k, float(c)) for k, c in zip(words[::2], words[1::2], strict=True)))
+def _own_node(graph: MapGraph, own: dict[str, str], node: str) -> str:
+    """Add a node the graph lacks (an edge's end in a file the store lost)."""
+    graph.add_node(node)
+    own[node] = node
+    return node
 
 
 def _put_edge(graph: MapGraph, source: str, target: str, kind: str, confidence: float) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from map.gcpause import paused_gc
-from map.graph import StoredNode, StoredPair, add_stored_nodes, node_rows, put_pairs
+from map.graph import StoredEdge, StoredNode, add_stored_nodes, node_rows, put_edges
 from map.link_input import FileLinks, Restored
 from map.link_rows import decode_links, encode_links
 from map.linker import Linker
@@ -25,16 +25,16 @@ class StoredLinker(Linker):
     def restore_graph(
         self,
         nodes: Iterable[StoredNode],
-        pairs: Iterable[StoredPair],
+        edges: Iterable[StoredEdge],
         pause: Callable[[], None] | None = None,
     ) -> None:
         """Take a map's graph as a store kept it (every node with its parent, every
-        edge pair: map.graph), into an empty linker: enough for ranking, paths and
+        edge: map.graph), into an empty linker: enough for ranking, paths and
         walks; `restore_link` takes the rest. `pause()` is called between steps
         (map.give_way)."""
         with paused_gc():
             add_stored_nodes(self.graph, nodes, pause)
-            put_pairs(self.graph, pairs, pause)
+            put_edges(self.graph, edges, pause)
 
     def restore_link(
         self,

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import orjson
 
 from disk.stamps import FileStamp
-from map.graph import StoredNode, StoredPair
+from map.graph import StoredEdge, StoredNode
 from map.model import FileExtract
 from map.progress import Progress
 from map.snapshot import decode_extract, unpack_lists
@@ -63,12 +63,6 @@ BUSY_TIMEOUT_MS = 10_000
 FRESH_SUFFIX = ".new"
 """A new store is written under its name plus this, then renamed into place (see create)."""
 T = TypeVar("T")
-PAIRS = (
-    "SELECT source, target, group_concat(kind || ' ' || printf('%!.17g', confidence), ' ') "
-    "FROM edges"
-)
-"""Edges grouped by (source, target) pair (map.graph.StoredPair), given a GROUP BY; 17
-digits keep every confidence exactly as stored."""
 
 
 class MapStore:
@@ -171,10 +165,9 @@ class MapStore:
         (map.graph.StoredNode), one row at a time."""
         return self._stream(f"SELECT {NODE_COLUMNS}, parent FROM nodes")
 
-    def edge_pairs(self) -> Iterator[StoredPair]:
-        """Every (source, target) pair's use and import edges (map.graph.StoredPair),
-        one pair at a time, in (source, target) order (the table's own)."""
-        return self._stream(f"{PAIRS} GROUP BY source, target")
+    def graph_edges(self) -> Iterator[StoredEdge]:
+        """Every use and import edge (map.graph.StoredEdge), one row at a time."""
+        return self._stream("SELECT source, target, kind, confidence FROM edges")
 
     def open_names(self) -> dict[str, frozenset[str]]:
         """Per file, the names of its references linking left open (map.unresolved);
@@ -203,11 +196,13 @@ class MapStore:
         """The files whose references consulted `name` when they were linked."""
         return {row[0] for row in self._rows("SELECT path FROM consulters WHERE name = ?", (name,))}
 
-    def file_edges(self, path: str) -> list[StoredPair]:
-        """The use and import edges out of a file's nodes, a (source, target) pair's at
-        once (map.graph.StoredPair)."""
-        where = "WHERE source = ? OR (source >= ? AND source < ?) GROUP BY source, target"
-        return self._rows(f"{PAIRS} {where}", (path, path + "#", path + "$"))
+    def file_edges(self, path: str) -> list[StoredEdge]:
+        """The use and import edges out of a file's nodes (map.graph.StoredEdge)."""
+        return self._rows(
+            "SELECT source, target, kind, confidence FROM edges "
+            "WHERE source = ? OR (source >= ? AND source < ?)",
+            (path, path + "#", path + "$"),
+        )
 
     def using_files(self, path: str) -> set[str]:
         """The files with an edge into one of `path`'s nodes."""

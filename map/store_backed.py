@@ -55,6 +55,9 @@ from map.wire import unpacked
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+VIEW_FILES = 64
+"""Files an answer may read from the store for its open uses while the link loads
+(~5 ms each on mix); past that it says they were not weighed."""
 
 
 class StoreBackedMap(MapReader):
@@ -252,7 +255,7 @@ class StoreBackedMap(MapReader):
             linker = StoredLinker(new_graph())
             try:
                 pause = self._give_way.pause
-                linker.restore_graph(store.graph_nodes(), store.edge_pairs(), pause)
+                linker.restore_graph(store.graph_nodes(), store.graph_edges(), pause)
                 if self._pending:
                     self._restore_link(linker, progress)
                     self._link_pending(linker)
@@ -380,33 +383,51 @@ class StoreBackedMap(MapReader):
             self.rebuild()
         return self._linker.extracts
 
-    def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse]:
+    @property
+    def link_loaded(self) -> bool:
+        """Whether the link is loaded (else open uses are read from the store, within
+        `VIEW_FILES`)."""
+        return self._linked
+
+    def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse] | None:
         """Every use of one of `names` that linking left open: resolved to nothing of
-        ours, or only to a guess by name (map.unresolved), by path and line. Loads
-        the graph first (see `graph_loaded`)."""
-        return self._open_uses(lambda uses: uses.named(names))
+        ours, or only to a guess by name (map.unresolved), by path and line. None
+        while the link loads when they lie in more than `VIEW_FILES` files."""
+        return self._open_uses(lambda uses: uses.holding(names), lambda uses: uses.named(names))
 
-    def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse]:
+    def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse] | None:
         """The uses directly inside the symbols `node_ids` that resolved to nothing of
-        ours (library calls, unknown receivers), by path and line. Loads the graph
-        first."""
-        return self._open_uses(lambda uses: uses.within(node_ids))
+        ours (library calls, unknown receivers), by path and line. None while the
+        link loads when they lie in more than `VIEW_FILES` files."""
+        files = {node_id.partition("#")[0] for node_id in node_ids}
+        return self._open_uses(lambda _: files, lambda uses: uses.within(node_ids))
 
-    def _open_uses(self, answer: Callable[[OpenUses], T]) -> T:
-        """`answer` from the open uses: the linker's, or the store's while the link
-        is not in (and no change waits to be linked)."""
+    def _open_uses(
+        self,
+        files: Callable[[OpenUses], Collection[str]],
+        answer: Callable[[OpenUses], list[UnresolvedUse]],
+    ) -> list[UnresolvedUse] | None:
+        """`answer` from the open uses: the linker's; while the link is not in (and no
+        change waits to be linked), the store's when it reads no more than
+        `VIEW_FILES` `files`, else None."""
         if not self._pending:
             with self._view_lock:
-                stored = self._from_store(lambda store: answer(self._store_view(store)))
+                stored = self._from_store(lambda store: self._from_view(store, files, answer))
             if stored is not None:
-                return stored
+                return stored[0]
         self._extracts()
         return answer(self._linker.open_uses)
 
-    def _store_view(self, store: MapStore) -> OpenUses:
+    def _from_view(
+        self,
+        store: MapStore,
+        files: Callable[[OpenUses], Collection[str]],
+        answer: Callable[[OpenUses], list[UnresolvedUse]],
+    ) -> tuple[list[UnresolvedUse] | None]:
         if self._view is None:
             self._view = StoreView(store, self._stamps.keys(), self._go_modules)
-        return self._view.open_uses
+        uses = self._view.open_uses
+        return (answer(uses) if len(files(uses)) <= VIEW_FILES else None,)
 
     def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         self._extracts()  # the graph loaded (or rebuilt) first

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from map.graph import add_file, new_graph, put_pairs
+from map.graph import add_file, new_graph, put_edges
 from map.ingest import Scan
 from map.languages import language_for
 from map.lazy_table import LazyTable
@@ -135,7 +135,7 @@ class StoreLinker(StoredLinker):
         if lists is None:
             return
         add_file(self.graph, decode_extract(path, lists), touch=False)
-        put_pairs(self.graph, self._store.file_edges(path))
+        put_edges(self.graph, self._store.file_edges(path))
 
     def _present(self, node_id: str) -> bool:
         if node_id in self.graph:

@@ -91,15 +91,19 @@ class OpenUses:
             return dict(self._open_names)
         return {path: links.open_names for path, links in self._links.items()}
 
+    def holding(self, names: Collection[str]) -> list[str]:
+        """The files with an open use of one of `names` (what `named` reads)."""
+        wanted = frozenset(names)
+        return [path for path, held in self.names().items() if not wanted.isdisjoint(held)]
+
     def named(self, names: Collection[str]) -> list[UnresolvedUse]:
         """Every open use of one of `names`, by path and line: the uses that may mean
         a symbol of that name the map did not tie them to."""
         wanted = frozenset(names)
         found: list[UnresolvedUse] = []
-        for path, held in self.names().items():
-            if not wanted.isdisjoint(held):
-                scope, references = self._scopes[path], self._references[path]
-                found.extend(uses_named(scope, references, self._links[path].results, wanted))
+        for path in self.holding(wanted):
+            scope, references = self._scopes[path], self._references[path]
+            found.extend(uses_named(scope, references, self._links[path].results, wanted))
         return sorted(found, key=_place)
 
     def within(self, scopes: Collection[str]) -> list[UnresolvedUse]:

@@ -52,7 +52,9 @@ def open_uses(code_map: CodeMap) -> list[UnresolvedUse]:
         if (extract := code_map.extract_of(path)) is not None
         for ref in extract.references
     }
-    return code_map.unresolved_named(names)
+    found = code_map.unresolved_named(names)
+    assert found is not None, "the open uses were not weighed"
+    return found
 
 
 def fresh(root: Path, tmp_path: Path) -> CodeMap:

@@ -1,0 +1,134 @@
+"""A restarted map loads its graph first and its link after: in between, ranking,
+paths and walks answer from the graph, and the uses linking left open come from
+the store (for answers that read a few files) or are said not weighed."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from map import CodeMap, store_backed
+from tests.map.restart_child import Questions, settings
+from tests.map.restart_edits import write_repo
+from verify.mapcheck import judge_callees, judge_dependents
+
+GATE_TIMEOUT_S = 30.0
+OPEN_USES = (
+    "import json\n\nfrom lib.m0 import f0\n\n\n"
+    "def run(shape, callback):\n"
+    "    json.dumps(shape)\n"
+    "    shape.step()\n"
+    "    callback()\n"
+    "    mystery()\n"
+    "    return f0()\n"
+)
+"""Two modules whose uses linking leaves open (outside, a receiver, a local, undefined)."""
+ASKED = Questions(
+    node_ids=(
+        "lib/m0.py#f0",
+        "lib/m0.py#C0",
+        "lib/m3.py#C3.step",
+        "lib/m5.py#f5",
+        "lib/open_uses.py#run",
+    ),
+)
+
+
+def _answers(code_map: CodeMap) -> tuple[dict[str, tuple[Any, ...]], Any]:
+    """What needs the graph, and the open uses around each node; the overview."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for node_id in ASKED.node_ids:
+        impact = code_map.impact(node_id, 2)
+        callees = code_map.neighbors(node_id, "out", None, 2)
+        found[node_id] = (
+            impact,
+            callees,
+            code_map.path(node_id, ASKED.node_ids[0]),
+            code_map.unresolved_named([node_id.partition("#")[2].rpartition(".")[2]]),
+            code_map.unresolved_within([node_id]),
+            judge_dependents(code_map, node_id, impact, 2),
+            judge_callees(code_map, node_id, callees, 2, {"calls", "references"}),
+        )
+    return found, code_map.overview(512)
+
+
+@pytest.fixture
+def restarted(tmp_path: Path) -> Iterator[Callable[[], CodeMap]]:
+    root, store = tmp_path / "repo", tmp_path / "store"
+    write_repo(root, modules=12, padding=3)
+    for module in ("open_uses", "more_open_uses"):
+        (root / "lib" / f"{module}.py").write_text(OPEN_USES)
+    CodeMap.open(root, settings(store))  # builds and saves the store
+
+    def reopen() -> CodeMap:
+        code_map = CodeMap.open(root, settings(store), link_later=True)
+        assert not code_map.graph_loaded and not code_map.link_loaded
+        return code_map
+
+    yield reopen
+
+
+def _while_linking(code_map: CodeMap, ask: Callable[[CodeMap], Any]) -> Any:
+    """`ask` while the load is held at its first progress report (the link's: the
+    graph is in by then); the load goes on once answered."""
+    reported, answered = threading.Event(), threading.Event()
+    during: list[Any] = []
+
+    def hold(*_: object) -> None:
+        if not reported.is_set():
+            reported.set()
+            answered.wait(GATE_TIMEOUT_S)
+
+    loader = threading.Thread(target=code_map.load_graph, args=(hold,))
+    loader.start()
+    try:
+        assert reported.wait(GATE_TIMEOUT_S), "the link never started loading"
+        assert code_map.graph_loaded and not code_map.link_loaded
+        during.append(ask(code_map))
+    finally:
+        answered.set()
+        loader.join(GATE_TIMEOUT_S)
+    assert code_map.link_loaded
+    return during[0]
+
+
+def test_graph_answers_and_open_uses_while_the_link_loads_are_the_answers_after(
+    restarted: Callable[[], CodeMap],
+) -> None:
+    code_map = restarted()
+    during = _while_linking(code_map, _answers)
+    after = _answers(code_map)
+    assert during == after
+    assert any(answers[4] for answers in after[0].values()), "no use was left open"
+
+
+def test_the_graph_alone_loads_without_the_link(restarted: Callable[[], CodeMap]) -> None:
+    code_map = restarted()
+    assert code_map.load_graph(link=False)
+    assert code_map.graph_loaded and not code_map.link_loaded
+    impact = code_map.impact("lib/m0.py#f0", 2)
+    assert impact, "the generated repository calls f0"
+    assert code_map.load_graph()
+    assert code_map.impact("lib/m0.py#f0", 2) == impact
+
+
+def test_open_uses_in_too_many_files_are_said_not_weighed_until_the_link_is_in(
+    restarted: Callable[[], CodeMap], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_backed, "VIEW_FILES", 1)
+    code_map = restarted()
+    names = ["step"]  # open in two files
+    code_map.load_graph(link=False)
+    assert code_map.unresolved_named(names) is None
+    impact = code_map.impact("lib/m3.py#C3.step", 2)
+    verdict = judge_dependents(code_map, "lib/m3.py#C3.step", impact, 2)
+    assert not verdict.complete
+    assert [r.code for r in verdict.reasons] == ["link_not_loaded"]
+    assert code_map.load_graph()
+    assert code_map.unresolved_named(names) is not None
+    linked = judge_dependents(code_map, "lib/m3.py#C3.step", impact, 2)
+    assert "link_not_loaded" not in [r.code for r in linked.reasons]
