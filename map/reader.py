@@ -1,5 +1,6 @@
-"""The questions a map answers, from its store while the graph is not loaded, else
-from the graph (see map.codemap, which supplies both).
+"""The questions a map answers, from its store while the link is not loaded, else
+from the graph and the linker; ranking, paths, impact and deep walks from the
+graph, which loads before the link (see map.store_backed, which supplies both).
 
 Files changed since the store was written that the graph has not linked yet
 (`unlinked_files`) answer lookups, search and outline from their new
@@ -56,8 +57,8 @@ class MapReader(ABC):
 
     @abstractmethod
     def _from_store(self, answer: Callable[[MapStore], T]) -> T | None:
-        """`answer` from the store while the graph is not loaded; None when the graph
-        must answer."""
+        """`answer` from the store while the link is not loaded (the graph may be);
+        None when the loaded map must answer."""
 
     @abstractmethod
     def _extracts(self) -> Mapping[str, FileExtract]:
@@ -207,25 +208,32 @@ class MapReader(ABC):
             stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
             if stored is not None:
                 return stored
-        return query.neighbors(self.graph, node_id, direction, allowed, depth)
+        graph = self.graph  # loaded first: the load steps aside for answers only
+        with self._give_way.answering():
+            return query.neighbors(graph, node_id, direction, allowed, depth)
 
     def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
         """The shortest chain of uses from `source` to `target` ([] when none)."""
         self._require(source)
         self._require(target)
-        return query.path(self.graph, source, target, kinds)
+        graph = self.graph
+        with self._give_way.answering():
+            return query.path(graph, source, target, kinds)
 
     def impact(self, node_id: str, depth: int | None = None) -> list[query.Neighbor]:
         """What depends on `node_id`, transitively."""
         self._require(node_id)
-        return query.impact(self.graph, node_id, depth)
+        graph = self.graph
+        with self._give_way.answering():
+            return query.impact(graph, node_id, depth)
 
     def overview(self, token_budget: int = 1024) -> query.Overview:
         """The repo map: most central symbols first, within `token_budget`."""
         graph = self.graph
-        if self._ranked is None or self._ranked[0] != self._version:
-            self._ranked = (self._version, query.ranked(graph, query.rank(graph)))
-        return query.overview(graph, token_budget, self._ranked[1])
+        with self._give_way.answering():
+            if self._ranked is None or self._ranked[0] != self._version:
+                self._ranked = (self._version, query.ranked(graph, query.rank(graph)))
+            return query.overview(graph, token_budget, self._ranked[1])
 
     def _from_rows(
         self,

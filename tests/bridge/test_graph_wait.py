@@ -31,7 +31,7 @@ def test_impact_waits_for_the_graph_while_other_calls_answer(
     root = copy_repo(tmp_path)
     (root / "codeanchor.toml").write_text("watch = false\n")
     expected = {n.node_id for n in CodeMap.open(root).impact(TARGET, IMPACT_DEPTH)}  # stored
-    held_load = hold_at_gate(monkeypatch, "_materialize", GATE_TIMEOUT_S)  # however reached
+    held_load = hold_at_gate(monkeypatch, "_take_graph", GATE_TIMEOUT_S)  # however reached
 
     async def scenario() -> None:
         app = AppContext(root, serving=True)
