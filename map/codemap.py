@@ -7,11 +7,14 @@ builds from scratch. `rebuild` does the same check at any time, and `save`
 writes only the files whose rows moved. Files flagged with `mark_stale` stay
 stale until a rebuild that started after the flag.
 
-Opened from a store with nothing changed, the graph is not loaded: search,
-outline, status, node lookups and one-hop neighbours answer from the store;
-ranking, paths, impact and any rebuild load it first (`load_graph` does it
-ahead, e.g. in a background thread). The map and its store (loading the
-graph from it, saving to it): map.store_backed.
+Opened from a store, the graph is not loaded: search, outline, status, node
+lookups and one-hop neighbours answer from the store; ranking, paths and
+impact load the graph first, any rebuild the link too (`load_graph` does
+both ahead, e.g. in a background thread). Files changed since the store was
+written are relinked against the store while the graph is not loaded
+(map.store_link), or wait for it (`link_later`) when the change moves the
+module layout. The map and its store (loading from it, saving to it):
+map.store_backed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from disk.errors import OutsideRootError
 from map.errors import MapError
+from map.ingest import Scan
 from map.names import NameIndex
 from map.progress import BuildProgress, for_phase
 from map.recheck import recheck
@@ -34,6 +38,8 @@ from map.reports import MapStatus as MapStatus
 from map.stale import StaleFlags, changed_among, changed_since, relative_path
 from map.store import MapStore, StoreError, store_file
 from map.store_backed import StoreBackedMap
+from map.store_link import relink_in_store
+from map.wire import unpacked
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +176,46 @@ class CodeMap(StoreBackedMap):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
+
+    def _defer(self, found: Scan, removed: Iterable[str]) -> None:
+        """Record changes for `_materialize` to link (see `open`'s `link_later`), their
+        extracts whole: lookups answer from them meanwhile."""
+        self._pending.update((p, unpacked(p, found.packed[p])) for p in found.extracts)
+        self._pending.update(dict.fromkeys(removed))
+        if self._pending:
+            self._version += 1
+
+    def _relink_stored(self, found: Scan) -> int | None:
+        """Link changed files against the store, the graph left unloaded
+        (map.store_link): their rows, and those of every file whose nodes, edges or
+        resolutions moved, wait for `save`. The files relinked whole; None when the
+        edit moves the layout or the store proved unusable (the caller then links in
+        the loaded graph)."""
+        store = self._store
+        if store is None or self._loaded or found.go_modules != self._go_modules:
+            return None
+        self._view = None  # the store it read moves
+        try:
+            relinked = relink_in_store(store, self._stamps.keys(), found)
+        except StoreError as exc:
+            self._forget_store(exc)
+            return None
+        if relinked is None:
+            return None
+        per_file = self._edge_counts.per_file
+        for path, rows in relinked.rows.items():
+            if rows is not None:
+                per_file[path] = len(rows.edges) + len(rows.extract.symbols)  # `contains` too
+        self._counts["symbols"] = int(self._counts.get("symbols", 0)) + relinked.symbols_added
+        self._counts["edges"] = sum(per_file.values())
+        self._relinked_rows.update(relinked.rows)
+        self._dirty |= relinked.rows.keys()
+        self._version += 1
+        return relinked.stats.files_relinked
+
+    def _store_failed(self) -> bool:
+        """Whether the store proved unusable (the map was emptied: rebuild it whole)."""
+        return self._broken
 
     def mark_stale(self, paths: Iterable[str]) -> None:
         """Flag files as changed on disk since the last build (until the next one)."""

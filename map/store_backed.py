@@ -48,9 +48,8 @@ from map.store import (
     remove_legacy,
     store_file,
 )
-from map.store_link import StoreView, relink_in_store
+from map.store_link import StoreView
 from map.unresolved import OpenUses, UnresolvedUse
-from map.wire import unpacked
 
 log = logging.getLogger(__name__)
 
@@ -301,46 +300,6 @@ class StoreBackedMap(MapReader):
         total = len(self._saved[0])
         pause = self._give_way.pause
         linker.restore_link(files, self._go_modules, linking, total, pause)
-
-    def _defer(self, found: Scan, removed: Iterable[str]) -> None:
-        """Record changes for `_materialize` to link (see `open`'s `link_later`), their
-        extracts whole: lookups answer from them meanwhile."""
-        self._pending.update((p, unpacked(p, found.packed[p])) for p in found.extracts)
-        self._pending.update(dict.fromkeys(removed))
-        if self._pending:
-            self._version += 1
-
-    def _relink_stored(self, found: Scan) -> int | None:
-        """Link changed files against the store, the graph left unloaded
-        (map.store_link): their rows, and those of every file whose nodes, edges or
-        resolutions moved, wait for `save`. The files relinked whole; None when the
-        edit moves the layout or the store proved unusable (the caller then links in
-        the loaded graph)."""
-        store = self._store
-        if store is None or self._loaded or found.go_modules != self._go_modules:
-            return None
-        self._view = None  # the store it read moves
-        try:
-            relinked = relink_in_store(store, self._stamps.keys(), found)
-        except StoreError as exc:
-            self._forget_store(exc)
-            return None
-        if relinked is None:
-            return None
-        per_file = self._edge_counts.per_file
-        for path, rows in relinked.rows.items():
-            if rows is not None:
-                per_file[path] = len(rows.edges) + len(rows.extract.symbols)  # `contains` too
-        self._counts["symbols"] = int(self._counts.get("symbols", 0)) + relinked.symbols_added
-        self._counts["edges"] = sum(per_file.values())
-        self._relinked_rows.update(relinked.rows)
-        self._dirty |= relinked.rows.keys()
-        self._version += 1
-        return relinked.stats.files_relinked
-
-    def _store_failed(self) -> bool:
-        """Whether the store proved unusable (the map was emptied: rebuild it whole)."""
-        return self._broken
 
     def _link_pending(self, linker: StoredLinker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
