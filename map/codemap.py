@@ -241,7 +241,8 @@ class CodeMap(StoreBackedMap):
 
     def changed_files(self) -> list[str]:
         """The files the map holds that differ now on disk (see `changed_on_disk`)."""
-        return changed_among(self.root, self._stamps)
+        with self._give_way.answering():  # a stat each: a load must not hold every one up
+            return changed_among(self.root, self._stamps)
 
     def status(self) -> MapStatus:
         """Counts, languages, stale files and the last build."""
