@@ -11,7 +11,7 @@ the last few stay decoded).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from map.model import FileExtract
@@ -69,15 +69,16 @@ class PackedExtracts(Mapping[str, FileExtract]):
 
 
 def stored(
-    store: MapStore, stamps: Stamps
+    store: MapStore, stamps: Stamps, own: Mapping[str, str] | None = None
 ) -> Iterator[tuple[str, FileExtract, bytes, References, bytes]]:
     """Every file of `store` (path, extract, packed, its references as columns, what
     linking decided for it: map.link_rows), one at a time, checked against `stamps`
     (the files the map holds): raises StoreError when they disagree, or as
     `MapStore.linked_rows` does. The extract holds only the references that name a
-    base class (see map.snapshot.decode_extract): it is for the linker's intake alone."""
+    base class (see map.snapshot.decode_extract): it is for the linker's intake alone;
+    its symbols share the node IDs `own` holds (a loaded graph's)."""
     count = 0
-    for (extract, references), blob, links in store.linked_rows(for_linking):
+    for (extract, references), blob, links in store.linked_rows(partial(for_linking, own=own)):
         held = stamps.get(extract.path)
         if held is None or held[1] != extract.content_hash:
             raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
@@ -87,9 +88,12 @@ def stored(
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
 
 
-def for_linking(path: str, lists: list[Any]) -> tuple[FileExtract, References]:
+def for_linking(
+    path: str, lists: list[Any], own: Mapping[str, str] | None = None
+) -> tuple[FileExtract, References]:
     """A file's extract from its stored lists as the linker takes it in: the extract
     with only the references that name a base class (map.snapshot.decode_extract),
     and every reference as columns (a decoded extract of mix holds ~360 MB, mostly
     reference objects)."""
-    return decode_extract(path, lists, bases_only=True), References.of_stored(path, lists[4])
+    extract = decode_extract(path, lists, bases_only=True, own=own)
+    return extract, References.of_stored(path, lists[4])

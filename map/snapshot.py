@@ -11,7 +11,7 @@ a store of another version is rebuilt.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from sys import intern
 from typing import Any, get_args
 
@@ -95,12 +95,19 @@ def encode_extract(e: FileExtract) -> list[Any]:
     ]
 
 
-def decode_extract(path: str, raw: list[Any], *, bases_only: bool = False) -> FileExtract:
+def decode_extract(
+    path: str,
+    raw: list[Any],
+    *,
+    bases_only: bool = False,
+    own: Mapping[str, str] | None = None,
+) -> FileExtract:
     """The extract of `path` from `encode_extract`'s lists; raises ValueError, TypeError,
     KeyError or IndexError when they are malformed. `bases_only`: of the references,
     only those that name a base class (what a file's scope reads), for the linker,
     which takes the rest from the lists as columns (map.references): building a
-    million reference objects was most of a graph load's decoding."""
+    million reference objects was most of a graph load's decoding. `own`: node IDs
+    as already held (a loaded graph's), for the symbols to share."""
     language, digest, symbols, imports, references, assignments = raw
     if bases_only:
         references = [r for r in references if r[1] == INHERITS]
@@ -118,7 +125,7 @@ def decode_extract(path: str, raw: list[Any], *, bases_only: bool = False) -> Fi
         path=path,
         language=language,
         content_hash=digest,
-        symbols=_symbols(prefix, symbols, ids, span),
+        symbols=_symbols(prefix, symbols, ids, span, own),
         imports=tuple(
             Import(intern(module), tuple((intern(a), intern(b)) for a, b in names), span(rng))
             for module, names, rng in imports
@@ -152,12 +159,15 @@ def _symbols(
     raw: list[Any],
     ids: dict[str | None, str],
     span: Callable[[list[int]], Range],
+    own: Mapping[str, str] | None = None,
 ) -> tuple[Symbol, ...]:
-    """Decode symbol lists; each one's node ID goes in `ids` by its tail."""
+    """Decode symbol lists; each one's node ID goes in `ids` by its tail (the string
+    `own` holds, when it does)."""
     built: list[Symbol] = []
     for tail, name, kind, rng, sel, exact, normalized, qual, container, declaration in raw:
         qualname = tail if qual is None else qual
-        ids[tail] = prefix + tail
+        node_id = prefix + tail
+        ids[tail] = node_id if own is None else own.get(node_id, node_id)
         built.append(
             Symbol(
                 node_id=ids[tail],

@@ -296,7 +296,8 @@ class StoreBackedMap(MapReader):
         store = self._store
         assert store is not None
         linking = for_phase(progress, "linking")
-        files = stored(store, self._saved[0])
+        own = {node: node for node in linker.graph}  # the extracts' IDs share the graph's
+        files = stored(store, self._saved[0], own)
         total = len(self._saved[0])
         pause = self._give_way.pause
         linker.restore_link(files, self._go_modules, linking, total, pause)
