@@ -85,6 +85,21 @@ class AppContext(ConfiguredWorkspace):
             code_map = await self._opened_map()
         return code_map
 
+    def open_map_early(self) -> None:
+        """Start opening the map now, in the background, when the root has a map store
+        (a server, as it starts): it is checked against the disk, edits made while no
+        server ran are linked, and the disk is watched from then on, so the first call
+        waits only for what is left of that. Without a store the first call that needs
+        the map builds it (a server may never be asked about the map)."""
+        if CodeMap.has_store(self.root, self.map_settings):
+            self._spawn(self._open_early())
+
+    async def _open_early(self) -> None:
+        try:
+            await self._opened_map()
+        except Exception as exc:  # the first call that needs the map opens it again
+            log.warning("opening the map at start failed: %s", exc)
+
     async def _opened_map(self) -> CodeMap:
         """The map, opened on first use (see `code_map`)."""
         async with self._map_lock:

@@ -104,6 +104,15 @@ class CodeMap(StoreBackedMap):
                 log.warning("%s", exc)
         return codemap
 
+    @staticmethod
+    def has_store(root: Path, settings: MapSettings | None = None) -> bool:
+        """Whether `root` has a map store to open from (a file there; not opened)."""
+        try:
+            path = store_file(root.resolve(), (settings or MapSettings()).snapshot_dir)
+        except OutsideRootError:
+            return False
+        return path.is_file()
+
     def rebuild(
         self, progress: BuildProgress | None = None, paths: Iterable[str] | None = None
     ) -> BuildReport:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,6 +34,13 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(app: AppContext) -> None:
     """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
     takes too long) kills every language server at once, then shuts down."""
+    from map import import_graph_library
+
+    # the map opens (and its graph library loads) in worker threads while the MCP SDK
+    # loads and the client connects: the first answers need not wait for them
+    app.open_map_early()
+    threading.Thread(target=import_graph_library, name="import-networkx", daemon=True).start()
+    await asyncio.sleep(0)  # the open's first step: its worker thread starts
     from bridge.server.mcp_server import build_server
 
     main = asyncio.current_task()
