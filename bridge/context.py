@@ -26,7 +26,7 @@ from verify import CheckCache
 
 if TYPE_CHECKING:
     from lsp import LivePool
-    from map import BuildReport, LiveMap
+    from map import BuildProgress, BuildReport, LiveMap
 
 log = logging.getLogger(__name__)
 
@@ -106,21 +106,26 @@ class AppContext(ConfiguredWorkspace):
             if self._map is None:
                 # a server starts fresh and then watches; a one-shot command reads the
                 # store as built and reports what changed since (see bridge.tools.mapview)
-                self._map = await asyncio.to_thread(
-                    partial(
-                        CodeMap.open,
-                        self.root,
-                        self.map_settings,
-                        refresh=self.serving,
-                        link_later=self.serving,
-                        progress=build_progress(),
-                    )
-                )
+                self._map = await asyncio.to_thread(self._open_map, build_progress())
                 if self.serving:
                     self._spawn(self._load_graph(self._map))
                     if self.config.bridge.watch:
                         await self._watch(self._map)
             return self._map
+
+    def _open_map(self, progress: BuildProgress | None) -> CodeMap:
+        """Open the map (in a worker thread); a server also indexes its names, which its
+        first search would otherwise wait for."""
+        code_map = CodeMap.open(
+            self.root,
+            self.map_settings,
+            progress,
+            refresh=self.serving,
+            link_later=self.serving,
+        )
+        if self.serving:
+            code_map.prepare_search()
+        return code_map
 
     async def _load_graph(self, code_map: CodeMap) -> None:
         """Load the graph in a worker thread while the store answers lookups (ranking,
