@@ -101,31 +101,32 @@ class AppContext(ConfiguredWorkspace):
             log.warning("opening the map at start failed: %s", exc)
 
     async def _opened_map(self) -> CodeMap:
-        """The map, opened on first use (see `code_map`)."""
+        """The map, opened on first use (see `code_map`).
+
+        A one-shot command reads the store as built and reports what changed since (see
+        bridge.tools.mapview). A server watches the disk, then checks every file against
+        it (so that no edit falls between the two), and loads the graph in the
+        background."""
         async with self._map_lock:
             if self._map is None:
-                # a server starts fresh and then watches; a one-shot command reads the
-                # store as built and reports what changed since (see bridge.tools.mapview)
-                self._map = await asyncio.to_thread(self._open_map, build_progress())
+                progress = build_progress()
+                opened = partial(CodeMap.open, self.root, self.map_settings, progress)
+                code_map = await asyncio.to_thread(opened, refresh=False)
                 if self.serving:
-                    self._spawn(self._load_graph(self._map))
                     if self.config.bridge.watch:
-                        await self._watch(self._map)
+                        await self._watch(code_map)
+                    await asyncio.to_thread(self._refresh, code_map, progress)
+                    self._spawn(self._load_graph(code_map))
+                self._map = code_map
             return self._map
 
-    def _open_map(self, progress: BuildProgress | None) -> CodeMap:
-        """Open the map (in a worker thread); a server also indexes its names, which its
-        first search would otherwise wait for."""
-        code_map = CodeMap.open(
-            self.root,
-            self.map_settings,
-            progress,
-            refresh=self.serving,
-            link_later=self.serving,
-        )
-        if self.serving:
-            code_map.prepare_search()
-        return code_map
+    @staticmethod
+    def _refresh(code_map: CodeMap, progress: BuildProgress | None) -> None:
+        """Bring a server's map up to date with the disk, edits made while no server ran
+        linked against the store (the graph loads later), and index its names, which
+        its first search would otherwise wait for."""
+        code_map.refresh(progress, link_later=True)
+        code_map.prepare_search()
 
     async def _load_graph(self, code_map: CodeMap) -> None:
         """Load the graph in a worker thread while the store answers lookups (ranking,
