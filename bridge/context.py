@@ -26,7 +26,7 @@ from verify import CheckCache
 
 if TYPE_CHECKING:
     from lsp import LivePool
-    from map import BuildReport, LiveMap
+    from map import BuildProgress, BuildReport, LiveMap
 
 log = logging.getLogger(__name__)
 
@@ -87,27 +87,48 @@ class AppContext(ConfiguredWorkspace):
             code_map = await self._opened_map()
         return code_map
 
+    def open_map_early(self) -> None:
+        """Start opening the map now, in the background, when the root has a map store
+        (a server, as it starts): it is checked against the disk, edits made while no
+        server ran are linked, and the disk is watched from then on, so the first call
+        waits only for what is left of that. Without a store the first call that needs
+        the map builds it (a server may never be asked about the map)."""
+        if CodeMap.has_store(self.root, self.map_settings):
+            self._spawn(self._open_early())
+
+    async def _open_early(self) -> None:
+        try:
+            await self._opened_map()
+        except Exception as exc:  # the first call that needs the map opens it again
+            log.warning("opening the map at start failed: %s", exc)
+
     async def _opened_map(self) -> CodeMap:
-        """The map, opened on first use (see `code_map`)."""
+        """The map, opened on first use (see `code_map`).
+
+        A one-shot command reads the store as built and reports what changed since (see
+        bridge.tools.mapview). A server watches the disk, then checks every file against
+        it (so that no edit falls between the two), and loads the graph in the
+        background."""
         async with self._map_lock:
             if self._map is None:
-                # a server starts fresh and then watches; a one-shot command reads the
-                # store as built and reports what changed since (see bridge.tools.mapview)
-                self._map = await asyncio.to_thread(
-                    partial(
-                        CodeMap.open,
-                        self.root,
-                        self.map_settings,
-                        refresh=self.serving,
-                        link_later=self.serving,
-                        progress=build_progress(),
-                    )
-                )
+                progress = build_progress()
+                opened = partial(CodeMap.open, self.root, self.map_settings, progress)
+                code_map = await asyncio.to_thread(opened, refresh=False)
                 if self.serving:
-                    self._spawn(self._load_graph(self._map))
                     if self.config.bridge.watch:
-                        await self._watch(self._map)
+                        await self._watch(code_map)
+                    await asyncio.to_thread(self._refresh, code_map, progress)
+                    self._spawn(self._load_graph(code_map))
+                self._map = code_map
             return self._map
+
+    @staticmethod
+    def _refresh(code_map: CodeMap, progress: BuildProgress | None) -> None:
+        """Bring a server's map up to date with the disk, edits made while no server ran
+        linked against the store (the graph loads later), and index its names, which
+        its first search would otherwise wait for."""
+        code_map.refresh(progress, link_later=True)
+        code_map.prepare_search()
 
     async def _load_graph(self, code_map: CodeMap) -> None:
         """Load the graph in a worker thread while the store answers lookups (ranking,

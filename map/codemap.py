@@ -96,19 +96,35 @@ class CodeMap(StoreBackedMap):
             codemap._adopt(store, state)
             if not refresh:
                 return codemap
-        codemap._link_later = link_later
-        stored_modules = dict(codemap._go_modules)
-        report = codemap.rebuild(progress)
-        codemap._link_later = False
-        if codemap._pending:
-            return codemap
+        codemap.refresh(progress, link_later=link_later)
+        return codemap
+
+    def refresh(self, progress: BuildProgress | None = None, *, link_later: bool = False) -> None:
+        """Check every file against the disk and bring the map up to date, saving when
+        anything moved (see `open`, which does it unless told not to: a server starts
+        watching the disk between the two, so that no edit falls between the check and
+        the watch)."""
+        self._link_later = link_later
+        stored_modules = dict(self._go_modules)
+        report = self.rebuild(progress)
+        self._link_later = False
+        if self._pending:
+            return
         moved = report.files_changed or report.files_removed or report.restamped
-        if report.full or moved or codemap._go_modules != stored_modules:
+        if report.full or moved or self._go_modules != stored_modules:
             try:
-                codemap.save(progress=progress)
+                self.save(progress=progress)
             except (MapError, OutsideRootError) as exc:  # the map works without a store
                 log.warning("%s", exc)
-        return codemap
+
+    @staticmethod
+    def has_store(root: Path, settings: MapSettings | None = None) -> bool:
+        """Whether `root` has a map store to open from (a file there; not opened)."""
+        try:
+            path = store_file(root.resolve(), (settings or MapSettings()).snapshot_dir)
+        except OutsideRootError:
+            return False
+        return path.is_file()
 
     def rebuild(
         self, progress: BuildProgress | None = None, paths: Iterable[str] | None = None

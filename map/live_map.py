@@ -104,6 +104,8 @@ class LiveMap:
     async def _rebuild(self) -> None:
         changed, self._changed = self._changed, set()
         try:
+            async with self._lock:  # a check of the disk under way (a server's first) ends
+                pass
             # outside the lock: readers keep answering from the store meanwhile
             await asyncio.to_thread(self.codemap.load_graph)
             async with self._lock:

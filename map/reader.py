@@ -186,6 +186,11 @@ class MapReader(ABC):
             index = self._names_now()
             return query.search_nodes(index.candidates(pattern), pattern, kinds=kinds, limit=limit)
 
+    def prepare_search(self) -> None:
+        """Index every file's names for search now (a server does it as it opens its
+        map): the first search then only narrows and scores."""
+        self._names_now()
+
     def outline(self, path: str) -> list[query.OutlineEntry]:
         """The symbols of a file, nested, in file order."""
         self._require(path)

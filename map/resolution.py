@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
-from map.scopes import FileScope
+from map.scopes import Declared
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 CONFIDENCE_EXACT = 1.0
@@ -79,11 +80,22 @@ def exact(ids: tuple[str, ...]) -> Resolution | None:
     return Resolution(ids, CONFIDENCE_EXACT if one_name else CONFIDENCE_EXACT / len(ids))
 
 
+class Declarations(Protocol):
+    """What a guess by name reads of a file: its language and its symbols (a file's
+    scope has them, and so has the lighter table a relink in the store reads)."""
+
+    @property
+    def language(self) -> str: ...
+
+    @property
+    def symbols(self) -> Mapping[str, Declared]: ...
+
+
 class NameIndex:
     """Guesses by name among every file's definitions, remembered until `forget`."""
 
     def __init__(
-        self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
+        self, scopes: Mapping[str, Declarations], defs_by_name: Mapping[str, set[str]]
     ) -> None:
         self._scopes = scopes
         self._defs = defs_by_name

@@ -43,6 +43,7 @@ from map.resolution import (
     CALLABLE_KINDS,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
+    Declarations,
     NameIndex,
     Resolution,
     file_of,
@@ -70,12 +71,17 @@ class Resolver(ValueLookups):
     a value stands for: `ValueLookups`)."""
 
     def __init__(
-        self, scopes: Mapping[str, FileScope], defs_by_name: Mapping[str, set[str]]
+        self,
+        scopes: Mapping[str, FileScope],
+        defs_by_name: Mapping[str, set[str]],
+        declarations: Mapping[str, Declarations] | None = None,
     ) -> None:
+        """`declarations`: what guesses by name read of each file, when lighter to have
+        than its scope (default: the scopes)."""
         self._scopes = scopes
         self._defs = defs_by_name
         self._exports = Exports(scopes)
-        self._names = NameIndex(scopes, defs_by_name)
+        self._names = NameIndex(scopes if declarations is None else declarations, defs_by_name)
         self._definitions = Definitions(scopes, defs_by_name)
         self._siblings = Siblings(scopes)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from map.assigned import Assigned
@@ -19,6 +20,7 @@ from map.model import (
     FileExtract,
     Import,
     Reference,
+    Symbol,
     SymbolKind,
 )
 from map.modules import (
@@ -191,13 +193,19 @@ class FileScope:
         return symbol is not None and symbol.kind in CLASS_KINDS
 
 
+def declared(symbols: Iterable[Symbol]) -> dict[str, Declared]:
+    """What lookups read of each symbol, by node ID, in file order."""
+    containers: dict[tuple[str, ...], tuple[str, ...]] = {}  # one per class, not per member
+    found: dict[str, Declared] = {}
+    for s in symbols:
+        container = containers.setdefault(s.container, s.container)
+        found[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
+    return found
+
+
 def new_scope(extract: FileExtract) -> FileScope:
     """The scope of one file, before its imports are bound."""
-    containers: dict[tuple[str, ...], tuple[str, ...]] = {}  # one per class, not per member
-    symbols: dict[str, Declared] = {}
-    for s in extract.symbols:
-        container = containers.setdefault(s.container, s.container)
-        symbols[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
+    symbols = declared(extract.symbols)
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
         by_qual[s.qualname].append(s.node_id)

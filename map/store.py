@@ -235,14 +235,15 @@ class MapStore:
         rows = self._rows("SELECT path, hash, names, details FROM names")
         return [(p, h, n, d) for p, h, n, d in rows]
 
-    def edges(self, node_id: str, incoming: bool) -> list[tuple[str, str, str, dict[str, Any]]]:
-        """(source, target, kind, attributes) of the edges into or out of `node_id`."""
-        column = "target" if incoming else "source"
-        rows = self._rows(
-            f"SELECT source, target, kind, {EDGE_COLUMNS} FROM edges WHERE {column} = ?",
+    def ends(self, node_id: str, incoming: bool) -> list[tuple[str, str, float, str | None]]:
+        """(other end, kind, confidence, the other end's node kind, None when the store
+        has no such node) of the edges into or out of `node_id`, in one query."""
+        near, far = ("target", "source") if incoming else ("source", "target")
+        return self._rows(
+            f"SELECT edges.{far}, edges.kind, edges.confidence, nodes.kind FROM edges "
+            f"LEFT JOIN nodes ON nodes.id = edges.{far} WHERE edges.{near} = ?",
             (node_id,),
         )
-        return [(s, t, k, edge_attrs(k, *rest)) for s, t, k, *rest in rows]
 
     def edge(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         """One edge's attributes, or None."""

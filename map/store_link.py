@@ -18,7 +18,7 @@ refused (None), and the caller loads the whole map.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,9 +35,10 @@ from map.link_store import StoredLinker
 from map.model import FileExtract
 from map.packed import PackedExtracts
 from map.references import References
-from map.resolution import file_of
-from map.scopes import FileScope, bind_imports, fill_visible, new_scope
-from map.snapshot import decode_extract, unpack_lists
+from map.resolution import Declarations, file_of
+from map.resolve import Resolver
+from map.scopes import Declared, FileScope, bind_imports, declared, fill_visible, new_scope
+from map.snapshot import decode_extract, decode_symbols, unpack_lists
 from map.store import FileRows, MapStore, StoreError
 from map.unresolved import OpenUses, open_names
 
@@ -50,6 +51,7 @@ class StoreLinker(StoredLinker):
     """A linker whose tables and graph hold only what it read of a store."""
 
     def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
+        self._declared = _Declared(self._load_declared)
         super().__init__(new_graph())
         self._store = store
         self._paths = paths
@@ -67,7 +69,12 @@ class StoreLinker(StoredLinker):
                 self._index.add(path, language)
         self._go_modules = dict(go_modules)
         self._index.set_go_modules(self._go_modules)
+        self._declared.scopes = self._scopes
         self._wire()
+
+    def _wire(self) -> None:
+        super()._wire()
+        self._resolver = Resolver(self._scopes, self._defs, self._declared)
 
     def _read_lists(self, path: str) -> list[Any] | None:
         blob = self._store.extract_blob(path)
@@ -101,6 +108,18 @@ class StoreLinker(StoredLinker):
         dict.__setitem__(self._scopes, path, scope)  # files that include it see it
         fill_visible(self._scopes, self._index, [path])
         return scope
+
+    def _load_declared(self, path: str) -> StoredDeclarations | None:
+        """A file's language and symbols as stored, nothing else decoded (a guess by
+        name reads no more: a whole scope costs decoding the file's uses and binding
+        its imports too)."""
+        lists = self._stored_lists(path)
+        if lists is None:
+            return None
+        try:
+            return StoredDeclarations(lists[0], declared(decode_symbols(path, lists[2])))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StoreError(f"{self._store.path}: malformed extract of {path} ({exc!r})") from exc
 
     def _load_defined(self, name: str) -> set[str] | None:
         return self._store.defined(name) or None
@@ -162,6 +181,34 @@ class StoreView(StoreLinker):
 
     def _hydrate(self, path: str) -> None:
         """Reading open uses needs no graph."""
+
+
+@dataclass(frozen=True)
+class StoredDeclarations:
+    """A file's language and symbols as the store holds them (see `Declarations`)."""
+
+    language: str
+    symbols: dict[str, Declared]
+
+
+class _Declared(Mapping[str, Declarations]):
+    """What guesses by name read of each file: its scope when the relink has it (a
+    changed file's is new), else its symbols as stored, read once."""
+
+    def __init__(self, load: Callable[[str], StoredDeclarations | None]) -> None:
+        self.scopes: Mapping[str, FileScope] = {}
+        self._stored = LazyTable(load)
+
+    def __getitem__(self, path: str) -> Declarations:
+        if dict.__contains__(self.scopes, path):  # loaded or set, never loaded here
+            return self.scopes[path]
+        return self._stored[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.scopes)
+
+    def __len__(self) -> int:
+        return len(self.scopes)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 A restarted server answers outline, a node's attributes and one-hop
 neighbours from the store's rows at once (search too: see map.names); each
 answer is the one the graph would give (the same `map.query` functions run
-on a small graph of just the rows involved).
+on a small graph of just the rows involved; one-hop neighbours on the rows
+themselves, `query.first_hop`).
 """
 
 from __future__ import annotations
@@ -32,15 +33,9 @@ def attrs(store: MapStore, node_id: str) -> NodeDetails | None:
 def neighbors(
     store: MapStore, node_id: str, direction: str, kinds: Iterable[EdgeKind] | None
 ) -> list[query.Neighbor]:
-    """`query.neighbors` at depth 1 (uses and imports, not `contains`)."""
-    graph = new_graph()
-    found = store.node(node_id)
-    if found is None:
+    """`query.neighbors` at depth 1 (uses and imports, not `contains`), from one query
+    (no graph: the graph library may still be loading)."""
+    if store.node(node_id) is None:
         return []
-    graph.add_node(node_id, **found)
-    for source, target, kind, data in store.edges(node_id, incoming=direction == "in"):
-        for other in (source, target):
-            if other not in graph:
-                graph.add_node(other, **(store.node(other) or {"kind": FILE_KIND}))
-        graph.add_edge(source, target, key=kind, **data)
-    return query.neighbors(graph, node_id, direction, kinds, 1)
+    ends = store.ends(node_id, incoming=direction == "in")
+    return query.first_hop(node_id, [(o, k, c, n or FILE_KIND) for o, k, c, n in ends], kinds)

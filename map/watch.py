@@ -45,7 +45,7 @@ IGNORED_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp", ".pyc")
 # after BATCH_MS of a continuous stream. Short, so stale flags are immediate.
 STEP_MS = 30
 BATCH_MS = 150
-# How often the watching thread wakes with nothing to report; bounds start-up.
+# How long the watching thread waits with nothing to report before it hands back.
 IDLE_TIMEOUT_MS = 250
 
 
@@ -121,7 +121,6 @@ class Watcher:
         self._last_error: str | None = None
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
-        self._ready = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
     def state(self) -> WatcherState:
@@ -150,13 +149,17 @@ class Watcher:
             raise WatchStartError(f"{self.root}: not a directory; pass an existing workspace root")
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
-        self._ready = asyncio.Event()
         self._status = "starting"
         self._tasks = [
             asyncio.create_task(self._watch(), name=f"codeanchor-watch {self.root}"),
             asyncio.create_task(self._drive(), name=f"codeanchor-rebuild {self.root}"),
         ]
-        await self._ready.wait()
+        # The watch task's first step enters `awatch`, which registers the watches on
+        # the tree (or fails) before its first wait: events are being seen once it
+        # yields, not only after the first idle timeout (a quarter second at start).
+        await asyncio.sleep(0)
+        if self._status == "starting":
+            self._status = "watching"
         if self.state().status == "error":
             await self.stop()
             raise WatchStartError(f"{self._last_error}; check the root and the inotify limits")
@@ -189,9 +192,6 @@ class Watcher:
                 rust_timeout=IDLE_TIMEOUT_MS,
                 yield_on_timeout=True,
             ):
-                if not self._ready.is_set():
-                    self._status = "watching"
-                    self._ready.set()
                 if batch:
                     self._on_batch(path for _change, path in batch)
         except Exception as exc:
@@ -199,7 +199,6 @@ class Watcher:
             self._status = "error"
             self._last_error = f"watching {self.root} failed: {exc!r}"
         finally:
-            self._ready.set()  # never leave start() waiting
             self._stop.set()
             self._wake.set()
 

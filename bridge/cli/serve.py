@@ -7,9 +7,14 @@ import asyncio
 import contextlib
 import logging
 import signal
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp.server.mcpserver import MCPServer
+
     from bridge.context import AppContext
 
 
@@ -33,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(app: AppContext) -> None:
     """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
     takes too long) kills every language server at once, then shuts down."""
-    from bridge.server.mcp_server import build_server
+    from map import import_graph_library
+
+    # the map opens (watched, then checked against the disk) and the graph library loads
+    # while the MCP SDK loads in a worker thread, the event loop free for the open's
+    # steps: the first answers need not wait for them
+    app.open_map_early()
+    threading.Thread(target=import_graph_library, name="import-networkx", daemon=True).start()
+    build_server = await asyncio.to_thread(_server_builder)
 
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -47,3 +59,10 @@ async def _serve(app: AppContext) -> None:
         loop.add_signal_handler(signum, stop)
     with contextlib.suppress(asyncio.CancelledError):
         await build_server(app).run_stdio_async()
+
+
+def _server_builder() -> Callable[[AppContext], MCPServer[AppContext]]:
+    """`build_server`, the MCP SDK and every tool imported (a second or more)."""
+    from bridge.server.mcp_server import build_server
+
+    return build_server

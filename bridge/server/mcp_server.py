@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -36,7 +35,6 @@ from bridge.contract.translate import as_tool_error, internal_error
 from bridge.server.call_progress import reporting
 from bridge.server.mcp_stdio import INVALID_TEXT
 from bridge.server.registry import ToolSpec, all_tools
-from map import import_graph_library
 
 log = logging.getLogger(__name__)
 
@@ -215,8 +213,6 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
     async def lifespan(_: MCPServer[AppContext]) -> AsyncIterator[AppContext]:
         try:
             app.start_memory_check()
-            # a server always makes a graph: its library loads while the client connects
-            threading.Thread(target=import_graph_library, daemon=True).start()
             yield app
         finally:
             await app.aclose()

@@ -60,3 +60,27 @@ def test_a_loaded_map_gives_the_details_its_store_gives(tmp_path: Path) -> None:
     used = [a for a in from_graph[1] if a is not None and a["kind"] != "imports"]
     assert used and all(a["lines"] for a in used)
     assert any(a["range"].first_line == a["lines"][0] for a in from_graph[0] if a and "range" in a)
+
+
+def test_a_loaded_map_gives_the_neighbours_its_store_gives(tmp_path: Path) -> None:
+    root = copy_repo(tmp_path)
+    (root / "recursive.py").write_text(
+        "class Base:\n    pass\n\n\n"
+        "def fact(n):\n    return n * fact(n - 1) if n else 1\n\n\n"
+        "class Child(Base):\n    def go(self):\n        return fact(3), Base, Child\n"
+    )
+    CodeMap.open(root)  # the store
+    warm = CodeMap.open(root)
+    assert not warm.graph_loaded
+    asked = [
+        (node, direction, kinds)
+        for node in warm.node_ids()
+        for direction in ("in", "out")
+        for kinds in (None, ["calls"], ["references", "inherits"])
+    ]
+    from_store = [warm.neighbors(node, direction, kinds) for node, direction, kinds in asked]
+    assert warm.load_graph()
+    from_graph = [warm.neighbors(node, direction, kinds) for node, direction, kinds in asked]
+    assert from_graph == from_store
+    loops = [n for found in from_graph for n in found if n.node_id == n.source]
+    assert loops and any(len(found) > 1 for found in from_graph)
