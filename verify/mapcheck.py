@@ -21,7 +21,9 @@ cap stops short, `hops_not_checked` says which hops were not. A use bound by
 an import from outside the project, or held by a local, cannot stand for a
 project symbol's use; a bare name cannot stand for a member in a language
 where members are always reached through a receiver (`RECEIVER_LANGUAGES`).
-Nothing is checked while the map's graph is not loaded (`graph_not_loaded`).
+Nothing is checked while the map's graph is not loaded (`graph_not_loaded`);
+while its link loads after the graph, the open uses are read from the map's
+store when they lie in a few files, else not weighed (`link_not_loaded`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from map import CodeMap, EdgeKind, Neighbor, UnresolvedUse, language_for
 
 MapReasonCode = Literal[
     "graph_not_loaded",
+    "link_not_loaded",
     "unresolved_uses",
     "unresolved_callees",
     "hops_not_checked",
@@ -99,9 +102,12 @@ def judge_users(
     walked, hops = _walked(starts, reached, depth)
     names = _Names.of(code_map, walked)
     listed = {*starts, *(n.node_id for n in reached)}
+    open_uses = code_map.unresolved_named(names.first)
+    if open_uses is None:
+        return _not_linked()
     found = [
         OpenUse(use, names.first[use.name][0])
-        for use in code_map.unresolved_named(names.first)
+        for use in open_uses
         if use.kind in kinds and use.scope not in listed and names.may_mean(use)
     ]
     found.sort(key=lambda u: names.first[u.use.name])
@@ -154,9 +160,12 @@ def judge_callees(
     if not code_map.graph_loaded:
         return _not_loaded()
     walked, hops = _walked([start], reached, depth)
+    open_uses = code_map.unresolved_within(walked)
+    if open_uses is None:
+        return _not_linked()
     found = [
         OpenUse(use, walked[use.scope] + 1)
-        for use in code_map.unresolved_within(walked)
+        for use in open_uses
         if use.kind in kinds and not (use.why == "local" and use.kind == "references")
     ]
     found.sort(key=lambda u: u.hop)
@@ -174,9 +183,12 @@ def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[st
     ahead = {source, *(n.node_id for n in code_map.neighbors(source, "out", edges, EVERY_HOP))}
     behind = code_map.neighbors(target, "in", edges, EVERY_HOP)
     names = _Names.of(code_map, {target: 0, **{n.node_id: n.distance for n in behind}})
+    open_uses = code_map.unresolved_named(names.first)
+    if open_uses is None:
+        return _not_linked()
     uses = _distinct(
         OpenUse(use, 0)
-        for use in code_map.unresolved_named(names.first)
+        for use in open_uses
         if use.kind in kinds and use.scope in ahead and names.may_mean(use)
     )
     reasons = []
@@ -257,6 +269,16 @@ def _verdict(
             )
         )
     return MapVerdict(not reasons, tuple(reasons), uses, hops)
+
+
+def _not_linked() -> MapVerdict:
+    reason = MapReason(
+        "link_not_loaded",
+        "the map's link is still loading (seconds after a server starts): the uses linking "
+        "left open lie in more files than are read from the store meanwhile, and were not "
+        "weighed; ask again once map_status says linkLoaded",
+    )
+    return MapVerdict(False, (reason,), (), 0)
 
 
 def _not_loaded() -> MapVerdict:

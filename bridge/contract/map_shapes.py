@@ -304,6 +304,10 @@ class StatusData(MapSummary):
     """False while a restarted server still loads its graph: search, outline, status
     and one-hop neighbours answer from the store meanwhile; ranking, paths, impact
     and deeper walks wait for it."""
+    linkLoaded: bool
+    """False while a restarted server still loads its link, after the graph: the uses
+    linking left open are read from the store meanwhile, for answers that need only
+    a few files' (else `link_not_loaded`); a rebuild waits for it."""
 
 
 class BuildData(MapSummary):

@@ -63,6 +63,7 @@ async def map_status(app: AppContext) -> StatusAnswer:
         **summary(code_map.status()),
         watcher=watcher_info(app.watcher_state()),
         graphLoaded=code_map.graph_loaded,
+        linkLoaded=code_map.link_loaded,
     )
     if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now
