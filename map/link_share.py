@@ -13,9 +13,11 @@ chunk into its own temporary file (plain tuples, pickled: only a child and
 the process that forked it exchange them); a child that fails leaves its
 last chunks unsent, and the parent resolves whatever it did not receive.
 
-Forking is only safe in a process with one thread (another thread may hold a
-lock the child would wait on forever): elsewhere, and where fork is missing,
-every file links in this process.
+A child forked from a process with other threads (a server building its first
+map) has only the forking thread: what it runs takes no lock another thread may
+hold (no import, no logging, no I/O but its own file), and a child that stops
+sending for STALL_S is ended and its files linked here all the same. Where
+fork is missing, every file links in this process.
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ import pickle
 import signal
 import struct
 import tempfile
-import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from map.progress import PROGRESS_EVERY, Progress
 
+STALL_S = 60.0
+"""A child that sends nothing for this long is taken to be stuck (a chunk takes ~1 s)."""
 SHARE_FILES = 256
 """Fewer files to link than this link in this process alone (a fork costs more)."""
 CHUNK_FILES = 16
@@ -43,12 +47,7 @@ log = logging.getLogger(__name__)
 
 def can_share(files: int, workers: int) -> bool:
     """Whether linking `files` files with `workers` processes should fork."""
-    return (
-        workers > 1
-        and files >= SHARE_FILES
-        and hasattr(os, "fork")
-        and threading.active_count() == 1
-    )
+    return workers > 1 and files >= SHARE_FILES and hasattr(os, "fork")
 
 
 def link_shared(
@@ -90,7 +89,7 @@ def link_shared(
             done.update(chunk)
         while children:
             pid, sent = children[0]
-            status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            status = _ended(pid, sent)
             children.pop(0)
             if status:
                 log.warning("a linking process ended with %s: this one links its files", status)
@@ -144,10 +143,27 @@ def _fork(
                 relink(path)
             frame = pickle.dumps([(p, describe(p)) for p in chunk], pickle.HIGHEST_PROTOCOL)
             sent.write(_LENGTH.pack(len(frame)) + frame)
-        sent.flush()
+            sent.flush()  # seen by the parent's watch (`_ended`)
         code = 0
     finally:
         os._exit(code)  # never back into the parent's code
+
+
+def _ended(pid: int, sent: IO[bytes]) -> int:
+    """Wait for child `pid` to end, ending it when it stops sending for STALL_S; its
+    exit code (negative: the signal that ended it)."""
+    size, since = -1, time.monotonic()
+    while True:
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            return os.waitstatus_to_exitcode(status)
+        now = time.monotonic()
+        grown = os.fstat(sent.fileno()).st_size
+        if grown != size:
+            size, since = grown, now
+        elif now - since > STALL_S:
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
 
 
 def _frames(sent: IO[bytes]) -> Iterator[tuple[str, Any]]:

@@ -1,18 +1,19 @@
-"""A first link shared with forked processes (map.link_share) builds exactly the map,
-the edge details, the open uses and the store rows that a link in one process does,
-even when a child fails."""
+"""A cold build that links and saves in forked processes too (map.link_share,
+map.forked) builds exactly the map, the edge details, the open uses and the store
+rows that one process does, even when a child fails."""
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import map.forked as forked
 import map.link_share as link_share
+import map.store_write as store_write
 from map.codemap import CodeMap, MapSettings
 from map.linker import Linker
 from tests.map.graph_state import copy_repo, graph_state
@@ -41,22 +42,32 @@ def _store_rows(store: Path) -> dict[str, list[Any]]:
 def _alone(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CodeMap:
     with monkeypatch.context() as patch:
         patch.setattr(link_share, "SHARE_FILES", 10**9)
+        patch.setattr(store_write, "FORKED_WRITE_FILES", 10**9)
         return _build(root, tmp_path / "alone")
 
 
-def _shared(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CodeMap, int]:
-    forks = []
-    fork = link_share._fork
+def _shared(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[CodeMap, list[str]]:
+    forks: list[str] = []
+    fork, made = link_share._fork, forked.forked_map
 
     def counted_fork(*args: Any) -> Any:
-        forks.append(1)
+        forks.append("link")
         return fork(*args)
+
+    def counted_map(*args: Any) -> Any:
+        forks.append("save")
+        return made(*args)
 
     with monkeypatch.context() as patch:
         patch.setattr(link_share, "SHARE_FILES", 1)
         patch.setattr(link_share, "CHUNK_FILES", 1)
+        patch.setattr(store_write, "FORKED_WRITE_FILES", 1)
+        patch.setattr(forked, "CHUNK_ITEMS", 1)
         patch.setattr(link_share, "_fork", counted_fork)
-        return _build(root, tmp_path / "shared"), len(forks)
+        patch.setattr(store_write, "forked_map", counted_map)
+        return _build(root, tmp_path / "shared"), forks
 
 
 def _assert_same(shared: CodeMap, alone: CodeMap, tmp_path: Path) -> None:
@@ -71,7 +82,7 @@ def test_a_shared_first_link_builds_what_one_process_does(
     root = copy_repo(tmp_path)
     alone = _alone(root, tmp_path, monkeypatch)
     shared, forks = _shared(root, tmp_path, monkeypatch)
-    assert forks == 1
+    assert forks == ["link", "save"]
     assert alone.graph.number_of_edges() > 0
     _assert_same(shared, alone, tmp_path)
 
@@ -87,17 +98,5 @@ def test_the_files_a_failed_child_did_not_send_link_here(
 
     monkeypatch.setattr(Linker, "_shared_facts", failing)
     shared, forks = _shared(root, tmp_path, monkeypatch)
-    assert forks == 1
+    assert forks == ["link", "save"]
     _assert_same(shared, alone, tmp_path)
-
-
-def test_a_process_with_other_threads_links_alone() -> None:
-    assert link_share.can_share(10_000, 2)
-    release = threading.Event()
-    other = threading.Thread(target=release.wait)
-    other.start()
-    try:
-        assert not link_share.can_share(10_000, 2)
-    finally:
-        release.set()
-        other.join()
