@@ -353,13 +353,15 @@ class StoreBackedMap(MapReader):
     def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse] | None:
         """Every use of one of `names` that linking left open: resolved to nothing of
         ours, or only to a guess by name (map.unresolved), by path and line. None
-        while the link loads when they lie in more than `VIEW_FILES` files."""
+        while the link loads in a worker thread when they lie in more than
+        `VIEW_FILES` files."""
         return self._open_uses(lambda uses: uses.holding(names), lambda uses: uses.named(names))
 
     def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse] | None:
         """The uses directly inside the symbols `node_ids` that resolved to nothing of
         ours (library calls, unknown receivers), by path and line. None while the
-        link loads when they lie in more than `VIEW_FILES` files."""
+        link loads in a worker thread when they lie in more than `VIEW_FILES`
+        files."""
         files = {node_id.partition("#")[0] for node_id in node_ids}
         return self._open_uses(lambda _: files, lambda uses: uses.within(node_ids))
 
@@ -370,11 +372,12 @@ class StoreBackedMap(MapReader):
     ) -> list[UnresolvedUse] | None:
         """`answer` from the open uses: the linker's; while the link is not in (and no
         change waits to be linked), the store's when it reads no more than
-        `VIEW_FILES` `files`, else None."""
+        `VIEW_FILES` `files`, else None if a load (in a worker thread) is bringing
+        the link in, else the link is loaded first (a one-shot process)."""
         if not self._pending:
             with self._view_lock:
                 stored = self._from_store(lambda store: self._from_view(store, files, answer))
-            if stored is not None:
+            if stored is not None and (stored[0] is not None or self._link_lock.locked()):
                 return stored[0]
         self._extracts()
         return answer(self._linker.open_uses)

@@ -116,19 +116,35 @@ def test_the_graph_alone_loads_without_the_link(restarted: Callable[[], CodeMap]
     assert code_map.impact("lib/m0.py#f0", 2) == impact
 
 
-def test_open_uses_in_too_many_files_are_said_not_weighed_until_the_link_is_in(
+def test_open_uses_in_too_many_files_are_said_not_weighed_while_the_link_loads(
     restarted: Callable[[], CodeMap], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store_backed, "VIEW_FILES", 1)
     code_map = restarted()
     names = ["step"]  # open in two files
-    code_map.load_graph(link=False)
-    assert code_map.unresolved_named(names) is None
-    impact = code_map.impact("lib/m3.py#C3.step", 2)
-    verdict = judge_dependents(code_map, "lib/m3.py#C3.step", impact, 2)
-    assert not verdict.complete
-    assert [r.code for r in verdict.reasons] == ["link_not_loaded"]
-    assert code_map.load_graph()
+    impact = code_map.impact("lib/m3.py#C3.step", 2)  # loads the graph alone
+
+    def ask(loading: CodeMap) -> tuple[Any, ...]:
+        verdict = judge_dependents(loading, "lib/m3.py#C3.step", impact, 2)
+        return loading.unresolved_named(names), verdict
+
+    during, verdict = _while_linking(code_map, ask)
+    assert during is None
+    assert not verdict.complete and [r.code for r in verdict.reasons] == ["link_not_loaded"]
     assert code_map.unresolved_named(names) is not None
     linked = judge_dependents(code_map, "lib/m3.py#C3.step", impact, 2)
     assert "link_not_loaded" not in [r.code for r in linked.reasons]
+
+
+def test_a_process_that_loads_no_link_in_the_background_loads_it_for_open_uses(
+    restarted: Callable[[], CodeMap], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_backed, "VIEW_FILES", 1)
+    code_map = restarted()  # as a one-shot CLI command opens it
+    assert code_map.load_graph(link=False)
+    found = code_map.unresolved_named(["step"])
+    assert found is not None and {use.path for use in found} == {
+        "lib/open_uses.py",
+        "lib/more_open_uses.py",
+    }
+    assert code_map.link_loaded
