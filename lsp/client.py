@@ -6,9 +6,9 @@ client (`workspace/configuration`, `client/registerCapability`,
 request and turns every failure into an `lsp.errors` exception. It knows
 nothing of documents or retries: that is `lsp.session`'s job.
 
-On Linux a server is started through `_DIE_WITH_PARENT`, which asks the
-kernel to kill it when the process that started it dies, then becomes the
-server (exec): no server outlives codeanchor, even one killed with SIGKILL.
+What the client announces, and how a server's capabilities and configuration
+requests are read: `lsp.handshake`; how a server is started so that it dies
+with this process: `lsp.launch`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from lsp.errors import (
     ServerRequestError,
     UnsupportedQueryError,
 )
+from lsp.handshake import PROVIDERS, client_capabilities, configuration_answer
+from lsp.launch import launch_command
 from lsp.published import PublishedDiagnostics
 from lsp.uris import uri_of
 
@@ -46,32 +48,6 @@ _CLIENT_VERSION = "0.1.0"
 _STDERR_LINES_KEPT = 40
 _CLOSE_GRACE_S = 2.0
 
-# argv: parent pid, executable, its arguments. PR_SET_PDEATHSIG (1) survives exec;
-# a parent that died before the call is caught by the pid check.
-_DIE_WITH_PARENT = """\
-import ctypes, os, signal, sys
-ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-if os.getppid() != int(sys.argv[1]):
-    sys.exit(1)
-os.execv(sys.argv[2], sys.argv[2:])
-"""
-
-# Which InitializeResult capability announces each request we send.
-_PROVIDERS: Mapping[str, str] = {
-    types.TEXT_DOCUMENT_DEFINITION: "definition_provider",
-    types.TEXT_DOCUMENT_TYPE_DEFINITION: "type_definition_provider",
-    types.TEXT_DOCUMENT_IMPLEMENTATION: "implementation_provider",
-    types.TEXT_DOCUMENT_REFERENCES: "references_provider",
-    types.TEXT_DOCUMENT_HOVER: "hover_provider",
-    types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: "document_symbol_provider",
-    types.WORKSPACE_SYMBOL: "workspace_symbol_provider",
-    types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY: "call_hierarchy_provider",
-    types.CALL_HIERARCHY_INCOMING_CALLS: "call_hierarchy_provider",
-    types.CALL_HIERARCHY_OUTGOING_CALLS: "call_hierarchy_provider",
-    types.TEXT_DOCUMENT_DIAGNOSTIC: "diagnostic_provider",
-    types.TEXT_DOCUMENT_RENAME: "rename_provider",
-}
-
 # Notifications servers send that we have no use for (registered so pygls
 # does not log each one as unknown).
 _IGNORED_NOTIFICATIONS = (
@@ -80,74 +56,11 @@ _IGNORED_NOTIFICATIONS = (
 )
 
 
-def client_capabilities() -> types.ClientCapabilities:
-    """What codeanchor tells servers it can do."""
-    link = {"dynamic_registration": False, "link_support": True}
-    return types.ClientCapabilities(
-        general=types.GeneralClientCapabilities(
-            position_encodings=[types.PositionEncodingKind.Utf16]
-        ),
-        workspace=types.WorkspaceClientCapabilities(
-            workspace_folders=True,
-            configuration=True,
-            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=True, relative_pattern_support=True
-            ),
-            symbol=types.WorkspaceSymbolClientCapabilities(dynamic_registration=False),
-            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
-        ),
-        text_document=types.TextDocumentClientCapabilities(
-            synchronization=types.TextDocumentSyncClientCapabilities(
-                dynamic_registration=False, did_save=False
-            ),
-            definition=types.DefinitionClientCapabilities(**link),
-            type_definition=types.TypeDefinitionClientCapabilities(**link),
-            implementation=types.ImplementationClientCapabilities(**link),
-            references=types.ReferenceClientCapabilities(dynamic_registration=False),
-            hover=types.HoverClientCapabilities(
-                dynamic_registration=False,
-                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText],
-            ),
-            document_symbol=types.DocumentSymbolClientCapabilities(
-                dynamic_registration=False, hierarchical_document_symbol_support=True
-            ),
-            call_hierarchy=types.CallHierarchyClientCapabilities(dynamic_registration=False),
-            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
-            diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False),
-            rename=types.RenameClientCapabilities(dynamic_registration=False),
-        ),
-        # Servers report their workspace loading only to clients that accept progress.
-        window=types.WindowClientCapabilities(work_done_progress=True),
-    )
-
-
-def launch_command(executable: str, *arguments: str) -> tuple[str, ...]:
-    """The command that runs `executable` so that it dies with this process (Linux)."""
-    if sys.platform != "linux":
-        return (executable, *arguments)
-    guard = (sys.executable, "-I", "-S", "-c", _DIE_WITH_PARENT, str(os.getpid()))
-    return (*guard, executable, *arguments)
-
-
 def _accept_quietly(ls: LanguageClient, params: object) -> None:
     """Acknowledge a server request or notification that needs nothing from us.
 
     (pygls passes the client first to a handler whose first parameter is `ls`.)
     """
-
-
-def configuration_answer(settings: Mapping[str, Any], section: str | None) -> Any:
-    """The value of one `workspace/configuration` section: exact key, else dotted path."""
-    if section is None:
-        return dict(settings)
-    if section in settings:
-        return settings[section]
-    value: Any = settings
-    for part in section.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
 
 
 class Connection:
@@ -273,7 +186,7 @@ class Connection:
 
     def supports(self, method: str) -> bool:
         """Whether the server announced the capability `method` needs."""
-        provider = getattr(self._capabilities, _PROVIDERS[method], None)
+        provider = getattr(self._capabilities, PROVIDERS[method], None)
         return provider is not None and provider is not False
 
     def crash_detail(self) -> str:

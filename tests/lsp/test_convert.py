@@ -6,8 +6,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from lsp.client import configuration_answer
 from lsp.convert import LINE_TEXT_CAP, Converter, nest_by_range
+from lsp.handshake import configuration_answer
 from lsp.model import DocumentSymbolNode, Span
 
 
