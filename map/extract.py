@@ -31,10 +31,11 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
-from map.extract_matches import Collected, Ref, Scope, collect, plain_name
+from map.extract_matches import Collected, Ref, Scope, collect
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
 from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract, Symbol, SymbolKind
+from map.node_text import plain_name
 from map.positions import Positions
 from map.snapshot import REFERENCE_KINDS, decode_extract, decode_symbols
 

@@ -51,14 +51,16 @@ from types import MappingProxyType
 from tree_sitter import Node
 
 from map.model import SymbolKind
+from map.node_text import (
+    CALLED,
+    COMPLEX_QUALIFIER,
+    by_shape,
+    named_type,
+    qualifier_of,
+    split_qualified,
+    text_of,
+)
 
-COMPLEX_QUALIFIER = "<expr>"
-"""The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
-CALLED = "()"
-"""Marks a call in a qualifier (`make()` in `make().run()`): what it returns."""
-SUPER_CALL = "super" + CALLED
-"""The one call kept as a qualifier: it names the enclosing class's bases."""
-_LONGEST_QUALIFIER = 120
 _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}
 )
@@ -67,20 +69,7 @@ _PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value"})
 _LONGEST_NAME = 300
 # (Ruby method names may end in ?, ! or =: `valid?`, `save!`, `name=`)
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
-_OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
-_PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
-_GO_SELECTOR = "selector_expression"
 _BY_SHAPE = "assign.value"
-_UNKNOWN_VALUE = "assign.other"
-_TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
-_NAMES = frozenset({"identifier", _GO_SELECTOR})
-"""Go expressions that are a (dotted) name."""
-_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
-"""Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
-_MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
-)
-"""Member access node types (Python, Go): the fields of the receiver and the name."""
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
@@ -200,7 +189,7 @@ class Collected:
 
     def qualify(self, node: Node) -> str:
         """The qualifier text for `node`; a plain name's own parts are not references."""
-        text = _qualifier(node)
+        text = qualifier_of(node)
         if text != COMPLEX_QUALIFIER and CALLED not in text:  # calls inside stay references
             self.qualifier_spans.append((node.start_byte, node.end_byte))
         return text
@@ -239,11 +228,11 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
         elif role == "ref.types":
             _add_type_refs(found, node)
         elif role == _BY_SHAPE:
-            shape_role, value = _by_shape(captures["value"][0])
+            shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))
         elif role.startswith(("assign.", "attr.")):
             values = captures.get("value")
-            value = _qualifier(_named_type(values[0])) if values else COMPLEX_QUALIFIER
+            value = qualifier_of(named_type(values[0])) if values else COMPLEX_QUALIFIER
             found.assigns.append(
                 new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
@@ -271,7 +260,7 @@ def _add_scope(
     name_node = captures["name"][0]
     if name_node.end_byte - name_node.start_byte > _LONGEST_NAME:
         return  # the parser lost its way (an unexpanded macro), not a real name
-    written = _split_qualified(text_of(name_node))
+    written = split_qualified(text_of(name_node))
     if not written or not all(
         part.isidentifier() or _NAME_PART.fullmatch(part) for part in written
     ):
@@ -282,7 +271,7 @@ def _add_scope(
             break
         name_node = inner
     prefixes = sorted(captures.get("prefix", ()), key=lambda n: n.start_byte)
-    prefix = tuple(part for node_ in prefixes for part in _split_qualified(text_of(node_)))
+    prefix = tuple(part for node_ in prefixes for part in split_qualified(text_of(node_)))
     name = written[-1]
     start = _start_of(node, shape)
     end = _end_of(node, shape)
@@ -335,106 +324,3 @@ def _add_type_refs(found: Collected, node: Node) -> None:
                 found.refs.append(new_ref(name, "references", found.qualify(target)))
         elif current.type != "string":
             pending.extend(current.named_children)
-
-
-def text_of(node: Node | None) -> str:
-    """The source text of `node` ("" for none)."""
-    raw = node.text if node is not None else None
-    return raw.decode("utf-8", errors="replace") if raw else ""
-
-
-def plain_name(text: str) -> str:
-    """A name without generic arguments or a namespace path (`a::Vec<T>` -> `Vec`)."""
-    if text.isidentifier():
-        return text
-    parts = _split_qualified(text)
-    return parts[-1] if parts else ""
-
-
-def _split_qualified(text: str) -> tuple[str, ...]:
-    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B).
-
-    A C++ operator keeps its symbol, without spaces: `A::operator <<` -> A, operator<<.
-    """
-    if text.isidentifier():
-        return (text,)
-    operator = _OPERATOR.search(text)
-    if operator is not None:
-        symbol = "".join(text[operator.end() :].split())
-        return (*_split_qualified(text[: operator.start()]), "operator" + symbol)
-    if "<" in text:
-        depth, kept = 0, []
-        for ch in text:
-            if ch == "<":
-                depth += 1
-            elif ch == ">":
-                depth = max(depth - 1, 0)
-            elif depth == 0:
-                kept.append(ch)
-        text = "".join(kept)
-    names: list[str] = []
-    for part in text.split("::"):
-        # a part is its last word: `Shape *` is Shape, and a macro the parser
-        # could not expand may leave `pair\n    equal_range` as one name
-        words = part.replace("*", " ").replace("&", " ").split()
-        if words:
-            names.extend(name for name in words[-1].split(".") if name)
-    return tuple(names)
-
-
-def _qualifier(node: Node) -> str:
-    """The receiver or module before a name, as written, or `<expr>` when it is not a
-    plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
-    (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
-    if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
-        inner = node.child_by_field_name("function")
-        callee = _qualifier(inner) if inner is not None else COMPLEX_QUALIFIER
-        return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
-    if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
-        return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
-    text = text_of(node)
-    if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
-        return text
-    fields = _MEMBER_FIELDS.get(node.type)
-    target = node.child_by_field_name(fields[0]) if fields is not None else None
-    attribute = node.child_by_field_name(fields[1]) if fields is not None else None
-    if target is not None and attribute is not None:
-        receiver = _qualifier(target)
-        if receiver != COMPLEX_QUALIFIER:
-            return _capped(f"{receiver}.{text_of(attribute)}")
-    return COMPLEX_QUALIFIER
-
-
-def _by_shape(node: Node) -> tuple[str, str]:
-    """The role and value of an `@assign.value` (Go's `x := EXPR`), by EXPR's shape."""
-    if node.type == "unary_expression":  # `&T{}`
-        node = node.child_by_field_name("operand") or node
-    if node.type == "composite_literal":
-        node = node.child_by_field_name("type") or node
-        if node.type in _TYPE_NAMES:
-            return "assign.call", _qualifier(node)
-    elif node.type == "call_expression":
-        callee = node.child_by_field_name("function")
-        if callee is not None and callee.type in _NAMES:
-            return "assign.call", _qualifier(callee)
-    elif node.type in _NAMES:
-        return "assign.alias", _qualifier(node)
-    return _UNKNOWN_VALUE, ""
-
-
-def _named_type(node: Node) -> Node:
-    """The type a Go pointer or generic type names (`*Router`, `List[T]`: the type
-    itself); any other node as it is."""
-    while node.type in _TYPE_WRAPPERS and node.named_child_count:
-        node = node.child_by_field_name("type") or node.named_children[0]
-    return node
-
-
-def _in_go_selector(node: Node) -> bool:
-    """A Go call whose result a selector reads (`NewRouter().Handle`)."""
-    parent = node.parent
-    return parent is not None and parent.type == _GO_SELECTOR
-
-
-def _capped(text: str) -> str:
-    return text if len(text) <= _LONGEST_QUALIFIER else COMPLEX_QUALIFIER

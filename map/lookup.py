@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from map.extract_matches import CALLED, SUPER_CALL
 from map.model import Assignment, ReferenceKind
+from map.node_text import CALLED, SUPER_CALL
 from map.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.scopes import FileScope, NameBinding
 

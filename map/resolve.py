@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from map.definitions import DECLARING_LANGUAGES, Definitions
-from map.extract_matches import CALLED
 from map.lookup import (
     SELF_WORDS,
     SUPER_WORDS,
@@ -37,6 +36,7 @@ from map.lookup import (
     trace,
 )
 from map.model import Reference
+from map.node_text import CALLED
 from map.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,

@@ -1,0 +1,134 @@
+"""What a syntax node's text says: a name without its namespace or generic
+arguments, the receiver or module qualifying a use, the shape of a Go value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from tree_sitter import Node
+
+COMPLEX_QUALIFIER = "<expr>"
+"""The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
+CALLED = "()"
+"""Marks a call in a qualifier (`make()` in `make().run()`): what it returns."""
+SUPER_CALL = "super" + CALLED
+"""The one call kept as a qualifier: it names the enclosing class's bases."""
+_LONGEST_QUALIFIER = 120
+_OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
+_PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
+_GO_SELECTOR = "selector_expression"
+_UNKNOWN_VALUE = "assign.other"
+_TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
+_NAMES = frozenset({"identifier", _GO_SELECTOR})
+"""Go expressions that are a (dotted) name."""
+_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
+"""Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
+)
+"""Member access node types (Python, Go): the fields of the receiver and the name."""
+
+
+def text_of(node: Node | None) -> str:
+    """The source text of `node` ("" for none)."""
+    raw = node.text if node is not None else None
+    return raw.decode("utf-8", errors="replace") if raw else ""
+
+
+def plain_name(text: str) -> str:
+    """A name without generic arguments or a namespace path (`a::Vec<T>` -> `Vec`)."""
+    if text.isidentifier():
+        return text
+    parts = split_qualified(text)
+    return parts[-1] if parts else ""
+
+
+def split_qualified(text: str) -> tuple[str, ...]:
+    """The parts of a qualified name, generic arguments dropped (`a::B<T>` -> a, B).
+
+    A C++ operator keeps its symbol, without spaces: `A::operator <<` -> A, operator<<.
+    """
+    if text.isidentifier():
+        return (text,)
+    operator = _OPERATOR.search(text)
+    if operator is not None:
+        symbol = "".join(text[operator.end() :].split())
+        return (*split_qualified(text[: operator.start()]), "operator" + symbol)
+    if "<" in text:
+        depth, kept = 0, []
+        for ch in text:
+            if ch == "<":
+                depth += 1
+            elif ch == ">":
+                depth = max(depth - 1, 0)
+            elif depth == 0:
+                kept.append(ch)
+        text = "".join(kept)
+    names: list[str] = []
+    for part in text.split("::"):
+        # a part is its last word: `Shape *` is Shape, and a macro the parser
+        # could not expand may leave `pair\n    equal_range` as one name
+        words = part.replace("*", " ").replace("&", " ").split()
+        if words:
+            names.extend(name for name in words[-1].split(".") if name)
+    return tuple(names)
+
+
+def qualifier_of(node: Node) -> str:
+    """The receiver or module before a name, as written, or `<expr>` when it is not a
+    plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
+    (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
+    if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
+        inner = node.child_by_field_name("function")
+        callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
+        return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
+    if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
+        return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
+    text = text_of(node)
+    if _PLAIN_QUALIFIER.fullmatch(text) or text == SUPER_CALL:
+        return text
+    fields = _MEMBER_FIELDS.get(node.type)
+    target = node.child_by_field_name(fields[0]) if fields is not None else None
+    attribute = node.child_by_field_name(fields[1]) if fields is not None else None
+    if target is not None and attribute is not None:
+        receiver = qualifier_of(target)
+        if receiver != COMPLEX_QUALIFIER:
+            return _capped(f"{receiver}.{text_of(attribute)}")
+    return COMPLEX_QUALIFIER
+
+
+def by_shape(node: Node) -> tuple[str, str]:
+    """The role and value of an `@assign.value` (Go's `x := EXPR`), by EXPR's shape."""
+    if node.type == "unary_expression":  # `&T{}`
+        node = node.child_by_field_name("operand") or node
+    if node.type == "composite_literal":
+        node = node.child_by_field_name("type") or node
+        if node.type in _TYPE_NAMES:
+            return "assign.call", qualifier_of(node)
+    elif node.type == "call_expression":
+        callee = node.child_by_field_name("function")
+        if callee is not None and callee.type in _NAMES:
+            return "assign.call", qualifier_of(callee)
+    elif node.type in _NAMES:
+        return "assign.alias", qualifier_of(node)
+    return _UNKNOWN_VALUE, ""
+
+
+def named_type(node: Node) -> Node:
+    """The type a Go pointer or generic type names (`*Router`, `List[T]`: the type
+    itself); any other node as it is."""
+    while node.type in _TYPE_WRAPPERS and node.named_child_count:
+        node = node.child_by_field_name("type") or node.named_children[0]
+    return node
+
+
+def _in_go_selector(node: Node) -> bool:
+    """A Go call whose result a selector reads (`NewRouter().Handle`)."""
+    parent = node.parent
+    return parent is not None and parent.type == _GO_SELECTOR
+
+
+def _capped(text: str) -> str:
+    return text if len(text) <= _LONGEST_QUALIFIER else COMPLEX_QUALIFIER
