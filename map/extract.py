@@ -14,14 +14,14 @@ order qualifies the definitions and gives each reference its scope:
 Extraction writes the compact lists the map store keeps (map.snapshot)
 directly: a pool worker sends only those, so it never builds the extract's
 objects (a third of a million frozen dataclasses on a large corpus) nor
-encodes them again; `extract_file` decodes the lists into a FileExtract.
+encodes them again; `extract_file` decodes the lists into a FileExtract. Which uses are kept, and
+how they are listed: map.extract_uses.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
@@ -32,12 +32,12 @@ from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extract_imports import imports_of
 from map.extract_matches import Collected, Ref, Scope, collect
+from map.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.fingerprint import TokenIndex
 from map.languages import extraction_query, grammar, language_for
-from map.model import ATTRIBUTE_PREFIX, RETURNS, FileExtract, Symbol, SymbolKind
-from map.node_text import plain_name
+from map.model import FileExtract, Symbol, SymbolKind
 from map.positions import Positions
-from map.snapshot import REFERENCE_KINDS, decode_extract, decode_symbols
+from map.snapshot import decode_extract, decode_symbols
 
 _BOM = b"\xef\xbb\xbf"
 # A `.h` header holding any of these is C++, not C.
@@ -58,31 +58,6 @@ _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
-_UNKNOWN = "assign.other"
-_LOCAL = "assign."
-_ALIAS = "assign.alias"
-_HIDING: Mapping[str, bool] = MappingProxyType({"references": True, "values": False})
-"""The uses a local of their name hides: a reference by an unknown local (True), a
-function taken as a value by any local but an alias (False)."""
-_RECEIVERS = frozenset({"self", "cls"})
-_ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
-    {
-        "assign.type": 0,
-        "assign.call": 1,
-        "assign.alias": 1,
-        "assign.other": 2,
-        "attr.type": 0,
-        "attr.call": 1,
-        "attr.alias": 1,
-        "assign.returns": 0,
-    }
-)
-_REF_PRIORITY: Mapping[str, int] = MappingProxyType(
-    {"inherits": 0, "calls": 1, "values": 2, "references": 3}
-)
-_KIND_INDEX: Mapping[str, int] = MappingProxyType({k: i for i, k in enumerate(REFERENCE_KINDS)})
-Span = Callable[[Node, Node], list[int]]
-"""From the start of one node to the end of another, as the store's four ints."""
 
 
 def extract_file(path: str, data: bytes) -> FileExtract:
@@ -113,8 +88,8 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
         digest,
         symbols,
         _imports(language, span, found.imports),
-        _references(span, found),
-        _assignments(found),
+        references_of(span, found),
+        assignments_of(found),
     ]
 
 
@@ -221,8 +196,8 @@ def _symbols(
         scope.declaration = kind in _CALLABLE and scope.node.type in declarations
         symbols.append(_symbol(data, span, scope, qualname, kind, tokens))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
-    found.refs = [r for r in refs if r.kind not in _ASSIGN_RANK]
-    found.assigns = [r for r in refs if r.kind in _ASSIGN_RANK]
+    found.refs = [r for r in refs if r.kind not in ASSIGN_RANK]
+    found.assigns = [r for r in refs if r.kind in ASSIGN_RANK]
     found.tails = tails
     return symbols
 
@@ -317,116 +292,12 @@ def _symbol(
     ]
 
 
-def _references(span: Span, found: Collected) -> list[list[Any]]:
-    """The references kept, in file order, as the store lists them."""
-    defined = {scope.name_node.start_byte for scope in found.scopes} | found.skipped
-    tails = found.tails
-    # a use of a parameter or another unknown local names nothing of ours: not kept
-    unknown_locals = {(id(ref.scope), ref.text) for ref in found.assigns if ref.kind == _UNKNOWN}
-    # a function taken as a value is never a local, unless one that aliases a name
-    not_functions = {
-        (id(ref.scope), ref.text)
-        for ref in found.assigns
-        if ref.kind.startswith(_LOCAL) and ref.kind != _ALIAS
-    }
-    best: dict[int, Ref] = {}
-    for ref in found.refs:
-        key = ref.start
-        hidden = _HIDING.get(ref.kind)
-        if key in defined or (
-            hidden is not None
-            and ref.qualifier is None
-            and (id(ref.scope), ref.text) in (unknown_locals if hidden else not_functions)
-        ):
-            continue
-        kept = best.get(key)
-        if kept is None or _rank(ref) < _rank(kept):
-            best[key] = ref
-    for scope in found.scopes:  # a declaration names its definition (map.resolve)
-        if scope.declaration:
-            best[scope.name_node.start_byte] = Ref(
-                scope.name_node, "references", None, scope.name_node.start_byte, scope.name, scope
-            )
-    starts = sorted(best)
-    for q_start, q_end in found.qualifier_spans:
-        index = bisect_left(starts, q_start)
-        while index < len(starts) and starts[index] < q_end:
-            best.pop(starts[index], None)
-            index += 1
-    references: list[list[Any]] = []
-    for key in starts:
-        kept_ref = best.get(key)
-        if kept_ref is None:
-            continue
-        name = plain_name(kept_ref.text)
-        if not name or (
-            kept_ref.kind == "references"
-            and kept_ref.qualifier is None
-            and name in found.type_parameters
-        ):
-            continue
-        references.append(
-            [
-                name,
-                _KIND_INDEX[kept_ref.kind],
-                span(kept_ref.name_node, kept_ref.name_node),
-                _scope_tail(kept_ref.scope, tails),
-                kept_ref.qualifier,
-            ]
-        )
-    return references
-
-
-def _assignments(found: Collected) -> list[list[Any]]:
-    """The local names given a value, each with its scope (not the defined constants),
-    as the store lists them."""
-    defined = {scope.name_node.start_byte for scope in found.scopes}
-    kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
-    for ref in found.assigns:
-        key = ref.start
-        if key in defined or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
-            continue  # `self` and `cls` are known without their parameter
-        if key not in kept or _ASSIGN_RANK[ref.kind] < _ASSIGN_RANK[kept[key].kind]:
-            kept[key] = ref
-    return [
-        [
-            RETURNS
-            if ref.kind == "assign.returns"
-            else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
-            _scope_tail(ref.scope, found.tails),
-            ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
-            not ref.kind.endswith(".alias"),
-        ]
-        for _, ref in sorted(kept.items())
-    ]
-
-
-def _scope_tail(scope: Scope | None, tails: dict[str, str]) -> str | None:
-    """The node ID, without its path, of the innermost symbol around a reference (None:
-    the file; a container maps to the same-named symbol of the file, e.g. a Rust impl
-    to its struct)."""
-    while scope is not None:
-        if scope.kind is not None:
-            return scope.tail
-        mapped = tails.get(".".join(scope.parts))
-        if mapped is not None:
-            return mapped
-        scope = scope.parent
-    return None
-
-
 def _imports(language: str, span: Span, nodes: list[Node]) -> list[list[Any]]:
     imports: list[list[Any]] = []
     for node in sorted(nodes, key=lambda n: n.start_byte):
         where = span(node, node)
         imports.extend([module, names, where] for module, names in imports_of(language, node))
     return imports
-
-
-def _rank(ref: Ref) -> tuple[int, bool]:
-    """Which of two references at one name to keep: inherits, then calls, then
-    the one with a qualifier."""
-    return _REF_PRIORITY[ref.kind], ref.qualifier is None
 
 
 def _span(scope: Scope) -> int:
