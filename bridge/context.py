@@ -43,6 +43,10 @@ class AppContext(ConfiguredWorkspace):
         self._live: LivePool | None = None
         self._map: CodeMap | None = None
         self._map_lock = asyncio.Lock()
+        self._opening_early = False
+        """The map opens as the server starts (see `open_map_early`)."""
+        self._loading = False
+        """A server's graph loads in the background (see `_opened_map`)."""
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._stale_answers = 0
@@ -92,23 +96,31 @@ class AppContext(ConfiguredWorkspace):
         (a server, as it starts): it is checked against the disk, edits made while no
         server ran are linked, and the disk is watched from then on, so the first call
         waits only for what is left of that. Without a store the first call that needs
-        the map builds it (a server may never be asked about the map)."""
+        the map builds it (a server may never be asked about the map). Its graph loads
+        from `load_graph_early` on, or the first call's, not while the server starts."""
         if CodeMap.has_store(self.root, self.map_settings):
-            self._spawn(self._open_early())
+            self._opening_early = True
+            self._spawn(self._open_early(load=False))
 
-    async def _open_early(self) -> None:
+    def load_graph_early(self) -> None:
+        """Start loading the graph of a map opened early, in the background (a server,
+        once it serves: the load would slow its start)."""
+        if self._opening_early:
+            self._spawn(self._open_early(load=True))
+
+    async def _open_early(self, *, load: bool) -> None:
         try:
-            await self._opened_map()
+            await self._opened_map(load=load)
         except Exception as exc:  # the first call that needs the map opens it again
             log.warning("opening the map at start failed: %s", exc)
 
-    async def _opened_map(self) -> CodeMap:
+    async def _opened_map(self, *, load: bool = True) -> CodeMap:
         """The map, opened on first use (see `code_map`).
 
         A one-shot command reads the store as built and reports what changed since (see
         bridge.tools.mapview). A server watches the disk, then checks every file against
         it (so that no edit falls between the two), and loads the graph in the
-        background."""
+        background (`load`: from now on)."""
         async with self._map_lock:
             if self._map is None:
                 progress = build_progress()
@@ -118,8 +130,10 @@ class AppContext(ConfiguredWorkspace):
                     if self.config.bridge.watch:
                         await self._watch(code_map)
                     await asyncio.to_thread(self._refresh, code_map, progress)
-                    self._spawn(self._load_graph(code_map))
                 self._map = code_map
+            if self.serving and load and not self._loading:
+                self._loading = True
+                self._spawn(self._load_graph(self._map))
             return self._map
 
     @staticmethod

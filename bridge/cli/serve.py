@@ -42,7 +42,8 @@ async def _serve(app: AppContext) -> None:
 
     # the map opens (watched, then checked against the disk) and the graph library loads
     # while the MCP SDK loads in a worker thread, the event loop free for the open's
-    # steps: the first answers need not wait for them
+    # steps: the first answers need not wait for them (the graph itself loads once the
+    # server serves: see the lifespan in bridge.server.mcp_server)
     app.open_map_early()
     threading.Thread(target=import_graph_library, name="import-networkx", daemon=True).start()
     build_server = await asyncio.to_thread(_server_builder)

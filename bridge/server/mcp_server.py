@@ -213,6 +213,7 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
     async def lifespan(_: MCPServer[AppContext]) -> AsyncIterator[AppContext]:
         try:
             app.start_memory_check()
+            app.load_graph_early()
             yield app
         finally:
             await app.aclose()
