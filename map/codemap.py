@@ -28,7 +28,7 @@ from pathlib import Path
 
 from disk.errors import OutsideRootError
 from map.errors import MapError
-from map.ingest import Scan, pool_size
+from map.ingest import Scan
 from map.names import NameIndex
 from map.progress import BuildProgress, for_phase
 from map.recheck import recheck
@@ -163,8 +163,7 @@ class CodeMap(StoreBackedMap):
             files = {**found.extracts, **dict.fromkeys(removed)}
             linking = for_phase(progress, "linking")
             intake = (found.go_modules, found.packed, linking, found.references)
-            workers = pool_size(self.settings.workers)
-            stats = self._linker.update(files, *intake, workers=workers)
+            stats = self._linker.update(files, *intake)
             self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
             self._dirty |= stats.moved

@@ -291,11 +291,6 @@ def _start_worker(parent: int) -> None:
     _watch_parent(parent)
 
 
-def pool_size(workers: int) -> int:
-    """How many processes share a build's work (`workers`: as set, 0 for the default)."""
-    return workers or min(os.cpu_count() or 1, 4)
-
-
 def load_many(
     root: Path,
     items: Sequence[tuple[str, str | None]],
@@ -306,7 +301,7 @@ def load_many(
 ) -> Iterator[Loaded]:
     """Load every (path, known hash) in `items`; a pool runs when there are many."""
     total = len(items)
-    count = pool_size(workers)
+    count = workers or min(os.cpu_count() or 1, 4)
     if total <= POOL_THRESHOLD or count <= 1:
         for done, (path, known) in enumerate(items, 1):
             yield _received(load_one(str(root), path, known, max_bytes))

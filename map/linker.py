@@ -40,8 +40,6 @@ from map.link_input import (
     incoming,
     moves_layout,
 )
-from map.link_rows import decode_links, encode_links
-from map.link_share import can_share, link_shared
 from map.model import EDGE_OF, FileExtract
 from map.modules import ModuleIndex
 from map.packed import PackedExtracts
@@ -112,21 +110,16 @@ class Linker:
         packed: Mapping[str, bytes] = MappingProxyType({}),
         progress: Progress | None = None,
         references: Mapping[str, References] = MappingProxyType({}),
-        workers: int = 1,
     ) -> LinkStats:
         """`apply` the new extracts of `files` (None: removed; ignored when never linked)
         over what is linked now; the stats say which files moved. `packed`: some of
         the new extracts already packed (map.packed), e.g. as pool workers sent them;
         `references`: the references of some of those as columns, whose extract then
-        need hold only those that name a base class (map.packed.for_linking);
-        `workers`: processes a first link of many files may share (map.link_share)."""
+        need hold only those that name a base class (map.packed.for_linking)."""
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
-            (incoming(p, c, packed, references) for p, c in changes.items()),
-            go_modules,
-            progress,
-            workers,
+            (incoming(p, c, packed, references) for p, c in changes.items()), go_modules, progress
         )
         moved = changes.keys() | take_touched(self.graph) | self._relinked
         self._relinked = set()
@@ -141,22 +134,19 @@ class Linker:
         changes: Iterable[Incoming],
         go_modules: Mapping[str, str],
         progress: Progress | None = None,
-        workers: int = 1,
     ) -> LinkStats:
         """`apply`, taking each change as it comes: a whole map loaded from its store
         is never decoded in memory at once. A change may carry the new extract
         already packed (map.packed). `progress(done, total)` counts the files whose
-        references are resolved again (whole or in part); a first link of many
-        files shares them with `workers - 1` forked processes (map.link_share)."""
+        references are resolved again (whole or in part)."""
         with paused_gc():
-            return self._apply(changes, go_modules, progress, workers)
+            return self._apply(changes, go_modules, progress)
 
     def _apply(
         self,
         changes: Iterable[Incoming],
         go_modules: Mapping[str, str],
         progress: Progress | None,
-        workers: int,
     ) -> LinkStats:
         self._uses.clear()
         layout_moved = dict(go_modules) != self._go_modules
@@ -192,9 +182,6 @@ class Linker:
                     partial[path].add(name)
         self._relinked |= whole | partial.keys()
         work: list[tuple[str, set[str] | None]] = [(p, None) for p in sorted(whole)]
-        if not self._links and not partial and can_share(len(whole), workers):
-            self._link_shared(sorted(whole), workers, progress)
-            work = []
         for path, names in counted(progress, [*work, *sorted(partial.items())]):
             if names is None:
                 self._relink_whole(path)
@@ -205,49 +192,6 @@ class Linker:
         self._shared.clear()
         self._count_linked(len(partial), drop=len(whole) + len(partial) >= FORGET_EVERY)
         return LinkStats(len(whole))
-
-    def _link_shared(self, paths: list[str], workers: int, progress: Progress | None) -> None:
-        """A first link of `paths` shared with forked processes (map.link_share): each
-        file resolved whole here or in a child, whose resolutions and edges are then
-        taken in here (`_take_shared`); `self._links` ends in `paths`' order, as a
-        link in this process alone leaves it."""
-
-        def relink(path: str) -> None:
-            self._relink_whole(path)
-            self._count_linked(1)
-
-        def take(path: str, facts: tuple[bytes, list[tuple[str, str, str, float]]]) -> None:
-            self._take_shared(path, *facts)
-            self._count_linked(1)
-
-        link_shared(paths, workers, relink, self._shared_facts, take, progress)
-        linked = {path: self._links[path] for path in paths}
-        self._links.clear()  # in place: map.unresolved reads this very dict
-        self._links.update(linked)
-
-    def _shared_facts(self, path: str) -> tuple[bytes, list[tuple[str, str, str, float]]]:
-        """What a child that linked `path` sends back: its link row (map.link_rows)
-        and its use edges (source, target, kind, confidence)."""
-        links = self._links[path]
-        ids = [path, *self._scopes[path].symbols]
-        edges = self.graph.edges
-        uses = [
-            (u, v, k, float(edges[u, v, k]["confidence"]))
-            for u, v, k in use_keys(self.graph, ids)
-            if k != "imports"
-        ]
-        return encode_links(links.results, links.deps), uses
-
-    def _take_shared(self, path: str, blob: bytes, uses: list[tuple[str, str, str, float]]) -> None:
-        """Take in a file a child linked (`_shared_facts`), as `_relink_whole` leaves it."""
-        results, deps = decode_links(blob, self._shared)
-        references = self._references[path]
-        self._links[path] = FileLinks(results, deps, open_names(references, results))
-        for name in deps.names():
-            self._dependents[name].add(path)
-        set_imports(self.graph, path, self._scopes[path].imported_files)
-        for source, target, kind, confidence in uses:
-            set_edge(self.graph, (source, target, kind), confidence)
 
     def _count_linked(self, files: int, *, drop: bool = False) -> None:
         """Drop what resolution remembered (lookups, shared resolutions, the scopes'

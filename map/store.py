@@ -261,20 +261,16 @@ class MapStore:
         stamps_moved: Iterable[str],
         skipped_moved: Iterable[str],
         progress: Progress | None = None,
-        workers: int = 1,
     ) -> None:
         """In one transaction, what `map.store_write.write_rows` writes: the rows of
         `files` (`rows_of` gives each file's as it is written; None: gone), the stamps
         of `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
-        counts the files written; `workers`: processes a new store's rows may be made
-        in. A new store then takes its place (see create); a
+        counts the files written. A new store then takes its place (see create); a
         bulk write empties the write-ahead log."""
         with self._write() as db:
             fresh = self._target is not None
             moved = (stamps_moved, skipped_moved)
-            write_rows(
-                db, state, files, rows_of, *moved, fresh=fresh, progress=progress, workers=workers
-            )
+            write_rows(db, state, files, rows_of, *moved, fresh=fresh, progress=progress)
         if self._target is not None:
             self._take_place(self._target)
         elif len(files) >= BULK_WRITE_FILES:

@@ -30,7 +30,7 @@ from map.errors import MapError
 from map.gcpause import paused_gc
 from map.give_way import GiveWay
 from map.graph import MapGraph, new_graph
-from map.ingest import Scan, pool_size
+from map.ingest import Scan
 from map.languages import extraction_query, language_for
 from map.link_store import StoredLinker
 from map.model import FileExtract
@@ -199,8 +199,7 @@ class StoreBackedMap(MapReader):
             left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
             with paused_gc():  # a full save builds every file's rows
                 saving = for_phase(progress, "saving")
-                workers = pool_size(self.settings.workers)
-                store.write(state, files, self._rows, moved, left_out, saving, workers)
+                store.write(state, files, self._rows, moved, left_out, saving)
         except (OSError, StoreError) as exc:
             raise MapError(
                 f"cannot write the map store {self.snapshot_path}: {exc}; "

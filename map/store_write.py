@@ -8,7 +8,6 @@ once at the end instead of row by row: a third of the time.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
@@ -19,7 +18,6 @@ from typing import Any
 import orjson
 
 from disk.stamps import FileStamp
-from map.forked import forked_map
 from map.model import FileExtract
 from map.names import details_text, names_text
 from map.progress import Progress, counted
@@ -29,8 +27,6 @@ from map.store_rows import BULK_INDEXES, edge_row, node_row, open_text, stamp_ro
 BULK_WRITE_FILES = 256
 """A write of this many files or more is a bulk write (see the module docstring; map.store
 also empties the write-ahead log after one)."""
-FORKED_WRITE_FILES = BULK_WRITE_FILES
-"""A new store of this many files or more has its rows made in forked processes."""
 BULK_CACHE_KIB = 32768
 """SQLite's page cache while a write replaces every file's rows (2 MB otherwise): 32 MB keeps
 a cold build of mix under 600 MB at its peak (64 MB: 617) at no cost in time measured."""
@@ -84,19 +80,17 @@ def write_rows(
     *,
     fresh: bool = False,
     progress: Progress | None = None,
-    workers: int = 1,
 ) -> None:
     """Inside the caller's transaction: replace the rows of `files` (`rows_of` gives each
     file's as it is written, never all at once; None: gone), the stamps of
     `stamps_moved` and `skipped_moved`, and the summary (`fresh`: a new store, with no
-    rows to delete; its rows made in `workers` forked processes when there are many).
-    `progress(done, total)` counts the files written."""
+    rows to delete). `progress(done, total)` counts the files written."""
     whole = len(files) >= BULK_WRITE_FILES and _count(db, "files") <= len(files)
     if whole:
         for index in BULK_INDEXES:
             db.execute(f"DROP INDEX {index}")
     with _page_cache(db, BULK_CACHE_KIB if whole else 0):
-        _write_files(db, state, files, rows_of, fresh=fresh, progress=progress, workers=workers)
+        _write_files(db, state, files, rows_of, fresh=fresh, progress=progress)
     for path in stamps_moved:
         if path in state.stamps and path not in files:
             stamp, digest = state.stamps[path]
@@ -135,76 +129,53 @@ def _write_files(
     *,
     fresh: bool = False,
     progress: Progress | None = None,
-    workers: int = 1,
 ) -> None:
     """Replace the rows of `files` (None: gone), in key order (`fresh`: a new store,
-    with no rows to delete). A new store's rows are made in `workers` forked
-    processes while this one writes them (map.forked), when there are many."""
-    ordered = sorted(files)
-    made: Iterable[tuple[str, Params | None]]
-    if fresh and workers > 1 and len(ordered) >= FORKED_WRITE_FILES and hasattr(os, "fork"):
-        made = forked_map(ordered, workers, lambda path: _params(state, path, rows_of(path)))
-    else:
-        made = ((path, _params(state, path, rows_of(path))) for path in ordered)
-    for path, params in counted(progress, made, len(ordered)):
-        _insert(db, path, params, fresh=fresh)
-
-
-Params = tuple[
-    tuple[object, ...],
-    tuple[str, str, str, str],
-    list[tuple[object, ...]],
-    list[tuple[object, ...]],
-    tuple[str, bytes, str],
-    list[tuple[str, str]],
-]
-"""One file's rows as written: its `files`, `names`, `nodes`, `edges`, `links` and
-`consulters` rows (plain tuples, as map.forked sends them)."""
-
-
-def _params(state: State, path: str, rows: FileRows | None) -> Params | None:
-    """The rows a file's `rows` are written as (None: the file is gone)."""
-    if rows is None:
-        return None
-    stamp, digest = state.stamps[path]
-    return (
-        (
-            path,
-            digest,
-            *stamp_row(stamp),
-            len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
-            rows.blob if rows.blob is not None else pack_lists(encode_extract(rows.extract)),
-        ),
-        (path, digest, names_text(rows.extract), details_text(rows.extract)),
-        [node_row(*node) for node in rows.nodes],
-        [edge_row(*edge) for edge in rows.edges],
-        (path, rows.links, open_text(rows.open_names)),
-        [(path, name) for name in sorted(rows.consulted)],
-    )
-
-
-def _insert(db: sqlite3.Connection, path: str, params: Params | None, *, fresh: bool) -> None:
-    """Replace a file's rows with `params` (None: gone; `fresh`: nothing to delete)."""
-    if not fresh:
-        db.execute("DELETE FROM consulters WHERE path = ?", (path,))
-    for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
-        db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
+    with no rows to delete)."""
+    for path in counted(progress, sorted(files)):
+        rows = rows_of(path)
+        if not fresh:
+            db.execute("DELETE FROM consulters WHERE path = ?", (path,))
+        for table, column in () if fresh else (("nodes", "id"), ("edges", "source")):
+            db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
+            db.execute(
+                f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
+                (path + "#", path + "$"),
+            )
+        if rows is None:
+            db.execute("DELETE FROM files WHERE path = ?", (path,))
+            db.execute("DELETE FROM names WHERE path = ?", (path,))
+            db.execute("DELETE FROM links WHERE path = ?", (path,))
+            continue
+        stamp, digest = state.stamps[path]
         db.execute(
-            f"DELETE FROM {table} WHERE {column} >= ? AND {column} < ?",
-            (path + "#", path + "$"),
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                path,
+                digest,
+                *stamp_row(stamp),
+                len(rows.edges) + len(rows.extract.symbols),  # `contains`: one each
+                rows.blob if rows.blob is not None else pack_lists(encode_extract(rows.extract)),
+            ),
         )
-    if params is None:
-        db.execute("DELETE FROM files WHERE path = ?", (path,))
-        db.execute("DELETE FROM names WHERE path = ?", (path,))
-        db.execute("DELETE FROM links WHERE path = ?", (path,))
-        return
-    file_row, names_row, nodes, edges, links_row, consulters = params
-    db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)", file_row)
-    db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)", names_row)
-    db.executemany("INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", nodes)
-    db.executemany("INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)", edges)
-    db.execute("INSERT OR REPLACE INTO links VALUES (?, ?, ?)", links_row)
-    db.executemany("INSERT INTO consulters VALUES (?, ?)", consulters)
+        db.execute(
+            "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?)",
+            (path, digest, names_text(rows.extract), details_text(rows.extract)),
+        )
+        db.executemany(
+            "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [node_row(*node) for node in rows.nodes],
+        )
+        db.executemany(
+            "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
+            [edge_row(*edge) for edge in rows.edges],
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO links VALUES (?, ?, ?)",
+            (path, rows.links, open_text(rows.open_names)),
+        )
+        consulters = [(path, name) for name in sorted(rows.consulted)]
+        db.executemany("INSERT INTO consulters VALUES (?, ?)", consulters)
 
 
 def _count(db: sqlite3.Connection, table: str) -> int:
