@@ -32,6 +32,9 @@ class Consulted:
 
     def add(self, found: Mapping[str, Iterable[int]]) -> None:
         """Record that the references at these indexes consulted each name."""
+        if not self._names:
+            self._fill(found)
+            return
         pairs: set[tuple[str, int]] = set()
         start = 0
         for name, end in zip(self._names, self._ends, strict=True):
@@ -45,6 +48,22 @@ class Consulted:
         self._names = tuple(names)
         self._ends = narrow(list(names.values()), len(ordered) + 1)
         indexes = [index for _, index in ordered]
+        self._indexes = narrow(indexes, max(indexes, default=0) + 1)
+
+    def _fill(self, found: Mapping[str, Iterable[int]]) -> None:
+        """`add` into an empty table (a file linked whole): name by name, without
+        making and sorting a tuple for every (name, index) pair of the file."""
+        names: list[str] = []
+        ends: list[int] = []
+        indexes: list[int] = []
+        for name in sorted(found):
+            run = sorted(set(found[name]))
+            if run:
+                names.append(name)
+                indexes.extend(run)
+                ends.append(len(indexes))
+        self._names = tuple(names)
+        self._ends = narrow(ends, len(indexes) + 1)
         self._indexes = narrow(indexes, max(indexes, default=0) + 1)
 
     def _run(self, name: str) -> array[int]:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from map.consulted import Consulted
 from map.model import Range, Reference
 from map.references import References
@@ -30,3 +33,31 @@ def test_consulted_names_answer_the_references_that_consulted_them() -> None:
     assert consulted.indexes(["b"]) == {1, 3, 70_000}
     assert consulted.indexes(["a", "c", "zzz"]) == {0, 2}
     assert consulted.indexes([""]) == set()
+
+
+@given(
+    st.dictionaries(
+        st.text(alphabet="abcé_", max_size=3),
+        st.lists(st.integers(min_value=0, max_value=70_000), max_size=5),
+        max_size=8,
+    ),
+    st.dictionaries(
+        st.text(alphabet="abcé_", max_size=3),
+        st.lists(st.integers(min_value=0, max_value=70_000), max_size=5),
+        max_size=8,
+    ),
+)
+def test_consulted_holds_its_pairs_sorted_whether_filled_or_added_to(
+    first: dict[str, list[int]], then: dict[str, list[int]]
+) -> None:
+    """A table filled at once (a file linked whole) holds what adding to one does:
+    each (name, index) pair once, sorted by name then index."""
+    consulted = Consulted()
+    consulted.add(first)
+    consulted.add(then)
+    pairs = sorted({(n, i) for found in (first, then) for n, run in found.items() for i in run})
+    names, ends, indexes = consulted.lists()
+    starts = [0, *ends][: len(ends)]
+    runs = zip(names, starts, ends, strict=True)
+    assert [(n, i) for n, start, end in runs for i in indexes[start:end]] == pairs
+    assert names == sorted({n for n, _ in pairs})
