@@ -252,17 +252,15 @@ class StoreBackedMap(MapReader):
             store = self._store
             assert store is not None  # unloaded maps come from a store
             linker = StoredLinker(new_graph())
-            try:
+
+            def load() -> None:
                 pause = self._give_way.pause
                 linker.restore_graph(store.graph_nodes(), store.graph_edges(), pause)
                 if self._pending:
                     self._restore_link(linker, progress)
                     self._link_pending(linker)
-            except (ValueError, KeyError, TypeError, IndexError) as exc:
-                self._reset(StoreError(f"{store.path}: malformed rows ({exc!r})"))
-                return False
-            except StoreError as exc:
-                self._reset(exc)
+
+            if not self._loaded_from(store, load):
                 return False
             self._linker = linker
             self._version += 1
@@ -280,17 +278,24 @@ class StoreBackedMap(MapReader):
                 return True
             store = self._store
             assert store is not None
-            try:
-                self._restore_link(self._linker, progress)
-            except (ValueError, KeyError, TypeError, IndexError) as exc:
-                self._reset(StoreError(f"{store.path}: malformed link rows ({exc!r})"))
-                return False
-            except StoreError as exc:
-                self._reset(exc)
+            if not self._loaded_from(store, lambda: self._restore_link(self._linker, progress)):
                 return False
             self._linked = True
             self._view = None
             return True
+
+    def _loaded_from(self, store: MapStore, load: Callable[[], None]) -> bool:
+        """Run `load` (a load from `store`); False when the store proved unusable (the
+        map is then emptied: see `_reset`)."""
+        try:
+            load()
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            self._reset(StoreError(f"{store.path}: malformed rows ({exc!r})"))
+            return False
+        except StoreError as exc:
+            self._reset(exc)
+            return False
+        return True
 
     def _restore_link(self, linker: StoredLinker, progress: BuildProgress | None) -> None:
         store = self._store

@@ -272,23 +272,26 @@ def _verdict(
 
 
 def _not_linked() -> MapVerdict:
-    reason = MapReason(
+    return _not_weighed(
         "link_not_loaded",
         "the map's link is still loading (seconds after a server starts): the uses linking "
         "left open lie in more files than are read from the store meanwhile, and were not "
         "weighed; ask again once map_status says linkLoaded",
     )
-    return MapVerdict(False, (reason,), (), 0)
 
 
 def _not_loaded() -> MapVerdict:
-    reason = MapReason(
+    return _not_weighed(
         "graph_not_loaded",
         "answered from the map's store without loading its graph: the uses linking left "
         "open were not weighed; ask with depth 2 or more (which loads the graph), or again "
         "once a server's map_status says graphLoaded",
     )
-    return MapVerdict(False, (reason,), (), 0)
+
+
+def _not_weighed(code: MapReasonCode, message: str) -> MapVerdict:
+    """A partial answer whose open uses were not weighed, and why."""
+    return MapVerdict(False, (MapReason(code, message),), (), 0)
 
 
 _WHAT = {
