@@ -98,6 +98,7 @@ async def search_symbols(
 
     Asked for one language, its failure is the answer's error; asked for all, a
     failing or missing server is a warning, and only all of them failing an error.
+    A server still loading the workspace as it answered is a warning too.
     """
     present = workspace_languages(app)
     languages: list[str] = [language] if language is not None else list(present)
@@ -109,6 +110,7 @@ async def search_symbols(
         )
     found: list[WorkspaceSymbol] = []
     failures: list[str] = []
+    loading: list[str] = []
     for lang in languages:
         try:
             sample = present.get(lang)
@@ -116,6 +118,8 @@ async def search_symbols(
                 with contextlib.suppress(LspError):  # opened even when its outline is slow
                     await app.live.prime([sample])
             found.extend(await ask(lang))
+            if sample is not None and app.live.still_loading(sample):
+                loading.append(lang)
         except (ToolError, LspError) as exc:
             if language is not None and language not in present and isinstance(exc, ToolError):
                 raise UnavailableError(
@@ -133,6 +137,11 @@ async def search_symbols(
             hint="ask again; if it persists, run `codeanchor doctor`",
         )
     warnings = [f"{message}: its symbols are missing from this answer" for message in failures]
+    warnings += [
+        f"the {lang} server was still loading the workspace: symbols of files it had not "
+        "loaded yet may be missing from this answer (ask again in a moment)"
+        for lang in loading
+    ]
     if language is not None and language not in present:
         warnings.append(
             f"the workspace has no {language} source files: {language} was asked anyway"

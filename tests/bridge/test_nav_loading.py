@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bridge.config import load_config
 from bridge.context import AppContext
-from bridge.tools.nav import nav_definition
+from bridge.tools.nav import nav_definition, nav_workspace_symbols
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "py_app"
 FAKE = Path(__file__).resolve().parents[1] / "lsp" / "fake_server.py"
@@ -57,3 +57,26 @@ def test_an_answer_from_a_server_still_loading_is_flagged(tmp_path: Path) -> Non
 
 def test_an_answer_from_a_loaded_server_is_not_flagged(tmp_path: Path) -> None:
     assert _definition_warnings(_repo(tmp_path, None)) == []
+
+
+def _symbol_warnings(root: Path) -> list[str]:
+    async def ask() -> list[str]:
+        app = AppContext(root, load_config(root))
+        try:
+            async with asyncio.timeout(30):
+                envelope = await nav_workspace_symbols(app, "Shape", language="python")
+            assert [s["name"] for s in envelope["data"]["symbols"]] == ["Shape"]
+            return envelope["warnings"]
+        finally:
+            await app.aclose()
+
+    return asyncio.run(ask())
+
+
+def test_workspace_symbols_from_a_server_still_loading_are_flagged(tmp_path: Path) -> None:
+    warnings = _symbol_warnings(_repo(tmp_path, "^this is never logged$"))
+    assert any("still loading the workspace" in w for w in warnings), warnings
+
+
+def test_workspace_symbols_from_a_loaded_server_are_not_flagged(tmp_path: Path) -> None:
+    assert _symbol_warnings(_repo(tmp_path, None)) == []

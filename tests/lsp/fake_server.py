@@ -5,6 +5,9 @@ python fake_server.py empty    definition always answers []
 python fake_server.py once     definition answers line 1 once, then [] always
 python fake_server.py hang     definition never answers (the rest works)
 python fake_server.py modified N   definition fails with ContentModified N times, then line 1
+
+In every mode, a workspace symbol query answers one class of that name, at line 1 of
+app/shapes.py.
 """
 
 from __future__ import annotations
@@ -33,6 +36,15 @@ def serve(mode: str, empties: int) -> None:
         start = types.Position(line=0, character=0)
         return [
             types.Location(uri=params.text_document.uri, range=types.Range(start=start, end=start))
+        ]
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    def workspace_symbol(params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+        start = types.Position(line=0, character=0)
+        uri = f"{server.workspace.root_uri}/app/shapes.py"
+        where = types.Location(uri=uri, range=types.Range(start=start, end=start))
+        return [
+            types.SymbolInformation(name=params.query, kind=types.SymbolKind.Class, location=where)
         ]
 
     server.start_io()
