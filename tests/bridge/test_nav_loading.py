@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from bridge.config import load_config
 from bridge.context import AppContext
@@ -14,6 +16,8 @@ from bridge.tools.nav import nav_definition, nav_workspace_symbols
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "py_app"
 FAKE = Path(__file__).resolve().parents[1] / "lsp" / "fake_server.py"
 SHAPES = "app/shapes.py"
+Envelope = Any
+"""A tool's answer envelope, as the tests read it."""
 
 
 def _repo(tmp_path: Path, ready_log: str | None) -> Path:
@@ -31,23 +35,33 @@ def _repo(tmp_path: Path, ready_log: str | None) -> Path:
     return root
 
 
-def _definition_warnings(root: Path) -> list[str]:
-    async def ask() -> list[str]:
+def _warnings(root: Path, ask: Callable[[AppContext], Awaitable[Envelope]]) -> list[str]:
+    """The warnings of the answer `ask` gets from the scripted server of `root`."""
+
+    async def scenario() -> list[str]:
         app = AppContext(root, load_config(root))  # given, so its scripted server runs
         try:
-            line = next(
-                i
-                for i, text in enumerate((root / SHAPES).read_text().splitlines(), 1)
-                if "self.area()" in text
-            )
             async with asyncio.timeout(30):
-                envelope = await nav_definition(app, f"{SHAPES}:{line}", name="area")
-            assert envelope["data"]["count"] == 1
-            return envelope["warnings"]
+                return list((await ask(app))["warnings"])
         finally:
             await app.aclose()
 
-    return asyncio.run(ask())
+    return asyncio.run(scenario())
+
+
+def _definition_warnings(root: Path) -> list[str]:
+    line = next(
+        i
+        for i, text in enumerate((root / SHAPES).read_text().splitlines(), 1)
+        if "self.area()" in text
+    )
+
+    async def ask(app: AppContext) -> Envelope:
+        envelope = await nav_definition(app, f"{SHAPES}:{line}", name="area")
+        assert envelope["data"]["count"] == 1
+        return envelope
+
+    return _warnings(root, ask)
 
 
 def test_an_answer_from_a_server_still_loading_is_flagged(tmp_path: Path) -> None:
@@ -60,17 +74,12 @@ def test_an_answer_from_a_loaded_server_is_not_flagged(tmp_path: Path) -> None:
 
 
 def _symbol_warnings(root: Path) -> list[str]:
-    async def ask() -> list[str]:
-        app = AppContext(root, load_config(root))
-        try:
-            async with asyncio.timeout(30):
-                envelope = await nav_workspace_symbols(app, "Shape", language="python")
-            assert [s["name"] for s in envelope["data"]["symbols"]] == ["Shape"]
-            return envelope["warnings"]
-        finally:
-            await app.aclose()
+    async def ask(app: AppContext) -> Envelope:
+        envelope = await nav_workspace_symbols(app, "Shape", language="python")
+        assert [s["name"] for s in envelope["data"]["symbols"]] == ["Shape"]
+        return envelope
 
-    return asyncio.run(ask())
+    return _warnings(root, ask)
 
 
 def test_workspace_symbols_from_a_server_still_loading_are_flagged(tmp_path: Path) -> None:
