@@ -177,28 +177,6 @@ def neighbors(
     return loops + _walk(graph, [node_id], direction == "in", allowed, depth)
 
 
-def first_hop(
-    node_id: str, ends: Iterable[tuple[str, str, float, str]], kinds: Iterable[EdgeKind] | None
-) -> list[Neighbor]:
-    """`neighbors` at depth 1 from the edges at `node_id` alone, no graph: each end is
-    (the other end, the edge's kind, its confidence, the other end's node kind), all
-    into `node_id` or all out of it (a recursive function counts once as its own)."""
-    allowed = frozenset(kinds) if kinds is not None else USE_KINDS
-    steps = sorted(end for end in ends if end[1] in allowed)
-    loops = [
-        Neighbor(node_id, other_kind, 1, kind, node_id, confidence)
-        for other, kind, confidence, other_kind in steps
-        if other == node_id
-    ][:1]
-    seen = {node_id}
-    found: list[Neighbor] = []
-    for other, kind, confidence, other_kind in steps:
-        if other not in seen:
-            seen.add(other)
-            found.append(Neighbor(other, other_kind, 1, kind, node_id, min(1.0, confidence)))
-    return loops + found
-
-
 def path(
     graph: MapGraph, source: str, target: str, kinds: Iterable[EdgeKind] | None = None
 ) -> list[str]:

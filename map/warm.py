@@ -4,7 +4,7 @@ A restarted server answers outline, a node's attributes and one-hop
 neighbours from the store's rows at once (search too: see map.names); each
 answer is the one the graph would give (the same `map.query` functions run
 on a small graph of just the rows involved; one-hop neighbours on the rows
-themselves, `query.first_hop`).
+themselves, `_first_hop`).
 """
 
 from __future__ import annotations
@@ -38,4 +38,26 @@ def neighbors(
     if store.node(node_id) is None:
         return []
     ends = store.ends(node_id, incoming=direction == "in")
-    return query.first_hop(node_id, [(o, k, c, n or FILE_KIND) for o, k, c, n in ends], kinds)
+    return _first_hop(node_id, [(o, k, c, n or FILE_KIND) for o, k, c, n in ends], kinds)
+
+
+def _first_hop(
+    node_id: str, ends: Iterable[tuple[str, str, float, str]], kinds: Iterable[EdgeKind] | None
+) -> list[query.Neighbor]:
+    """`query.neighbors` at depth 1 from the edges at `node_id` alone, no graph: each end is
+    (the other end, the edge's kind, its confidence, the other end's node kind), all
+    into `node_id` or all out of it (a recursive function counts once as its own)."""
+    allowed = frozenset(kinds) if kinds is not None else query.USE_KINDS
+    steps = sorted(end for end in ends if end[1] in allowed)
+    loops = [
+        query.Neighbor(node_id, other_kind, 1, kind, node_id, confidence)
+        for other, kind, confidence, other_kind in steps
+        if other == node_id
+    ][:1]
+    seen = {node_id}
+    found: list[query.Neighbor] = []
+    for other, kind, confidence, other_kind in steps:
+        if other not in seen:
+            seen.add(other)
+            found.append(query.Neighbor(other, other_kind, 1, kind, node_id, min(1.0, confidence)))
+    return loops + found
