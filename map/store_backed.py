@@ -8,7 +8,7 @@ lookups and one-hop neighbours answer from the store (map.reader). A load
 store's nodes and edges alone: ranking, paths, impact and walks wait only
 for that (`graph`); then the link (every file's extract, scope and
 resolutions), which the store stands in for until it is in, open uses
-included (map.store_link.StoreView); any rebuild waits for both
+included (map.link_stand_in); any rebuild waits for both
 (`_materialize`). A store that proves unusable meanwhile is dropped and the
 map rebuilt from scratch (`_reset`).
 `save` writes only the files whose rows moved. Keeping the map equal to the
@@ -32,6 +32,7 @@ from map.give_way import GiveWay
 from map.graph import MapGraph, new_graph
 from map.ingest import Scan
 from map.languages import extraction_query, language_for
+from map.link_stand_in import LinkStandIn
 from map.link_store import StoredLinker
 from map.model import FileExtract
 from map.packed import stored
@@ -48,15 +49,11 @@ from map.store import (
     remove_legacy,
     store_file,
 )
-from map.store_link import StoreView
 from map.unresolved import OpenUses, UnresolvedUse
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-VIEW_FILES = 64
-"""Files an answer may read from the store for its open uses while the link loads
-(~5 ms each on mix); past that it says they were not weighed."""
 
 
 class StoreBackedMap(MapReader):
@@ -85,10 +82,8 @@ class StoreBackedMap(MapReader):
         """The linker holds the whole link (else the store stands in for it)."""
         self._load_lock = threading.Lock()
         self._link_lock = threading.Lock()
-        self._view: StoreView | None = None
+        self._stand_in = LinkStandIn()
         """The open uses as the store holds them, while the link is not in."""
-        self._view_lock = threading.Lock()
-        """Held while the view reads (its tables fill themselves as they are read)."""
         self._give_way = GiveWay()
         """A graph loading in a worker thread steps aside while answers from the store run."""
         self._broken = False
@@ -225,8 +220,8 @@ class StoreBackedMap(MapReader):
         self._last_duration = state.duration_s
 
     def _from_store(self, answer: Callable[[MapStore], T]) -> T | None:
-        """`answer` from the store while the graph is not loaded; None when the graph
-        must answer (loaded, no store, or the store just proved unusable)."""
+        """`answer` from the store while the link is not loaded; None when the loaded
+        map must answer (linked, no store, or the store just proved unusable)."""
         store = self._store
         if self._linked or store is None:
             return None
@@ -281,7 +276,7 @@ class StoreBackedMap(MapReader):
             if not self._loaded_from(store, lambda: self._restore_link(self._linker, progress)):
                 return False
             self._linked = True
-            self._view = None
+            self._stand_in.forget()
             return True
 
     def _loaded_from(self, store: MapStore, load: Callable[[], None]) -> bool:
@@ -334,7 +329,7 @@ class StoreBackedMap(MapReader):
         self._relinked_rows = {}
         self._pending = {}
         self._store = None
-        self._view = None
+        self._stand_in.forget()
         self._loaded = self._linked = True
         self._broken = True
 
@@ -350,22 +345,22 @@ class StoreBackedMap(MapReader):
 
     @property
     def link_loaded(self) -> bool:
-        """Whether the link is loaded (else open uses are read from the store, within
-        `VIEW_FILES`)."""
+        """Whether the link is loaded (else open uses are read from the store, for
+        answers that need a few files': map.link_stand_in)."""
         return self._linked
 
     def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse] | None:
         """Every use of one of `names` that linking left open: resolved to nothing of
         ours, or only to a guess by name (map.unresolved), by path and line. None
-        while the link loads in a worker thread when they lie in more than
-        `VIEW_FILES` files."""
+        while the link loads in a worker thread when they lie in more files than
+        are read from the store meanwhile (map.link_stand_in)."""
         return self._open_uses(lambda uses: uses.holding(names), lambda uses: uses.named(names))
 
     def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse] | None:
         """The uses directly inside the symbols `node_ids` that resolved to nothing of
         ours (library calls, unknown receivers), by path and line. None while the
-        link loads in a worker thread when they lie in more than `VIEW_FILES`
-        files."""
+        link loads in a worker thread when they lie in more files than are read
+        from the store meanwhile."""
         files = {node_id.partition("#")[0] for node_id in node_ids}
         return self._open_uses(lambda _: files, lambda uses: uses.within(node_ids))
 
@@ -375,27 +370,18 @@ class StoreBackedMap(MapReader):
         answer: Callable[[OpenUses], list[UnresolvedUse]],
     ) -> list[UnresolvedUse] | None:
         """`answer` from the open uses: the linker's; while the link is not in (and no
-        change waits to be linked), the store's when it reads no more than
-        `VIEW_FILES` `files`, else None if a load (in a worker thread) is bringing
-        the link in, else the link is loaded first (a one-shot process)."""
+        change waits to be linked), the store's when it reads few `files`, else None
+        if a load (in a worker thread) is bringing the link in, else the link is
+        loaded first (a one-shot process)."""
         if not self._pending:
-            with self._view_lock:
-                stored = self._from_store(lambda store: self._from_view(store, files, answer))
+            paths, modules = self._stamps.keys(), self._go_modules
+            stored = self._from_store(
+                lambda store: (self._stand_in.answer(store, paths, modules, files, answer),)
+            )
             if stored is not None and (stored[0] is not None or self._link_lock.locked()):
                 return stored[0]
         self._extracts()
         return answer(self._linker.open_uses)
-
-    def _from_view(
-        self,
-        store: MapStore,
-        files: Callable[[OpenUses], Collection[str]],
-        answer: Callable[[OpenUses], list[UnresolvedUse]],
-    ) -> tuple[list[UnresolvedUse] | None]:
-        if self._view is None:
-            self._view = StoreView(store, self._stamps.keys(), self._go_modules)
-        uses = self._view.open_uses
-        return (answer(uses) if len(files(uses)) <= VIEW_FILES else None,)
 
     def _edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
         self._extracts()  # the graph loaded (or rebuilt) first

@@ -40,7 +40,7 @@ from map.resolve import Resolver
 from map.scopes import Declared, FileScope, bind_imports, declared, fill_visible, new_scope
 from map.snapshot import decode_extract, decode_symbols, unpack_lists
 from map.store import FileRows, MapStore, StoreError
-from map.unresolved import OpenUses, open_names
+from map.unresolved import open_names
 
 STORED_LISTS = 64
 """Decoded store rows kept while relinking (a file's scope, references and nodes
@@ -166,21 +166,6 @@ class StoreLinker(StoredLinker):
     def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
         self._hydrate(path)  # its nodes and edges as the store holds them, at the least
         return super().rows(path, extract)
-
-
-class StoreView(StoreLinker):
-    """The open uses as a store holds them, read as answers ask: every file's open
-    names at once, a file's scope, references and links when an answer reads it
-    (a graph loaded from the store before its link is: map.store_backed). Raises
-    StoreError when the store cannot be read."""
-
-    def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
-        super().__init__(store, paths, go_modules)
-        held = store.open_names()
-        self.open_uses = OpenUses(self._scopes, self._references, self._links, held)
-
-    def _hydrate(self, path: str) -> None:
-        """Reading open uses needs no graph."""
 
 
 @dataclass(frozen=True)

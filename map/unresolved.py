@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import builtins
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -87,14 +87,17 @@ class OpenUses:
 
     def names(self) -> dict[str, frozenset[str]]:
         """Per linked file, the names of its open references."""
-        if self._open_names is not None:
-            return dict(self._open_names)
-        return {path: links.open_names for path, links in self._links.items()}
+        return dict(self._held())
 
     def holding(self, names: Collection[str]) -> list[str]:
         """The files with an open use of one of `names` (what `named` reads)."""
         wanted = frozenset(names)
-        return [path for path, held in self.names().items() if not wanted.isdisjoint(held)]
+        return [path for path, held in self._held() if not wanted.isdisjoint(held)]
+
+    def _held(self) -> Iterable[tuple[str, frozenset[str]]]:
+        if self._open_names is not None:
+            return self._open_names.items()
+        return ((path, links.open_names) for path, links in self._links.items())
 
     def named(self, names: Collection[str]) -> list[UnresolvedUse]:
         """Every open use of one of `names`, by path and line: the uses that may mean

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from map import CodeMap, store_backed
+from map import CodeMap, link_stand_in
 from tests.map.restart_child import Questions, settings
 from tests.map.restart_edits import write_repo
 from verify.mapcheck import judge_callees, judge_dependents
@@ -119,7 +119,7 @@ def test_the_graph_alone_loads_without_the_link(restarted: Callable[[], CodeMap]
 def test_open_uses_in_too_many_files_are_said_not_weighed_while_the_link_loads(
     restarted: Callable[[], CodeMap], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_backed, "VIEW_FILES", 1)
+    monkeypatch.setattr(link_stand_in, "VIEW_FILES", 1)
     code_map = restarted()
     names = ["step"]  # open in two files
     impact = code_map.impact("lib/m3.py#C3.step", 2)  # loads the graph alone
@@ -139,7 +139,7 @@ def test_open_uses_in_too_many_files_are_said_not_weighed_while_the_link_loads(
 def test_a_process_that_loads_no_link_in_the_background_loads_it_for_open_uses(
     restarted: Callable[[], CodeMap], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_backed, "VIEW_FILES", 1)
+    monkeypatch.setattr(link_stand_in, "VIEW_FILES", 1)
     code_map = restarted()  # as a one-shot CLI command opens it
     assert code_map.load_graph(link=False)
     found = code_map.unresolved_named(["step"])
