@@ -20,7 +20,6 @@ from typing import Any
 
 from rich.console import Console
 
-from mapbench import restart, serve
 from mapbench.build import IN_PROCESS, UPDATES
 from mapbench.cli_edit import FRESH
 from mapbench.corpora import Corpus
@@ -46,11 +45,14 @@ MEASURES = (
 CHOICES = (*MEASURES, "serve-loading")
 """Every measure; serve-loading is serve-start's first answers alone (serve-start runs
 them too, so it is not run by default)."""
-SESSIONS = {**serve.SESSIONS, **restart.SESSIONS}
-"""The measures run through an MCP session with `codeanchor serve`."""
+SESSIONS = frozenset(
+    {"serve-start", "serve-loading", "serve-rebuild", "serve-watch", "serve-offline"}
+)
+"""The measures run through an MCP session with `codeanchor serve` (mapbench/serve.py,
+mapbench/restart.py)."""
 SYNC = {**IN_PROCESS, **FRESH}
 """The measures run as a plain call in the child."""
-EDITING = UPDATES | set(SESSIONS) | set(FRESH)
+EDITING = UPDATES | SESSIONS | set(FRESH)
 """The measures that need a valid map store and a file to edit (the median one)."""
 SESSION_REPEATS = 5
 """Edits per serve-rebuild / serve-watch session, and calls per query p50."""
@@ -65,7 +67,11 @@ err = Console(stderr=True)
 
 
 async def _session(measure: str, root: Path, args: dict[str, Any]) -> dict[str, Any]:
-    return await SESSIONS[measure](root, args)
+    # Imported here, not at the top: the MCP client SDK they import holds ~45 MB, which
+    # the peak RSS of an in-process measure (a cold build) would carry as its own.
+    from mapbench import restart, serve
+
+    return await {**serve.SESSIONS, **restart.SESSIONS}[measure](root, args)
 
 
 def child_main(measure: str, root: str, args_json: str) -> None:
