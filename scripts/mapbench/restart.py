@@ -24,13 +24,10 @@ from typing import Any
 
 from mcp import Client
 
-from mapbench.serve import GRAPH_LOADING
+from mapbench.labels import CALLER_LISTED, GRAPH_LOADED, GRAPH_LOADING, SEARCH_FOUND
 from mapbench.session import CALL_TIMEOUT_S, call, configure, serve, server_peak_mb, until
 from mapbench.targets import OfflineEdit, caller_file, sibling_sizes
 
-SEARCH_FOUND = "offline edits, restart: init -> map_search finds them"
-CALLER_LISTED = "offline edits, restart: init -> map_neighbors lists the caller"
-GRAPH_LOADED = "offline edits, restart: start -> map_impact (graph loaded)"
 POLL_S = 0.05
 """Between asks of an answer that does not include the edits yet: gently, as the server
 may be loading (and may take them in only once its graph is loaded, so each is polled

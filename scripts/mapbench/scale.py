@@ -17,8 +17,15 @@ from typing import Any
 from rich.table import Table
 
 from mapbench.cli_edit import LABEL as CLI_EDIT
-from mapbench.restart import CALLER_LISTED, GRAPH_LOADED, SEARCH_FOUND
-from mapbench.serve import FIRST_ANSWER, GRAPH_ANSWER, HUB_NEIGHBORS, INIT_ANSWER
+from mapbench.labels import (
+    CALLER_LISTED,
+    FIRST_ANSWER,
+    GRAPH_ANSWER,
+    GRAPH_LOADED,
+    HUB_NEIGHBORS,
+    INIT_ANSWER,
+    SEARCH_FOUND,
+)
 
 SCALE_CORPORA = ("click", "sympy", "mix", "large", "huge")
 SCALE_MEASURES = (

@@ -26,17 +26,9 @@ from typing import Any
 from mcp import Client
 
 from mapbench.build import PROBE
+from mapbench.labels import FIRST_ANSWER, GRAPH_ANSWER, GRAPH_LOADING, HUB_NEIGHBORS, INIT_ANSWER
 from mapbench.session import call, configure, serve, server_peak_mb, until
 from mapbench.targets import pick_hub
-
-FIRST_ANSWER = "start-to-answer"
-INIT_ANSWER = "init-to-answer"
-HUB_NEIGHBORS = "first map_neighbors (in) of the hub: ask -> answer"
-GRAPH_ANSWER = "start-to-map_impact (needs loaded graph)"
-"""The timing of the first map_impact, asked right after the first answers: map_impact
-waits for the background graph load."""
-GRAPH_LOADING = "graph still loading after it"
-"""The note of an answer after which map_status said graphLoaded false."""
 
 Timings = dict[str, Any]
 
