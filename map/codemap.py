@@ -210,7 +210,7 @@ class CodeMap(StoreBackedMap):
         store = self._store
         if store is None or self._loaded or found.go_modules != self._go_modules:
             return None
-        self._view = None  # the store it read moves
+        self._stand_in.forget()  # what it read of the store moves with the next save
         try:
             relinked = relink_in_store(store, self._stamps.keys(), found)
         except StoreError as exc:

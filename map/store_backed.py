@@ -49,6 +49,7 @@ from map.store import (
     remove_legacy,
     store_file,
 )
+from map.store_link import unsaved_changes
 from map.unresolved import OpenUses, UnresolvedUse
 
 log = logging.getLogger(__name__)
@@ -221,9 +222,10 @@ class StoreBackedMap(MapReader):
 
     def _from_store(self, answer: Callable[[MapStore], T]) -> T | None:
         """`answer` from the store while the link is not loaded; None when the loaded
-        map must answer (linked, no store, or the store just proved unusable)."""
+        map must answer (linked, no store, files relinked in the store that no save
+        has written yet, or the store just proved unusable)."""
         store = self._store
-        if self._linked or store is None:
+        if self._linked or store is None or self._relinked_rows:
             return None
         try:
             with self._give_way.answering():
@@ -244,6 +246,9 @@ class StoreBackedMap(MapReader):
         with self._load_lock:
             if self._loaded:
                 return True
+            if self._relinked_rows:  # relinked in the store, not written to it yet
+                self._pending.update(unsaved_changes(self._relinked_rows))
+                self._relinked_rows = {}
             store = self._store
             assert store is not None  # unloaded maps come from a store
             linker = StoredLinker(new_graph())

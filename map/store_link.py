@@ -196,6 +196,19 @@ class _Declared(Mapping[str, Declarations]):
         return len(self.scopes)
 
 
+def unsaved_changes(rows: Mapping[str, FileRows | None]) -> dict[str, FileExtract | None]:
+    """The files a store relink moved and no save has written yet, as changes for a
+    map loading from the store to link in memory: each one's whole extract (None: gone)."""
+    return {
+        path: None
+        if held is None
+        else held.extract
+        if held.blob is None
+        else decode_extract(path, unpack_lists(held.blob))
+        for path, held in rows.items()
+    }
+
+
 @dataclass(frozen=True)
 class StoreRelink:
     """What relinking an edit against the store moved."""

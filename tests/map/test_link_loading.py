@@ -148,3 +148,51 @@ def test_a_process_that_loads_no_link_in_the_background_loads_it_for_open_uses(
         "lib/more_open_uses.py",
     }
     assert code_map.link_loaded
+
+
+def _edit_open_uses(code_map: CodeMap) -> None:
+    """Call `enigma` where lib/open_uses.py called `mystery`, relinked in the store."""
+    edited = code_map.root / "lib" / "open_uses.py"
+    edited.write_text(OPEN_USES.replace("mystery()", "enigma()"))
+    code_map.rebuild(paths=["lib/open_uses.py"])
+    assert not code_map.graph_loaded
+
+
+def _open_in(code_map: CodeMap, name: str) -> list[str]:
+    return [use.path for use in code_map.unresolved_named([name]) or []]
+
+
+def test_open_uses_read_from_the_store_follow_an_edit_relinked_and_saved_in_it(
+    restarted: Callable[[], CodeMap],
+) -> None:
+    code_map = restarted()
+    assert _open_in(code_map, "mystery") == ["lib/more_open_uses.py", "lib/open_uses.py"]
+    _edit_open_uses(code_map)
+    code_map.save()
+    assert _open_in(code_map, "enigma") == ["lib/open_uses.py"]
+    assert _open_in(code_map, "mystery") == ["lib/more_open_uses.py"]
+    assert not code_map.link_loaded  # read from the store
+
+
+def test_open_uses_of_an_edit_relinked_but_not_saved_yet_are_the_edits(
+    restarted: Callable[[], CodeMap],
+) -> None:
+    code_map = restarted()
+    assert _open_in(code_map, "mystery") == ["lib/more_open_uses.py", "lib/open_uses.py"]
+    _edit_open_uses(code_map)
+    assert _open_in(code_map, "enigma") == ["lib/open_uses.py"]
+    assert _open_in(code_map, "mystery") == ["lib/more_open_uses.py"]
+
+
+def test_a_map_relinked_in_its_store_but_not_saved_answers_with_the_edit(
+    restarted: Callable[[], CodeMap],
+) -> None:
+    code_map = restarted()
+    assert [n.node_id for n in code_map.neighbors("lib/m0.py#f0", "in") if "open_uses" in n.node_id]
+    edited = code_map.root / "lib" / "open_uses.py"
+    edited.write_text(OPEN_USES.replace("def run(", "def walk("))
+    code_map.rebuild(paths=["lib/open_uses.py"])  # relinked in the store, not saved
+    callers = {n.node_id for n in code_map.neighbors("lib/m0.py#f0", "in")}
+    assert "lib/open_uses.py#walk" in callers and "lib/open_uses.py#run" not in callers
+    assert [hit.node_id for hit in code_map.search("walk")] == ["lib/open_uses.py#walk"]
+    assert "lib/open_uses.py#walk" in {n.node_id for n in code_map.impact("lib/m0.py#f0", 1)}
