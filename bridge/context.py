@@ -125,7 +125,8 @@ class AppContext(ConfiguredWorkspace):
             if self._map is None:
                 progress = build_progress()
                 opened = partial(CodeMap.open, self.root, self.map_settings, progress)
-                code_map = await asyncio.to_thread(opened, refresh=False)
+                ahead = self.serving  # a server loads the graph soon: see map.graph_feed
+                code_map = await asyncio.to_thread(opened, refresh=False, read_graph_ahead=ahead)
                 if self.serving:
                     if self.config.bridge.watch:
                         await self._watch(code_map)

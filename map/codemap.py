@@ -28,6 +28,7 @@ from pathlib import Path
 
 from disk.errors import OutsideRootError
 from map.errors import MapError
+from map.graph_feed import GraphFeed
 from map.ingest import Scan
 from map.names import NameIndex
 from map.progress import BuildProgress, for_phase
@@ -71,6 +72,7 @@ class CodeMap(StoreBackedMap):
         *,
         refresh: bool = True,
         link_later: bool = False,
+        read_graph_ahead: bool = False,
     ) -> CodeMap:
         """The map of `root`: from its store when valid (changed files re-extracted),
         else built from scratch. Saves when anything moved. `progress` hears how far
@@ -81,7 +83,9 @@ class CodeMap(StoreBackedMap):
         With `link_later`, files changed since the store was written are
         re-extracted and answer lookups at once (`unlinked_files` lists them);
         linking them waits for the graph (`load_graph`), and saving them for
-        the first `save` after it.
+        the first `save` after it. With `read_graph_ahead` (a server, which loads
+        the graph soon after), a helper process reads the graph's rows from a
+        valid store meanwhile (map.graph_feed).
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
@@ -89,11 +93,13 @@ class CodeMap(StoreBackedMap):
         try:
             path = store_file(codemap.root, codemap.settings.snapshot_dir)
             store = MapStore.open(path, str(codemap.root))
+            feed = GraphFeed.start(store) if read_graph_ahead else None
             state = store.state()
         except (StoreError, OutsideRootError) as exc:
             log.info("building the map of %s from scratch: %s", codemap.root, exc)
         else:
             codemap._adopt(store, state)
+            codemap._feed = feed
             if not refresh:
                 return codemap
         codemap.refresh(progress, link_later=link_later)

@@ -15,6 +15,7 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,6 +39,7 @@ from map.store_files import (
 from map.store_rows import (
     EDGE_COLUMNS,
     NODE_COLUMNS,
+    ROWS_VERSION,
     STORE_SCHEMA,
     TABLES,
     edge_attrs,
@@ -159,6 +161,26 @@ class MapStore:
                 yield self._decode(path, blob, decode), blob, links
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+
+    def rows_version(self) -> str | None:
+        """The ID of the last write of files' rows (random, new with each; None: written
+        before writes had one): equal, the nodes and edges are what they were."""
+        rows = self._rows("SELECT value FROM meta WHERE key = ?", (ROWS_VERSION,))
+        return str(rows[0][0]) if rows else None
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction for the body: what it reads is one state of the store,
+        whatever other processes write meanwhile."""
+        db = self._connection()
+        try:
+            db.execute("BEGIN")
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: unreadable or corrupt map store ({exc})") from exc
+        finally:
+            if db.in_transaction:
+                db.execute("COMMIT")
 
     def graph_nodes(self) -> Iterator[StoredNode]:
         """Every node with what the graph keeps of it and the node that contains it

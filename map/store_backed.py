@@ -5,14 +5,14 @@ A map opened from a valid store takes the map as the store holds it
 (`_adopt`) and leaves the graph unloaded: search, outline, status, node
 lookups and one-hop neighbours answer from the store (map.reader). A load
 (`load_graph`, e.g. in a background thread) takes the graph first, from the
-store's nodes and edges alone: ranking, paths, impact and walks wait only
-for that (`graph`); then the link (every file's extract, scope and
-resolutions), which the store stands in for until it is in, open uses
-included (map.link_stand_in); any rebuild waits for both
-(`_materialize`). A store that proves unusable meanwhile is dropped and the
-map rebuilt from scratch (`_reset`).
-`save` writes only the files whose rows moved. Keeping the map equal to the
-disk (opening, rebuilding) is map.codemap's.
+store's nodes and edges alone (a server's read ahead in a helper process:
+map.graph_feed): ranking, paths, impact and walks wait only for that
+(`graph`); then the link (every file's extract, scope and resolutions),
+which the store stands in for until it is in, open uses included
+(map.link_stand_in); any rebuild waits for both (`_materialize`). A store
+that proves unusable meanwhile is dropped and the map rebuilt from scratch
+(`_reset`). `save` writes only the files whose rows moved. Keeping the map
+equal to the disk (opening, rebuilding) is map.codemap's.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from map.errors import MapError
 from map.gcpause import paused_gc
 from map.give_way import GiveWay
 from map.graph import MapGraph, new_graph
+from map.graph_feed import GraphFeed, graph_rows
 from map.ingest import Scan
-from map.languages import extraction_query, language_for
+from map.languages import compile_queries
 from map.link_stand_in import LinkStandIn
 from map.link_store import StoredLinker
 from map.model import FileExtract
@@ -99,8 +100,7 @@ class StoreBackedMap(MapReader):
         self._saved: tuple[Stamps, Stamps] = ({}, {})
         """The stamps and skipped files as the store holds them."""
         self._touched: set[str] | None = None
-        """The files whose stamp may differ from the store's (None: any), since the
-        last save."""
+        """The files whose stamp may differ from the store's since the last save (None: any)."""
         self._pending: dict[str, FileExtract | None] = {}
         """Files changed (None: removed) since the store was written, re-extracted but not
         linked yet: lookups answer from them, `_materialize` links them."""
@@ -108,6 +108,8 @@ class StoreBackedMap(MapReader):
         self._relinked_rows: dict[str, FileRows | None] = {}
         """The rows of the files an edit relinked in the store (`_relink_stored`), kept
         only until `save` writes them."""
+        self._feed: GraphFeed | None = None
+        """A helper reading the graph's rows ahead (map.graph_feed), until a load takes them."""
 
     @property
     def _linker(self) -> StoredLinker:
@@ -153,9 +155,7 @@ class StoreBackedMap(MapReader):
             return False
         if not self._queries_ready:
             self._queries_ready = True
-            for language in {language_for(path) for path in frozenset(self._stamps)}:
-                if language is not None:
-                    extraction_query(language)
+            compile_queries(frozenset(self._stamps))
         return True
 
     @property
@@ -240,9 +240,9 @@ class StoreBackedMap(MapReader):
         return self._take_graph(progress) and self._take_link(progress)
 
     def _take_graph(self, progress: BuildProgress | None = None) -> bool:
-        """Load the graph from the store's nodes and edges (with the link too when
-        changes wait to be linked: the store does not have them); False when the
-        store proved unusable."""
+        """Load the graph from the store's nodes and edges, or from their rows read ahead
+        (map.graph_feed), with the link too when changes wait to be linked (the store
+        does not have them); False when the store proved unusable."""
         with self._load_lock:
             if self._loaded:
                 return True
@@ -254,8 +254,8 @@ class StoreBackedMap(MapReader):
             linker = StoredLinker(new_graph())
 
             def load() -> None:
-                pause = self._give_way.pause
-                linker.restore_graph(store.graph_nodes(), store.graph_edges(), pause)
+                feed, self._feed = self._feed, None
+                linker.restore_graph(*graph_rows(store, feed), self._give_way.pause)
                 if self._pending:
                     self._restore_link(linker, progress)
                     self._link_pending(linker)
@@ -333,7 +333,7 @@ class StoreBackedMap(MapReader):
         self._unsaved = {}
         self._relinked_rows = {}
         self._pending = {}
-        self._store = None
+        self._store, self._feed = None, None
         self._stand_in.forget()
         self._loaded = self._linked = True
         self._broken = True

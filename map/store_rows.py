@@ -36,6 +36,10 @@ EDGES_INDEX = "CREATE INDEX edges_target ON edges (target, confidence)"
 neighbours read from the store never look an edge up (a hub of 9,070 callers on mix:
 28 -> 16 ms warm)."""
 CONSULTERS_INDEX = "CREATE INDEX consulters_name ON consulters (name)"
+ROWS_VERSION = "rows_version"
+"""The meta key of a random ID that every write of files' rows sets anew (not a write of
+stamps alone): whoever read the rows earlier tells by it whether the store still holds
+them (map.graph_feed)."""
 BULK_INDEXES = {"edges_target": EDGES_INDEX, "consulters_name": CONSULTERS_INDEX}
 """The indexes a bulk write builds after the rows, not row by row (see map.store_write)."""
 TABLES = f"""

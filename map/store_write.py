@@ -1,5 +1,6 @@
 """What a save writes into the map store: each changed file's rows, the stamps that
-moved, the summary (map.store runs it in one transaction).
+moved, the summary, and a new version of the rows when any moved (map.store runs it in one
+transaction).
 
 A write that replaces every file's rows (a cold build, a full save) goes in
 key order with a larger page cache, and builds the edges' index by target
@@ -13,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from secrets import token_hex
 from typing import Any
 
 import orjson
@@ -22,7 +24,14 @@ from map.model import FileExtract
 from map.names import details_text, names_text
 from map.progress import Progress, counted
 from map.snapshot import encode_extract, pack_lists
-from map.store_rows import BULK_INDEXES, edge_row, node_row, open_text, stamp_row
+from map.store_rows import (
+    BULK_INDEXES,
+    ROWS_VERSION,
+    edge_row,
+    node_row,
+    open_text,
+    stamp_row,
+)
 
 BULK_WRITE_FILES = 256
 """A write of this many files or more is a bulk write (see the module docstring; map.store
@@ -112,6 +121,8 @@ def write_rows(
     if whole:
         for create in BULK_INDEXES.values():
             db.execute(create)
+    if files:
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (ROWS_VERSION, token_hex(8)))
     db.executemany(
         "INSERT OR REPLACE INTO meta VALUES (?, ?)",
         [

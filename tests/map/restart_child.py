@@ -26,11 +26,13 @@ from typing import Any
 
 from map.codemap import CodeMap, MapSettings
 from map.link_rows import decode_links
+from map.store_rows import ROWS_VERSION
 from tests.map.graph_state import graph_state
 from tests.map.killsave import KILL_DEADLINE_S, REPO_ROOT
 
-TIMED_KEYS = ("built_at", "duration_s")
-"""The store's `meta` rows that say when and how fast it was written, not what."""
+TIMED_KEYS = ("built_at", "duration_s", ROWS_VERSION)
+"""The store's `meta` rows that say when, how fast and by which write it was written,
+not what."""
 
 
 @dataclass(frozen=True)
