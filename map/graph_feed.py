@@ -75,6 +75,12 @@ class GraphFeed:
             return None
         return cls(process)
 
+    def restarted(self, store: MapStore) -> GraphFeed | None:
+        """This helper stopped and a new one reading `store` (whose rows were written
+        since this one started: see `take`)."""
+        self.close()
+        return GraphFeed.start(store)
+
     def take(self, rows_version: str | None) -> GraphRows | None:
         """The graph's nodes and edges as the helper read them, when the store's rows
         are still `rows_version`; else None (and the helper is stopped)."""

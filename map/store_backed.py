@@ -82,8 +82,7 @@ class StoreBackedMap(MapReader):
         """The graph holds the whole map (else the store does, and the graph is empty)."""
         self._linked = True
         """The linker holds the whole link (else the store stands in for it)."""
-        self._load_lock = threading.Lock()
-        self._link_lock = threading.Lock()
+        self._load_lock, self._link_lock = threading.Lock(), threading.Lock()
         self._stand_in = LinkStandIn()
         """The open uses as the store holds them, while the link is not in."""
         self._give_way = GiveWay()
@@ -204,9 +203,10 @@ class StoreBackedMap(MapReader):
         self._store = store
         self._dirty -= files
         self._touched = set()
-        self._unsaved = {}
-        self._relinked_rows = {}
+        self._unsaved, self._relinked_rows = {}, {}
         self._saved = (state.stamps, state.skipped)
+        if files and self._feed is not None:  # the rows it reads are not the store's now
+            self._feed = self._feed.restarted(store)
 
     def _adopt(self, store: MapStore, state: State) -> None:
         """Take the map as the store holds it (the graph stays unloaded)."""

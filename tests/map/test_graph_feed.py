@@ -14,7 +14,7 @@ from subprocess import PIPE
 import pytest
 
 from map import CodeMap
-from map.graph_feed import GraphFeed, pack, unpack
+from map.graph_feed import FEED_TIMEOUT_S, GraphFeed, pack, unpack
 from map.store import MapStore
 from tests.map.graph_state import graph_state
 from tests.map.restart_child import settings
@@ -143,3 +143,22 @@ def test_a_write_of_rows_gives_a_new_rows_version_a_write_of_stamps_alone_not(
     code_map.save()
     after = _store(code_map).rows_version()
     assert before is not None and after is not None and before != after
+
+
+def test_a_save_of_rows_before_the_load_reads_the_rows_again_ahead(
+    built: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    root, _ = built
+    caplog.set_level(logging.INFO, logger=FEED_LOG)
+    (root / "lib" / "m4.py").write_text("def added_offline():\n    return 4\n")
+    ahead = _reopened(*built, ahead=True)
+    first = ahead._feed
+    assert first is not None
+    first._reader.join(FEED_TIMEOUT_S)  # the helper has read the rows as they were
+    before = _store(ahead).rows_version()
+    ahead.refresh(link_later=True)  # as a server does: the edit relinked in the store, saved
+    assert _store(ahead).rows_version() != before
+    assert ahead.load_graph(link=False)
+    assert not [r for r in caplog.records if r.name == FEED_LOG], caplog.text
+    assert "lib/m4.py#added_offline" in ahead.graph
+    assert graph_state(ahead.graph) == graph_state(_reopened(*built, ahead=False).graph)
