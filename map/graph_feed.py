@@ -21,12 +21,13 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
-import threading
+import weakref
 from array import array
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from tempfile import TemporaryFile
+from typing import IO, Any
 
 import orjson
 
@@ -52,28 +53,35 @@ GraphRows = tuple[Iterable[StoredNode], Iterable[StoredEdge]]
 
 
 class GraphFeed:
-    """A helper process reading a store's graph rows, whose rows are taken once."""
+    """A helper process reading a store's graph rows, whose rows are taken once.
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+    The helper writes them to an unnamed temporary file, not a pipe: a thread
+    draining a pipe chunk by chunk would take the interpreter from the server's
+    answers at every chunk, and the server reads the file in one call."""
+
+    def __init__(self, process: subprocess.Popen[bytes], output: IO[bytes], errors: IO[bytes]):
         self._process = process
-        self._packed: bytes | None = None
-        self._failure = ""
-        self._reader = threading.Thread(target=self._collect, name="graph-feed", daemon=True)
-        self._reader.start()
+        self._output = output
+        self._errors = errors
+        self._stop = weakref.finalize(self, _stop, process, output, errors)
+        """Run by `close`, else when the feed is dropped or the process exits."""
 
     @classmethod
     def start(cls, store: MapStore) -> GraphFeed | None:
         """A helper reading `store`'s graph rows now; None when it cannot start."""
         code = str(Path(__file__).resolve().parents[1])
         command = [sys.executable, "-I", "-c", _HELPER, code, str(store.path), store.root]
+        output, errors = TemporaryFile(), TemporaryFile()  # noqa: SIM115 (the feed's: see close)
         try:
             process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+                command, stdin=subprocess.DEVNULL, stdout=output, stderr=errors
             )
         except OSError as exc:
+            output.close()
+            errors.close()
             log.info("reading the graph's rows ahead: cannot start a helper (%s)", exc)
             return None
-        return cls(process)
+        return cls(process, output, errors)
 
     def restarted(self, store: MapStore) -> GraphFeed | None:
         """This helper stopped and a new one reading `store` (whose rows were written
@@ -83,23 +91,27 @@ class GraphFeed:
 
     def take(self, rows_version: str | None) -> GraphRows | None:
         """The graph's nodes and edges as the helper read them, when the store's rows
-        are still `rows_version`; else None (and the helper is stopped)."""
+        are still `rows_version`; else None. The helper is done with either way."""
         try:
             return self._rows(rows_version)
         except _Declined as exc:
             log.info("reading the graph's rows ahead: the store is read instead (%s)", exc)
             return None
+        finally:
+            self.close()
 
     def _rows(self, rows_version: str | None) -> GraphRows:
-        self._reader.join(FEED_TIMEOUT_S)
-        if self._reader.is_alive():
-            self.close()
-            raise _Declined(f"no rows within {FEED_TIMEOUT_S:.0f} s")
-        packed, self._packed = self._packed, None
-        if packed is None:
-            raise _Declined(self._failure)
         try:
-            version, rows = unpack(packed)
+            status = self._process.wait(FEED_TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            raise _Declined(f"no rows within {FEED_TIMEOUT_S:.0f} s") from exc
+        if status != 0:
+            self._errors.seek(0)
+            why = self._errors.read().decode(errors="replace").strip().splitlines()
+            raise _Declined(f"exit {status}: {why[-1] if why else ''}")
+        self._output.seek(0)
+        try:
+            version, rows = unpack(self._output.read())
         except (ValueError, TypeError, KeyError, IndexError, orjson.JSONDecodeError) as exc:
             raise _Declined(f"malformed rows ({exc!r})") from exc
         if version is None or version != rows_version:
@@ -107,17 +119,16 @@ class GraphFeed:
         return rows
 
     def close(self) -> None:
-        """Stop the helper if it still runs."""
-        if self._process.poll() is None:
-            self._process.kill()
+        """Stop the helper if it still runs, and drop what it wrote."""
+        self._stop()
 
-    def _collect(self) -> None:
-        out, err = self._process.communicate()
-        if self._process.returncode == 0:
-            self._packed = out
-        else:
-            why = err.decode(errors="replace").strip().splitlines()
-            self._failure = f"exit {self._process.returncode}: {why[-1] if why else ''}"
+
+def _stop(process: subprocess.Popen[bytes], *files: IO[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    for file in files:
+        file.close()
 
 
 def graph_rows(store: MapStore, feed: GraphFeed | None) -> GraphRows:

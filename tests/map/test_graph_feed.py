@@ -9,7 +9,7 @@ import os
 import sqlite3
 import subprocess
 from pathlib import Path
-from subprocess import PIPE
+from tempfile import TemporaryFile
 
 import pytest
 
@@ -75,13 +75,15 @@ def test_rows_read_before_a_write_are_declined_and_the_store_loads(
     code_map = _reopened(*built, ahead=False)
     read_before = built[1] / "read before the write"
     read_before.write_bytes(pack(_store(code_map)))
-    feed = GraphFeed(subprocess.Popen(["cat", read_before], stdout=PIPE, stderr=PIPE))
-    code_map.load_graph()
-    (root / "lib" / "m1.py").write_text("def moved_here():\n    return 1\n")
-    code_map.rebuild()
-    code_map.save()
-    caplog.set_level(logging.INFO, logger=FEED_LOG)
-    assert feed.take(_store(code_map).rows_version()) is None
+    with TemporaryFile() as output, TemporaryFile() as errors:
+        helper = subprocess.Popen(["cat", read_before], stdout=output, stderr=errors)
+        feed = GraphFeed(helper, output, errors)
+        code_map.load_graph()
+        (root / "lib" / "m1.py").write_text("def moved_here():\n    return 1\n")
+        code_map.rebuild()
+        code_map.save()
+        caplog.set_level(logging.INFO, logger=FEED_LOG)
+        assert feed.take(_store(code_map).rows_version()) is None
     assert "written after it read them" in caplog.text
 
     later = _reopened(*built, ahead=True)
@@ -154,7 +156,7 @@ def test_a_save_of_rows_before_the_load_reads_the_rows_again_ahead(
     ahead = _reopened(*built, ahead=True)
     first = ahead._feed
     assert first is not None
-    first._reader.join(FEED_TIMEOUT_S)  # the helper has read the rows as they were
+    first._process.wait(FEED_TIMEOUT_S)  # the helper has read the rows as they were
     before = _store(ahead).rows_version()
     ahead.refresh(link_later=True)  # as a server does: the edit relinked in the store, saved
     assert _store(ahead).rows_version() != before
