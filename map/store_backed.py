@@ -254,8 +254,8 @@ class StoreBackedMap(MapReader):
             linker = StoredLinker(new_graph())
 
             def load() -> None:
-                feed, self._feed = self._feed, None
-                linker.restore_graph(*graph_rows(store, feed), self._give_way.pause)
+                feed, self._feed, pause = self._feed, None, self._give_way.pause
+                linker.restore_graph(*graph_rows(store, feed, pause), pause)
                 if self._pending:
                     self._restore_link(linker, progress)
                     self._link_pending(linker)
