@@ -71,14 +71,17 @@ class GraphFeed:
         """A helper reading `store`'s graph rows now; None when it cannot start."""
         code = str(Path(__file__).resolve().parents[1])
         command = [sys.executable, "-I", "-c", _HELPER, code, str(store.path), store.root]
-        output, errors = TemporaryFile(), TemporaryFile()  # noqa: SIM115 (the feed's: see close)
+        files: list[IO[bytes]] = []
         try:
+            while len(files) < 2:
+                files.append(TemporaryFile())  # noqa: SIM115 (the feed's: see close)
+            output, errors = files
             process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=output, stderr=errors
             )
         except OSError as exc:
-            output.close()
-            errors.close()
+            for file in files:
+                file.close()
             log.info("reading the graph's rows ahead: cannot start a helper (%s)", exc)
             return None
         return cls(process, output, errors)

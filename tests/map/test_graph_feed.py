@@ -13,7 +13,7 @@ from tempfile import TemporaryFile
 
 import pytest
 
-from map import CodeMap
+from map import CodeMap, graph_feed
 from map.graph_feed import FEED_TIMEOUT_S, GraphFeed, pack, unpack
 from map.store import MapStore
 from tests.map.graph_state import graph_state
@@ -164,3 +164,17 @@ def test_a_save_of_rows_before_the_load_reads_the_rows_again_ahead(
     assert not [r for r in caplog.records if r.name == FEED_LOG], caplog.text
     assert "lib/m4.py#added_offline" in ahead.graph
     assert graph_state(ahead.graph) == graph_state(_reopened(*built, ahead=False).graph)
+
+
+def test_a_helper_that_cannot_start_leaves_the_store_to_load(
+    built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def no_room() -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(graph_feed, "TemporaryFile", no_room)
+    caplog.set_level(logging.INFO, logger=FEED_LOG)
+    code_map = _reopened(*built, ahead=True)
+    assert "cannot start a helper" in caplog.text
+    assert code_map.load_graph(link=False)
+    assert graph_state(code_map.graph) == graph_state(_reopened(*built, ahead=False).graph)
