@@ -4,7 +4,8 @@ Python runs one thread at a time: a thread that loads a whole map holds the
 interpreter, and an answer from the store meanwhile waits up to the switch
 interval for it at every query it makes (hundreds for a hub's neighbours: a
 second). Answers mark themselves (`answering`); the job calls `pause` between
-its steps, and waits while any answer runs.
+its steps, and waits while any answer runs and for SENDING_S after the last one
+ended, while the server sends it.
 """
 
 from __future__ import annotations
