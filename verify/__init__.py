@@ -14,8 +14,9 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     NodeTarget, LspPosition
                        what it is pointed at (targets)
     CheckCache         what the cross-check keeps between questions (checkcache)
-    scan, name_at, Site, Scan, Role, Source
+    scan, name_at, Scan
                        the candidate sites of a name (candidates)
+    Site, Role, Source one line naming it, and what the map sees there (sites)
     label, names_code  what the map and the syntax see on them (labels)
     judge, stands_against, Verdict, Reason, Question, ReasonCode
                        an answer checked against its candidates (completeness)
@@ -53,7 +54,7 @@ from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees
-    from verify.candidates import Role, Scan, Site, Source, name_at, scan
+    from verify.candidates import Scan, name_at, scan
     from verify.checkcache import CheckCache
     from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
     from verify.crosscheck import cross_checked
@@ -85,20 +86,14 @@ if TYPE_CHECKING:
         use_site,
     )
     from verify.resolve import Resolution, live_failure, live_symbols, resolve_live, resolve_node
+    from verify.sites import Role, Site, Source
     from verify.symbols import LiveSymbol, enclosing, find_by_name, find_exact, flatten, name_parts
     from verify.targets import LspPosition, NodeTarget
     from verify.workspace import Workspace
 
 _HOME = {
     "verify.callers": ("by_target", "callers_from_callees"),
-    "verify.candidates": (
-        "Role",
-        "Scan",
-        "Site",
-        "Source",
-        "name_at",
-        "scan",
-    ),
+    "verify.candidates": ("Scan", "name_at", "scan"),
     "verify.checkcache": ("CheckCache",),
     "verify.completeness": (
         "Question",
@@ -143,6 +138,7 @@ _HOME = {
         "resolve_node",
     ),
     "verify.outlines": ("kept_outline", "symbol_named"),
+    "verify.sites": ("Role", "Site", "Source"),
     "verify.symbols": (
         "LiveSymbol",
         "enclosing",

@@ -18,8 +18,8 @@ from pathlib import PurePosixPath
 
 from disk.errors import DiskError
 from lsp import CallSite, DocumentSymbolNode, Location, LspError
-from verify.candidates import Site
 from verify.outlines import kept_outline
+from verify.sites import Site
 from verify.targets import LspPosition
 from verify.workspace import Workspace
 

@@ -28,12 +28,12 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from disk.errors import DiskError
 from disk.text import decode_source, read_source_bytes
 from map import list_files
 from verify.checkcache import CheckCache, NameSites, ScanOptions
+from verify.sites import Site
 
 MAX_SCANNED_FILES = 20_000
 _NAME = re.compile(r"[#$\w]+")
@@ -41,35 +41,6 @@ _WORD_AFTER = frozenset(b"$_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP
 _WORD_BEFORE = _WORD_AFTER | {ord("#")}
 """Bytes around a name that make it part of a longer word (see the scan's pattern)."""
 _CALL_AFTER = re.compile(r"\s*(?:<[^<>()]*>\s*)?\(")
-
-Role = Literal["definition", "call", "inherits", "use", "import", "mention"]
-Source = Literal["map", "text"]
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One line where the name appears."""
-
-    path: str
-    line: int
-    """1-based."""
-    column: int
-    """1-based, in characters: the first occurrence on the line."""
-    text: str
-    role: Role | None
-    """What the map sees there; None until `label` parsed the file."""
-    call_like: bool
-    """The name is followed by `(` (or a type-argument list and `(`)."""
-
-    @property
-    def source(self) -> Source:
-        """`map` when the map's extraction sees the name there, else `text`."""
-        return "text" if self.role in (None, "mention") else "map"
-
-    @property
-    def place(self) -> tuple[str, int]:
-        """(path, 1-based line)."""
-        return self.path, self.line
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
     from lsp import DocumentSymbolNode
-    from verify.candidates import Role, Site
+    from verify.sites import Role, Site
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

@@ -28,8 +28,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from verify.candidates import Scan, Site
+from verify.candidates import Scan
 from verify.priming import Priming
+from verify.sites import Site
 
 Question = Literal["references", "callers", "implementations", "definition"]
 ReasonCode = Literal[

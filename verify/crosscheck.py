@@ -24,10 +24,11 @@ from disk.columns import from_utf16
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.text import read_source
-from verify.candidates import Scan, Site, name_at, scan
+from verify.candidates import Scan, name_at, scan
 from verify.completeness import Question, Verdict, judge, stands_against
 from verify.labels import label, names_code
 from verify.priming import Priming, files_to_prime, prime, prime_cap
+from verify.sites import Site
 from verify.targets import LspPosition
 from verify.workspace import Workspace
 

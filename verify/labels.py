@@ -24,8 +24,8 @@ from disk.errors import DiskError
 from disk.stamps import FileStamp, content_hash
 from disk.text import decode_source, read_source_bytes
 from map import FileExtract, extract_file, grammar, language_for
-from verify.candidates import Role, Site
 from verify.checkcache import CheckCache, FileRoles
+from verify.sites import Role, Site
 
 MAX_LABELLED_FILES = 40
 Known = Callable[[str], FileExtract | None]

@@ -2,7 +2,7 @@
 
 The map ties a use to a definition by name through the imports; a use it
 could not tie (an unknown receiver, a call through a local, a name with too
-many definitions to guess, a guess by name) is recorded (map.unresolved). A
+many definitions to guess, a guess by name) is recorded (map.linking.unresolved). A
 graph answer is `complete` when no such use could stand for an edge it does
 not list, else `partial` with one reason per cause:
 

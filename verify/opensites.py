@@ -11,8 +11,8 @@ from pathlib import Path
 from disk.errors import DiskError
 from disk.text import read_source
 from map import UnresolvedUse
-from verify.candidates import Role
 from verify.mapcheck import OpenUse
+from verify.sites import Role
 
 _ROLES: dict[str, Role] = {"calls": "call", "references": "use", "inherits": "inherits"}
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from disk.paths import relative_posix
 from lsp import RequestTimeoutError, ServerCrashedError
-from verify.candidates import Site
+from verify.sites import Site
 
 if TYPE_CHECKING:
     from lsp import LivePool
