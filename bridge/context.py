@@ -125,7 +125,7 @@ class AppContext(ConfiguredWorkspace):
             if self._map is None:
                 progress = build_progress()
                 opened = partial(CodeMap.open, self.root, self.map_settings, progress)
-                ahead = self.serving  # a server loads the graph soon: see map.graph_feed
+                ahead = self.serving  # a server loads the graph soon: see map.store.graph_feed
                 code_map = await asyncio.to_thread(opened, refresh=False, read_graph_ahead=ahead)
                 if self.serving:
                     if self.config.bridge.watch:

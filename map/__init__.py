@@ -2,16 +2,31 @@
 
 Knows nothing of LSP. Imports `disk` for paths, stamps and text.
 
+Inside, one room (sub-package) per stage of the pipeline, each importing only the
+rooms before it (tests/test_layers.py holds them to it); each room's docstring
+says its job and its invariant:
+
+    extraction   one file's bytes -> its extract (grammars, queries, fingerprints)
+    graph        the networkx graph and the questions asked of it
+    linking      references tied to the symbols they name, across files
+    intake       which files the map reads; reading and extracting what moved
+    store        the map on disk (SQLite) and the answers it gives alone
+    live         one repository's map kept true while files change (the watcher)
+
+Below them, in map/ itself: the models (model), the error tree (errors), build
+progress (progress), and the collector and interpreter etiquette of long work
+(gcpause, give_way).
+
 The front door: bridge/ and memory/ import only the names in `__all__`, from
 `map` itself (`from map import CodeMap`), never a submodule (the layer test
 holds them to it). Each name is loaded from its module on first use (PEP 562),
 so `import map` costs nothing and a caller pays only for what it uses. The
-graph library (networkx) loads with the first graph made (`map.graph.new_graph`):
-a map that answers from its store and finds nothing changed makes none. A name
-needed above goes here
-(a public name in its module, or a typed result; never an underscored one).
-A name listed here must not also be a submodule's name (`outline`, `query`):
-once that submodule is imported, the package attribute is the module.
+graph library (networkx) loads with the first graph made
+(`map.graph.mapgraph.new_graph`): a map that answers from its store and finds
+nothing changed makes none. A name needed above goes here (a public name in its
+module, or a typed result; never an underscored one). A name listed here must not
+also be a submodule's name (`outline`, `query`): once that submodule is imported,
+the package attribute is the module.
 
     CodeMap, MapSettings, BuildReport, MapStatus
                        open, build, update, save and ask the map (codemap)
@@ -49,13 +64,18 @@ from typing import TYPE_CHECKING
 from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
-    from map.codemap import BuildReport, CodeMap, MapSettings, MapStatus
     from map.errors import MapError, SnapshotError, UnknownNodeError
-    from map.extract import extract_file
-    from map.fingerprint import TokenIndex, comment_spans, fingerprint_text
-    from map.graph import MapGraph, import_graph_library
-    from map.languages import LANGUAGES, grammar, language_for
-    from map.live_map import LiveMap
+    from map.extraction.extract import extract_file
+    from map.extraction.fingerprint import TokenIndex, comment_spans, fingerprint_text
+    from map.extraction.languages import LANGUAGES, grammar, language_for
+    from map.extraction.outline import Outline, outline_file
+    from map.graph.mapgraph import MapGraph, import_graph_library
+    from map.graph.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
+    from map.intake.walk import list_files
+    from map.linking.unresolved import UnresolvedUse, UnresolvedWhy
+    from map.live.codemap import BuildReport, CodeMap, MapSettings, MapStatus
+    from map.live.live_map import LiveMap
+    from map.live.watch import WatcherState, WatchStatus
     from map.model import (
         EdgeDetails,
         EdgeKind,
@@ -68,21 +88,16 @@ if TYPE_CHECKING:
         SymbolDetails,
         SymbolKind,
     )
-    from map.outline import Outline, outline_file
     from map.progress import BuildPhase, BuildProgress
-    from map.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
-    from map.unresolved import UnresolvedUse, UnresolvedWhy
-    from map.walk import list_files
-    from map.watch import WatcherState, WatchStatus
 
 _HOME = {
-    "map.codemap": ("BuildReport", "CodeMap", "MapSettings", "MapStatus"),
+    "map.live.codemap": ("BuildReport", "CodeMap", "MapSettings", "MapStatus"),
     "map.errors": ("MapError", "SnapshotError", "UnknownNodeError"),
-    "map.extract": ("extract_file",),
-    "map.fingerprint": ("TokenIndex", "comment_spans", "fingerprint_text"),
-    "map.graph": ("MapGraph", "import_graph_library"),
-    "map.languages": ("LANGUAGES", "grammar", "language_for"),
-    "map.live_map": ("LiveMap",),
+    "map.extraction.extract": ("extract_file",),
+    "map.extraction.fingerprint": ("TokenIndex", "comment_spans", "fingerprint_text"),
+    "map.graph.mapgraph": ("MapGraph", "import_graph_library"),
+    "map.extraction.languages": ("LANGUAGES", "grammar", "language_for"),
+    "map.live.live_map": ("LiveMap",),
     "map.model": (
         "EdgeDetails",
         "EdgeKind",
@@ -95,12 +110,12 @@ _HOME = {
         "SymbolDetails",
         "SymbolKind",
     ),
-    "map.outline": ("Outline", "outline_file"),
+    "map.extraction.outline": ("Outline", "outline_file"),
     "map.progress": ("BuildPhase", "BuildProgress"),
-    "map.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
-    "map.unresolved": ("UnresolvedUse", "UnresolvedWhy"),
-    "map.walk": ("list_files",),
-    "map.watch": ("WatcherState", "WatchStatus"),
+    "map.graph.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
+    "map.linking.unresolved": ("UnresolvedUse", "UnresolvedWhy"),
+    "map.intake.walk": ("list_files",),
+    "map.live.watch": ("WatcherState", "WatchStatus"),
 }
 """Where each public name lives: module -> the names it holds."""
 

@@ -2,7 +2,7 @@
 
 Everything a run asks git or the disk is asked once and kept for the rest
 of the run: HEAD and branch, the changes since each distinct anchor commit,
-each file read, each file's outline (its symbols, `map.outline`: cached by
+each file read, each file's outline (its symbols, `map.extraction.outline`: cached by
 content hash, so a file is parsed once however many references point into it). Nothing here outlives
 the run: a new run sees the disk afresh.
 """

@@ -64,7 +64,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.gitrepo, map.languages
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1])
+)  # tests.gitrepo, map.extraction.languages
 
 from accuracy.corpora import corpus
 from agentview.chaining import check_chaining, check_envelopes

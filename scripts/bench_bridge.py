@@ -49,7 +49,7 @@ from bridgebench.measure import Samples, err, measure_inproc, measure_mcp  # noq
 from bridgebench.report import print_table, rows  # noqa: E402
 from bridgebench.targets import pick_targets  # noqa: E402
 
-from map.codemap import CodeMap  # noqa: E402
+from map.live.codemap import CodeMap  # noqa: E402
 
 QUICK_TOOLS = ("nav_references", "nav_hover", "resolve", "map_search", "map_status")
 QUICK_RUNS = 5

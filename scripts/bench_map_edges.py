@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from lsp.catalog_config import catalog_from_config  # noqa: E402
 from lsp.errors import LspError  # noqa: E402
 from lsp.pool import LivePool  # noqa: E402
-from map.codemap import CodeMap, MapSettings  # noqa: E402
+from map.live.codemap import CodeMap, MapSettings  # noqa: E402
 from map.model import Symbol  # noqa: E402
 
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})

@@ -50,8 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from disk.stamps import content_hash  # noqa: E402
-from map.codemap import CodeMap  # noqa: E402
-from map.extract import extract_file  # noqa: E402
+from map.extraction.extract import extract_file  # noqa: E402
+from map.live.codemap import CodeMap  # noqa: E402
 from memory.service import MemoryService, NewMemory  # noqa: E402
 from memory.stores import StoreLocation, open_store  # noqa: E402
 from tests.gitrepo import git  # noqa: E402

@@ -125,8 +125,55 @@ def test_package_reads_the_map_through_typed_results(package: str) -> None:
     assert offenders == {}
 
 
-CYCLE_FREE = ("lsp", "map", "memory", "disk")
-"""The layers below the surface, whose modules import one another in one direction only."""
+MAP_ROOMS = ("extraction", "graph", "linking", "intake", "store", "live")
+"""map/'s rooms, bottom first: a room imports only the rooms before it here (and map's
+base modules, which sit directly in map/ and import no room)."""
+
+
+def _map_imports(path: Path) -> set[str]:
+    """The parts of map/ that `path` imports: a room's name, or a base module's."""
+    return {
+        module.split(".")[1]
+        for module, name in _imports(path)
+        for module in ([f"{module}.{name}"] if module == "map" and name else [module])
+        if module.startswith("map.")
+    }
+
+
+@pytest.mark.parametrize("room", MAP_ROOMS)
+def test_map_room_imports_only_rooms_below(room: str) -> None:
+    below = set(MAP_ROOMS[: MAP_ROOMS.index(room)])
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(wrong)
+        for path in (ROOT / "map" / room).rglob("*.py")
+        if (wrong := {part for part in _map_imports(path) if part in MAP_ROOMS} - below - {room})
+    }
+    assert offenders == {}
+
+
+def test_map_base_modules_import_no_room() -> None:
+    """The modules directly in map/ (but its door) are the floor every room stands on."""
+    offenders = {
+        path.name: sorted(_map_imports(path) & set(MAP_ROOMS))
+        for path in (ROOT / "map").glob("*.py")
+        if path.name != "__init__.py" and _map_imports(path) & set(MAP_ROOMS)
+    }
+    assert offenders == {}
+
+
+def test_map_rooms_say_their_job() -> None:
+    """Every room is a package whose docstring says what it may import; few modules
+    stay outside the rooms."""
+    rooms = sorted(p.name for p in (ROOT / "map").iterdir() if (p / "__init__.py").is_file())
+    assert rooms == sorted(MAP_ROOMS)
+    for room in MAP_ROOMS:
+        doc = ast.get_docstring(ast.parse((ROOT / "map" / room / "__init__.py").read_text()))
+        assert doc is not None and "May import" in doc, room
+    assert len(list((ROOT / "map").glob("*.py"))) <= 12
+
+
+CYCLE_FREE = ("bridge", "verify", "lsp", "map", "memory", "disk")
+"""Every package, whose modules import one another in one direction only."""
 
 
 def _module_name(path: Path) -> str:
@@ -156,10 +203,10 @@ def _imported_modules(path: Path, modules: set[str]) -> Iterator[str]:
                     yield base
 
 
-def test_no_import_cycles_below_the_surface() -> None:
-    """No module of lsp/, map/, memory/ or disk/ imports, through any chain of imports,
-    a module that imports it: each circle is broken by giving the shared piece its own
-    home."""
+def test_no_import_cycles() -> None:
+    """No module of ours imports, through any chain of imports (TYPE_CHECKING ones
+    included), a module that imports it: each circle is broken by giving the shared
+    piece its own home."""
     paths = {
         _module_name(path): path for layer in CYCLE_FREE for path in (ROOT / layer).rglob("*.py")
     }

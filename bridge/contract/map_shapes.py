@@ -36,12 +36,12 @@ MapLanguage = Literal[
     "lua",
     "bash",
 ]
-"""The languages the map extracts (map.languages.LANGUAGES)."""
+"""The languages the map extracts (map.extraction.languages.LANGUAGES)."""
 SkipReason = Literal[
     "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",
     "undecodable", "generated", "unreadable", "extract_failed",
 ]  # fmt: skip
-"""Why a listed file stays out of the map (map.walk and map.ingest SKIP_*)."""
+"""Why a listed file stays out of the map (map.intake.walk and map.intake.ingest SKIP_*)."""
 NodeKind = Literal["file"] | SymbolKind
 """A map node's kind: a file, or the kind of symbol extraction found."""
 Direction = Literal["in", "out"]

@@ -68,7 +68,7 @@ from verify import (
 
 USE_EDGES: tuple[EdgeKind, ...] = ("calls", "references", "inherits")
 PATH_EDGES: tuple[EdgeKind, ...] = (*USE_EDGES, "imports")
-"""The edges `map_path` follows (map.query.USE_KINDS)."""
+"""The edges `map_path` follows (map.graph.query.USE_KINDS)."""
 MAX_DEPTH = 10
 IMPACT_DEPTH = 2
 """map_impact's depth when none is given: a third of a repository at no limit."""

@@ -1,7 +1,7 @@
 """Per-file extraction: symbols, imports and references from one tree-sitter pass.
 
 `extract_file` parses a file once and runs its language's query once
-(map.extract_matches says what the captures mean). Then one sweep in file
+(map.extraction.extract_matches says what the captures mean). Then one sweep in file
 order qualifies the definitions and gives each reference its scope:
 
 - a definition inside another is qualified by it; a function directly
@@ -11,11 +11,11 @@ order qualifies the definitions and gives each reference its scope:
   tie the pattern written first in the query file;
 - a repeated qualified name gets `~2`, `~3` in file order.
 
-Extraction writes the compact lists the map store keeps (map.snapshot)
+Extraction writes the compact lists the map store keeps (map.extraction.snapshot)
 directly: a pool worker sends only those, so it never builds the extract's
 objects (a third of a million frozen dataclasses on a large corpus) nor
 encodes them again; `extract_file` decodes the lists into a FileExtract. Which uses are kept, and
-how they are listed: map.extract_uses.
+how they are listed: map.extraction.extract_uses.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from disk.stamps import content_hash
 from disk.text import decode_source
-from map.extract_imports import imports_of
-from map.extract_matches import Collected, Ref, Scope, collect
-from map.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
-from map.fingerprint import TokenIndex
-from map.languages import extraction_query, grammar, language_for
+from map.extraction.extract_imports import imports_of
+from map.extraction.extract_matches import Collected, Ref, Scope, collect
+from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
+from map.extraction.fingerprint import TokenIndex
+from map.extraction.languages import extraction_query, grammar, language_for
+from map.extraction.positions import Positions
+from map.extraction.snapshot import decode_extract, decode_symbols
 from map.model import FileExtract, Symbol, SymbolKind
-from map.positions import Positions
-from map.snapshot import decode_extract, decode_symbols
 
 _BOM = b"\xef\xbb\xbf"
 # A `.h` header holding any of these is C++, not C.
@@ -73,7 +73,7 @@ def extract_file(path: str, data: bytes) -> FileExtract:
 
 
 def extract_lists(path: str, data: bytes) -> list[Any]:
-    """`extract_file`'s extract as map.snapshot's compact lists (what
+    """`extract_file`'s extract as map.extraction.snapshot's compact lists (what
     `encode_extract(extract_file(path, data))` gives), without building its objects."""
     language, source = source_of(path, data)
     digest = content_hash(data)
@@ -275,7 +275,7 @@ def _assign_refs(refs: list[Ref], index: int, until: int, stack: list[Scope]) ->
 def _symbol(
     data: bytes, span: Span, scope: Scope, qualname: str, kind: SymbolKind, tokens: TokenIndex
 ) -> list[Any]:
-    """One symbol as the store lists it (see map.snapshot.encode_extract)."""
+    """One symbol as the store lists it (see map.extraction.snapshot.encode_extract)."""
     start, end = scope.start.start_byte, scope.end.end_byte
     container = scope.parts[:-1]
     return [

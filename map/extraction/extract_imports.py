@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
-from map.node_text import text_of
+from map.extraction.node_text import text_of
 
 Names = tuple[tuple[str, str], ...]
 ImportFacts = list[tuple[str, Names]]

@@ -1,6 +1,6 @@
 """Query matches -> the raw definitions, references, imports and comments of a file.
 
-The capture names of a language's query (`map/queries/<language>.scm`) say
+The capture names of a language's query (`map/extraction/queries/<language>.scm`) say
 what each match is:
 
     @def.<kind> + @name [+ @prefix]   a symbol of that SymbolKind; @prefix
@@ -32,7 +32,7 @@ what each match is:
                                       given in a method (`self.app = app`)
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
-    @import                           an import statement (see map.extract_imports)
+    @import                           an import statement (see map.extraction.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it
                                       nor unqualified type references of the
@@ -50,8 +50,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
-from map.model import SymbolKind
-from map.node_text import (
+from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
     by_shape,
@@ -60,6 +59,7 @@ from map.node_text import (
     split_qualified,
     text_of,
 )
+from map.model import SymbolKind
 
 _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}

@@ -2,7 +2,7 @@
 the innermost symbol around it (the widest-ranked one per name position, none
 that a local hides or a qualifier holds), and each local name given a value.
 
-Called by map.extract once its sweep gave every match its scope.
+Called by map.extraction.extract once its sweep gave every match its scope.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 from tree_sitter import Node
 
-from map.extract_matches import Collected, Ref, Scope
+from map.extraction.extract_matches import Collected, Ref, Scope
+from map.extraction.node_text import plain_name
+from map.extraction.snapshot import REFERENCE_KINDS
 from map.model import ATTRIBUTE_PREFIX, RETURNS
-from map.node_text import plain_name
-from map.snapshot import REFERENCE_KINDS
 
 Span = Callable[[Node, Node], list[int]]
 """From the start of one node to the end of another, as the store's four ints."""
@@ -73,7 +73,7 @@ def references_of(span: Span, found: Collected) -> list[list[Any]]:
         kept = best.get(key)
         if kept is None or _rank(ref) < _rank(kept):
             best[key] = ref
-    for scope in found.scopes:  # a declaration names its definition (map.resolve)
+    for scope in found.scopes:  # a declaration names its definition (map.linking.resolve)
         if scope.declaration:
             best[scope.name_node.start_byte] = Ref(
                 scope.name_node, "references", None, scope.name_node.start_byte, scope.name, scope

@@ -19,8 +19,8 @@ from functools import cache
 from tree_sitter import Parser, Query, QueryCursor
 
 from disk.stamps import content_hash
-from map.extract_matches import comment_types
-from map.languages import grammar
+from map.extraction.extract_matches import comment_types
+from map.extraction.languages import grammar
 from map.model import Fingerprint
 
 _TOKEN = re.compile(

@@ -1,7 +1,7 @@
 """Which language a file is in, and its compiled tree-sitter grammar and query.
 
 Grammars come from the per-language wheels (tree-sitter-python, ...); the
-extraction query of each language is `map/queries/<language>.scm` (the
+extraction query of each language is `map/extraction/queries/<language>.scm` (the
 JavaScript family's adds the patterns they share, `ecmascript.scm`; C and C++,
 `cfamily.scm`). Compiled
 grammars and queries are immutable, so each is loaded once per process.

@@ -7,7 +7,7 @@ runs only the patterns symbols come from (`@def.*`, `@container`) and the
 comments fingerprints leave out (`@comment`), then qualifies and numbers
 them as `extract_file` does, so its symbols are the same: same node IDs,
 ranges and fingerprints, at about half the cost. It keeps the comments' byte
-spans too (the ones `map.fingerprint.comment_spans` finds), so fingerprinting
+spans too (the ones `map.extraction.fingerprint.comment_spans` finds), so fingerprinting
 other spans of the file needs no second parse.
 """
 
@@ -20,11 +20,11 @@ from functools import cache
 from tree_sitter import Parser, Query, QueryCursor
 
 from disk.stamps import content_hash
-from map.extract import qualified_symbols, source_of
-from map.extract_matches import collect
-from map.languages import grammar, query_source
+from map.extraction.extract import qualified_symbols, source_of
+from map.extraction.extract_matches import collect
+from map.extraction.languages import grammar, query_source
+from map.extraction.positions import Positions
 from map.model import FileExtract, Symbol
-from map.positions import Positions
 
 _KEPT_ROLES = re.compile(r"@(?:def\.|container\b|comment\b)")
 _QUERY_COMMENT = re.compile(r';[^\n"]*$', re.MULTILINE)
@@ -49,7 +49,7 @@ class Outline:
 
 
 def outline_file(path: str, data: bytes) -> Outline:
-    """The symbols of one file, exactly as `map.extract.extract_file` gives them.
+    """The symbols of one file, exactly as `map.extraction.extract.extract_file` gives them.
 
     Raises ValueError for an unsupported extension and
     disk.errors.UndecodableFileError when `data` is not UTF-8.

@@ -1,4 +1,4 @@
-"""A file's extract as compact lists: how the map store holds it (see map.store).
+"""A file's extract as compact lists: how the map store holds it (see map.store.mapstore).
 
 `encode_extract` turns a FileExtract into nested lists (node IDs without
 their path, ranges as four ints, defaults left out) that orjson writes as a
@@ -105,7 +105,7 @@ def decode_extract(
     """The extract of `path` from `encode_extract`'s lists; raises ValueError, TypeError,
     KeyError or IndexError when they are malformed. `bases_only`: of the references,
     only those that name a base class (what a file's scope reads), for the linker,
-    which takes the rest from the lists as columns (map.references): building a
+    which takes the rest from the lists as columns (map.linking.references): building a
     million reference objects was most of a graph load's decoding. `own`: node IDs
     as already held (a loaded graph's), for the symbols to share."""
     language, digest, symbols, imports, references, assignments = raw

@@ -7,12 +7,12 @@ search looks at (name, qualified name, node ID) is on its node's line or in
 the file's path. A pattern names a literal every match must contain
 (`required_literal`): finding it in the case-folded lines of each file (a C
 substring search per file) narrows a repository's nodes to the few worth
-scoring, and `map.query` scores those exactly as it would score the whole
+scoring, and `map.graph.query` scores those exactly as it would score the whole
 graph. A pattern without such a literal (`re:^.*$`, `*`) lists every node.
 
 Beside them, each file keeps its symbols' kinds and lines (`details_text`),
 so a candidate is scored from the index alone, without the store or the
-graph. Both are stored with each file's rows (map.store): a restarted server
+graph. Both are stored with each file's rows (map.store.mapstore): a restarted server
 searches at once, and an edit re-indexes only its files.
 """
 
@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from map.graph import FILE_KIND
+from map.graph.mapgraph import FILE_KIND
+from map.graph.query import REGEX_PREFIX, plain_text
 from map.model import FileExtract
-from map.query import REGEX_PREFIX, plain_text
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n"})
 _UNESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
@@ -128,7 +128,7 @@ class NameIndex:
     def __init__(self) -> None:
         self._files: dict[str, FileNames] = {}
         self.synced: object = None
-        """What the owner last brought the index up to date with (see map.reader)."""
+        """What the owner last brought the index up to date with (see map.live.reader)."""
 
     def digest(self, path: str) -> str | None:
         """The content hash `path` was indexed at (None: not indexed)."""
@@ -160,7 +160,7 @@ class NameIndex:
         return holding / len(self._files)
 
     def candidates(self, pattern: str) -> Iterator[Candidate]:
-        """Every node `pattern` can match under `map.query.search` (more, never fewer)."""
+        """Every node `pattern` can match under `map.graph.query.search` (more, never fewer)."""
         plain = plain_text(pattern)
         literal = plain if plain is not None else required_literal(pattern)
         if not literal:

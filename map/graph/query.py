@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from map.errors import MapError
-from map.graph import FILE_KIND, MapGraph
+from map.graph.mapgraph import FILE_KIND, MapGraph
 from map.model import EdgeKind
 
 USE_KINDS: frozenset[str] = frozenset({"calls", "references", "inherits", "imports"})

@@ -1,6 +1,6 @@
 """Compare the disk with what the map knows, and read, hash and extract what moved.
 
-`scan` lists the files with their stat stamps (map.walk: one stat each),
+`scan` lists the files with their stat stamps (map.intake.walk: one stat each),
 and reads only those whose stamp moved; of those, only the ones whose
 content hash moved are extracted (in a process pool when many). The stat
 stamp is taken before the read, so an edit racing the read shows up as a
@@ -26,13 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from disk.stamps import FileStamp, content_hash
-from map.extract import extract_lists
-from map.languages import language_for
-from map.model import FileExtract
-from map.packed import for_linking
-from map.references import References
-from map.snapshot import unpack_lists
-from map.walk import (
+from map.extraction.extract import extract_lists
+from map.extraction.languages import language_for
+from map.extraction.snapshot import unpack_lists
+from map.intake.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
     Listing,
@@ -40,7 +37,10 @@ from map.walk import (
     list_files,
     read_go_modules,
 )
-from map.wire import Sent, dumps, loads, sent, stamp_of
+from map.intake.wire import Sent, dumps, loads, sent, stamp_of
+from map.linking.packed import for_linking
+from map.linking.references import References
+from map.model import FileExtract
 
 POOL_THRESHOLD = 50
 """More files to read than this go to a process pool."""
@@ -59,7 +59,7 @@ Known = Mapping[str, tuple[FileStamp, str]]
 class Scan:
     """The disk as found: `stamps` and `skipped` cover every listed file,
     `extracts` only those whose content is new or changed, each as the linker takes it
-    in (map.packed.for_linking: with `packed` and `references`)."""
+    in (map.linking.packed.for_linking: with `packed` and `references`)."""
 
     stamps: dict[str, tuple[FileStamp, str]]
     skipped: dict[str, tuple[FileStamp, str]]
@@ -73,9 +73,9 @@ class Scan:
     listing: Listing | None = None
     """The last full listing, for the next scan to reuse (see `list_files`)."""
     packed: dict[str, bytes] = field(default_factory=dict)
-    """Each of `extracts` packed as the linker keeps it (map.packed)."""
+    """Each of `extracts` packed as the linker keeps it (map.linking.packed)."""
     references: dict[str, References] = field(default_factory=dict)
-    """The references of each of `extracts`, as columns (map.references)."""
+    """The references of each of `extracts`, as columns (map.linking.references)."""
 
 
 @dataclass(frozen=True)
@@ -200,15 +200,15 @@ class Loaded:
     stamp: FileStamp | None
     content_hash: str | None = None
     intake: tuple[FileExtract, References] | None = None
-    """The new extract as the linker takes it in (map.packed.for_linking)."""
+    """The new extract as the linker takes it in (map.linking.packed.for_linking)."""
     skipped: str | None = None
     packed: bytes | None = None
-    """The new extract packed as the linker keeps it (map.wire)."""
+    """The new extract packed as the linker keeps it (map.intake.wire)."""
 
 
 def load_one(root: str, path: str, known_hash: str | None, max_bytes: int) -> Sent:
     """Stat, read, hash and (when the hash moved) extract one file, as it crosses the
-    pool (map.wire): the extract as the store's compact lists, packed, never as objects."""
+    pool (map.intake.wire): the extract as the store's compact lists, packed, never as objects."""
     full = Path(root, path)
     stamp = FileStamp.of(full)
     if stamp is None:
@@ -271,7 +271,7 @@ def _alive(pid: int) -> bool:
 
 
 def _load_chunk(root: str, items: Sequence[tuple[str, str | None]], max_bytes: int) -> bytes:
-    """Pool task: load `items`, packed for the trip back (map.wire); then collect
+    """Pool task: load `items`, packed for the trip back (map.intake.wire); then collect
     whatever cycles the chunk left (automatic collection is off in workers)."""
     packed = dumps([load_one(root, path, known, max_bytes) for path, known in items])
     gc.collect()

@@ -6,7 +6,7 @@ files found on the way are applied with `pathspec`. Vendored and generated
 code, binary, huge and undecodable files are skipped and counted by reason,
 never fatal. Each listed file comes with its stat stamp (one `lstat` per file,
 which also tells symlinks apart), and a listing hands the next one what it
-decided per path and read per directory (map.treewalk).
+decided per path and read per directory (map.intake.treewalk).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from disk.errors import UndecodableFileError
 from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
-from map.treewalk import Folder, Skips, unmoved, walk_tree
+from map.intake.treewalk import Folder, Skips, unmoved, walk_tree
 
 VENDORED_DIRS = frozenset(
     {
@@ -79,7 +79,7 @@ class Listing:
     """What the path alone decided of each path found (see `_verdict`): the next listing
     with the same options reuses it."""
     folders: Mapping[str, Folder] = field(default_factory=dict)
-    """Outside git: the directories as read (map.treewalk), for the next listing."""
+    """Outside git: the directories as read (map.intake.treewalk), for the next listing."""
 
 
 def list_files(
@@ -151,7 +151,7 @@ def moved_since(
     files) or `passed` (files skipped for their content) holds, with a stat per file
     and per directory; None when the listing itself may have moved (list again).
 
-    The listing stands when no directory of its walk moved (map.treewalk):
+    The listing stands when no directory of its walk moved (map.intake.treewalk):
     then every listed name still names the same inode, so a file's content
     moved only if its stamp did (size, mtime, ctime, inode: ctime moves with
     any write, even one that restores mtime). A listing by git, or with

@@ -1,8 +1,8 @@
 """Files loaded in a pool worker, on their way back: extracts as the store's blobs.
 
 A worker sends each extract as the orjson blob the map store keeps
-(map.snapshot's compact lists, as extraction writes them: no extract objects
-are built in a worker), packed as the linker holds it (map.packed), not
+(map.extraction.snapshot's compact lists, as extraction writes them: no extract objects
+are built in a worker), packed as the linker holds it (map.linking.packed), not
 pickled: orjson writes a sympy-sized batch in a fifth of the time the
 pickler took (its reducer ran in Python for each of ~800k extract objects),
 `decode_extract` rebuilds the objects no slower than unpickling did, sharing
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from disk.stamps import FileStamp
+from map.extraction.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
 from map.model import FileExtract
-from map.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
 
 Sent = tuple[str, tuple[int, int, int, int] | None, str | None, bytes | None, str | None]
 """(path, stat stamp fields, content hash, packed extract blob, skip reason) of one file."""
@@ -46,8 +46,8 @@ def sent(
     lists: list[Any] | None,
     skipped: str | None,
 ) -> Sent:
-    """One loaded file as it crosses the pool; `lists`: its extract as map.snapshot's
-    compact lists (map.extract.extract_lists)."""
+    """One loaded file as it crosses the pool; `lists`: its extract as map.extraction.snapshot's
+    compact lists (map.extraction.extract.extract_lists)."""
     fields = None if stamp is None else (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)
     packed = None if lists is None else pack_lists(lists)
     return path, fields, digest, packed, skipped

@@ -1,7 +1,7 @@
 """Which names each reference of a file consulted while it was resolved, compact.
 
 The linker resolves a reference again when a name it consulted changes (see
-map.linker). Kept as a dict of index tuples per file, this table took ~34 MB
+map.linking.linker). Kept as a dict of index tuples per file, this table took ~34 MB
 of the benchmark's mix corpus once loaded; as (name, reference index) pairs
 sorted by name it takes each distinct name once with where its run of
 indexes ends, and each index in the narrowest array that holds the file's
@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from sys import intern
 
-from map.references import narrow
+from map.linking.references import narrow
 
 
 class Consulted:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from map.lookup import Lookup
-from map.resolution import (
+from map.linking.lookup import Lookup
+from map.linking.resolution import (
     CALLABLE_KINDS,
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
@@ -25,7 +25,7 @@ from map.resolution import (
     Resolution,
     file_of,
 )
-from map.scopes import Declared, FileScope
+from map.linking.scopes import Declared, FileScope
 
 DECLARING_LANGUAGES = frozenset({"c", "cpp"})
 """Languages whose functions may be declared in one file and defined in another."""
@@ -63,7 +63,7 @@ class Definitions:
         unique = tuple(dict.fromkeys(targets))
         if unique == found.targets:
             return found
-        if not unique:  # known, and nothing to link: not a use left open (map.unresolved)
+        if not unique:  # known, and nothing to link: not a use left open (map.linking.unresolved)
             return Resolution((), CONFIDENCE_EXACT)
         share = found.confidence * len(found.targets) / len(unique)
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from map.graph import EdgeKey, MapGraph
-from map.references import References
-from map.resolution import Resolution
-from map.scopes import FileScope
+from map.graph.mapgraph import EdgeKey, MapGraph
+from map.linking.references import References
+from map.linking.resolution import Resolution
+from map.linking.scopes import FileScope
 
 Uses = dict[EdgeKey, list[int]]
 """Use edge -> the indexes of the file's references behind it."""

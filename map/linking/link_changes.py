@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from pathlib import PurePosixPath
 
+from map.linking.scopes import FileScope
 from map.model import ATTRIBUTE_PREFIX, RETURNS
-from map.scopes import FileScope
 
 Facts = tuple[dict[str, tuple[object, ...]], tuple[str, ...]]
 

@@ -8,21 +8,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from map.consulted import Consulted
+from map.linking.consulted import Consulted
+from map.linking.modules import C_LANGUAGES
+from map.linking.references import References
+from map.linking.resolution import Resolution
+from map.linking.unresolved import NO_NAMES
 from map.model import FileExtract
-from map.modules import C_LANGUAGES
-from map.references import References
-from map.resolution import Resolution
-from map.unresolved import NO_NAMES
 
 Change = tuple[FileExtract | None, FileExtract | None]
 Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
 """A file to link: its path and change, then optionally the new extract packed
-(map.packed) and its references as columns; given those, the new extract need
-hold only the references that name a base class (map.snapshot.decode_extract)."""
+(map.linking.packed) and its references as columns; given those, the new extract need
+hold only the references that name a base class (map.extraction.snapshot.decode_extract)."""
 Restored = tuple[str, FileExtract, bytes, References, bytes]
 """A file as a store kept it: path, extract (as for `Incoming`), packed, references,
-and what linking decided for it (map.link_rows)."""
+and what linking decided for it (map.linking.link_rows)."""
 
 
 @dataclass(slots=True)
@@ -35,7 +35,7 @@ class FileLinks:
     deps: Consulted = field(default_factory=Consulted)
     open_names: frozenset[str] = NO_NAMES
     """The names of the references that resolved to nothing of ours or only to a
-    guess (map.unresolved): which files an answer about a name reads."""
+    guess (map.linking.unresolved): which files an answer about a name reads."""
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """What linking decided for one file, as the map store keeps it: each reference's
-resolution and the names each consulted (map.linker's `FileLinks`).
+resolution and the names each consulted (map.linking.linker's `FileLinks`).
 
 A process that opens the store restores the link from these rows instead of
 resolving every reference again, and relinks an edit made while no process
-ran from them (map.store_link). One orjson list per file: the distinct node
+ran from them (map.store.store_link). One orjson list per file: the distinct node
 IDs its resolutions reach, then one row per resolved reference (index,
 target positions, confidence, constructor positions), then the consulted
-table's names, run ends and indexes (map.consulted).
+table's names, run ends and indexes (map.linking.consulted).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from sys import intern
 
 import orjson
 
-from map.consulted import Consulted
-from map.resolution import Resolution
+from map.linking.consulted import Consulted
+from map.linking.resolution import Resolution
 
 LINKS_FORMAT = 1
 """Moves whenever the encoding does (part of the store's schema)."""

@@ -20,9 +20,8 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from map.edge_facts import KeptUses, Uses, edge_details, edge_uses
 from map.gcpause import paused_gc
-from map.graph import (
+from map.graph.mapgraph import (
     EdgeKey,
     MapGraph,
     replace_file,
@@ -31,8 +30,9 @@ from map.graph import (
     take_touched,
     use_keys,
 )
-from map.link_changes import Facts, exported_names, moved_names, visible_facts
-from map.link_input import (
+from map.linking.edge_facts import KeptUses, Uses, edge_details, edge_uses
+from map.linking.link_changes import Facts, exported_names, moved_names, visible_facts
+from map.linking.link_input import (
     Change,
     FileLinks,
     Incoming,
@@ -40,15 +40,15 @@ from map.link_input import (
     incoming,
     moves_layout,
 )
+from map.linking.modules import ModuleIndex
+from map.linking.packed import PackedExtracts
+from map.linking.references import References
+from map.linking.resolution import Resolution
+from map.linking.resolve import Resolver
+from map.linking.scopes import FileScope, bind_imports, fill_visible, new_scope
+from map.linking.unresolved import OpenUses, is_open, open_names
 from map.model import EDGE_OF, FileExtract
-from map.modules import ModuleIndex
-from map.packed import PackedExtracts
 from map.progress import Progress, counted
-from map.references import References
-from map.resolution import Resolution
-from map.resolve import Resolver
-from map.scopes import FileScope, bind_imports, fill_visible, new_scope
-from map.unresolved import OpenUses, is_open, open_names
 
 FORGET_EVERY = 256
 """Files linked between two drops of the lookups' caches (files in path order share most)."""
@@ -86,15 +86,15 @@ class Linker:
         """Make what reads the tables (resolution, the open uses) over them as they are."""
         self._resolver = Resolver(self._scopes, self._defs)
         self.open_uses = OpenUses(self._scopes, self._references, self._links)
-        """The uses linking left open (map.unresolved), as they are now."""
+        """The uses linking left open (map.linking.unresolved), as they are now."""
 
     @property
     def extracts(self) -> Mapping[str, FileExtract]:
-        """The extract of every linked file (unpacked when read: see map.packed)."""
+        """The extract of every linked file (unpacked when read: see map.linking.packed)."""
         return self._extracts
 
     def packed(self, path: str) -> bytes:
-        """A linked file's extract as the map store holds it (map.packed); raises
+        """A linked file's extract as the map store holds it (map.linking.packed); raises
         KeyError when the file is not linked."""
         return self._extracts.packed(path)
 
@@ -113,9 +113,9 @@ class Linker:
     ) -> LinkStats:
         """`apply` the new extracts of `files` (None: removed; ignored when never linked)
         over what is linked now; the stats say which files moved. `packed`: some of
-        the new extracts already packed (map.packed), e.g. as pool workers sent them;
+        the new extracts already packed (map.linking.packed), e.g. as pool workers sent them;
         `references`: the references of some of those as columns, whose extract then
-        need hold only those that name a base class (map.packed.for_linking)."""
+        need hold only those that name a base class (map.linking.packed.for_linking)."""
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
@@ -137,7 +137,7 @@ class Linker:
     ) -> LinkStats:
         """`apply`, taking each change as it comes: a whole map loaded from its store
         is never decoded in memory at once. A change may carry the new extract
-        already packed (map.packed). `progress(done, total)` counts the files whose
+        already packed (map.linking.packed). `progress(done, total)` counts the files whose
         references are resolved again (whole or in part)."""
         with paused_gc():
             return self._apply(changes, go_modules, progress)
@@ -360,7 +360,7 @@ class Linker:
         ]
 
     def edge_details(self, source: str, target: str, kind: str) -> dict[str, Any] | None:
-        """An edge's details (see map.edge_facts; None: the graph has no such edge)."""
+        """An edge's details (see map.linking.edge_facts; None: the graph has no such edge)."""
         path = source.partition("#")[0]
         uses = (
             {}

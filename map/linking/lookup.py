@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from map.extraction.node_text import CALLED, SUPER_CALL
+from map.linking.resolution import LEXICAL_CONSTANT_LANGUAGES
+from map.linking.scopes import FileScope, NameBinding
 from map.model import Assignment, ReferenceKind
-from map.node_text import CALLED, SUPER_CALL
-from map.resolution import LEXICAL_CONSTANT_LANGUAGES
-from map.scopes import FileScope, NameBinding
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})

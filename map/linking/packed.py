@@ -3,7 +3,7 @@
 A decoded extract of the benchmark's mix corpus takes about 360 MB in
 memory; packed (the store's own orjson encoding, zlib level 1) it takes
 about 31 MB. Linking keeps what it reads in compact form of its own
-(map.scopes, map.references); answers that show a node's ranges,
+(map.linking.scopes, map.linking.references); answers that show a node's ranges,
 container or fingerprint, and saves, unpack one file (about a millisecond;
 the last few stay decoded).
 """
@@ -11,13 +11,12 @@ the last few stay decoded).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
+from map.extraction.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
+from map.linking.references import References
 from map.model import FileExtract
-from map.references import References
-from map.snapshot import decode_extract, encode_extract, pack_lists, unpack_lists
-from map.store import MapStore, Stamps, StoreError
 
 LEVEL = 1
 """zlib's fastest level: packing the store's blobs of mix takes about a second."""
@@ -51,7 +50,7 @@ class PackedExtracts(Mapping[str, FileExtract]):
         self._packed.pop(path, None)
 
     def packed(self, path: str) -> bytes:
-        """A file's extract packed, as the store holds it (map.snapshot.pack_lists);
+        """A file's extract packed, as the store holds it (map.extraction.snapshot.pack_lists);
         raises KeyError when the file is not held."""
         return self._packed[path]
 
@@ -68,31 +67,11 @@ class PackedExtracts(Mapping[str, FileExtract]):
         return len(self._packed)
 
 
-def stored(
-    store: MapStore, stamps: Stamps, own: Mapping[str, str] | None = None
-) -> Iterator[tuple[str, FileExtract, bytes, References, bytes]]:
-    """Every file of `store` (path, extract, packed, its references as columns, what
-    linking decided for it: map.link_rows), one at a time, checked against `stamps`
-    (the files the map holds): raises StoreError when they disagree, or as
-    `MapStore.linked_rows` does. The extract holds only the references that name a
-    base class (see map.snapshot.decode_extract): it is for the linker's intake alone;
-    its symbols share the node IDs `own` holds (a loaded graph's)."""
-    count = 0
-    for (extract, references), blob, links in store.linked_rows(partial(for_linking, own=own)):
-        held = stamps.get(extract.path)
-        if held is None or held[1] != extract.content_hash:
-            raise StoreError(f"{store.path}: files and stamps disagree (e.g. {extract.path!r})")
-        count += 1
-        yield extract.path, extract, blob, references, links
-    if count != len(stamps):
-        raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
-
-
 def for_linking(
     path: str, lists: list[Any], own: Mapping[str, str] | None = None
 ) -> tuple[FileExtract, References]:
     """A file's extract from its stored lists as the linker takes it in: the extract
-    with only the references that name a base class (map.snapshot.decode_extract),
+    with only the references that name a base class (map.extraction.snapshot.decode_extract),
     and every reference as columns (a decoded extract of mix holds ~360 MB, mostly
     reference objects)."""
     extract = decode_extract(path, lists, bases_only=True, own=own)

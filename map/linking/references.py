@@ -7,7 +7,7 @@ first line and kind in one code, and its name, scope and qualifier as
 positions among the file's distinct ones, each in the narrowest array that
 holds the file's (one byte each in almost every file; 1.3M references on
 the benchmark's mix corpus: 194 -> ~13 MB). The full extract, ranges and all,
-stays packed (map.packed) for the answers that show it.
+stays packed (map.linking.packed) for the answers that show it.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from collections.abc import Collection, Hashable, Iterable, Sequence
 from sys import intern
 from typing import Any, TypeVar
 
-from map.lookup import RefKey
+from map.extraction.snapshot import REFERENCE_KINDS
+from map.linking.lookup import RefKey
 from map.model import EDGE_OF, Reference
-from map.snapshot import REFERENCE_KINDS
 
 T = TypeVar("T", bound=Hashable)
 _WIDTHS = (("B", 1 << 8), ("H", 1 << 16), ("I", 1 << 32))
@@ -55,7 +55,7 @@ class References:
 
     @classmethod
     def of_stored(cls, path: str, stored: Sequence[list[Any]]) -> References:
-        """The references of `path` from the store's reference lists (map.snapshot:
+        """The references of `path` from the store's reference lists (map.extraction.snapshot:
         name, kind, range, scope tail or None, qualifier), without building a
         `Reference` for each: the same columns as from the decoded extract."""
         scopes = {tail: path if tail is None else f"{path}#{tail}" for _, _, _, tail, _ in stored}

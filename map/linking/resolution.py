@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from map.scopes import Declared
+from map.linking.scopes import Declared
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 CONFIDENCE_EXACT = 1.0

@@ -4,9 +4,9 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 (following re-exports and star imports), then what it sees unqualified (Go
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases, and what values
-stand for: map.values). When none of that answers, a name may still be
-guessed by name (map.resolution). A C or C++ declaration found is replaced by
-its definitions (map.definitions).
+stand for: map.linking.values). When none of that answers, a name may still be
+guessed by name (map.linking.resolution). A C or C++ declaration found is replaced by
+its definitions (map.linking.definitions).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from map.definitions import DECLARING_LANGUAGES, Definitions
-from map.lookup import (
+from map.extraction.node_text import CALLED
+from map.linking.definitions import DECLARING_LANGUAGES, Definitions
+from map.linking.lookup import (
     SELF_WORDS,
     SUPER_WORDS,
     AnswerKey,
@@ -35,9 +36,7 @@ from map.lookup import (
     shadowed_names,
     trace,
 )
-from map.model import Reference
-from map.node_text import CALLED
-from map.resolution import (
+from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
     CALLABLE_KINDS,
@@ -48,10 +47,11 @@ from map.resolution import (
     Resolution,
     file_of,
 )
-from map.resolution import exact as _exact
-from map.scopes import Binding, FileScope, ModuleBinding, NameBinding
-from map.siblings import Siblings
-from map.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
+from map.linking.resolution import exact as _exact
+from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
+from map.linking.siblings import Siblings
+from map.linking.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
+from map.model import Reference
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
@@ -59,7 +59,7 @@ VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
-whose package siblings are looked up through map.siblings)."""
+whose package siblings are looked up through map.linking.siblings)."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]

@@ -13,7 +13,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from map.assigned import Assigned
+from map.linking.assigned import Assigned
+from map.linking.modules import (
+    INCLUDE_LANGUAGES,
+    JVM_LANGUAGES,
+    PACKAGE_DIR_LANGUAGES,
+    SCRIPT_LANGUAGES,
+    ModuleIndex,
+)
 from map.model import (
     ATTRIBUTE_PREFIX,
     Assignment,
@@ -22,13 +29,6 @@ from map.model import (
     Reference,
     Symbol,
     SymbolKind,
-)
-from map.modules import (
-    INCLUDE_LANGUAGES,
-    JVM_LANGUAGES,
-    PACKAGE_DIR_LANGUAGES,
-    SCRIPT_LANGUAGES,
-    ModuleIndex,
 )
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
@@ -65,7 +65,7 @@ Binding = ModuleBinding | NameBinding
 @dataclass(frozen=True, slots=True)
 class Declared:
     """What lookups read of a symbol (a `Symbol` without its ranges and fingerprint,
-    which a loaded map keeps packed: map.packed)."""
+    which a loaded map keeps packed: map.linking.packed)."""
 
     name: str
     qualname: str

@@ -2,7 +2,7 @@
 
 A Go file sees the top-level names of every file of its package, and a type's
 methods may be declared in any of them. Walking the files one by one for each
-name (as map.resolve does for what a file includes) costs a package's size per
+name (as map.linking.resolve does for what a file includes) costs a package's size per
 lookup; a table per package, built on first use and dropped with the
 resolver's other memories, finds the same symbols, in the same order, and
 consults the same names.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
-from map.lookup import Lookup, see
-from map.scopes import FileScope
+from map.linking.lookup import Lookup, see
+from map.linking.scopes import FileScope
 
 Table = dict[str, list[tuple[str, tuple[str, ...]]]]
 """Qualified name -> (file, its symbols of that name) for each file defining it, in

@@ -27,11 +27,11 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from map.lookup import segments
+from map.linking.lookup import segments
+from map.linking.references import References
+from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution
+from map.linking.scopes import FileScope
 from map.model import EDGE_OF
-from map.references import References
-from map.resolution import CONFIDENCE_BY_NAME, Resolution
-from map.scopes import FileScope
 
 UnresolvedWhy = Literal["outside", "receiver", "local", "builtin", "undefined", "guess"]
 UseKind = Literal["calls", "references", "inherits"]

@@ -3,9 +3,9 @@ value, an alias, what a call returns, an instance attribute, a module variable.
 
 `f = mod.func; f()` calls `mod.func`; `app = Flask(); app.run()` calls
 `Flask.run`; `self.app = app` with `app: Flask` makes `self.app.run()` a call
-of `Flask.run`. Each is one assigned value (map.assigned) followed to a
+of `Flask.run`. Each is one assigned value (map.linking.assigned) followed to a
 module, a class (an instance of it) or the symbols it names, at most
-`MAX_HOPS` deep. `ValueLookups` is the part of the resolver (map.resolve)
+`MAX_HOPS` deep. `ValueLookups` is the part of the resolver (map.linking.resolve)
 that follows values; the resolver supplies the lookups they start from.
 """
 
@@ -15,12 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from map.assigned import Givens
-from map.lookup import Exports, Lookup, see
+from map.linking.assigned import Givens
+from map.linking.lookup import Exports, Lookup, see
+from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
+from map.linking.resolution import exact as _exact
+from map.linking.scopes import FileScope, NameBinding
 from map.model import RETURNS, Assignment, Range, Reference
-from map.resolution import CONFIDENCE_INHERITED, Resolution, file_of
-from map.resolution import exact as _exact
-from map.scopes import FileScope, NameBinding
 
 MAX_HOPS = 6
 """How many values, bases or assignments deep a lookup follows."""

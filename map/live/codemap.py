@@ -1,6 +1,6 @@
 """The stateful map of one repository: open, rebuild incrementally, save, ask.
 
-`CodeMap.open` reads the map store (map.store) when it can be trusted,
+`CodeMap.open` reads the map store (map.store.mapstore) when it can be trusted,
 checks every file against the disk (stat stamp first, content hash when the
 stamp moved) and re-extracts only what changed; without a usable store it
 builds from scratch. `rebuild` does the same check at any time, and `save`
@@ -12,9 +12,9 @@ lookups and one-hop neighbours answer from the store; ranking, paths and
 impact load the graph first, any rebuild the link too (`load_graph` does
 both ahead, e.g. in a background thread). Files changed since the store was
 written are relinked against the store while the graph is not loaded
-(map.store_link), or wait for it (`link_later`) when the change moves the
+(map.store.store_link), or wait for it (`link_later`) when the change moves the
 module layout. The map and its store (loading from it, saving to it):
-map.store_backed.
+map.live.store_backed.
 """
 
 from __future__ import annotations
@@ -28,19 +28,19 @@ from pathlib import Path
 
 from disk.errors import OutsideRootError
 from map.errors import MapError
-from map.graph_feed import GraphFeed
-from map.ingest import Scan
-from map.names import NameIndex
+from map.graph.names import NameIndex
+from map.intake.ingest import Scan
+from map.intake.wire import unpacked
+from map.live.recheck import recheck
+from map.live.reports import BuildReport as BuildReport
+from map.live.reports import MapSettings as MapSettings
+from map.live.reports import MapStatus as MapStatus
+from map.live.stale import StaleFlags, changed_among, changed_since, relative_path
+from map.live.store_backed import StoreBackedMap
 from map.progress import BuildProgress, for_phase
-from map.recheck import recheck
-from map.reports import BuildReport as BuildReport
-from map.reports import MapSettings as MapSettings
-from map.reports import MapStatus as MapStatus
-from map.stale import StaleFlags, changed_among, changed_since, relative_path
-from map.store import MapStore, StoreError, store_file
-from map.store_backed import StoreBackedMap
-from map.store_link import relink_in_store
-from map.wire import unpacked
+from map.store.graph_feed import GraphFeed
+from map.store.mapstore import MapStore, StoreError, store_file
+from map.store.store_link import relink_in_store
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class CodeMap(StoreBackedMap):
         linking them waits for the graph (`load_graph`), and saving them for
         the first `save` after it. With `read_graph_ahead` (a server, which loads
         the graph soon after), a helper process reads the graph's rows from a
-        valid store meanwhile (map.graph_feed).
+        valid store meanwhile (map.store.graph_feed).
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
@@ -138,7 +138,7 @@ class CodeMap(StoreBackedMap):
         """Check the files against the disk and bring the graph up to date.
 
         Every file is stat-checked (the last listing taken as it stands while no
-        directory moved, see map.recheck), unless `paths` names the only files
+        directory moved, see map.live.recheck), unless `paths` names the only files
         that may have changed (as a watcher knows): then only those are checked,
         provided the map already knows them all; a new path (or a first
         rebuild) still lists the whole tree.
@@ -209,7 +209,7 @@ class CodeMap(StoreBackedMap):
 
     def _relink_stored(self, found: Scan) -> int | None:
         """Link changed files against the store, the graph left unloaded
-        (map.store_link): their rows, and those of every file whose nodes, edges or
+        (map.store.store_link): their rows, and those of every file whose nodes, edges or
         resolutions moved, wait for `save`. The files relinked whole; None when the
         edit moves the layout or the store proved unusable (the caller then links in
         the loaded graph)."""

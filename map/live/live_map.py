@@ -1,6 +1,6 @@
 """A CodeMap kept fresh by the watcher.
 
-The glue between `map.watch.Watcher` and `map.codemap.CodeMap`: every batch
+The glue between `map.live.watch.Watcher` and `map.live.codemap.CodeMap`: every batch
 of file events flags its files stale in the map at once, and the debounced
 rebuild runs `CodeMap.rebuild` and `save` in a worker thread, so the event
 loop (and the stale flags) stay responsive while a large rebuild runs. A
@@ -26,10 +26,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from map.codemap import CodeMap
-from map.debounce import DebouncePolicy
-from map.languages import language_for
-from map.watch import Watcher, WatcherState, default_path_filter
+from map.extraction.languages import language_for
+from map.live.codemap import CodeMap
+from map.live.debounce import DebouncePolicy
+from map.live.watch import Watcher, WatcherState, default_path_filter
 
 
 class LiveMap:

@@ -1,6 +1,6 @@
 """The questions a map answers, from its store while the link is not loaded, else
 from the graph and the linker; ranking, paths, impact and deep walks from the
-graph, which loads before the link (see map.store_backed, which supplies both).
+graph, which loads before the link (see map.live.store_backed, which supplies both).
 
 Files changed since the store was written that the graph has not linked yet
 (`unlinked_files`) answer lookups, search and outline from their new
@@ -17,13 +17,14 @@ from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
 from disk.stamps import FileStamp
-from map import query, warm
 from map.errors import UnknownNodeError
 from map.give_way import GiveWay
-from map.graph import MapGraph, node_details
+from map.graph import query
+from map.graph.mapgraph import MapGraph, node_details
+from map.graph.names import FileNames, NameIndex, details_text, names_text
 from map.model import EDGE_KINDS, EdgeDetails, EdgeKind, FileExtract, NodeDetails, Symbol
-from map.names import FileNames, NameIndex, details_text, names_text
-from map.store import MapStore, StoreError
+from map.store import warm
+from map.store.mapstore import MapStore, StoreError
 
 T = TypeVar("T")
 SUGGESTIONS = 5
@@ -81,7 +82,7 @@ class MapReader(ABC):
         return frozenset(self._pending)
 
     def attrs(self, node_id: str) -> NodeDetails | None:
-        """A node's details (see map.graph), or None when the map has no such node."""
+        """A node's details (see map.graph.mapgraph), or None when the map has no such node."""
         stored = self._from_rows(
             node_id.partition("#")[0],
             lambda store: (warm.attrs(store, node_id),),

@@ -1,9 +1,9 @@
 """What a rebuild finds on disk, and how much of it may have moved.
 
 A whole check takes the last scan's listing as it stands when no directory
-moved since (map.walk.moved_since: a stat per directory and per file) and
+moved since (map.intake.walk.moved_since: a stat per directory and per file) and
 reads only the files whose stamp moved; otherwise, or when a watcher names
-the files, map.rescan decides (the whole tree listed again, or those files).
+the files, map.live.rescan decides (the whole tree listed again, or those files).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from map.ingest import Known, Progress, Scan
-from map.reports import MapSettings
-from map.rescan import rescan
-from map.walk import moved_since
+from map.intake.ingest import Known, Progress, Scan
+from map.intake.walk import moved_since
+from map.live.reports import MapSettings
+from map.live.rescan import rescan
 
 
 def recheck(

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from disk.statedir import STATE_DIR
-from map.graph import MapGraph
-from map.scopes import FileScope
+from map.graph.mapgraph import MapGraph
+from map.linking.scopes import FileScope
 
 
 @dataclass(frozen=True)

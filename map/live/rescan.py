@@ -1,7 +1,7 @@
 """Which files a rebuild checks: only those a watcher names, when the map knows
 them all (each stat-checked, hashed when its stamp moved); else the whole tree,
 listed again from the previous listing (a stat per directory and per file; only
-the directories that moved are read again, see map.treewalk)."""
+the directories that moved are read again, see map.intake.treewalk)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from map.gcpause import paused_gc
-from map.ingest import Known, Progress, Scan, ScanOptions, scan, scan_known
-from map.reports import MapSettings
-from map.stale import relative_path
+from map.intake.ingest import Known, Progress, Scan, ScanOptions, scan, scan_known
+from map.live.reports import MapSettings
+from map.live.stale import relative_path
 
 
 def rescan(

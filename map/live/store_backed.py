@@ -3,16 +3,16 @@ graph loaded from it on demand, and what moved since the last save written back.
 
 A map opened from a valid store takes the map as the store holds it
 (`_adopt`) and leaves the graph unloaded: search, outline, status, node
-lookups and one-hop neighbours answer from the store (map.reader). A load
+lookups and one-hop neighbours answer from the store (map.live.reader). A load
 (`load_graph`, e.g. in a background thread) takes the graph first, from the
 store's nodes and edges alone (a server's read ahead in a helper process:
-map.graph_feed): ranking, paths, impact and walks wait only for that
+map.store.graph_feed): ranking, paths, impact and walks wait only for that
 (`graph`); then the link (every file's extract, scope and resolutions),
 which the store stands in for until it is in, open uses included
-(map.link_stand_in); any rebuild waits for both (`_materialize`). A store
+(map.store.link_stand_in); any rebuild waits for both (`_materialize`). A store
 that proves unusable meanwhile is dropped and the map rebuilt from scratch
 (`_reset`). `save` writes only the files whose rows moved. Keeping the map
-equal to the disk (opening, rebuilding) is map.codemap's.
+equal to the disk (opening, rebuilding) is map.live.codemap's.
 """
 
 from __future__ import annotations
@@ -27,20 +27,20 @@ from typing import Any, TypeVar
 
 from disk.stamps import FileStamp
 from map.errors import MapError
+from map.extraction.languages import compile_queries
 from map.gcpause import paused_gc
 from map.give_way import GiveWay
-from map.graph import MapGraph, new_graph
-from map.graph_feed import GraphFeed, graph_rows
-from map.ingest import Scan
-from map.languages import compile_queries
-from map.link_stand_in import LinkStandIn
-from map.link_store import StoredLinker
+from map.graph.mapgraph import MapGraph, new_graph
+from map.intake.ingest import Scan
+from map.linking.unresolved import OpenUses, UnresolvedUse
+from map.live.reader import MapReader
+from map.live.reports import BuildReport, Counts, MapSettings
 from map.model import FileExtract
-from map.packed import stored
 from map.progress import BuildProgress, for_phase
-from map.reader import MapReader
-from map.reports import BuildReport, Counts, MapSettings
-from map.store import (
+from map.store.graph_feed import GraphFeed, graph_rows
+from map.store.link_stand_in import LinkStandIn
+from map.store.link_store import StoredLinker
+from map.store.mapstore import (
     STORE_NAME,
     FileRows,
     MapStore,
@@ -50,8 +50,8 @@ from map.store import (
     remove_legacy,
     store_file,
 )
-from map.store_link import unsaved_changes
-from map.unresolved import OpenUses, UnresolvedUse
+from map.store.store_link import unsaved_changes
+from map.store.stored import stored
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ T = TypeVar("T")
 
 class StoreBackedMap(MapReader):
     """A map whose graph its store stands in for until loaded, and which saves what
-    moved; `CodeMap` (map.codemap) keeps it equal to the disk."""
+    moved; `CodeMap` (map.live.codemap) keeps it equal to the disk."""
 
     def __init__(self, root: Path, settings: MapSettings) -> None:
         self.root = root.resolve()
@@ -108,7 +108,7 @@ class StoreBackedMap(MapReader):
         """The rows of the files an edit relinked in the store (`_relink_stored`), kept
         only until `save` writes them."""
         self._feed: GraphFeed | None = None
-        """A helper reading the graph's rows ahead (map.graph_feed), until a load takes them."""
+        """A helper reading the graph's rows ahead (map.store.graph_feed), until loaded."""
 
     @property
     def _linker(self) -> StoredLinker:
@@ -241,7 +241,7 @@ class StoreBackedMap(MapReader):
 
     def _take_graph(self, progress: BuildProgress | None = None) -> bool:
         """Load the graph from the store's nodes and edges, or from their rows read ahead
-        (map.graph_feed), with the link too when changes wait to be linked (the store
+        (map.store.graph_feed), with the link too when changes wait to be linked (the store
         does not have them); False when the store proved unusable."""
         with self._load_lock:
             if self._loaded:
@@ -351,14 +351,14 @@ class StoreBackedMap(MapReader):
     @property
     def link_loaded(self) -> bool:
         """Whether the link is loaded (else open uses are read from the store, for
-        answers that need a few files': map.link_stand_in)."""
+        answers that need a few files': map.store.link_stand_in)."""
         return self._linked
 
     def unresolved_named(self, names: Collection[str]) -> list[UnresolvedUse] | None:
         """Every use of one of `names` that linking left open: resolved to nothing of
-        ours, or only to a guess by name (map.unresolved), by path and line. None
+        ours, or only to a guess by name (map.linking.unresolved), by path and line. None
         while the link loads in a worker thread when they lie in more files than
-        are read from the store meanwhile (map.link_stand_in)."""
+        are read from the store meanwhile (map.store.link_stand_in)."""
         return self._open_uses(lambda uses: uses.holding(names), lambda uses: uses.named(names))
 
     def unresolved_within(self, node_ids: Collection[str]) -> list[UnresolvedUse] | None:

@@ -4,7 +4,7 @@ A small component that knows nothing of the map: it is given a root, a
 `on_change(paths)` callback called at once for every batch of events (so a
 caller can flag files stale before any rebuild work), and an async
 `rebuild()` callback that it runs when the debounce policy says so
-(`map.debounce`). Watching itself is `watchfiles.awatch`, used with short
+(`map.live.debounce`). Watching itself is `watchfiles.awatch`, used with short
 batches; the burst policy is ours.
 
     MapError (map.errors)
@@ -29,16 +29,16 @@ from typing import Literal
 
 from watchfiles import awatch
 
-from map.debounce import DebouncePolicy, RebuildScheduler
 from map.errors import MapError
-from map.walk import UNLISTED_DIRS, VENDORED_DIRS
+from map.intake.walk import UNLISTED_DIRS, VENDORED_DIRS
+from map.live.debounce import DebouncePolicy, RebuildScheduler
 
 log = logging.getLogger(__name__)
 
 WatchStatus = Literal["starting", "watching", "stopped", "error"]
 
 IGNORED_DIRS = UNLISTED_DIRS | VENDORED_DIRS | {".codeanchor"}
-"""What the map never reads (map.walk), and our own store."""
+"""What the map never reads (map.intake.walk), and our own store."""
 IGNORED_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp", ".pyc")
 
 # watchfiles batching: hand over a batch once events pause for STEP_MS, or

@@ -1,4 +1,4 @@
-"""The graph's rows read in a helper process while a server starts (map.store_backed).
+"""The graph's rows read in a helper process while a server starts (map.live.store_backed).
 
 A restarted server loads its graph from the store's nodes and edges once it
 serves. Turning those rows into Python objects (540k on mix) is about half
@@ -31,8 +31,8 @@ from typing import IO, Any
 
 import orjson
 
-from map.graph import StoredEdge, StoredNode
-from map.store import MapStore, StoreError
+from map.graph.mapgraph import StoredEdge, StoredNode
+from map.store.mapstore import MapStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ _HEAD_SIZE = 8
 """Bytes of the packed head's length, which the packed edges follow."""
 
 _HELPER = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from map.graph_feed import main; "
+    "import sys; sys.path.insert(0, sys.argv[1]); from map.store.graph_feed import main; "
     "sys.exit(main(sys.argv[2:]))"
 )
 """The helper's program: argv is this code's directory, the store's path and its root."""

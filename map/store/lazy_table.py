@@ -1,6 +1,6 @@
 """A dict that fills itself, key by key, from a loader: the linker's tables as read
 from the map store, for a process that relinks an edit without loading the whole
-map (map.store_link)."""
+map (map.store.store_link)."""
 
 from __future__ import annotations
 

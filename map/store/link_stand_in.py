@@ -1,5 +1,5 @@
 """The uses linking left open, read from the map store while a loaded graph's link
-is not in yet (map.store_backed): for answers that read a few files' only.
+is not in yet (map.live.store_backed): for answers that read a few files' only.
 
 `StoreView` reads them as answers ask (every file's open names at once, a
 file's scope, references and links when an answer reads it); `LinkStandIn`
@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Mapping
 
-from map.store import MapStore
-from map.store_link import StoreLinker
-from map.unresolved import OpenUses, UnresolvedUse
+from map.linking.unresolved import OpenUses, UnresolvedUse
+from map.store.mapstore import MapStore
+from map.store.store_link import StoreLinker
 
 VIEW_FILES = 64
 """Files an answer may read from the store for its open uses (~5 ms each on mix)."""

@@ -1,5 +1,5 @@
 """The linker and the map store: a link restored as the store kept it, and each
-file's link row as the store keeps it (map.link_rows), so that a new process never
+file's link row as the store keeps it (map.linking.link_rows), so that a new process never
 resolves the whole repository again."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from map.gcpause import paused_gc
-from map.graph import StoredEdge, StoredNode, add_stored_nodes, node_rows, put_edges
-from map.link_input import FileLinks, Restored
-from map.link_rows import decode_links, encode_links
-from map.linker import Linker
+from map.graph.mapgraph import StoredEdge, StoredNode, add_stored_nodes, node_rows, put_edges
+from map.linking.link_input import FileLinks, Restored
+from map.linking.link_rows import decode_links, encode_links
+from map.linking.linker import Linker
+from map.linking.resolution import Resolution
+from map.linking.scopes import bind_imports, fill_visible
+from map.linking.unresolved import open_names
 from map.model import FileExtract
 from map.progress import Progress, counted
-from map.resolution import Resolution
-from map.scopes import bind_imports, fill_visible
-from map.store import FileRows
-from map.unresolved import open_names
+from map.store.mapstore import FileRows
 
 
 class StoredLinker(Linker):
@@ -29,7 +29,7 @@ class StoredLinker(Linker):
         pause: Callable[[], None] | None = None,
     ) -> None:
         """Take a map's graph as a store kept it (every node with its parent, every
-        edge: map.graph), into an empty linker: enough for ranking, paths and
+        edge: map.graph.mapgraph), into an empty linker: enough for ranking, paths and
         walks; `restore_link` takes the rest. `pause()` is called between steps
         (map.give_way)."""
         with paused_gc():
@@ -74,7 +74,7 @@ class StoredLinker(Linker):
     def rows(self, path: str, extract: FileExtract | None = None) -> FileRows | None:
         """A linked file's rows as the store should now hold them: its extract (`extract`:
         as already decoded, else unpacked), nodes, outgoing edges, what linking decided
-        for it (map.link_rows) and the names its references consulted; None when the
+        for it (map.linking.link_rows) and the names its references consulted; None when the
         file is not linked."""
         if extract is None:
             extract = self.extracts.get(path)

@@ -1,11 +1,11 @@
 """The map on disk: one SQLite database (WAL), written file by file.
 
-An edit rewrites only its files' rows (see map.store_rows for the tables,
-map.store_write for what a save writes), in one transaction: a killed write
+An edit rewrites only its files' rows (see map.store.store_rows for the tables,
+map.store.store_write for what a save writes), in one transaction: a killed write
 leaves the previous state. A store that is not SQLite, has another schema,
 or was taken of another root raises StoreError: the caller rebuilds and
 never trusts it. Where the store lives
-and how a damaged file is told apart: map.store_files.
+and how a damaged file is told apart: map.store.store_files.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from typing import Any, TypeVar
 import orjson
 
 from disk.stamps import FileStamp
-from map.graph import StoredEdge, StoredNode
+from map.extraction.snapshot import decode_extract, unpack_lists
+from map.graph.mapgraph import StoredEdge, StoredNode
 from map.model import FileExtract
 from map.progress import Progress
-from map.snapshot import decode_extract, unpack_lists
-from map.store_files import (
+from map.store.store_files import (
     LEGACY_NAME,
     STORE_NAME,
     StoreError,
@@ -36,7 +36,7 @@ from map.store_files import (
     remove_legacy,
     store_file,
 )
-from map.store_rows import (
+from map.store.store_rows import (
     EDGE_COLUMNS,
     NODE_COLUMNS,
     ROWS_VERSION,
@@ -46,7 +46,7 @@ from map.store_rows import (
     node_of,
     open_of,
 )
-from map.store_write import BULK_WRITE_FILES, FileRows, Stamps, State, write_rows
+from map.store.store_write import BULK_WRITE_FILES, FileRows, Stamps, State, write_rows
 
 __all__ = [
     "BULK_WRITE_FILES",
@@ -149,8 +149,8 @@ class MapStore:
         self, decode: Callable[[str, list[Any]], T]
     ) -> Iterator[tuple[T, bytes, bytes]]:
         """Every file's extract, as `decode(path, lists)` makes it from the stored lists
-        (map.snapshot), with its stored blob and what linking decided for it
-        (map.link_rows), one row at a time (a whole map is never decoded in memory at
+        (map.extraction.snapshot), with its stored blob and what linking decided for it
+        (map.linking.link_rows), one row at a time (a whole map is never decoded in memory at
         once); raises StoreError when it cannot be read, or a file has no link row."""
         try:
             for path, blob, links in self._connection().execute(
@@ -184,15 +184,15 @@ class MapStore:
 
     def graph_nodes(self) -> Iterator[StoredNode]:
         """Every node with what the graph keeps of it and the node that contains it
-        (map.graph.StoredNode), one row at a time."""
+        (map.graph.mapgraph.StoredNode), one row at a time."""
         return self._stream(f"SELECT {NODE_COLUMNS}, parent FROM nodes")
 
     def graph_edges(self) -> Iterator[StoredEdge]:
-        """Every use and import edge (map.graph.StoredEdge), one row at a time."""
+        """Every use and import edge (map.graph.mapgraph.StoredEdge), one row at a time."""
         return self._stream("SELECT source, target, kind, confidence FROM edges")
 
     def open_names(self) -> dict[str, frozenset[str]]:
-        """Per file, the names of its references linking left open (map.unresolved);
+        """Per file, the names of its references linking left open (map.linking.unresolved);
         raises StoreError when a row does not hold them."""
         held: dict[str, frozenset[str]] = {}
         for path, text in self._stream("SELECT path, open FROM links"):
@@ -202,11 +202,11 @@ class MapStore:
         return held
 
     def extract_blob(self, path: str) -> bytes | None:
-        """One file's extract as stored, packed (map.snapshot.pack_lists), or None."""
+        """One file's extract as stored, packed (map.extraction.snapshot.pack_lists), or None."""
         return self._blob("SELECT extract FROM files WHERE path = ?", path)
 
     def link_blob(self, path: str) -> bytes | None:
-        """What linking decided for one file (map.link_rows), or None."""
+        """What linking decided for one file (map.linking.link_rows), or None."""
         return self._blob("SELECT links FROM links WHERE path = ?", path)
 
     def defined(self, name: str) -> set[str]:
@@ -219,7 +219,7 @@ class MapStore:
         return {row[0] for row in self._rows("SELECT path FROM consulters WHERE name = ?", (name,))}
 
     def file_edges(self, path: str) -> list[StoredEdge]:
-        """The use and import edges out of a file's nodes (map.graph.StoredEdge)."""
+        """The use and import edges out of a file's nodes (map.graph.mapgraph.StoredEdge)."""
         return self._rows(
             "SELECT source, target, kind, confidence FROM edges "
             "WHERE source = ? OR (source >= ? AND source < ?)",
@@ -253,7 +253,7 @@ class MapStore:
         return [row[0] for row in rows]
 
     def names(self) -> list[tuple[str, str, str, str]]:
-        """(path, content hash, search lines, details) of every file (see map.names)."""
+        """(path, content hash, search lines, details) of every file (see map.graph.names)."""
         rows = self._rows("SELECT path, hash, names, details FROM names")
         return [(p, h, n, d) for p, h, n, d in rows]
 
@@ -284,7 +284,7 @@ class MapStore:
         skipped_moved: Iterable[str],
         progress: Progress | None = None,
     ) -> None:
-        """In one transaction, what `map.store_write.write_rows` writes: the rows of
+        """In one transaction, what `map.store.store_write.write_rows` writes: the rows of
         `files` (`rows_of` gives each file's as it is written; None: gone), the stamps
         of `stamps_moved` and `skipped_moved`, and the summary. `progress(done, total)`
         counts the files written. A new store then takes its place (see create); a

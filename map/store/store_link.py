@@ -3,8 +3,8 @@
 A process that opens a store finds the files changed since it was written
 (an edit made while no process ran, or by a one-shot `map build`). Instead
 of loading the whole map to link them, `relink_in_store` runs the linker
-(map.linker) over tables that fill themselves from the store as it reads
-them (map.lazy_table): the changed files' old extracts and links, the
+(map.linking.linker) over tables that fill themselves from the store as it reads
+them (map.store.lazy_table): the changed files' old extracts and links, the
 scopes and definitions their references look up, the files that consulted
 a name they define or defined (the store's `consulters`), and the graph
 around the files it relinks (their nodes and edges, and the files with
@@ -25,22 +25,22 @@ from typing import Any
 
 import orjson
 
-from map.graph import add_file, new_graph, put_edges
-from map.ingest import Scan
-from map.languages import language_for
-from map.lazy_table import LazyTable
-from map.link_input import FileLinks, LinkStats, moves_layout
-from map.link_rows import decode_links
-from map.link_store import StoredLinker
+from map.extraction.languages import language_for
+from map.extraction.snapshot import decode_extract, decode_symbols, unpack_lists
+from map.graph.mapgraph import add_file, new_graph, put_edges
+from map.intake.ingest import Scan
+from map.linking.link_input import FileLinks, LinkStats, moves_layout
+from map.linking.link_rows import decode_links
+from map.linking.packed import PackedExtracts
+from map.linking.references import References
+from map.linking.resolution import Declarations, file_of
+from map.linking.resolve import Resolver
+from map.linking.scopes import Declared, FileScope, bind_imports, declared, fill_visible, new_scope
+from map.linking.unresolved import open_names
 from map.model import FileExtract
-from map.packed import PackedExtracts
-from map.references import References
-from map.resolution import Declarations, file_of
-from map.resolve import Resolver
-from map.scopes import Declared, FileScope, bind_imports, declared, fill_visible, new_scope
-from map.snapshot import decode_extract, decode_symbols, unpack_lists
-from map.store import FileRows, MapStore, StoreError
-from map.unresolved import open_names
+from map.store.lazy_table import LazyTable
+from map.store.link_store import StoredLinker
+from map.store.mapstore import FileRows, MapStore, StoreError
 
 STORED_LISTS = 64
 """Decoded store rows kept while relinking (a file's scope, references and nodes

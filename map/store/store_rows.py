@@ -1,9 +1,9 @@
 """How the map's rows are laid out in SQLite, and turned into rows and back.
 
 Tables: `meta` (schema, root, build time, Go modules, summary counts),
-`files` (per file: stat stamp, content hash, its extract packed: map.snapshot),
+`files` (per file: stat stamp, content hash, its extract packed: map.extraction.snapshot),
 `names` (per file: its search lines and its symbols' kinds and lines, see
-map.names; apart from the extracts, which would make reading them all slow),
+map.graph.names; apart from the extracts, which would make reading them all slow),
 `skipped`, `nodes` (every file and symbol with what outline and neighbours
 show: kind, name, qualified name, lines, and the node that contains it: a
 graph loads from `nodes` and `edges` alone) and `edges` (the resolved uses
@@ -11,10 +11,10 @@ with their lines, confidence and candidates), keyed by source and indexed
 by target. A file's nodes and outgoing edges are the rows whose ID is the
 path or starts with `path#`. What linking decided stays too: `links` (per
 file: each reference's resolution and the names it consulted, see
-map.link_rows, and the names of the references it left open) and
+map.linking.link_rows, and the names of the references it left open) and
 `consulters` (which files consulted a name, indexed by name), so that a
 new process restores the link instead of resolving again, and relinks an
-offline edit from the store (map.store_link); `nodes` is indexed by name
+offline edit from the store (map.store.store_link); `nodes` is indexed by name
 for the same reason (the definitions of a name).
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 import orjson
 
 from disk.stamps import FileStamp
-from map.link_rows import LINKS_FORMAT
-from map.snapshot import SCHEMA_VERSION
+from map.extraction.snapshot import SCHEMA_VERSION
+from map.linking.link_rows import LINKS_FORMAT
 
 STORE_SCHEMA = f"7.{SCHEMA_VERSION}.{LINKS_FORMAT}"
 """This layout and the extract encoding it holds."""
@@ -39,9 +39,9 @@ CONSULTERS_INDEX = "CREATE INDEX consulters_name ON consulters (name)"
 ROWS_VERSION = "rows_version"
 """The meta key of a random ID that every write of files' rows sets anew (not a write of
 stamps alone): whoever read the rows earlier tells by it whether the store still holds
-them (map.graph_feed)."""
+them (map.store.graph_feed)."""
 BULK_INDEXES = {"edges_target": EDGES_INDEX, "consulters_name": CONSULTERS_INDEX}
-"""The indexes a bulk write builds after the rows, not row by row (see map.store_write)."""
+"""The indexes a bulk write builds after the rows, not row by row (see map.store.store_write)."""
 TABLES = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
@@ -116,7 +116,7 @@ def node_of(row: tuple[Any, ...]) -> tuple[str, dict[str, Any]]:
 
 
 def open_text(names: Iterable[str]) -> str:
-    """A file's open names (map.unresolved) as its `links` row keeps them."""
+    """A file's open names (map.linking.unresolved) as its `links` row keeps them."""
     return "\n".join(sorted(names))
 
 

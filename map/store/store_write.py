@@ -1,5 +1,5 @@
 """What a save writes into the map store: each changed file's rows, the stamps that
-moved, the summary, and a new version of the rows when any moved (map.store runs it in one
+moved, the summary, and a new version of the rows when any moved (map.store.mapstore runs it in one
 transaction).
 
 A write that replaces every file's rows (a cold build, a full save) goes in
@@ -20,11 +20,11 @@ from typing import Any
 import orjson
 
 from disk.stamps import FileStamp
+from map.extraction.snapshot import encode_extract, pack_lists
+from map.graph.names import details_text, names_text
 from map.model import FileExtract
-from map.names import details_text, names_text
 from map.progress import Progress, counted
-from map.snapshot import encode_extract, pack_lists
-from map.store_rows import (
+from map.store.store_rows import (
     BULK_INDEXES,
     ROWS_VERSION,
     edge_row,
@@ -34,7 +34,7 @@ from map.store_rows import (
 )
 
 BULK_WRITE_FILES = 256
-"""A write of this many files or more is a bulk write (see the module docstring; map.store
+"""A write of this many files or more is a bulk write (see the module docstring; map.store.mapstore
 also empties the write-ahead log after one)."""
 BULK_CACHE_KIB = 8192
 """SQLite's page cache while a write replaces every file's rows (2 MB otherwise). The rows go
@@ -71,13 +71,13 @@ class FileRows:
     edges: list[tuple[str, str, str, dict[str, Any]]]
     """(source, target, kind, attributes) of every edge from the file's nodes."""
     links: bytes
-    """What linking decided for the file (map.link_rows)."""
+    """What linking decided for the file (map.linking.link_rows)."""
     consulted: Collection[str]
     """The names its references consulted (the `consulters` rows)."""
     open_names: Collection[str]
-    """The names of its references linking left open (map.unresolved)."""
+    """The names of its references linking left open (map.linking.unresolved)."""
     blob: bytes | None = None
-    """The extract already packed as stored (map.snapshot.pack_lists), e.g. as the map
+    """The extract already packed as stored (map.extraction.snapshot.pack_lists), e.g. as the map
     keeps it: not encoded again."""
 
 

@@ -1,8 +1,8 @@
 """Answers from the map store alone, before (or without) the graph.
 
 A restarted server answers outline, a node's attributes and one-hop
-neighbours from the store's rows at once (search too: see map.names); each
-answer is the one the graph would give (the same `map.query` functions run
+neighbours from the store's rows at once (search too: see map.graph.names); each
+answer is the one the graph would give (the same `map.graph.query` functions run
 on a small graph of just the rows involved; one-hop neighbours on the rows
 themselves, `_first_hop`).
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from map import query
-from map.graph import FILE_KIND, add_file, new_graph, node_details
+from map.graph import query
+from map.graph.mapgraph import FILE_KIND, add_file, new_graph, node_details
 from map.model import EdgeKind, FileExtract, NodeDetails
-from map.store import MapStore
+from map.store.mapstore import MapStore
 
 
 def outline(extract: FileExtract) -> list[query.OutlineEntry]:
@@ -25,7 +25,7 @@ def outline(extract: FileExtract) -> list[query.OutlineEntry]:
 
 
 def attrs(store: MapStore, node_id: str) -> NodeDetails | None:
-    """A node's details (see `map.graph.node_details`) from its file's extract."""
+    """A node's details (see `map.graph.mapgraph.node_details`) from its file's extract."""
     extract = store.extract(node_id.partition("#")[0])
     return node_details(extract, node_id) if extract is not None else None
 

@@ -23,7 +23,7 @@ from bridge.contract.envelope import Envelope
 from bridge.contract.errors import ToolError
 from bridge.tools import mapgraph, nav
 from lsp.errors import LspError
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 
 BUDGET = 50_000
 """The largest budget a tool accepts: the benchmark wants whole answers."""

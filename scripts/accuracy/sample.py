@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from accuracy.truth import Occurrence, Truth, Wanted, reached_as_member
 
 if TYPE_CHECKING:
-    from map.codemap import CodeMap
+    from map.live.codemap import CodeMap
 
 REFERENCE_KINDS = frozenset({"class", "interface", "struct", "type", "function", "method"})
 CALLABLE_KINDS = frozenset({"function", "method"})

@@ -67,7 +67,7 @@ from accuracy.syntax import (
     NOT_CODE_PARENTS,
     TYPE_DECLARATIONS,
 )
-from map.languages import grammar, language_for
+from map.extraction.languages import grammar, language_for
 
 PLAIN_NAME_METHODS = frozenset(TYPE_DECLARATIONS)
 """The languages whose methods their types call by plain name."""

@@ -16,7 +16,7 @@ import tree_sitter as ts
 from accuracy.nodes import walk
 from accuracy.syntax import NAME_TYPES
 
-from map.languages import grammar
+from map.extraction.languages import grammar
 
 COMMENTS_AND_STRINGS = frozenset(
     {

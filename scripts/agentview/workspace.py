@@ -14,7 +14,7 @@ from accuracy.truth import Truth
 
 from agentview.session import Session
 from agentview.source import Sources
-from map.languages import language_for
+from map.extraction.languages import language_for
 from tests.gitrepo import git
 
 WHOLE_BUDGET = 50_000

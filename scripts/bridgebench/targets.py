@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 
 USE_EDGES = ("calls", "references", "inherits")
 MIN_METHODS = 3

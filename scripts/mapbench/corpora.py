@@ -14,8 +14,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from map.languages import language_for
-from map.walk import list_files
+from map.extraction.languages import language_for
+from map.intake.walk import list_files
 
 WHEELS = {
     "click": "click==8.5.1",

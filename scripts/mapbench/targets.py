@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from disk.statedir import STATE_DIR
-from map.store import STORE_NAME
+from map.store.mapstore import STORE_NAME
 
 HUB_QUERY = (
     "SELECT target, count(*) FROM edges WHERE target LIKE '%#%' "

@@ -17,7 +17,7 @@ import pytest
 from bridge.context import AppContext
 from bridge.tools.mapgraph import IMPACT_DEPTH, map_impact
 from bridge.tools.mapping import map_search, map_status
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.gates import hold_at_gate
 from tests.map.graph_state import copy_repo
 

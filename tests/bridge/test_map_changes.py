@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from bridge.cli.main import main
-from map.outline import outline_file
+from map.extraction.outline import outline_file
 from memory.changes import diff_files
 from memory.errors import MemoryInputError
 from memory.service import MemoryService, NewMemory

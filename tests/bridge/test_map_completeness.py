@@ -24,7 +24,7 @@ from tests.bridge.schemas import key_faults, properties
 TIMEOUT_S = 60.0
 STORE_GET = "pkg/store.py#Store.get"
 SIX = "ABCDEF"
-"""More classes with one method name than the map guesses between (map.resolution)."""
+"""More classes with one method name than the map guesses between (map.linking.resolution)."""
 
 PYTHON = {
     "pkg/__init__.py": "",

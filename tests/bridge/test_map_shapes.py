@@ -8,9 +8,9 @@ from typing import get_args
 
 from bridge.contract.map_shapes import MapLanguage, SkipReason, WatcherInfo
 from bridge.tools.mapping import watcher_info
-from map import ingest, walk
-from map.languages import LANGUAGES
-from map.watch import WatcherState
+from map.extraction.languages import LANGUAGES
+from map.intake import ingest, walk
+from map.live.watch import WatcherState
 
 
 def test_the_published_languages_are_the_ones_the_map_extracts() -> None:

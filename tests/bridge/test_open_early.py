@@ -16,7 +16,7 @@ import pytest
 
 from bridge.context import AppContext
 from bridge.tools.mapping import map_search
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo
 from tests.map.polling import WAIT_S, wait_until
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 
 
 def hold_at_gate(monkeypatch: pytest.MonkeyPatch, method: str, timeout_s: float) -> threading.Event:

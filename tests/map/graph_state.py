@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from map import UnresolvedUse
-from map.codemap import CodeMap, MapSettings
-from map.graph import MapGraph
+from map.graph.mapgraph import MapGraph
+from map.live.codemap import CodeMap, MapSettings
 from tests.gitrepo import git as git  # the map tests' git: one helper for every test
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_repo"

@@ -13,7 +13,7 @@ KILL_DEADLINE_S = 60.0
 SAVER = """
 import sys
 from pathlib import Path
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 codemap = CodeMap.open(Path(sys.argv[1]))
 while True:
     print("saving", flush=True)

@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from map.codemap import CodeMap, MapSettings
-from map.link_rows import decode_links
-from map.store_rows import ROWS_VERSION
+from map.linking.link_rows import decode_links
+from map.live.codemap import CodeMap, MapSettings
+from map.store.store_rows import ROWS_VERSION
 from tests.map.graph_state import graph_state
 from tests.map.killsave import KILL_DEADLINE_S, REPO_ROOT
 

@@ -28,7 +28,7 @@ class Syntax:
     """How a definition's lines end: "indent", "braces" or "end" (a line `end`)."""
     imports: str | None = None
     """A regex (multiline) of an import line; None: no import edits (in C and C++,
-    an include moves the layout: see map.linker.moves_layout)."""
+    an include moves the layout: see map.linking.linker.moves_layout)."""
     standalone: tuple[str, str] | None = None
     """A regex and its replacement that turn a matched import line into one that
     stands alone (a Go import from inside an `import (...)` block)."""

@@ -10,8 +10,8 @@ from typing import Any
 
 import orjson
 
-from map.link_rows import decode_links
-from map.resolution import Resolution
+from map.linking.link_rows import decode_links
+from map.linking.resolution import Resolution
 
 ROW_TABLES = {
     "files": "path",
@@ -69,7 +69,7 @@ def assert_same_store(got: Path, built: Path, where: str) -> None:
     resolution. What each reference consulted may be more than a fresh link's:
     a partial relink re-resolves some references of a file and adds the names
     they consulted now to those the file's table held
-    (map.consulted.Consulted.add keeps the old pairs), so such a file is
+    (map.linking.consulted.Consulted.add keeps the old pairs), so such a file is
     relinked more often than needed later, never less. So what must hold is
     that nothing a fresh link consulted is missing, in the `links` rows and in
     the `consulters` table."""

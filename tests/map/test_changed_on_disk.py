@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 
 
 def test_changes_are_seen_by_content_not_by_stat(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap, MapSettings
 from map.errors import MapError, UnknownNodeError
+from map.live.codemap import CodeMap, MapSettings
 from tests.conftest import FIXTURES
 from tests.map.graph_state import copy_repo, graph_state
 

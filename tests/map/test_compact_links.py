@@ -1,14 +1,14 @@
 """The linker's per-file tables are held in the narrowest arrays that fit
-(map.references, map.consulted): files too big for one byte read back whole."""
+(map.linking.references, map.linking.consulted): files too big for one byte read back whole."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from map.consulted import Consulted
+from map.linking.consulted import Consulted
+from map.linking.references import References
 from map.model import Range, Reference
-from map.references import References
 
 
 def test_reference_columns_of_a_big_file_read_back_whole() -> None:

@@ -1,12 +1,12 @@
-"""A loaded map keeps what scopes give their names compact (map.assigned): lookups
+"""A loaded map keeps what scopes give their names compact (map.linking.assigned): lookups
 read back exactly the `Assignment`s extraction gave, grouped by scope and name."""
 
 from __future__ import annotations
 
-from map.assigned import Assigned
-from map.extract import extract_file
+from map.extraction.extract import extract_file
+from map.linking.assigned import Assigned
+from map.linking.scopes import new_scope
 from map.model import Assignment
-from map.scopes import new_scope
 
 SOURCE = b"""import os
 from pkg import helpers as h

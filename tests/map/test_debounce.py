@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from map.debounce import DebouncePolicy, RebuildScheduler
+from map.live.debounce import DebouncePolicy, RebuildScheduler
 
 POLICY = DebouncePolicy(quiet=0.3, max_wait=2.0)
 

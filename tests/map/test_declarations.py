@@ -1,5 +1,5 @@
 """C and C++: a function declared in a header and defined in a source file is one
-symbol for edges (map/definitions.py), in a first link and after every edit."""
+symbol for edges (map/linking/definitions.py), in a first link and after every edit."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from map.codemap import CodeMap
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.link_input import Change
-from map.linker import Linker
+from map.extraction.extract import extract_file
+from map.graph.mapgraph import MapGraph
+from map.linking.link_input import Change
+from map.linking.linker import Linker
+from map.live.codemap import CodeMap
 from tests.map.graph_state import fresh, graph_state
 
 C = {

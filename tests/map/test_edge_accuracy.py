@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.linker import Linker
-from map.query import neighbors
+from map.extraction.extract import extract_file
+from map.graph.mapgraph import MapGraph
+from map.graph.query import neighbors
+from map.linking.linker import Linker
 
 USES = frozenset({"calls", "references", "inherits"})
 Edge = tuple[str, str, str, float]

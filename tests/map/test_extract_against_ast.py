@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 
 ROOT = Path(sysconfig.get_paths()["stdlib"])
 # Modules with decorators, nested classes and functions, properties and overloads.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from map.extract import extract_file
-from map.fingerprint import fingerprint_text
+from map.extraction.extract import extract_file
+from map.extraction.fingerprint import fingerprint_text
 from map.model import Fingerprint
 from tests.map.test_extract_golden import FIXTURES, SAMPLES
 

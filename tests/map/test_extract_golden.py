@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 from map.model import FileExtract
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "extract"

@@ -7,8 +7,8 @@ from typing import get_args
 
 import pytest
 
-from map.extract import extract_file
-from map.languages import LANGUAGES, extraction_query, language_for, query_source
+from map.extraction.extract import extract_file
+from map.extraction.languages import LANGUAGES, extraction_query, language_for, query_source
 from map.model import SymbolKind
 
 PARTS = {"name", "qualifier", "prefix", "value"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 
 
 def _ids(path: str, source: str) -> list[tuple[str, str]]:

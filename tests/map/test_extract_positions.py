@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from disk.columns import byte_to_utf16
-from map.extract import extract_file
-from map.positions import Positions
+from map.extraction.extract import extract_file
+from map.extraction.positions import Positions
 
 TEXT = "plain line\nx = '🎉é中' + y  # 𝄞\n\nlast 🎉 line é\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from disk.errors import UndecodableFileError
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 from map.model import FileExtract, Symbol
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo
 
 GRAPH_NODE_KEYS = {"kind", "path", "name", "qualname", "lines"}

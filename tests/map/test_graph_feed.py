@@ -1,4 +1,4 @@
-"""A server's graph rows read ahead by a helper process (map.graph_feed): the graph
+"""A server's graph rows read ahead by a helper process (map.store.graph_feed): the graph
 they load is the store's, and they are taken only while the store is still what
 the helper read; else, or when the helper fails, the graph loads from the store."""
 
@@ -13,14 +13,15 @@ from tempfile import TemporaryFile
 
 import pytest
 
-from map import CodeMap, graph_feed
-from map.graph_feed import FEED_TIMEOUT_S, GraphFeed, pack, unpack
-from map.store import MapStore
+from map import CodeMap
+from map.store import graph_feed
+from map.store.graph_feed import FEED_TIMEOUT_S, GraphFeed, pack, unpack
+from map.store.mapstore import MapStore
 from tests.map.graph_state import graph_state
 from tests.map.restart_child import settings
 from tests.map.restart_edits import write_repo
 
-FEED_LOG = "map.graph_feed"
+FEED_LOG = "map.store.graph_feed"
 
 
 @pytest.fixture

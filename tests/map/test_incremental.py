@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo, fresh, git, graph_state
 
 

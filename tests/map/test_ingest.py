@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from map.ingest import POOL_THRESHOLD, ScanOptions, scan
-from map.wire import extract_blob, unpacked
+from map.intake.ingest import POOL_THRESHOLD, ScanOptions, scan
+from map.intake.wire import extract_blob, unpacked
 
 SOURCES = {
     "py": 'import os\n\nclass Store{n}(Base):\n    """Doc."""\n\n'

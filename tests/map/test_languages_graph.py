@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.graph_state import fresh, graph_state
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "map_languages"

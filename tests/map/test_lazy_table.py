@@ -1,11 +1,11 @@
-"""map.lazy_table.LazyTable: each key loaded once, on its first read; what was set or
+"""map.store.lazy_table.LazyTable: each key loaded once, on its first read; what was set or
 popped never loaded over; `empty` and `known` as the linker's tables use them."""
 
 from __future__ import annotations
 
 import pytest
 
-from map.lazy_table import LazyTable
+from map.store.lazy_table import LazyTable
 
 
 class Source:

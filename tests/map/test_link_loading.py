@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from map import CodeMap, link_stand_in
+from map import CodeMap
+from map.store import link_stand_in
 from tests.map.restart_child import Questions, settings
 from tests.map.restart_edits import write_repo
 from verify.mapcheck import judge_callees, judge_dependents

@@ -1,13 +1,13 @@
-"""What linking decided, as the map store keeps it: map.link_rows' encoding and
-map.consulted's lists give back what they were given."""
+"""What linking decided, as the map store keeps it: map.linking.link_rows' encoding and
+map.linking.consulted's lists give back what they were given."""
 
 from __future__ import annotations
 
 import pytest
 
-from map.consulted import Consulted
-from map.link_rows import decode_links, encode_links
-from map.resolution import Resolution
+from map.linking.consulted import Consulted
+from map.linking.link_rows import decode_links, encode_links
+from map.linking.resolution import Resolution
 
 
 def _consulted(found: dict[str, list[int]]) -> Consulted:

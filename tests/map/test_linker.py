@@ -6,9 +6,9 @@ from typing import Any
 
 import networkx as nx
 
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.linker import Linker
+from map.extraction.extract import extract_file
+from map.graph.mapgraph import MapGraph
+from map.linking.linker import Linker
 from tests.map.graph_state import graph_state
 
 PY = {

@@ -15,10 +15,10 @@ import networkx as nx
 import pytest
 
 from map import UnresolvedUse
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.link_input import Change
-from map.linker import Linker
+from map.extraction.extract import extract_file
+from map.graph.mapgraph import MapGraph
+from map.linking.link_input import Change
+from map.linking.linker import Linker
 from map.model import FileExtract
 from tests.map.graph_state import graph_state
 

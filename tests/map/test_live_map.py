@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from map.codemap import CodeMap, MapSettings
-from map.live_map import LiveMap
+from map.live.codemap import CodeMap, MapSettings
+from map.live.live_map import LiveMap
 from tests.map.graph_state import copy_repo
 from tests.map.polling import wait_until
 

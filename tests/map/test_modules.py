@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from map.modules import PACKAGE_FILES, ModuleIndex, dotted_name
+from map.linking.modules import PACKAGE_FILES, ModuleIndex, dotted_name
 
 
 def dotted_by_pathlib(path: str) -> str:

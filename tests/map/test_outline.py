@@ -7,14 +7,17 @@ from pathlib import Path
 import pytest
 
 from disk.errors import UndecodableFileError
-from map.extract import extract_file, source_of
-from map.fingerprint import comment_spans
-from map.outline import Outline, outline_file
+from map.extraction.extract import extract_file, source_of
+from map.extraction.fingerprint import comment_spans
+from map.extraction.outline import Outline, outline_file
 
 REPO = Path(__file__).parents[2]
 SAMPLES = sorted(p for p in (REPO / "tests" / "fixtures" / "extract").glob("*/*") if p.is_file())
 OWN_SOURCE = [
-    p for d in ("map", "memory") for p in sorted((REPO / d).glob("*.py")) if p.stat().st_size > 2000
+    p
+    for d in ("map", "memory")
+    for p in sorted((REPO / d).rglob("*.py"))
+    if p.stat().st_size > 2000
 ]
 
 

@@ -1,12 +1,12 @@
 """A loaded map keeps each extract packed and its references as compact columns
-(map.packed, map.references): what it reads back equals what extraction gave."""
+(map.linking.packed, map.linking.references): what it reads back equals what extraction gave."""
 
 from __future__ import annotations
 
-from map.extract import extract_file
-from map.packed import PackedExtracts
-from map.references import References
-from map.snapshot import decode_extract, encode_extract
+from map.extraction.extract import extract_file
+from map.extraction.snapshot import decode_extract, encode_extract
+from map.linking.packed import PackedExtracts
+from map.linking.references import References
 
 SOURCE = b"""import os
 from pkg import helpers as h

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap
 from map.errors import UnknownNodeError
-from map.query import CHARS_PER_TOKEN
+from map.graph.query import CHARS_PER_TOKEN
+from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo
 
 

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from disk.statedir import STATE_DIR
-from map.codemap import CodeMap
-from map.store import STORE_NAME
+from map.live.codemap import CodeMap
+from map.store.mapstore import STORE_NAME
 from tests.map.graph_state import FIXTURE, copy_repo, fresh, git
 from tests.map.killsave import KILL_DEADLINE_S, REPO_ROOT, kill_mid_save
 from tests.map.restart_child import (
@@ -420,7 +420,7 @@ def test_answers_while_the_graph_loads_are_the_answers_after(tmp_path: Path, edi
     done = [random_edit(rnd, root, step) for step in range(3 if edited else 0)]
     code_map = CodeMap.open(root, settings(store), link_later=True)
     assert not code_map.graph_loaded
-    if edited:  # the uses of files edited offline wait for the graph (map.reader)
+    if edited:  # the uses of files edited offline wait for the graph (map.live.reader)
         ask: Callable[[CodeMap], Any] = partial(lookups, questions=ASKED_GENERATED)
     else:
         ask = partial(_lookups_and_uses, questions=ASKED_GENERATED)

@@ -1,5 +1,5 @@
 """A whole rebuild after the first takes the last listing as it stands while no
-directory moved, and stats each file against its recorded stamp (map.walk.moved_since):
+directory moved, and stats each file against its recorded stamp (map.intake.walk.moved_since):
 every kind of edit must still be seen, and the map must equal a fresh one."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from map.codemap import CodeMap
-from map.walk import moved_since
+from map.intake.walk import moved_since
+from map.live.codemap import CodeMap
 from tests.map.graph_state import age, copy_repo, fresh, graph_state
 
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from map import query
-from map.codemap import CodeMap
-from map.names import required_literal
+from map.graph import query
+from map.graph.names import required_literal
+from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo, fresh
 
 ODD_NAMES = """\

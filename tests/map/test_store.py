@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from map.codemap import CodeMap, MapSettings
 from map.errors import MapError
-from map.store import BULK_WRITE_FILES, LEGACY_NAME
+from map.live.codemap import CodeMap, MapSettings
+from map.store.mapstore import BULK_WRITE_FILES, LEGACY_NAME
 from tests.map.graph_state import copy_repo, fresh, graph_state
 from tests.map.killsave import kill_mid_save
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from map.codemap import CodeMap, MapSettings
-from map.store import FRESH_SUFFIX, MapStore
+from map.live.codemap import CodeMap, MapSettings
+from map.store.mapstore import FRESH_SUFFIX, MapStore
 
 
 def _repo(root: Path) -> Path:

@@ -1,4 +1,4 @@
-"""An edit made while no process ran is relinked against the map store (map.store_link):
+"""An edit made while no process ran is relinked against the map store (map.store.store_link):
 a map opened afresh after it keeps its graph unloaded, and its store, the graph it
 then loads, every edge's details and the uses left open equal a from-scratch build's.
 An edit that moves the layout loads the whole map and ends equal too, and a link row
@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from tests.map.graph_state import fresh, graph_state
 from tests.map.source_edits import Editor
 from tests.map.store_state import assert_same_rows, assert_same_store
@@ -196,7 +196,7 @@ def test_an_offline_edit_that_moves_the_layout_loads_the_map_and_ends_like_a_ful
     where = f"{change}, seed {SEED}, before: {what}"
     _assert_like_a_full_build(root, tmp_path, where, in_store=True, changed=len(edit))
     move(root)
-    # the fallback path under test: if map.store_link learns to relink a layout
+    # the fallback path under test: if map.store.store_link learns to relink a layout
     # move in the store, this case belongs with the random edits above
     _assert_like_a_full_build(root, tmp_path, change, in_store=False, changed=changed)
     editor = Editor(root, SEED + 1)  # the files as they are now

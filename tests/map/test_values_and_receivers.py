@@ -10,10 +10,10 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from map.extract import extract_file
-from map.graph import MapGraph
-from map.link_input import Change
-from map.linker import Linker
+from map.extraction.extract import extract_file
+from map.graph.mapgraph import MapGraph
+from map.linking.link_input import Change
+from map.linking.linker import Linker
 from tests.map.graph_state import graph_state
 
 GO_MOD = {"go.mod": "example.com/shop"}

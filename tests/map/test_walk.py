@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from disk.stamps import FileStamp
-from map.walk import content_skip_reason, list_files
+from map.intake.walk import content_skip_reason, list_files
 from tests.gitrepo import git
 from tests.map.graph_state import age
 
@@ -132,7 +132,7 @@ def test_a_listing_reads_again_only_the_directories_that_moved(
         read.append(os.path.relpath(path, tmp_path))
         return real(path)
 
-    monkeypatch.setattr("map.treewalk.os.scandir", scandir)
+    monkeypatch.setattr("map.intake.treewalk.os.scandir", scandir)
     again = list_files(tmp_path, accept=_is_source, previous=before)
     assert read == ["pkg"]
     assert "pkg/new.py" in again.files

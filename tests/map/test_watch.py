@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import map.watch
-from map.watch import Watcher, WatchStartError, default_path_filter
+import map.live.watch
+from map.live.watch import Watcher, WatchStartError, default_path_filter
 from tests.map.graph_state import git
 from tests.map.polling import WAIT_S, wait_until
 
@@ -229,7 +229,7 @@ def test_a_watch_that_fails_at_once_fails_start(
             raise OSError("inotify watch limit reached")
         yield set()
 
-    monkeypatch.setattr(map.watch, "awatch", broken)
+    monkeypatch.setattr(map.live.watch, "awatch", broken)
     recorder = Recorder()
     watcher = watched(tmp_path, recorder)
 
@@ -252,7 +252,7 @@ def test_a_watch_that_dies_later_is_reported_as_an_error(
         yield {(2, str(tmp_path / "a.py"))}
         raise OSError("root removed")
 
-    monkeypatch.setattr(map.watch, "awatch", dies)
+    monkeypatch.setattr(map.live.watch, "awatch", dies)
     recorder = Recorder()
     watcher = watched(tmp_path, recorder)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from map.extract import extract_file
+from map.extraction.extract import extract_file
 from memory.workspace import Workspace
 from tests.memory.conftest import Repo
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from map.codemap import CodeMap
+from map.live.codemap import CodeMap
 from memory.service import MemoryService, NewMemory
 from tests.memory.conftest import Repo
 

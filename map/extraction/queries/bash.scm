@@ -1,4 +1,4 @@
-; Extraction query for Bash: captures are explained in map/extract_matches.py.
+; Extraction query for Bash: captures are explained in map/extraction/extract_matches.py.
 ; Functions are symbols, and so are upper-case names given at the top of a script:
 ; constants when plain or `readonly`, variables when `export`ed or `declare`d.
 

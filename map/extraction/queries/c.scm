@@ -1,4 +1,4 @@
-; Extraction query for C: captures are explained in map/extract_matches.py.
+; Extraction query for C: captures are explained in map/extraction/extract_matches.py.
 
 (function_definition
   declarator: [

@@ -1,5 +1,5 @@
 ; Extraction patterns C and C++ share (after each one's own query): captures are
-; explained in map/extract_matches.py.
+; explained in map/extraction/extract_matches.py.
 
 ; functions taken as values (a function pointer): passed, assigned, returned, in an
 ; initializer, cast, or with their address taken

@@ -1,4 +1,4 @@
-; Extraction query for C++: captures are explained in map/extract_matches.py.
+; Extraction query for C++: captures are explained in map/extraction/extract_matches.py.
 ; A qualified name (`Shape::area`, `a::b`) is split: its scope qualifies the symbol.
 
 (function_definition

@@ -1,4 +1,4 @@
-; Extraction query for C#: captures are explained in map/extract_matches.py.
+; Extraction query for C#: captures are explained in map/extraction/extract_matches.py.
 ; Attributes sit inside a declaration's node, so ranges include them. A namespace
 ; is not part of a node ID (as Java's package is not): block and file-scoped
 ; namespaces give the same IDs.

@@ -1,6 +1,6 @@
 ; Patterns JavaScript, TypeScript and TSX share (their grammars name these nodes
-; alike), appended to each one's own query: see map/languages.py. Captures are
-; explained in map/extract_matches.py.
+; alike), appended to each one's own query: see map/extraction/languages.py. Captures are
+; explained in map/extraction/extract_matches.py.
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function

@@ -1,4 +1,4 @@
-; Extraction query for Go: captures are explained in map/extract_matches.py.
+; Extraction query for Go: captures are explained in map/extraction/extract_matches.py.
 
 ; a type declaration with one spec spans from `type`; a grouped one per spec
 (type_declaration . (type_spec name: (type_identifier) @name type: (struct_type)) .) @def.struct

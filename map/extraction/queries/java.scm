@@ -1,4 +1,4 @@
-; Extraction query for Java: captures are explained in map/extract_matches.py.
+; Extraction query for Java: captures are explained in map/extraction/extract_matches.py.
 ; Annotations sit inside a declaration's modifiers, so ranges include them.
 
 (class_declaration name: (identifier) @name) @def.class

@@ -1,5 +1,5 @@
 ; Extraction query for JavaScript (and JSX), before the patterns shared with TypeScript
-; (ecmascript.scm): captures are explained in map/extract_matches.py.
+; (ecmascript.scm): captures are explained in map/extraction/extract_matches.py.
 
 (class_declaration name: (identifier) @name) @def.class
 

@@ -1,4 +1,4 @@
-; Extraction query for Kotlin: captures are explained in map/extract_matches.py.
+; Extraction query for Kotlin: captures are explained in map/extraction/extract_matches.py.
 ; Annotations sit inside a declaration's modifiers, so ranges include them. A
 ; companion object's members belong to its class (`Session.open()`); an extension
 ; function is qualified by the type it extends (`fun Session.twice()`: Session.twice).

@@ -1,4 +1,4 @@
-; Extraction query for Lua: captures are explained in map/extract_matches.py.
+; Extraction query for Lua: captures are explained in map/extraction/extract_matches.py.
 ; A table given at the top of a file (`local M = {}`) is a module; `function M.f()`
 ; is its function M.f, and `function M:f()` (with an implicit `self`) its method.
 

@@ -1,4 +1,4 @@
-; Extraction query for PHP: captures are explained in map/extract_matches.py.
+; Extraction query for PHP: captures are explained in map/extraction/extract_matches.py.
 ; Attributes (`#[Entity]`) sit inside a declaration's node, so ranges include them.
 ; A namespace is not part of a node ID (as Java's package is not): `namespace A;`
 ; and `namespace A { }` give the same IDs.

@@ -1,4 +1,4 @@
-; Extraction query for Python: captures are explained in map/extract_matches.py.
+; Extraction query for Python: captures are explained in map/extraction/extract_matches.py.
 
 (class_definition name: (identifier) @name) @def.class
 

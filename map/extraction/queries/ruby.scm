@@ -1,5 +1,5 @@
-; Extraction query for Ruby: captures are explained in map/extract_matches.py.
-; A method is a function until map.extract finds it in a class; `def self.x` alike.
+; Extraction query for Ruby: captures are explained in map/extraction/extract_matches.py.
+; A method is a function until map.extraction.extract finds it in a class; `def self.x` alike.
 
 (class name: [(constant) (scope_resolution)] @name) @def.class
 (module name: [(constant) (scope_resolution)] @name) @def.module

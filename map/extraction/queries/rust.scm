@@ -1,4 +1,4 @@
-; Extraction query for Rust: captures are explained in map/extract_matches.py.
+; Extraction query for Rust: captures are explained in map/extraction/extract_matches.py.
 ; An `impl` qualifies its functions by the implemented type (a container).
 
 (struct_item name: (type_identifier) @name) @def.struct

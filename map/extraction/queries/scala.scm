@@ -1,4 +1,4 @@
-; Extraction query for Scala: captures are explained in map/extract_matches.py.
+; Extraction query for Scala: captures are explained in map/extraction/extract_matches.py.
 ; Annotations sit inside a definition's node, so ranges include them. A class and
 ; its companion object in one file share a name: the object is `Name~2`.
 

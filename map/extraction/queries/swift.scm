@@ -1,4 +1,4 @@
-; Extraction query for Swift: captures are explained in map/extract_matches.py.
+; Extraction query for Swift: captures are explained in map/extraction/extract_matches.py.
 ; Attributes sit inside a declaration's modifiers, so ranges include them. An
 ; extension qualifies its members by the type it extends (a container, as a Rust
 ; `impl`): `extension Session { func twice() }` gives Session.twice.

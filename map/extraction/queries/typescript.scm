@@ -1,5 +1,5 @@
 ; Extraction query for TypeScript and TSX, before the patterns shared with JavaScript
-; (ecmascript.scm): captures are explained in map/extract_matches.py.
+; (ecmascript.scm): captures are explained in map/extraction/extract_matches.py.
 ; Computed (`[Symbol.iterator]`) and string-named members are not symbols: their
 ; names do not fit a node ID.
 

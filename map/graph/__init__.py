@@ -1,0 +1,10 @@
+"""The graph: the networkx graph the map is kept in, and the questions asked of it.
+
+What nodes and edges carry and how rows become nodes (`mapgraph`); search,
+neighbours, paths, impact, overview and outline as pure functions over a graph
+(`query`); the names index a search narrows with (`names`).
+
+May import: map's base modules. Not extraction, not linking: a graph is built
+from rows and edges handed in.
+Invariant: data in, data out; nothing here reads a file or prints.
+"""

@@ -1,0 +1,11 @@
+"""Intake: which files the map reads, and reading them: listing, hashing, extracting
+in a pool of workers, and shipping extracts back packed.
+
+Listing with .gitignore and skip reasons (`walk`, `treewalk`); the scan that
+compares the disk with what the map knows and extracts what moved (`ingest`);
+what a worker sends back (`wire`).
+
+May import: extraction, linking (the packed form the linker takes in), map's
+base modules, disk.
+Invariant: reads the disk, writes nothing; decides what changed, not what it means.
+"""
