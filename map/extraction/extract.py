@@ -9,7 +9,9 @@ order qualifies the definitions and gives each reference its scope:
   is one whose written qualifier (C++ `Shape::area`) is not a namespace;
 - when two patterns define the same name node, the wider one wins, and on a
   tie the pattern written first in the query file;
-- a repeated qualified name gets `~2`, `~3` in file order.
+- a repeated qualified name gets `~2`, `~3` in file order, except that the
+  implementation of an overloaded function (after its Python `@overload` or
+  TypeScript signature stubs) takes the bare ID, and the stubs the numbers.
 
 Extraction writes the compact lists the map store keeps (map.extraction.snapshot)
 directly: a pool worker sends only those, so it never builds the extract's
@@ -21,7 +23,7 @@ how they are listed: map.extraction.extract_uses.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
@@ -58,6 +60,16 @@ _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
+# Overload stubs: signatures written before the implementation that takes the bare ID.
+_SIGNATURES = frozenset({"function_signature", "method_signature"})
+_OVERLOAD_STUBS: Mapping[str, Callable[[Scope], bool]] = MappingProxyType(
+    {
+        "python": lambda scope: _overload_decorated(scope.node),
+        "typescript": lambda scope: scope.node.type in _SIGNATURES,
+        "tsx": lambda scope: scope.node.type in _SIGNATURES,
+    }
+)
+_OVERLOAD_DECORATOR = re.compile(rb"@\s*(?:\w+\s*\.\s*)*overload\s*")
 
 
 def extract_file(path: str, data: bytes) -> FileExtract:
@@ -124,9 +136,10 @@ def _qualified(
 ) -> list[list[Any]]:
     """`qualified_symbols` as the store's symbol lists."""
     declarations = _DECLARATIONS.get(language, frozenset())
-    symbols = _symbols(source, span, found, declarations)
+    stub = _OVERLOAD_STUBS.get(language, _never)
+    symbols = _symbols(source, span, found, declarations, stub)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
-        symbols = _symbols(source, span, found, declarations)
+        symbols = _symbols(source, span, found, declarations, stub)
     return symbols
 
 
@@ -149,11 +162,16 @@ def _spans(positions: Positions, source: bytes) -> Span:
 
 
 def _symbols(
-    data: bytes, span: Span, found: Collected, declarations: frozenset[str]
+    data: bytes,
+    span: Span,
+    found: Collected,
+    declarations: frozenset[str],
+    stub: Callable[[Scope], bool],
 ) -> list[list[Any]]:
     """Qualify, number and fingerprint the definitions (the store's symbol lists; each
-    qualified name's first symbol in `found.tails`); attach references to scopes. A
-    function or method whose node is of a type in `declarations` is a declaration."""
+    qualified name's bare ID in `found.tails`); attach references to scopes. A
+    function or method whose node is of a type in `declarations` is a declaration;
+    `stub` tells an overload's stub (see `_number`)."""
     widest: dict[int, Scope] = {}
     for scope in found.scopes:
         key = scope.name_node.start_byte
@@ -169,10 +187,8 @@ def _symbols(
         (cut for s in scopes for cut in (s.start.start_byte, s.end.end_byte)),
     )
     stack: list[Scope] = []
-    seen: dict[str, int] = {}
     namespaces: set[tuple[str, ...]] = set()
-    symbols: list[list[Any]] = []
-    tails: dict[str, str] = {}
+    named: list[tuple[Scope, str, SymbolKind]] = []
     ref_index = 0
     for scope in scopes:
         ref_index = _assign_refs(refs, ref_index, scope.start.start_byte, stack)
@@ -185,21 +201,54 @@ def _symbols(
         stack.append(scope)
         if scope.kind is None:
             continue
-        qualname = ".".join(scope.parts)
-        count = seen.get(qualname, 0) + 1
-        seen[qualname] = count
-        scope.tail = qualname + (f"~{count}" if count > 1 else "")
-        tails.setdefault(qualname, scope.tail)
         kind = _kind_in_place(scope, scope.kind, namespaces)
         if kind in ("namespace", "module"):
             namespaces.add(scope.parts)
         scope.declaration = kind in _CALLABLE and scope.node.type in declarations
-        symbols.append(_symbol(data, span, scope, qualname, kind, tokens))
+        named.append((scope, ".".join(scope.parts), kind))
     _assign_refs(refs, ref_index, len(data) + 1, stack)
     found.refs = [r for r in refs if r.kind not in ASSIGN_RANK]
     found.assigns = [r for r in refs if r.kind in ASSIGN_RANK]
-    found.tails = tails
-    return symbols
+    found.tails = _number(named, stub)
+    return [_symbol(data, span, scope, qualname, kind, tokens) for scope, qualname, kind in named]
+
+
+def _number(
+    named: list[tuple[Scope, str, SymbolKind]], stub: Callable[[Scope], bool]
+) -> dict[str, str]:
+    """Give each symbol its ID without the path (`Scope.tail`): a repeated qualified name
+    gets `~2`, `~3` in file order, but an implementation that follows its overload stubs
+    takes the bare ID (a memory or an answer about the function is about its body).
+    Returns each qualified name's bare ID."""
+    repeated: dict[str, list[Scope]] = {}
+    for scope, qualname, _ in named:
+        repeated.setdefault(qualname, []).append(scope)
+    for qualname, scopes in repeated.items():
+        if len(scopes) > 1 and stub(scopes[0]):
+            body = next((scope for scope in scopes if not stub(scope)), None)
+            if body is not None:
+                scopes.remove(body)
+                scopes.insert(0, body)
+        for count, scope in enumerate(scopes, 1):
+            scope.tail = qualname if count == 1 else f"{qualname}~{count}"
+    return {qualname: qualname for qualname in repeated}
+
+
+def _overload_decorated(node: Node) -> bool:
+    """A Python function decorated with `@overload` (`@typing.overload`, ...)."""
+    parent = node.parent
+    return (
+        parent is not None
+        and parent.type == "decorated_definition"
+        and any(
+            child.type == "decorator" and _OVERLOAD_DECORATOR.fullmatch(child.text or b"")
+            for child in parent.children
+        )
+    )
+
+
+def _never(scope: Scope) -> bool:
+    return False
 
 
 def _drop_defined_prototypes(found: Collected, symbols: list[list[Any]]) -> bool:
