@@ -40,6 +40,9 @@ from bridge.tools.mapview import changed_files, map_answer, path_of
 from bridge.tools.targets import parse_node_id
 from map import SymbolKind
 
+ALL_MATCHES = 1_000_000
+"""A limit no search reaches: how map_search counts the hits its own limit left out."""
+
 LISTED_FILES = 50
 """Files a rebuild report lists per kind (the counts have them all)."""
 
@@ -110,7 +113,13 @@ async def map_search(
     if not 1 <= limit <= 500:
         raise BadInputError(f"limit {limit} is out of range", hint="pass 1 to 500")
     code_map = await app.code_map()
-    hits = code_map.search(query, kinds=[kind] if kind else None, limit=limit)
+    kinds = [kind] if kind else None
+    hits = code_map.search(query, kinds=kinds, limit=limit + 1)
+    cuts: list[Cut] = []
+    if len(hits) > limit:  # count what the limit leaves out: a cut is never silent
+        matched = len(code_map.search(query, kinds=kinds, limit=ALL_MATCHES))
+        hits = hits[:limit]
+        cuts.append(Cut(items="hits", kept=limit, dropped=matched - limit))
     found = []
     for h in hits:
         hit = SearchHit(nodeId=h.node_id, kind=cast(NodeKind, h.kind), path=h.path)
@@ -119,7 +128,18 @@ async def map_search(
         found.append(hit)
     data = SearchData(query=query, hits=found)
     return map_answer(
-        app, code_map, data, paths={h.path for h in hits}, budget=budget, items_key="hits"
+        app,
+        code_map,
+        data,
+        paths={h.path for h in hits},
+        budget=budget,
+        items_key="hits",
+        cuts=cuts,
+        notes=[
+            f"{cut['dropped']} more hits past limit {limit}: raise limit (up to 500) "
+            "or narrow the query"
+            for cut in cuts
+        ],
     )
 
 
