@@ -77,10 +77,7 @@ ImpactDepth = Annotated[
 ]
 Verify = Annotated[
     bool,
-    Field(
-        description="Confirm each listed edge with the live language server (`verified` per "
-        "edge; at most 32 per answer)."
-    ),
+    Field(description="Confirm the listed edges live (`verified` per edge; at most 32)."),
 ]
 PathStart = Annotated[str, Field(description="The node ID the chain starts from.")]
 PathEnd = Annotated[str, Field(description="The node ID the chain should reach.")]

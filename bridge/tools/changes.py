@@ -221,14 +221,11 @@ async def map_changes(
     memories: WithMemories = True,
     budget: Budget = None,
 ) -> ChangesAnswer:
-    """What changed from the commit `since` (default HEAD) to the working tree (or to
-    the commit `until`): `symbols`, each with `change` (added, removed, modified,
-    moved, renamed; matched as the memory check matches), `nodeId` (now) and `oldId`
-    (before), `lines`, and its `dependents` from the map to `depth` (1 to 10; the
-    blast radius: nodeId, distance, via, confidence), first-hop ones confirmed live
-    with `verify=true`. `memories` lists the memories the change touches (id, text,
-    the `refs` it moved, modified or deleted, `calleesChanged`), so they can be
-    updated in the same change; `files` lists the changed files."""
+    """What changed from the commit `since` (default HEAD) to the working tree (or
+    the commit `until`): `symbols` (each `change`: added, removed, modified, moved,
+    renamed; `nodeId`, `oldId`, `lines`, and its `dependents` to `depth`, the
+    first hop confirmed live with `verify=true`), the `memories` the change touches
+    (the refs it moved, modified or deleted), and the changed `files`."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)

@@ -115,15 +115,11 @@ async def nav_rename(
     hashes: PreviewHashes = None,
     budget: Budget = None,
 ) -> RenameAnswer:
-    """Rename the symbol at TARGET to `new_name` across the workspace, as the live
-    language server would. By default a PREVIEW only: `files` lists, per file, its
-    `path`, `edits` (count), `hash` (the content the preview was computed on) and a
-    unified `diff`; nothing is written.
-
-    `apply=true` writes the edits, only if every touched file still has the content
-    it was computed on, and, when `hashes` ({path: hash} from the preview's `files`)
-    is given, the content the caller previewed: otherwise a `conflict` error names
-    the changed files and nothing is written. Files are written atomically."""
+    """Rename the symbol at TARGET to `new_name` across the workspace (live server).
+    By default a PREVIEW: `files`, each with `path`, `edits`, `hash` and a unified
+    `diff`; nothing is written. `apply=true` writes atomically, only if every file
+    still has the content previewed (and the `hashes` given, {path: hash} from the
+    preview); otherwise a `conflict` error, and nothing is written."""
     budget_tokens = app.budget(budget)
     wanted = new_name.strip()
     if not wanted or any(ch in wanted for ch in "\r\n\0"):
