@@ -68,6 +68,26 @@ def test_rust_without_rust_analyzer_names_the_map_tools(
 
 
 @pytest.mark.parametrize(
+    "question", [("workspace-symbols", "total"), ("refs", "rs/lib.rs:1", "--name", "total")]
+)
+def test_every_question_says_no_server_the_same_way(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, question: tuple[str, ...]
+) -> None:
+    """Asked of the one language a workspace has, with no server for it, workspace
+    symbols says `no_server` with the install line, as references does (not a
+    `server_error` to ask again)."""
+    if any(r.name == "rust-analyzer" and r.found for r in examine(Catalog.builtin())):
+        pytest.skip("rust-analyzer is installed here")
+    (tmp_path / "rs").mkdir()
+    (tmp_path / "rs" / "lib.rs").write_text("pub fn total() -> i32 {\n    1\n}\n")
+    result = run_cli(capsys, tmp_path, "nav", *question, "--json")
+    assert result.code == 1
+    error = result.json()["error"]
+    assert error["code"] == "no_server"
+    assert "rust-analyzer" in error["hint"]
+
+
+@pytest.mark.parametrize(
     ("server", "fixture", "target"),
     [
         ("intelephense", "php_app", "src/Cart.php:12"),
