@@ -200,10 +200,11 @@ async def map_neighbors(
     code_map = await app.code_map(graph=depth > 1)
     edge_kinds = kinds or list(USE_EDGES)
     found = code_map.neighbors(target, direction, edge_kinds, depth)
+    one_shot = not app.serving  # no graph loads in the background: read the store
     if direction == "in":
-        verdict = judge_users(code_map, [target], found, depth, edge_kinds)
+        verdict = judge_users(code_map, [target], found, depth, edge_kinds, from_store=one_shot)
     else:
-        verdict = judge_callees(code_map, target, found, depth, edge_kinds)
+        verdict = judge_callees(code_map, target, found, depth, edge_kinds, from_store=one_shot)
     data = NeighborsData(
         **_static(),
         **walked_checked(verdict, depth, WALK_ORDER),
