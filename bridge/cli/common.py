@@ -34,9 +34,15 @@ def report_warning(message: str) -> None:
 
 
 def report_error(exc: ToolError, *, as_json: bool) -> None:
-    """Say what went wrong on stderr (and as JSON on stdout with --json)."""
+    """Say what went wrong on stderr, in command-line words (and with --json, as the
+    error envelope on stdout: `{"ok": false, "error": {code, message, hint}}`)."""
+    from bridge.cli.wording import for_cli
+    from bridge.contract.envelope import error_envelope
+
+    exc.message = for_cli(exc.message)
+    exc.hint = for_cli(exc.hint) if exc.hint else exc.hint
     if as_json:
-        print_json({"error": {"code": exc.code, "message": exc.message, "hint": exc.hint}})
+        print_json(error_envelope(exc))
     print(f"codeanchor: {exc.message}", file=sys.stderr)
     if exc.hint:
         print(f"  hint: {exc.hint}", file=sys.stderr)

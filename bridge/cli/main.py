@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from bridge.cli import common
 from bridge.contract.errors import BadInputError
@@ -61,6 +61,15 @@ COMMANDS = (
 """Every command, in the order `--help` lists them."""
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusal is a BadInputError: one line on stderr (and the error
+    envelope with --json), exit 2, as for any other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("codeanchor").strip() or "codeanchor"
+        raise BadInputError(f"{command}: {message}", hint=f"see `{self.prog} --help`")
+
+
 def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The argument parser for the command line `words`.
 
@@ -69,7 +78,7 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     only for the modules it runs: not for the MCP SDK, the language-server client
     or the graph library when it does not need them.
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="codeanchor",
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
@@ -95,10 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for number, word in enumerate(words, 1):
             check_text(f"command-line word {number}", word)
+        args = build_parser(words).parse_args(words)
     except BadInputError as exc:
-        common.report_error(exc, as_json=False)
+        common.report_error(exc, as_json="--json" in words)
         return exc.exit_code
-    args = build_parser(words).parse_args(words)
     try:
         args.root = Path(args.root).resolve()
         if not args.root.is_dir():

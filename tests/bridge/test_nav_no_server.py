@@ -1,5 +1,5 @@
 """Honest limits: a nav_* question about a file whose language the map reads but no
-server here serves answers in one line which map tools answer instead, never empty."""
+server here serves answers in one line which map commands answer instead, never empty."""
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ def _one_line_pointing_at_the_map(result: Done, code: str = "no_server") -> str:
     assert error["code"] == code
     message: str = error["message"]
     assert "\n" not in message
-    assert "map_outline" in message and "map_neighbors" in message, message
+    # the CLI names its own commands where an MCP client reads map_outline, map_neighbors
+    assert "codeanchor map show" in message and "codeanchor map callers" in message, message
+    assert "map_" not in message
     return message
 
 
