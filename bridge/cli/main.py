@@ -90,9 +90,8 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
             subparsers.add_parser(command.name, help=command.help)
             continue
         shared = common.parent_parser()
-        own = subparsers.add_parser(
-            command.name, help=command.help, parents=[] if command.family else [shared]
-        )
+        parents: list[argparse.ArgumentParser] = [] if command.family else [shared]
+        own = subparsers.add_parser(command.name, help=command.help, parents=parents)
         module, function = command.register.split(":")
         getattr(importlib.import_module(module), function)(own, shared)
     return parser
