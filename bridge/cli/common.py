@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
-from bridge.contract.errors import ToolError
+from bridge.contract.errors import BadInputError, ToolError
 
 
-def parent_parser() -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusal is a BadInputError: one line on stderr (and the error
+    envelope with --json), exit 2, as for any other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("codeanchor").strip() or "codeanchor"
+        raise BadInputError(f"{command}: {message}", hint=f"see `{self.prog} --help`")
+
+
+def parent_parser() -> Parser:
     """The options every command takes: `--root DIR` and `--json`."""
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = Parser(add_help=False)
     parent.add_argument(
         "--root", default=".", metavar="DIR", help="workspace root (default: current directory)"
     )

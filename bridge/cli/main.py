@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple, NoReturn
+from typing import NamedTuple
 
 from bridge.cli import common
 from bridge.contract.errors import BadInputError
@@ -61,15 +61,6 @@ COMMANDS = (
 """Every command, in the order `--help` lists them."""
 
 
-class Parser(argparse.ArgumentParser):
-    """A parser whose refusal is a BadInputError: one line on stderr (and the error
-    envelope with --json), exit 2, as for any other bad input."""
-
-    def error(self, message: str) -> NoReturn:
-        command = self.prog.removeprefix("codeanchor").strip() or "codeanchor"
-        raise BadInputError(f"{command}: {message}", hint=f"see `{self.prog} --help`")
-
-
 def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The argument parser for the command line `words`.
 
@@ -78,7 +69,7 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     only for the modules it runs: not for the MCP SDK, the language-server client
     or the graph library when it does not need them.
     """
-    parser = Parser(
+    parser = common.Parser(
         prog="codeanchor",
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
@@ -90,7 +81,7 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
             subparsers.add_parser(command.name, help=command.help)
             continue
         shared = common.parent_parser()
-        parents: list[argparse.ArgumentParser] = [] if command.family else [shared]
+        parents = [] if command.family else [shared]
         own = subparsers.add_parser(command.name, help=command.help, parents=parents)
         module, function = command.register.split(":")
         getattr(importlib.import_module(module), function)(own, shared)
