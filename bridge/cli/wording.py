@@ -49,6 +49,7 @@ OPTIONS = {
     "include_stale": "--include-stale",
     "`language`": "--language",
     "`hashes`": "--hash PATH=HASH",
+    "a larger budget": "a larger --budget",
 }
 """Arguments as tools' messages write them, and the option that says the same."""
 

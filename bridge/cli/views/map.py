@@ -33,7 +33,8 @@ def status(page: Page, envelope: Mapping[str, Any]) -> None:
     """`map status`: the counts, when it was built, staleness, watcher, what is loaded."""
     data = envelope["data"]
     page.add(f"map: {_counts(data)}")
-    page.add(f"built at {data['builtAt'] or 'never'} (last build {data['lastBuildSeconds']} s)")
+    took = data["lastBuildSeconds"]
+    page.add(f"built at {data['builtAt'] or 'never'}" + (f" (took {took} s)" if took else ""))
     stale = data["staleFiles"]
     page.add(f"stale files: {', '.join(stale) if stale else 'none'}", "yellow" if stale else "")
     watcher = data["watcher"]
@@ -68,7 +69,6 @@ def outline(page: Page, envelope: Mapping[str, Any]) -> None:
         ),
         header=["lines", "kind", "node ID"],
     )
-    _stale_files(page, data)
     footer(page, envelope)
 
 
@@ -83,7 +83,6 @@ def search(page: Page, envelope: Mapping[str, Any]) -> None:
         header=["where", "kind", "node ID"],
     )
     page.add(f"{plural(len(data['hits']), 'hit')} for {data['query']!r}")
-    _stale_files(page, data)
     footer(page, envelope)
 
 
@@ -113,7 +112,6 @@ def walk(page: Page, envelope: Mapping[str, Any]) -> None:
     _open_uses(page, data)
     completeness(page, data)
     _verification(page, data)
-    _stale_files(page, data)
     footer(page, envelope)
 
 
@@ -137,7 +135,6 @@ def path(page: Page, envelope: Mapping[str, Any]) -> None:
     _open_uses(page, data)
     completeness(page, data)
     _verification(page, data)
-    _stale_files(page, data)
     footer(page, envelope)
 
 
@@ -207,9 +204,3 @@ def _verification(page: Page, data: Mapping[str, Any]) -> None:
     )
     reasons = ", ".join(f"{n} {code}" for code, n in v["uncheckedReasons"].items())
     page.add(line + (f" ({reasons})" if reasons else ""), "yellow" if v["notHeld"] else "green")
-
-
-def _stale_files(page: Page, data: Mapping[str, Any]) -> None:
-    stale = data.get("staleFiles") or []
-    if stale:
-        page.add(f"changed since the map was built: {', '.join(stale)}", "yellow")

@@ -1,5 +1,5 @@
 """What every view prints the same way: aligned columns that never wrap, the
-completeness line, and the footer (what the budget cut, staleness, warnings).
+completeness line, and the footer (staleness, warnings: what the budget cut too).
 
 A view is a `Page` of lines, printed at once. Nothing is ever wrapped or cut,
 whatever the terminal's width or when piped (rich would wrap a pipe's output at
@@ -18,6 +18,8 @@ GAP = "  "
 PARTIAL_NOTICE = "partial answer ("
 """How the envelope's warning that repeats the completeness line begins (a view
 prints the line itself, with its reasons)."""
+STALE_NOTICE = "changed since the map was built"
+"""What the warning of an answer that names a stale file says (its files too)."""
 
 
 class Page:
@@ -89,18 +91,13 @@ def completeness(page: Page, data: Mapping[str, Any]) -> None:
 
 
 def footer(page: Page, envelope: Mapping[str, Any]) -> None:
-    """What the budget cut, whether a file changed since the map was built, then the
-    warnings (last; the one that repeats the completeness line left out)."""
-    cut = envelope.get("truncated")
-    if cut:
-        page.add(
-            f"cut to fit {cut['budgetTokens']} tokens: {cut['items']} kept {cut['kept']}, "
-            f"dropped {cut['dropped']} (--budget N shows more)",
-            "yellow",
-        )
-    if envelope.get("stale"):
-        page.add("stale: a file in this answer changed since the map was built", "yellow")
-    for warning in envelope.get("warnings", []):
+    """Whether a file changed since the map was built, then the warnings (last; what
+    the budget cut is one of them; the one that repeats the completeness line is left
+    out)."""
+    warnings = envelope.get("warnings", [])
+    if envelope.get("stale") and not any(STALE_NOTICE in w for w in warnings):
+        page.add(f"stale: a file in this answer {STALE_NOTICE}", "yellow")
+    for warning in warnings:
         if not warning.startswith(PARTIAL_NOTICE):
             page.add(f"warning: {warning}", "yellow")
 
