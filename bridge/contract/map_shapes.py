@@ -51,8 +51,8 @@ Direction = Literal["in", "out"]
 SearchPattern = Annotated[
     str,
     Field(
-        description="A name to find: plain text (case-insensitive; exact, then prefix, then "
-        "substring), a glob (`*Store*`), or a regex (`re:^get_`)."
+        description="Plain text (case-insensitive: exact, prefix, substring), a glob "
+        "(`*Store*`) or a regex (`re:^get_`)."
     ),
 ]
 KindFilter = Annotated[

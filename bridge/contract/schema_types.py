@@ -32,7 +32,7 @@ Name = Annotated[
 ]
 Budget = Annotated[
     int | None,
-    Field(description="Answer size cap in tokens (200-50000); `truncated` says what was cut."),
+    Field(description="Answer size cap in tokens (200-50000)."),
 ]
 FilePath = Annotated[
     str, Field(description="A repo-relative file path (a node ID's path part also works).")
@@ -43,9 +43,8 @@ SymbolQuery = Annotated[
 LanguageFilter = Annotated[
     str | None,
     Field(
-        description="Ask only this language's server (python, typescript, javascript, c, "
-        "cpp, go, rust, or one the configuration adds); default: every language the "
-        "workspace has source files in."
+        description="Ask only this language's server (python, typescript, go, ...); "
+        "default: every language the workspace has source files in."
     ),
 ]
 IncludeDeclaration = Annotated[

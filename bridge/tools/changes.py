@@ -221,11 +221,10 @@ async def map_changes(
     memories: WithMemories = True,
     budget: Budget = None,
 ) -> ChangesAnswer:
-    """What changed from the commit `since` (default HEAD) to the working tree (or
-    the commit `until`): `symbols` (each `change`: added, removed, modified, moved,
-    renamed; `nodeId`, `oldId`, `lines`, and its `dependents` to `depth`, the
-    first hop confirmed live with `verify=true`), the `memories` the change touches
-    (the refs it moved, modified or deleted), and the changed `files`."""
+    """What changed from commit `since` (default HEAD) to the working tree (or
+    `until`): `symbols` (`change`, `nodeId`, `oldId`, `lines`, `dependents` to
+    `depth`; `verify=true` confirms the first hop live), the `memories` it
+    touches, and the changed `files`."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)

@@ -80,11 +80,9 @@ async def nav_diagnostics(
     app: AppContext, path: DiagnosticsPath = None, since: Since = "HEAD", budget: Budget = None
 ) -> DiagnosticsAnswer:
     """Errors and warnings the live servers report NOW: for `path`, or else for the
-    change since the commit `since` (default HEAD: uncommitted work): the files it
-    changed and the files using the symbols it changed (or naming a removed one),
-    so a caller it broke shows. Returns `diagnostics` (errors first), the `files`
-    checked (`why` each), `notChecked`, `errorCount`, `warningCount` and
-    `completeness` with `completenessReasons`."""
+    change since commit `since` (default HEAD): the files it changed and the files
+    using what it changed. Returns `diagnostics` (errors first), `files` checked,
+    `notChecked`, counts and `completeness`."""
     budget_tokens = app.budget(budget)
     if path is not None:
         asked = ToCheck(checked_path(app.root, parse_node_id(path).path), "asked")

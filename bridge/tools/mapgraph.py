@@ -191,9 +191,8 @@ async def map_neighbors(
 ) -> NeighborsAnswer:
     """Graph neighbours of a node: direction "in" gives callers/users, "out"
     callees/uses; `kinds` of edges (default calls, references, inherits); `depth`
-    up to 10. Static edges with their `confidence`; `verify=true` confirms them
-    live. `unresolved`: uses the map could not tie to a definition, which may be
-    edges it does not list."""
+    up to 10. Static edges with `confidence`; `verify=true` confirms them live.
+    `unresolved`: uses the map could not tie, maybe edges not listed."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
@@ -281,10 +280,10 @@ async def map_impact(
     budget: Budget = None,
     verify: Verify = False,
 ) -> ImpactAnswer:
-    """What depends on a node, transitively (what calls, references or inherits it
-    or its members), nearest first, to `depth` (default 2; null: no limit). Use
-    before changing it. Static edges; `verify=true` confirms them live;
-    `unresolved`: uses the map could not tie, which may be dependents not listed."""
+    """What depends on a node, transitively (calls, references or inherits it or its
+    members), nearest first, to `depth` (default 2; null: no limit). Use before
+    changing it. `verify=true` confirms the edges live; `unresolved`: uses the map
+    could not tie, maybe dependents not listed."""
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id

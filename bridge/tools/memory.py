@@ -101,10 +101,9 @@ async def memory_recall(
     budget: Budget = None,
 ) -> RecallAnswer:
     """Find memories about `query` (full-text), each checked against the code now,
-    most relevant and freshly verified first. Stale memories are left out unless
-    `include_stale` (`staleHidden` counts them); historical ones are labelled. A
-    hit with a `warning`: re-read the code it names before trusting it, then
-    memory_verify or memory_supersede."""
+    most relevant first. Stale ones are left out unless `include_stale`
+    (`staleHidden` counts them). A hit with a `warning`: re-read the code it names,
+    then memory_verify or memory_supersede."""
     found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
     data = recalled(query, found)
     hidden = [hidden_line(found.stale_hidden)] if found.stale_hidden else []
@@ -116,9 +115,8 @@ async def memory_check(
 ) -> CheckAnswer:
     """Check memories against the code now (default: every active, stale or
     historical one), stale first. Per reference `status`: valid, relocated, renamed,
-    modified, deleted or unknown (`ambiguous`: `candidates`); per memory the worst.
-    memory_verify adopts the new places. A symbol found elsewhere is confirmed
-    live (`liveConfirmed`, `liveReason`)."""
+    modified, deleted or unknown; per memory the worst. memory_verify adopts the
+    new places. A symbol found elsewhere is confirmed live (`liveConfirmed`)."""
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
     results = await _run(app, lambda s: s.check(ids or (), live=confirming(confirm)), code_map)

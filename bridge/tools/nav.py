@@ -170,11 +170,9 @@ async def nav_references(
     budget: Budget = None,
 ) -> LocationsAnswer:
     """Every use of the symbol at TARGET across the workspace (live: files edited a
-    moment ago count), the target's own file first. Checked against every line
-    naming the symbol: `completeness` is "complete", or "partial" with
-    `completenessReasons`; lines the server did not confirm are in `unconfirmed`
-    (`source` "map" or "text"), never in `locations`. `priming`: the files opened
-    first for a server that searches only open files."""
+    moment ago count), its own file first. Checked against every line naming it:
+    `completeness`, with `completenessReasons` when "partial"; lines the server did
+    not confirm are in `unconfirmed`."""
     return await _locations(
         app,
         target,

@@ -115,11 +115,10 @@ async def nav_rename(
     hashes: PreviewHashes = None,
     budget: Budget = None,
 ) -> RenameAnswer:
-    """Rename the symbol at TARGET to `new_name` across the workspace (live server).
-    By default a PREVIEW: `files`, each with `path`, `edits`, `hash` and a unified
-    `diff`; nothing is written. `apply=true` writes atomically, only if every file
-    still has the content previewed (and the `hashes` given, {path: hash} from the
-    preview); otherwise a `conflict` error, and nothing is written."""
+    """Rename the symbol at TARGET to `new_name` across the workspace (live). By
+    default a PREVIEW: `files` with `path`, `edits`, `hash`, `diff`. `apply=true`
+    writes atomically, only if no file changed since (and each matches `hashes`
+    from the preview); else a `conflict` error."""
     budget_tokens = app.budget(budget)
     wanted = new_name.strip()
     if not wanted or any(ch in wanted for ch in "\r\n\0"):

@@ -72,10 +72,9 @@ async def resolve(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> ResolveAnswer:
     """Where a symbol is now. For a node ID, the map's location checked live:
-    `location` (authoritative), `mapStale` (`mapRange`: the map's view),
-    `relocated` (moved; `currentId` is its new ID), `verified` (false: no server
-    answered; `location` is the map's). For `path:LINE[:COL]`: the node IDs
-    enclosing that position."""
+    `location` (authoritative), `mapStale` (`mapRange`: the map's), `relocated`
+    (`currentId`: its new ID), `verified` (false: no server; the map's location).
+    For `path:LINE[:COL]`: the node IDs enclosing it."""
     parsed = parse_target(target, name=name)
     budget_tokens = app.budget(budget)
     if isinstance(parsed, PositionTarget):

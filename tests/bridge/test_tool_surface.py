@@ -7,12 +7,12 @@ Through a real MCP stdio client and `codeanchor serve` on the bundled example.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from tests.bridge.mcp_session import FULL_SCHEMAS, call, call_error, example_repo, serve
@@ -24,9 +24,10 @@ LIMITER = "shop/middleware/rate_limit.py"
 
 
 def characters(tools: list[Any]) -> int:
-    """The size of the tool definitions as they go over the wire (compact JSON)."""
-    wire = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
-    return len(orjson.dumps(wire))
+    """The size of the tool definitions as JSON with a space after each `,` and `:` (as
+    the issue counted them: ~7% more than the compact JSON the wire carries)."""
+    listed = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
+    return len(json.dumps(listed))
 
 
 async def listed(root: Path, *options: str) -> list[Any]:
