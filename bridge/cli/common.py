@@ -38,8 +38,11 @@ def print_json(data: Any) -> None:
 
 
 def report_warning(message: str) -> None:
-    """Say on stderr something the user should know that is not part of the answer."""
-    print(f"codeanchor: warning: {message}", file=sys.stderr)
+    """Say on stderr, in command-line words, something the user should know that is not
+    part of the answer."""
+    from bridge.cli.wording import for_cli
+
+    print(f"codeanchor: warning: {for_cli(message)}", file=sys.stderr)
 
 
 def report_error(exc: ToolError, *, as_json: bool) -> None:
