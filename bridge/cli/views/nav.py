@@ -134,9 +134,9 @@ def resolve(page: Page, envelope: Mapping[str, Any]) -> None:
     place = data.get("location")
     if place is not None:
         name = data.get("currentId") or place.get("nodeId") or place["path"]
-        kind = place.get("kind") or data.get("kind") or ""
+        kind = place.get("kind") or data.get("kind") or "file"
         span = lines_of([place["startLine"], place["endLine"]]) if "startLine" in place else ""
-        page.table([[name, kind, f"{place['path']}:{span}" if span else place["path"]]])
+        page.table([[name, kind, f"{place['path']}:{span}" if span else ""]])
         if data.get("signature"):
             page.add(f"  {data['signature']}")
     if data.get("requestedId") and data.get("requestedId") != data.get("currentId"):
