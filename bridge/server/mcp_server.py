@@ -41,11 +41,12 @@ from bridge.server.schemas import SchemaDetail, description, lean_input, lean_ou
 
 log = logging.getLogger(__name__)
 
-INSTRUCTIONS = """\
+ABOUT = """\
 codeanchor answers questions about this repository from LIVE language servers
 (nav_* tools; never stale: files are re-read from disk before every query), a
 cached map of symbols and edges (map_* tools; every answer says when the map was
-built and flags files changed since), and memories anchored to code (memory_*).
+built and flags files changed since), and memories anchored to code (memory_*)."""
+INSTRUCTIONS = f"""{ABOUT}
 Your first call: map_overview (the repository's shape: its most central
 symbols, grouped by file). Then map_search or nav_workspace_symbols finds a
 symbol's node ID (path#Qual.Name), and nav_* answer about it. Before trusting a
@@ -231,6 +232,14 @@ class CodeanchorServer(MCPServer[AppContext]):
         ]
 
 
+def _instructions(served: list[str]) -> str:
+    """The server's instructions: the first calls to make, when every tool is served;
+    else what codeanchor is, and which tools this server serves (`serve --tools`)."""
+    if len(served) == len(all_tools()):
+        return INSTRUCTIONS
+    return f"{ABOUT}\nThis server serves only these tools: {', '.join(served)}."
+
+
 def _annotations(spec: ToolSpec) -> ToolAnnotations:
     """What a client may assume of a tool; the destructive and idempotent hints say
     something only of a tool that changes anything (MCP), so only such a tool has them."""
@@ -265,7 +274,7 @@ def build_server(app: AppContext, families: tuple[str, ...] | None = None) -> MC
     server = CodeanchorServer(
         cast(SchemaDetail, settings.output_schemas),
         name="codeanchor",
-        instructions=INSTRUCTIONS,
+        instructions=_instructions([spec.fn.__name__ for spec in specs]),
         lifespan=lifespan,
         middleware=[GuardToolCalls(shapes)],
     )

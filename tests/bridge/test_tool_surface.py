@@ -82,15 +82,17 @@ def test_a_lean_answer_validates_and_keeps_its_nested_keys(repo: Path) -> None:
 
 
 def test_serve_tools_serves_only_those_families(repo: Path) -> None:
-    async def scenario() -> tuple[list[str], dict[str, Any]]:
+    async def scenario() -> tuple[list[str], dict[str, Any], str]:
         async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo, "--tools", "map,memory") as c:
             names = [t.name for t in (await c.list_tools()).tools]
-            return names, await call_error(c, "nav_references", target=LIMITER)
+            refused = await call_error(c, "nav_references", target=LIMITER)
+            return names, refused, c.instructions or ""
 
-    names, refused = asyncio.run(scenario())
+    names, refused, instructions = asyncio.run(scenario())
     assert names and all(n.startswith(("map_", "memory_")) for n in names)
     assert "map_changes" not in names  # the `change` family
     assert refused["code"] == "unknown_tool"
+    assert instructions.endswith(f"This server serves only these tools: {', '.join(names)}.")
 
 
 def test_the_configured_families_are_served(tmp_path: Path) -> None:
