@@ -46,7 +46,7 @@ OPTIONS = {
     "apply=true": "--apply",
     "`apply`": "--apply",
     "`include_stale`": "--include-stale",
-    "include_stale": "--include-stale",
+    "include_stale (--include-stale)": "--include-stale",
     "`language`": "--language",
     "`hashes`": "--hash PATH=HASH",
     "a larger budget": "a larger --budget",

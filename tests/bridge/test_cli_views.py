@@ -289,10 +289,12 @@ def test_a_json_error_is_the_error_envelope(
 def test_hints_on_the_command_line_name_commands_and_options() -> None:
     said = for_cli(
         "pass verify=true to confirm; the map answers: map_outline (symbols), "
-        "`map_search`; then memory_verify. Ask src/map_status.py#map_status."
+        "`map_search`; then memory_verify. Ask src/map_status.py#map_status. "
+        "1 stale memory hidden: recall with include_stale (--include-stale) to see them"
     )
     assert said == (
         "pass --verify to confirm; the map answers: `codeanchor map show` (symbols), "
         "`codeanchor map search`; then `codeanchor memory verify`. "
-        "Ask src/map_status.py#map_status."
+        "Ask src/map_status.py#map_status. "
+        "1 stale memory hidden: recall with --include-stale to see them"
     )
