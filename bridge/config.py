@@ -8,6 +8,8 @@ file and the key, never silently ignored.
     budget_tokens = 2000          # default size cap of every answer
     stale_hint_after = 3          # stale map answers in a row before hinting map_rebuild
     watch = true                  # serve: watch the disk, rebuild the map after edits
+    tools = ["nav", "map"]        # serve: only these tool families (default: all)
+    output_schemas = "lean"       # tools/list: "lean" (data's own keys) or "full"
     servers = { python = "pyright" }   # which server serves a language
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
@@ -46,6 +48,10 @@ class BridgeConfig:
     stale_hint_after: int = 3
     watch: bool = True
     """`serve` watches the disk and rebuilds the map after edits."""
+    tools: tuple[str, ...] = ()
+    """The tool families `serve` serves (nav, resolve, map, change, memory); empty: all."""
+    output_schemas: str = "lean"
+    """`lean`: tools/list publishes `data`'s own keys only; `full`: every nested shape."""
 
 
 @dataclass(frozen=True, slots=True)

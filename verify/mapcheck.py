@@ -21,9 +21,13 @@ cap stops short, `hops_not_checked` says which hops were not. A use bound by
 an import from outside the project, or held by a local, cannot stand for a
 project symbol's use; a bare name cannot stand for a member in a language
 where members are always reached through a receiver (`RECEIVER_LANGUAGES`).
-Nothing is checked while the map's graph is not loaded (`graph_not_loaded`);
-while its link loads after the graph, the open uses are read from the map's
-store when they lie in a few files, else not weighed (`link_not_loaded`).
+A server checks nothing while the map's graph is not loaded (`graph_not_loaded`:
+it loads in the background, and an answer does not wait for it); while its link
+loads after the graph, the open uses are read from the map's store when they
+lie in a few files, else not weighed (`link_not_loaded`). A one-shot process
+(`from_store`), where nothing loads in the background, reads the names and the
+open uses it weighs from the store instead (the map loads what the store cannot
+answer).
 """
 
 from __future__ import annotations
@@ -93,11 +97,13 @@ def judge_users(
     reached: Sequence[Neighbor],
     depth: int,
     kinds: Collection[str],
+    *,
+    from_store: bool = False,
 ) -> MapVerdict:
     """An answer listing the users of `starts` (distance 0) that `reached` them over
     edges of `kinds`, to `depth`: the open uses of the walked nodes' names, outside
-    the nodes listed."""
-    if not code_map.graph_loaded:
+    the nodes listed (`from_store`: see the module docstring)."""
+    if not code_map.graph_loaded and not from_store:
         return _not_loaded()
     walked, hops = _walked(starts, reached, depth)
     names = _Names.of(code_map, walked)
@@ -154,10 +160,13 @@ def judge_callees(
     reached: Sequence[Neighbor],
     depth: int,
     kinds: Collection[str],
+    *,
+    from_store: bool = False,
 ) -> MapVerdict:
     """An answer listing what `start` uses (`reached` over edges of `kinds`, to
-    `depth`): the uses inside the walked bodies that resolve to nothing of ours."""
-    if not code_map.graph_loaded:
+    `depth`): the uses inside the walked bodies that resolve to nothing of ours
+    (`from_store`: see the module docstring)."""
+    if not code_map.graph_loaded and not from_store:
         return _not_loaded()
     walked, hops = _walked([start], reached, depth)
     open_uses = code_map.unresolved_within(walked)
@@ -215,10 +224,14 @@ class _Names:
 
     @classmethod
     def of(cls, code_map: CodeMap, walked: dict[str, int]) -> _Names:
-        """The names of `walked` (node -> distance)."""
+        """The names of `walked` (node -> distance): from the graph when it is loaded,
+        else from the store."""
         first: dict[str, tuple[int, int]] = {}
         bare: set[str] = set()
-        for rank, (node_id, (name, kind)) in enumerate(code_map.names_of(walked).items()):
+        named = (
+            code_map.names_of(walked) if code_map.graph_loaded else _stored_names(code_map, walked)
+        )
+        for rank, (node_id, (name, kind)) in enumerate(named.items()):
             first.setdefault(name, (walked[node_id] + 1, rank))
             if not _member_only(node_id, kind):
                 bare.add(name)
@@ -227,6 +240,17 @@ class _Names:
     def may_mean(self, use: UnresolvedUse) -> bool:
         """Whether an open use may stand for a use of a node of its name."""
         return use.why not in NOT_A_USER and (use.receiver is not None or use.name in self.bare)
+
+
+def _stored_names(code_map: CodeMap, node_ids: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """`CodeMap.names_of` read from the map's store, one node at a time (a one-shot
+    answer weighs a few)."""
+    named: dict[str, tuple[str, str]] = {}
+    for node_id in node_ids:
+        found = code_map.attrs(node_id)
+        if found is not None and found["kind"] != "file":
+            named[node_id] = (found["name"], found["kind"])
+    return named
 
 
 def _walked(

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
-from bridge.contract.errors import ToolError
+from bridge.contract.errors import BadInputError, ToolError
 
 
-def parent_parser() -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusal is a BadInputError: one line on stderr (and the error
+    envelope with --json), exit 2, as for any other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("codeanchor").strip() or "codeanchor"
+        raise BadInputError(f"{command}: {message}", hint=f"see `{self.prog} --help`")
+
+
+def parent_parser() -> Parser:
     """The options every command takes: `--root DIR` and `--json`."""
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = Parser(add_help=False)
     parent.add_argument(
         "--root", default=".", metavar="DIR", help="workspace root (default: current directory)"
     )
@@ -29,14 +38,23 @@ def print_json(data: Any) -> None:
 
 
 def report_warning(message: str) -> None:
-    """Say on stderr something the user should know that is not part of the answer."""
-    print(f"codeanchor: warning: {message}", file=sys.stderr)
+    """Say on stderr, in command-line words, something the user should know that is not
+    part of the answer."""
+    from bridge.cli.wording import for_cli
+
+    print(f"codeanchor: warning: {for_cli(message)}", file=sys.stderr)
 
 
 def report_error(exc: ToolError, *, as_json: bool) -> None:
-    """Say what went wrong on stderr (and as JSON on stdout with --json)."""
+    """Say what went wrong on stderr, in command-line words (and with --json, as the
+    error envelope on stdout: `{"ok": false, "error": {code, message, hint}}`)."""
+    from bridge.cli.wording import for_cli
+    from bridge.contract.envelope import error_envelope
+
+    exc.message = for_cli(exc.message)
+    exc.hint = for_cli(exc.hint) if exc.hint else exc.hint
     if as_json:
-        print_json({"error": {"code": exc.code, "message": exc.message, "hint": exc.hint}})
+        print_json(error_envelope(exc))
     print(f"codeanchor: {exc.message}", file=sys.stderr)
     if exc.hint:
         print(f"  hint: {exc.hint}", file=sys.stderr)

@@ -5,11 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
 from bridge.cli.common import print_json
+from bridge.cli.views.text import Page
 from bridge.config import catalog_of
 from bridge.trust import TrustState, load_trusted
 from lsp import ServerReport, examine
@@ -29,18 +26,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"servers": [_server_json(r) for r in reports], "config": trust.as_dict()})
     else:
-        table = Table(title="Language servers")
-        for column in ("server", "languages", "default for", "status", "version / install"):
-            table.add_column(column)
-        for r in reports:
-            status = "[green]found[/]" if r.found else "[red]missing[/]"
-            detail = (r.version or "?") if r.found else f"install: {r.install}"
-            if r.problem:
-                status, detail = "[red]broken[/]", f"{r.problem}; install: {r.install}"
-            table.add_row(r.name, ", ".join(r.languages), ", ".join(r.chosen_for), status, detail)
-        Console().print(table)
-        Console(highlight=False).print(_trust_line(trust))
+        page = Page()
+        page.table(
+            (_server_row(r) for r in reports),
+            header=["server", "languages", "default for", "status", "version / install"],
+        )
+        page.add(*_trust_line(trust))
+        page.print()
     return 1 if missing_chosen else 0
+
+
+def _server_row(r: ServerReport) -> list[str]:
+    """One server: its name, languages, status and version, or how to install it."""
+    status = "found" if r.found else "missing"
+    detail = (r.version or "version unknown") if r.found else f"install: {r.install}"
+    if r.problem:
+        status, detail = "broken", f"{r.problem}; install: {r.install}"
+    chosen = ", ".join(r.chosen_for) or "-"
+    return [r.name, ", ".join(r.languages), chosen, status, detail]
 
 
 def _server_json(report: ServerReport) -> dict[str, Any]:
@@ -57,16 +60,18 @@ def _server_json(report: ServerReport) -> dict[str, Any]:
     }
 
 
-def _trust_line(state: TrustState) -> str:
-    """One line on the repository's configuration: trusted, untrusted, or nothing to trust."""
-    source = escape(str(state.source))
+def _trust_line(state: TrustState) -> tuple[str, str]:
+    """One line on the repository's configuration (and its style): trusted, untrusted,
+    or nothing to trust."""
+    source = str(state.source)
     if state.source is None:
-        return "configuration: none (defaults)"
+        return "configuration: none (defaults)", ""
     if not state.needs_trust:
-        return f"configuration: {source} (runs no program of its own: no trust needed)"
+        return f"configuration: {source} (runs no program of its own: no trust needed)", ""
     if state.trusted:
-        return f"configuration: {source} [green]trusted[/] (its server commands run)"
+        return f"configuration: {source} trusted (its server commands run)", "green"
     return (
-        f"configuration: {source} [red]NOT trusted[/]: ignored {escape('; '.join(state.ignored))}"
-        f"; to use it, review it, then run: {escape(state.command)}"
+        f"configuration: {source} NOT trusted: ignored {'; '.join(state.ignored)}"
+        f"; to use it, review it, then run: {state.command}",
+        "red",
     )

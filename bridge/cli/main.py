@@ -69,7 +69,7 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     only for the modules it runs: not for the MCP SDK, the language-server client
     or the graph library when it does not need them.
     """
-    parser = argparse.ArgumentParser(
+    parser = common.Parser(
         prog="codeanchor",
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
@@ -81,9 +81,8 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
             subparsers.add_parser(command.name, help=command.help)
             continue
         shared = common.parent_parser()
-        own = subparsers.add_parser(
-            command.name, help=command.help, parents=[] if command.family else [shared]
-        )
+        parents = [] if command.family else [shared]
+        own = subparsers.add_parser(command.name, help=command.help, parents=parents)
         module, function = command.register.split(":")
         getattr(importlib.import_module(module), function)(own, shared)
     return parser
@@ -95,10 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for number, word in enumerate(words, 1):
             check_text(f"command-line word {number}", word)
+        args = build_parser(words).parse_args(words)
     except BadInputError as exc:
-        common.report_error(exc, as_json=False)
+        common.report_error(exc, as_json="--json" in words)
         return exc.exit_code
-    args = build_parser(words).parse_args(words)
     try:
         args.root = Path(args.root).resolve()
         if not args.root.is_dir():

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from bridge.cli.run import run_tool
+from bridge.cli.run import run_tool, show
+from bridge.cli.views import map as views
 from map import SymbolKind
 
 if TYPE_CHECKING:
@@ -99,20 +100,24 @@ def _verify(parser: argparse.ArgumentParser) -> None:
 def _status(args: argparse.Namespace) -> int:
     from bridge.tools import mapping
 
-    return run_tool(args, mapping.map_status)
+    return run_tool(args, mapping.map_status, views.status)
 
 
 def _show(args: argparse.Namespace) -> int:
     from bridge.tools import mapping
 
-    return run_tool(args, lambda app: mapping.map_outline(app, args.path, args.budget))
+    return run_tool(
+        args, lambda app: mapping.map_outline(app, args.path, args.budget), views.outline
+    )
 
 
 def _search(args: argparse.Namespace) -> int:
     from bridge.tools import mapping
 
     return run_tool(
-        args, lambda app: mapping.map_search(app, args.query, args.kind, args.limit, args.budget)
+        args,
+        lambda app: mapping.map_search(app, args.query, args.kind, args.limit, args.budget),
+        views.search,
     )
 
 
@@ -122,6 +127,7 @@ def _impact(args: argparse.Namespace) -> int:
     return run_tool(
         args,
         lambda app: mapgraph.map_impact(app, args.node_id, args.depth, args.budget, args.verify),
+        views.walk,
     )
 
 
@@ -133,6 +139,7 @@ def _changes(args: argparse.Namespace) -> int:
         lambda app: changes.map_changes(
             app, args.since, args.until, args.depth, args.verify, budget=args.budget
         ),
+        views.changes,
     )
 
 
@@ -142,6 +149,7 @@ def _path(args: argparse.Namespace) -> int:
     return run_tool(
         args,
         lambda app: mapgraph.map_path(app, args.source, args.target, args.budget, args.verify),
+        views.path,
     )
 
 
@@ -160,6 +168,7 @@ def _walker(direction: Literal["in", "out"]) -> Any:
                 args.budget,
                 args.verify,
             ),
+            views.walk,
         )
 
     return handler
@@ -173,7 +182,6 @@ def _build(args: argparse.Namespace) -> int:
     or a script waits for a fresh process, and what it loads is most of that wait."""
     import time
 
-    from bridge.cli.common import print_json, report_warning
     from bridge.cli.progress import build_progress
     from bridge.contract.envelope import respond
     from bridge.tools.map_summary import summary
@@ -194,21 +202,7 @@ def _build(args: argparse.Namespace) -> int:
     answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
         respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
     )
-    if args.json:
-        print_json(answer)
-        return 0
-    from rich.console import Console
-
-    languages = ", ".join(f"{k} {v}" for k, v in data["languages"].items())
-    skipped = ", ".join(f"{v} {k}" for k, v in sorted(data["skipped"].items()))
-    Console(highlight=False).print(
-        f"map of {app.root}: {data['files']} files ({languages}), {data['symbols']} "
-        f"symbols, {data['edges']} edges; skipped: {skipped or 'none'}; "
-        f"{data['changedCount']} re-extracted, {data['removedCount']} removed; "
-        f"{data['durationSeconds']:.2f} s"
-    )
-    for warning in answer["warnings"]:
-        report_warning(warning)
+    show(args, answer, lambda page, envelope: views.build(page, envelope, str(app.root)))
     return 0
 
 
@@ -218,5 +212,5 @@ def _overview(args: argparse.Namespace) -> int:
     return run_tool(
         args,
         lambda app: mapping.map_overview(app, args.budget),
-        show=lambda envelope: print(envelope["data"]["text"]),
+        views.overview,
     )

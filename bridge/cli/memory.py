@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from bridge.cli.common import print_json, report_warning
+from bridge.cli.views import memory as views
+from bridge.cli.views.text import Page
 from memory import (
     MEMORY_STATUSES,
     ORIGINS,
-    Hit,
-    Memory,
-    MemoryCheck,
     MemoryInputError,
     MemoryService,
     NewMemory,
@@ -38,7 +37,6 @@ from memory import (
     migrate_store,
     recalled,
     redact,
-    ref_line,
     retired,
     review_stale,
     saved,
@@ -157,7 +155,7 @@ def _add(service: MemoryService, args: argparse.Namespace) -> int:
     memory = service.save(
         NewMemory(args.text, tuple(args.ref), args.kind, tuple(args.tag), args.origin, args.draft)
     )
-    _out(args, saved(memory), lambda: print(f"saved {memory.id}: {_refs(memory)}"))
+    _out(args, saved(memory), lambda page: page.add(f"saved {memory.id}: {views.refs(memory)}"))
     return 0
 
 
@@ -176,7 +174,7 @@ def _check(service: MemoryService, args: argparse.Namespace) -> int:
         results, notes = check_live(service, args.ids)
         for note in notes:
             report_warning(note)
-    _out(args, checks(results), lambda: _print_checks(results))
+    _out(args, checks(results), lambda page: views.checks(page, results))
     return 1 if any(r.status == "stale" for r in results) else 0
 
 
@@ -206,7 +204,9 @@ def _check_since(service: MemoryService, args: argparse.Namespace) -> int:
     _out(
         args,
         {"since": diff.since, "memories": shown},
-        lambda: _print_checks([t.check for t in found]) if found else print("no memory touched"),
+        lambda page: (
+            views.checks(page, [t.check for t in found]) if found else page.add("no memory touched")
+        ),
     )
     return 1 if found else 0
 
@@ -214,7 +214,9 @@ def _check_since(service: MemoryService, args: argparse.Namespace) -> int:
 def _import(service: MemoryService, args: argparse.Namespace) -> int:
     memories = import_file(service, Path(args.file))
     _out(
-        args, {"ids": [m.id for m in memories]}, lambda: print(f"imported {len(memories)} memories")
+        args,
+        {"ids": [m.id for m in memories]},
+        lambda page: page.add(f"imported {len(memories)} memories"),
     )
     return 0
 
@@ -230,7 +232,7 @@ def _list(service: MemoryService, args: argparse.Namespace) -> int:
     _out(
         args,
         {"memories": [memory_view(m) for m in memories]},
-        lambda: [print(_line(m)) for m in memories],
+        lambda page: views.memories(page, memories),
     )
     return 0
 
@@ -238,25 +240,15 @@ def _list(service: MemoryService, args: argparse.Namespace) -> int:
 def _show(service: MemoryService, args: argparse.Namespace) -> int:
     result = service.show(args.id)
     data = {"memory": memory_view(result.memory), "check": memory_check(result)}
-
-    def human() -> None:
-        print(_line(result.memory))
-        _print_checks([result])
-
-    _out(args, data, human)
+    _out(args, data, lambda page: views.shown(page, result))
     return 0
 
 
 def _recall(service: MemoryService, args: argparse.Namespace) -> int:
     found = service.recall(args.query, limit=args.limit, include_stale=args.include_stale)
     data = recalled(args.query, found)
-
-    def human() -> None:
-        _print_hits(found.hits)
-        if found.stale_hidden:
-            print(f"{hidden_line(found.stale_hidden)}")
-
-    _out(args, data, human)
+    hidden = hidden_line(found.stale_hidden) if found.stale_hidden else None
+    _out(args, data, lambda page: views.hits(page, found.hits, hidden))
     return 0
 
 
@@ -265,7 +257,7 @@ def _verify(service: MemoryService, args: argparse.Namespace) -> int:
     _out(
         args,
         {"memories": [saved(m) for m in memories]},
-        lambda: [print(f"verified {m.id}: {_refs(m)}") for m in memories],
+        lambda page: views.verified(page, memories),
     )
     return 0
 
@@ -275,14 +267,14 @@ def _supersede(service: MemoryService, args: argparse.Namespace) -> int:
     _out(
         args,
         superseded(new, args.id),
-        lambda: print(f"{args.id} superseded by {new.id}: {_refs(new)}"),
+        lambda page: page.add(f"{args.id} superseded by {new.id}: {views.refs(new)}"),
     )
     return 0
 
 
 def _retire(service: MemoryService, args: argparse.Namespace) -> int:
     memory = service.retire(args.id)
-    _out(args, retired(memory), lambda: print(f"retired {memory.id}"))
+    _out(args, retired(memory), lambda page: page.add(f"retired {memory.id}"))
     return 0
 
 
@@ -291,7 +283,9 @@ def _migrate(args: argparse.Namespace) -> int:
     source, target = store_location(root, args.store), store_location(root, args.to)
     copied = migrate_store(root, source, target)
     shown = redact(str(target))
-    _out(args, {"copied": copied, "to": shown}, lambda: print(f"copied {copied} to {shown}"))
+    _out(
+        args, {"copied": copied, "to": shown}, lambda page: page.add(f"copied {copied} to {shown}")
+    )
     return 0
 
 
@@ -303,36 +297,11 @@ def _review(service: MemoryService, args: argparse.Namespace) -> int:
     return 0
 
 
-def _out(args: argparse.Namespace, data: Any, human: Callable[[], object]) -> None:
+def _out(args: argparse.Namespace, data: Any, human: Callable[[Page], object]) -> None:
+    """`data` as JSON with --json, else what `human` writes on a page."""
     if args.json:
         print_json(data)
-    else:
-        human()
-
-
-def _refs(memory: Memory) -> str:
-    return ", ".join(a.ref for a in memory.anchors)
-
-
-def _line(memory: Memory) -> str:
-    tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
-    return f"{memory.id}  {memory.status:<10} {memory.kind}{tags}: {memory.text}  ({_refs(memory)})"
-
-
-def _print_checks(results: list[MemoryCheck]) -> None:
-    for result in results:
-        print(f"{result.memory.id}  {result.status}")
-        for r in result.refs:
-            print(f"    {ref_line(r)}")
-        for warning in result.warnings:
-            print(f"    warning: {warning}")
-
-
-def _print_hits(hits: list[Hit]) -> None:
-    if not hits:
-        print("no memories match")
-    for hit in hits:
-        memory = hit.check.memory
-        print(f"{memory.id}  {hit.check.status:<10} {hit.score:>7.3f}  {memory.text}")
-        if hit.warning:
-            print(f"    {hit.warning}")
+        return
+    page = Page()
+    human(page)
+    page.print()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from bridge.cli.run import run_tool
+from bridge.cli.run import View, run_tool
+from bridge.cli.views import nav as views
 from bridge.contract.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -24,20 +24,20 @@ _TARGET_HELP = "a node ID (path#Qual.Name) or path:LINE[:COL]"
 def register_nav(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
     """Add the `nav` questions to its `parser`."""
     nav_sub = parser.add_subparsers(dest="nav_command", required=True, metavar="QUESTION")
-    for command, tool, help_text in (
-        ("def", "nav_definition", "where it is defined"),
-        ("type-def", "nav_type_definition", "where its type is defined"),
-        ("impl", "nav_implementations", "its implementations"),
-        ("refs", "nav_references", "every use of it"),
-        ("hover", "nav_hover", "its type and docs"),
-        ("callers", "nav_callers", "functions calling it"),
-        ("callees", "nav_callees", "functions it calls"),
+    for command, tool, help_text, view in (
+        ("def", "nav_definition", "where it is defined", views.locations),
+        ("type-def", "nav_type_definition", "where its type is defined", views.locations),
+        ("impl", "nav_implementations", "its implementations", views.locations),
+        ("refs", "nav_references", "every use of it", views.locations),
+        ("hover", "nav_hover", "its type and docs", views.hover),
+        ("callers", "nav_callers", "functions calling it", views.calls),
+        ("callees", "nav_callees", "functions it calls", views.calls),
     ):
         sub = nav_sub.add_parser(command, parents=[parent], help=help_text)
         sub.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
         sub.add_argument("--name", help="with path:LINE, the name on that line to ask about")
         sub.add_argument("--budget", type=int, help="answer size cap in tokens")
-        sub.set_defaults(handler=_positional("bridge.tools.nav", tool))
+        sub.set_defaults(handler=_positional("bridge.tools.nav", tool, view))
     symbols = nav_sub.add_parser("symbols", parents=[parent], help="the live outline of a file")
     symbols.add_argument("path")
     symbols.add_argument("--budget", type=int)
@@ -84,20 +84,22 @@ def register_resolve(parser: argparse.ArgumentParser, parent: argparse.ArgumentP
     parser.add_argument("target", metavar="ID", help=_TARGET_HELP)
     parser.add_argument("--name", help="with path:LINE, the name on that line")
     parser.add_argument("--budget", type=int)
-    parser.set_defaults(handler=_positional("bridge.tools.resolve", "resolve"))
+    parser.set_defaults(handler=_positional("bridge.tools.resolve", "resolve", views.resolve))
 
 
 def _symbols(args: argparse.Namespace) -> int:
     from bridge.tools import nav
 
-    return run_tool(args, lambda app: nav.nav_symbols(app, args.path, args.budget))
+    return run_tool(args, lambda app: nav.nav_symbols(app, args.path, args.budget), views.symbols)
 
 
 def _workspace_symbols(args: argparse.Namespace) -> int:
     from bridge.tools import nav
 
     return run_tool(
-        args, lambda app: nav.nav_workspace_symbols(app, args.query, args.language, args.budget)
+        args,
+        lambda app: nav.nav_workspace_symbols(app, args.query, args.language, args.budget),
+        views.workspace_symbols,
     )
 
 
@@ -112,25 +114,8 @@ def _diagnostics(args: argparse.Namespace) -> int:
         errors.append(envelope["data"]["errorCount"])
         return envelope
 
-    code = run_tool(args, call, _show_diagnostics)
+    code = run_tool(args, call, views.diagnostics)
     return 1 if any(errors) else code
-
-
-def _show_diagnostics(envelope: Envelope) -> None:
-    """One line per diagnostic, as compilers print them, then the warnings."""
-    data = envelope["data"]
-    for d in data["diagnostics"]:
-        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}")
-    print(f"{data['errorCount']} errors, {data['warningCount']} warnings ({data['completeness']})")
-    if "since" in data["scope"]:
-        why = Counter(f["why"] for f in data["files"])
-        users = why["uses_changed_symbol"] + why["names_removed_symbol"]
-        print(
-            f"checked {len(data['files'])} files ({why['changed']} changed, {users} using "
-            f"what changed); {len(data['notChecked'])} left out (see --json: notChecked)"
-        )
-    for warning in envelope["warnings"]:
-        print(f"warning: {warning}")
 
 
 def _rename(args: argparse.Namespace) -> int:
@@ -153,14 +138,15 @@ def _rename(args: argparse.Namespace) -> int:
             hashes=hashes or None,
             budget=args.budget,
         ),
+        views.rename,
     )
 
 
-def _positional(module: str, tool: str) -> Any:
+def _positional(module: str, tool: str, view: View) -> Any:
     """The handler of a command that asks `module.tool(app, target, name, budget=)`."""
 
     def handler(args: argparse.Namespace) -> int:
         fn = getattr(importlib.import_module(module), tool)
-        return run_tool(args, lambda app: fn(app, args.target, args.name, budget=args.budget))
+        return run_tool(args, lambda app: fn(app, args.target, args.name, budget=args.budget), view)
 
     return handler

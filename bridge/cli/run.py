@@ -13,25 +13,35 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bridge.cli.common import print_json, report_warning
 
 if TYPE_CHECKING:
+    from bridge.cli.views.text import Page
     from bridge.context import AppContext
     from bridge.contract.envelope import Envelope
 
 ToolCall: TypeAlias = "Callable[[AppContext], Awaitable[Envelope]]"
+View: TypeAlias = "Callable[[Page, Any], None]"
+"""Writes an answer's envelope on a page, for people (bridge.cli.views)."""
 
 
-def run_tool(
-    args: argparse.Namespace, call: ToolCall, show: Callable[[Envelope], None] | None = None
-) -> int:
-    """Run `call` against a fresh context for `args.root`; print its answer
-    (as JSON with --json, else with `show`, by default a generic listing)."""
+def run_tool(args: argparse.Namespace, call: ToolCall, view: View) -> int:
+    """Run `call` against a fresh context for `args.root`; print its answer (as JSON
+    with --json, else its `view`)."""
     import asyncio  # not for `map build`, which runs no event loop
 
     envelope = asyncio.run(_run(args, call))
+    show(args, envelope, view)
+    return 0
+
+
+def show(args: argparse.Namespace, envelope: Any, view: View) -> None:
+    """Print `envelope`: as JSON with --json, else its `view`, for people."""
     if args.json:
         print_json(envelope)
-    else:
-        (show or show_listing)(envelope)
-    return 0
+        return
+    from bridge.cli.views.text import Page
+
+    page = Page()
+    view(page, envelope)
+    page.print()
 
 
 async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
@@ -50,40 +60,3 @@ async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
         raise error from exc
     finally:
         await app.aclose()
-
-
-def show_listing(envelope: Envelope) -> None:
-    """Print an answer for a person: its items one per line, then its warnings."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    console = Console(highlight=False)
-    data = envelope["data"]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if isinstance(value, list):
-                console.print(f"[bold]{key}[/] ({len(value)})")
-                for item in value:
-                    console.print("  " + _line(item))
-            elif not isinstance(value, dict) or key in {"location", "mapRange"}:
-                console.print(f"[bold]{key}[/]: {escape(_line(value))}")
-    else:
-        console.print(escape(str(data)))
-    if envelope.get("stale"):
-        console.print("[yellow]stale: a file in this answer changed since the map was built[/]")
-    for warning in envelope["warnings"]:
-        console.print(f"[yellow]warning:[/] {escape(warning)}")
-
-
-def _line(item: Any) -> str:
-    from rich.markup import escape
-
-    if isinstance(item, dict):
-        where = item.get("nodeId") or item.get("path") or item.get("name") or item.get("code") or ""
-        line = item.get("line") or item.get("startLine")
-        head = f"{where}:{line}" if line and "#" not in str(where) else str(where)
-        if "#" in str(where) and item.get("startLine"):
-            head += f"  (lines {item['startLine']}-{item.get('endLine')})"
-        text = item.get("text") or item.get("kind") or item.get("message") or ""
-        return escape(f"{head}  {text}".rstrip())
-    return str(item)

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
 
 def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
     """Make `serve` run the server (its `parser` has the common options)."""
+    parser.add_argument(
+        "--tools",
+        metavar="FAMILY,...",
+        help="serve only these tool families: nav, resolve, map, change, memory "
+        "(default: the configuration's `tools`, else all)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -31,11 +37,12 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="codeanchor: %(levelname)s %(message)s")
     app = AppContext(args.root, serving=True)
     start_stdin_relay()
-    asyncio.run(_serve(app))
+    families = tuple(f.strip() for f in args.tools.split(",") if f.strip()) if args.tools else None
+    asyncio.run(_serve(app, families))
     return 0
 
 
-async def _serve(app: AppContext) -> None:
+async def _serve(app: AppContext, families: tuple[str, ...] | None) -> None:
     """Run the server; SIGTERM or SIGHUP (what a client sends when shutting down
     takes too long) kills every language server at once, then shuts down."""
     from map import import_graph_library
@@ -59,10 +66,10 @@ async def _serve(app: AppContext) -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, stop)
     with contextlib.suppress(asyncio.CancelledError):
-        await build_server(app).run_stdio_async()
+        await build_server(app, families).run_stdio_async()
 
 
-def _server_builder() -> Callable[[AppContext], MCPServer[AppContext]]:
+def _server_builder() -> Callable[[AppContext, tuple[str, ...] | None], MCPServer[AppContext]]:
     """`build_server`, the MCP SDK and every tool imported (a second or more)."""
     from bridge.server.mcp_server import build_server
 

@@ -101,7 +101,7 @@ def _document(
 
 
 def _show(action: str, state: TrustState, config: Config, servers: list[ConfiguredServer]) -> None:
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # a path is never cut
     source = escape(str(state.source))
     if not state.needs_trust:
         what = (

@@ -62,16 +62,13 @@ WithMemories = Annotated[
 NewName = Annotated[str, Field(description="The new identifier (one line, not empty).")]
 Apply = Annotated[
     bool,
-    Field(
-        description="Write the edits (default: a preview only); refused with `conflict` when "
-        "a file changed since the rename was computed."
-    ),
+    Field(description="Write the edits (default: a preview); `conflict` if a file changed since."),
 ]
 PreviewHashes = Annotated[
     dict[str, str] | None,
     Field(
-        description="{path: hash} from a preview's `files`: with `apply`, write only if every "
-        "file still has the content that was previewed."
+        description="{path: hash} from the preview's `files`: with `apply`, write only "
+        "if each file still has it."
     ),
 ]
 

@@ -51,8 +51,8 @@ Direction = Literal["in", "out"]
 SearchPattern = Annotated[
     str,
     Field(
-        description="A name to find: plain text (case-insensitive; exact, then prefix, then "
-        "substring), a glob (`*Store*`), or a regex (`re:^get_`)."
+        description="Plain text (case-insensitive: exact, prefix, substring), a glob "
+        "(`*Store*`) or a regex (`re:^get_`)."
     ),
 ]
 KindFilter = Annotated[
@@ -77,10 +77,7 @@ ImpactDepth = Annotated[
 ]
 Verify = Annotated[
     bool,
-    Field(
-        description="Confirm each listed edge with the live language server (`verified` per "
-        "edge; at most 32 per answer)."
-    ),
+    Field(description="Confirm the listed edges live (`verified` per edge; at most 32)."),
 ]
 PathStart = Annotated[str, Field(description="The node ID the chain starts from.")]
 PathEnd = Annotated[str, Field(description="The node ID the chain should reach.")]

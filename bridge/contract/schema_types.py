@@ -22,23 +22,17 @@ from verify import ReasonCode, Source
 Target = Annotated[
     str,
     Field(
-        description="A node ID (`path#Qual.Name`, found live first), or a position "
-        "`path:LINE[:COL]` (1-based), or `path:LINE` with `name`."
+        description="A node ID `path#Qual.Name`, or `path:LINE[:COL]` (1-based), "
+        "or `path:LINE` with `name`."
     ),
 ]
 Name = Annotated[
     str | None,
-    Field(
-        description="With a `path:LINE` target: the name on that line to ask about "
-        "(its column is found for you)."
-    ),
+    Field(description="With a `path:LINE` target: the name on that line."),
 ]
 Budget = Annotated[
     int | None,
-    Field(
-        description="Most tokens the answer may take (200-50000; default from the "
-        "configuration). The least important items are cut first, and `truncated` says so."
-    ),
+    Field(description="Answer size cap in tokens (200-50000)."),
 ]
 FilePath = Annotated[
     str, Field(description="A repo-relative file path (a node ID's path part also works).")
@@ -49,9 +43,8 @@ SymbolQuery = Annotated[
 LanguageFilter = Annotated[
     str | None,
     Field(
-        description="Ask only this language's server (python, typescript, javascript, c, "
-        "cpp, go, rust, or one the configuration adds); default: every language the "
-        "workspace has source files in."
+        description="Ask only this language's server (python, typescript, go, ...); "
+        "default: every language the workspace has source files in."
     ),
 ]
 IncludeDeclaration = Annotated[

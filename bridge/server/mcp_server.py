@@ -20,13 +20,15 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, get_args
 
 import orjson
 import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
 
+from bridge.config import ConfigError
 from bridge.context import AppContext
 from bridge.contract.envelope import error_envelope
 from bridge.contract.errors import BadInputError, ToolError
@@ -35,14 +37,16 @@ from bridge.contract.translate import as_tool_error, internal_error
 from bridge.server.call_progress import reporting
 from bridge.server.mcp_stdio import INVALID_TEXT
 from bridge.server.registry import ToolSpec, all_tools
+from bridge.server.schemas import SchemaDetail, description, lean_input, lean_output
 
 log = logging.getLogger(__name__)
 
-INSTRUCTIONS = """\
+ABOUT = """\
 codeanchor answers questions about this repository from LIVE language servers
 (nav_* tools; never stale: files are re-read from disk before every query), a
 cached map of symbols and edges (map_* tools; every answer says when the map was
-built and flags files changed since), and memories anchored to code (memory_*).
+built and flags files changed since), and memories anchored to code (memory_*)."""
+INSTRUCTIONS = f"""{ABOUT}
 Your first call: map_overview (the repository's shape: its most central
 symbols, grouped by file). Then map_search or nav_workspace_symbols finds a
 symbol's node ID (path#Qual.Name), and nav_* answer about it. Before trusting a
@@ -205,9 +209,57 @@ def _is_envelope(result: Mapping[str, Any]) -> bool:
     return isinstance(text, str) and text.startswith('{"ok":false')
 
 
-def build_server(app: AppContext) -> MCPServer[AppContext]:
-    """An MCP server exposing every tool of `app`'s workspace."""
-    specs = all_tools()
+class CodeanchorServer(MCPServer[AppContext]):
+    """The SDK's server, its tool list published lean (see bridge.server.schemas)."""
+
+    def __init__(self, detail: SchemaDetail, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.detail = detail
+
+    async def list_tools(self) -> list[MCPTool]:
+        """Every tool, its schemas lean unless the full ones are asked for."""
+        tools = await super().list_tools()
+        if self.detail == "full":
+            return tools
+        return [
+            tool.model_copy(
+                update={
+                    "input_schema": lean_input(tool.input_schema),
+                    "output_schema": tool.output_schema and lean_output(tool.output_schema),
+                }
+            )
+            for tool in tools
+        ]
+
+
+def _instructions(served: list[str]) -> str:
+    """The server's instructions: the first calls to make, when every tool is served;
+    else what codeanchor is, and which tools this server serves (`serve --tools`)."""
+    if len(served) == len(all_tools()):
+        return INSTRUCTIONS
+    return f"{ABOUT}\nThis server serves only these tools: {', '.join(served)}."
+
+
+def _annotations(spec: ToolSpec) -> ToolAnnotations:
+    """What a client may assume of a tool; the destructive and idempotent hints say
+    something only of a tool that changes anything (MCP), so only such a tool has them."""
+    if spec.read_only:
+        return ToolAnnotations(read_only_hint=True)
+    return ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=spec.idempotent
+    )
+
+
+def build_server(app: AppContext, families: tuple[str, ...] | None = None) -> MCPServer[AppContext]:
+    """An MCP server exposing the tools of `families` (default: the configured ones,
+    else all) of `app`'s workspace."""
+    settings = app.config.bridge
+    if settings.output_schemas not in get_args(SchemaDetail):
+        raise ConfigError(
+            f"{app.config.source}: output_schemas = {settings.output_schemas!r}: "
+            f"say one of {', '.join(get_args(SchemaDetail))}"
+        )
+    specs = all_tools(settings.tools if families is None else families)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[AppContext]) -> AsyncIterator[AppContext]:
@@ -219,9 +271,10 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
             await app.aclose()
 
     shapes = {spec.fn.__name__: ToolShape.of(spec) for spec in specs}
-    server: MCPServer[AppContext] = MCPServer(
+    server = CodeanchorServer(
+        cast(SchemaDetail, settings.output_schemas),
         name="codeanchor",
-        instructions=INSTRUCTIONS,
+        instructions=_instructions([spec.fn.__name__ for spec in specs]),
         lifespan=lifespan,
         middleware=[GuardToolCalls(shapes)],
     )
@@ -230,11 +283,7 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
             bind(app, spec),
             name=spec.fn.__name__,
             title=spec.title,
-            annotations=ToolAnnotations(
-                title=spec.title,
-                read_only_hint=spec.read_only,
-                destructive_hint=False,
-                idempotent_hint=spec.idempotent,
-            ),
+            description=description(spec.fn.__doc__),
+            annotations=_annotations(spec),
         )
     return server

@@ -221,14 +221,10 @@ async def map_changes(
     memories: WithMemories = True,
     budget: Budget = None,
 ) -> ChangesAnswer:
-    """What changed from the commit `since` (default HEAD) to the working tree (or to
-    the commit `until`): `symbols`, each with `change` (added, removed, modified,
-    moved, renamed; matched as the memory check matches), `nodeId` (now) and `oldId`
-    (before), `lines`, and its `dependents` from the map to `depth` (1 to 10; the
-    blast radius: nodeId, distance, via, confidence), first-hop ones confirmed live
-    with `verify=true`. `memories` lists the memories the change touches (id, text,
-    the `refs` it moved, modified or deleted, `calleesChanged`), so they can be
-    updated in the same change; `files` lists the changed files."""
+    """What changed from commit `since` (default HEAD) to the working tree (or
+    `until`): `symbols` (`change`, `nodeId`, `oldId`, `lines`, `dependents` to
+    `depth`; `verify=true` confirms the first hop live), the `memories` it
+    touches, and the changed `files`."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)

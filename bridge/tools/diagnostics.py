@@ -79,21 +79,10 @@ def _file(file: ToCheck, report: DiagnosticsReport, loading: bool) -> Diagnostic
 async def nav_diagnostics(
     app: AppContext, path: DiagnosticsPath = None, since: Since = "HEAD", budget: Budget = None
 ) -> DiagnosticsAnswer:
-    """Errors and warnings the live language servers report NOW (after re-syncing
-    the disk, so an edit written a moment ago counts): for `path`, or else for the
-    change since the commit `since` (default HEAD: uncommitted work): the files it
-    changed AND the files that use the symbols it changed (the map's first-hop
-    users; for a removed, renamed or moved symbol, the files naming its old name),
-    so a caller the change broke is reported.
-
-    Returns `diagnostics` (errors first: path, 1-based line/column, endLine,
-    endColumn, severity, message, code, source), `files` (each checked file: `why`
-    asked, changed, uses_changed_symbol or names_removed_symbol; `symbols` that
-    brought it in; `source` "pull" or "published", `settled`, counts), `notChecked`
-    (files left out: `reason` no_server or files_capped, with `why`), `errorCount`,
-    `warningCount`, and `completeness` "complete" (every file listed was checked)
-    or "partial" with `completenessReasons` ({code, message}: server_loading,
-    diagnostics_timeout, no_server, files_capped, users_unknown)."""
+    """Errors and warnings the live servers report NOW: for `path`, or else for the
+    change since commit `since` (default HEAD): the files it changed and the files
+    using what it changed. Returns `diagnostics` (errors first), `files` checked,
+    `notChecked`, counts and `completeness`."""
     budget_tokens = app.budget(budget)
     if path is not None:
         asked = ToCheck(checked_path(app.root, parse_node_id(path).path), "asked")

@@ -189,22 +189,21 @@ async def map_neighbors(
     budget: Budget = None,
     verify: Verify = False,
 ) -> NeighborsAnswer:
-    """Graph neighbours of a node: direction "in" gives callers/users, "out" gives
-    callees/uses; `kinds` picks edge kinds (calls, references, inherits, imports,
-    contains; default calls+references+inherits); `depth` up to 10. Static edges,
-    each with its `confidence`; `verify=true` confirms them with the live server.
-    Says whether it is complete: `unresolved` lists the uses the map could not tie
-    to a definition that may be edges it does not list."""
+    """Graph neighbours of a node: direction "in" gives callers/users, "out"
+    callees/uses; `kinds` of edges (default calls, references, inherits); `depth`
+    up to 10. Static edges with `confidence`; `verify=true` confirms them live.
+    `unresolved`: uses the map could not tie, maybe edges not listed."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=depth > 1)
     edge_kinds = kinds or list(USE_EDGES)
     found = code_map.neighbors(target, direction, edge_kinds, depth)
+    one_shot = not app.serving  # no graph loads in the background: read the store
     if direction == "in":
-        verdict = judge_users(code_map, [target], found, depth, edge_kinds)
+        verdict = judge_users(code_map, [target], found, depth, edge_kinds, from_store=one_shot)
     else:
-        verdict = judge_callees(code_map, target, found, depth, edge_kinds)
+        verdict = judge_callees(code_map, target, found, depth, edge_kinds, from_store=one_shot)
     data = NeighborsData(
         **_static(),
         **walked_checked(verdict, depth, WALK_ORDER),
@@ -224,10 +223,9 @@ async def map_path(
     verify: Verify = False,
 ) -> PathAnswer:
     """The shortest chain of edges from one node to another (e.g. how a handler
-    reaches a database call); empty when there is none. `steps` gives each edge
-    with its kind and `confidence`; `verify=true` confirms them with the live server.
-    With no path found, it is partial when uses the map could not tie may hide one
-    (`unresolved`)."""
+    reaches a database call); empty when there is none. `steps`: each edge with
+    its kind and `confidence`; `verify=true` confirms them live. No path found is
+    partial when `unresolved` uses may hide one."""
     start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
     code_map = await app.code_map(graph=True)
     chain = code_map.path(start, end)
@@ -282,12 +280,10 @@ async def map_impact(
     budget: Budget = None,
     verify: Verify = False,
 ) -> ImpactAnswer:
-    """What depends on a node, transitively: everything that calls, references or
-    inherits it (or its members), nearest first, to `depth` (default 2; null: no
-    limit). Use before changing it. Static edges; `verify=true` confirms the listed
-    ones with the live server. Says the depth it used, the order of its items and
-    whether it is complete (`unresolved`: uses the map could not tie that may be
-    dependents it does not list)."""
+    """What depends on a node, transitively (calls, references or inherits it or its
+    members), nearest first, to `depth` (default 2; null: no limit). Use before
+    changing it. `verify=true` confirms the edges live; `unresolved`: uses the map
+    could not tie, maybe dependents not listed."""
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id

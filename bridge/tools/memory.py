@@ -84,15 +84,10 @@ async def memory_save(
     kind: MemoryKind = "fact",
     tags: MemoryTags = None,
 ) -> SavedAnswer:
-    """Save a memory anchored to code, so it can be checked when recalled later.
-
-    `text`: what to remember, self-contained (a decision, a convention, a
-    known fix, a fact about this code). `refs`: one or more references it is
-    about: `path`, `path#Qual.Name` or `path:START-END`; each must exist NOW
-    (else an error, nothing saved). `kind`: decision, convention, known_fix,
-    fact, ... `tags`: free words to find it by. Returns the new memory's `id`
-    and each reference as anchored (commit, branch, dirty, hashes, text).
-    """
+    """Save a memory anchored to code. `text`: self-contained (a decision, a
+    convention, a known fix, a fact). `refs`: `path`, `path#Qual.Name` or
+    `path:START-END`, each existing now (else an error, nothing saved). Returns the
+    new `id` and each reference as anchored."""
     new = NewMemory(text, tuple(refs), kind, tuple(tags or ()), "agent")
     memory = await _run(app, lambda s: s.save(new))
     return respond(saved(memory), budget_tokens=app.budget(None))
@@ -105,16 +100,10 @@ async def memory_recall(
     include_stale: IncludeStale = False,
     budget: Budget = None,
 ) -> RecallAnswer:
-    """Find memories about `query` (full-text), each checked against the code now.
-
-    Hits are ranked by relevance with a bonus for freshly verified memories
-    and penalties for changed or deleted code. Stale memories are left out
-    unless `include_stale` (`staleHidden` counts them, and a warning says so);
-    historical ones (their code is gone) come labelled. Each hit has `status`,
-    `check` (per reference: status, where it is now, reason) and `warning`:
-    when set, read it before trusting the memory, re-read the code it names,
-    then memory_verify or memory_supersede.
-    """
+    """Find memories about `query` (full-text), each checked against the code now,
+    most relevant first. Stale ones are left out unless `include_stale`
+    (`staleHidden` counts them). A hit with a `warning`: re-read the code it names,
+    then memory_verify or memory_supersede."""
     found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
     data = recalled(query, found)
     hidden = [hidden_line(found.stale_hidden)] if found.stale_hidden else []
@@ -124,21 +113,10 @@ async def memory_recall(
 async def memory_check(
     app: AppContext, ids: MemoryIds = None, budget: Budget = None
 ) -> CheckAnswer:
-    """Check memories against the code now (all active/stale/historical ones by default).
-
-    Per reference: `valid`, `relocated` (same content elsewhere: the new
-    place is given), `renamed` (same body, new name), `modified`, `deleted`,
-    `unknown`; per memory the worst case. Nothing is re-anchored: to adopt
-    the new places, call memory_verify. A symbol whose own text is unchanged
-    but whose direct callees changed gets a `dependencies_changed` warning
-    (this opens the code map). A symbol found elsewhere (relocated, renamed,
-    modified at a new place) is confirmed by the file's language server:
-    `liveConfirmed` is true (listed there), false (not listed: re-read the
-    code) or null, and `liveReason` says why (`no_server`, `server_failed`,
-    `over_budget`; `not_needed` when nothing was found elsewhere). An
-    `unknown` reference with reason `ambiguous` lists its equally good
-    `candidates`. Stale memories come first.
-    """
+    """Check memories against the code now (default: every active, stale or
+    historical one), stale first. Per reference `status`: valid, relocated, renamed,
+    modified, deleted or unknown; per memory the worst. memory_verify adopts the
+    new places. A symbol found elsewhere is confirmed live (`liveConfirmed`)."""
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
     results = await _run(app, lambda s: s.check(ids or (), live=confirming(confirm)), code_map)
@@ -152,12 +130,9 @@ async def memory_check(
 
 
 async def memory_verify(app: AppContext, id: MemoryId) -> SavedAnswer:
-    """Confirm a memory still holds: re-anchor its references where they are now.
-
-    Call it after re-reading the code a stale or relocated memory names and
-    finding the memory still true. Sets last_verified_at. Refuses when a
-    reference is deleted: then memory_supersede (new refs) or memory_retire.
-    """
+    """Confirm a memory still holds, after re-reading the code it names: re-anchor
+    its references where they are now (sets lastVerifiedAt). Refused when a
+    reference is deleted: then memory_supersede or memory_retire."""
     memory = await _run(app, lambda s: s.verify(id))
     return respond(saved(memory), budget_tokens=app.budget(None))
 
@@ -170,12 +145,9 @@ async def memory_supersede(
     kind: NewKind = None,
     tags: MemoryTags = None,
 ) -> SupersededAnswer:
-    """Replace a memory that is no longer true by a corrected one.
-
-    The old memory becomes `superseded` (kept, linked to the new one, never
-    recalled). `refs` default to the old memory's references where they are
-    now; `kind` and `tags` default to the old ones. Returns the new memory.
-    """
+    """Replace a memory that is no longer true by a corrected one; the old becomes
+    `superseded` (kept, never recalled). `refs`, `kind` and `tags` default to the
+    old memory's (its references where they are now). Returns the new memory."""
     memory = await _run(app, lambda s: s.supersede(id, text, refs or (), kind=kind, tags=tags))
     return respond(superseded(memory, id), budget_tokens=app.budget(None))
 

@@ -123,10 +123,9 @@ async def _locations(
 async def nav_definition(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> LocationsAnswer:
-    """Where the symbol at TARGET is defined (live). Returns `locations`, each with
-    path, 1-based line and column, and the text of that line, and `completeness`
-    (see nav_references): when the server finds no definition, the same-name
-    definitions the map sees are listed in `unconfirmed`."""
+    """Where the symbol at TARGET is defined (live): `locations` (path, 1-based line
+    and column, the line's text) and `completeness` (see nav_references); when
+    the server finds none, the map's same-name definitions are in `unconfirmed`."""
     return await _locations(
         app,
         target,
@@ -150,10 +149,9 @@ async def nav_type_definition(
 async def nav_implementations(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> LocationsAnswer:
-    """Implementations of the interface, abstract method or type at TARGET (live).
-    Returns `locations` like nav_definition, and `completeness` (see nav_references):
-    same-name definitions and classes inheriting the name that the server did not
-    return are listed in `unconfirmed`."""
+    """Implementations of the interface, abstract method or type at TARGET (live):
+    `locations` like nav_definition; same-name definitions and subclasses the
+    server did not return are in `unconfirmed`."""
     return await _locations(
         app,
         target,
@@ -171,17 +169,10 @@ async def nav_references(
     include_declaration: IncludeDeclaration = True,
     budget: Budget = None,
 ) -> LocationsAnswer:
-    """Every use of the symbol at TARGET across the workspace (live, after re-syncing
-    disk, so files edited a moment ago count). Returns `count` and `locations` (the
-    target's own file first); the budget may drop the tail, and says so.
-
-    Checked against every line of the workspace naming the symbol: `completeness`
-    is "complete", or "partial" with `completenessReasons` ({code, message}), and
-    the lines the server did not confirm are in `unconfirmed` ({path, line, column,
-    text, source: "map" (code the map sees) or "text" (a comment or string),
-    seenAs}), never in `locations`. For servers that search only their open or
-    indexed files, the files naming the symbol are opened first (`priming`:
-    filesOpened, ms, cap, capHit)."""
+    """Every use of the symbol at TARGET across the workspace (live: files edited a
+    moment ago count), its own file first. Checked against every line naming it:
+    `completeness`, with `completenessReasons` when "partial"; lines the server did
+    not confirm are in `unconfirmed`."""
     return await _locations(
         app,
         target,
@@ -217,10 +208,9 @@ async def nav_hover(
 
 
 async def nav_symbols(app: AppContext, path: FilePath, budget: Budget = None) -> OutlineAnswer:
-    """The live outline of one file: classes, functions, methods... nested as in the
-    code, each with its node ID (usable as a TARGET) and 1-based lines. When the
-    budget cuts it, what is inside function bodies (locals, parameters) goes
-    first, then the deepest members: top-level classes and functions stay."""
+    """The live outline of one file, nested as in the code, each symbol with its
+    node ID (usable as a TARGET) and 1-based lines. A budget cut drops locals
+    first, then the deepest members."""
     budget_tokens = app.budget(budget)
     file_path = checked_path(app.root, parse_node_id(path).path)
     nodes = await retry_once(lambda: app.live.document_symbols(file_path))
@@ -244,10 +234,9 @@ async def nav_symbols(app: AppContext, path: FilePath, budget: Budget = None) ->
 async def nav_workspace_symbols(
     app: AppContext, query: SymbolQuery, language: LanguageFilter = None, budget: Budget = None
 ) -> WorkspaceSymbolsAnswer:
-    """Symbols whose name matches `query` anywhere in the workspace (live), exact
-    names first, then names starting with it, then names containing it. By default
-    every language the workspace has source files in is asked (`languages` says
-    which); a language whose server fails or is missing is a warning."""
+    """Symbols whose name matches `query` anywhere in the workspace (live): exact
+    names first, then prefixes, then substrings. Every language of the workspace
+    is asked (`languages`); one whose server fails or is missing is a warning."""
     budget_tokens = app.budget(budget)
     if not query.strip():
         raise BadInputError("empty query", hint="pass part of a symbol's name")
@@ -280,10 +269,10 @@ async def nav_workspace_symbols(
 async def nav_callers(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> CallersAnswer:
-    """Functions that call the function at TARGET (live call hierarchy), one entry
-    per caller with where it is defined and `callLines`, the lines of the calls;
-    checked against the calls the map and a text scan see, with `completeness` and
-    `unconfirmed` as in nav_references."""
+    """Functions that call the function at TARGET (live call hierarchy): each
+    caller where it is defined, with `callLines`, the lines of the calls; checked
+    against the map and a text scan (`completeness`, `unconfirmed` as in
+    nav_references)."""
     budget_tokens = app.budget(budget)
     aim = await aim_at(app, target, name)
     position = aim.position

@@ -115,15 +115,10 @@ async def nav_rename(
     hashes: PreviewHashes = None,
     budget: Budget = None,
 ) -> RenameAnswer:
-    """Rename the symbol at TARGET to `new_name` across the workspace, as the live
-    language server would. By default a PREVIEW only: `files` lists, per file, its
-    `path`, `edits` (count), `hash` (the content the preview was computed on) and a
-    unified `diff`; nothing is written.
-
-    `apply=true` writes the edits, only if every touched file still has the content
-    it was computed on, and, when `hashes` ({path: hash} from the preview's `files`)
-    is given, the content the caller previewed: otherwise a `conflict` error names
-    the changed files and nothing is written. Files are written atomically."""
+    """Rename the symbol at TARGET to `new_name` across the workspace (live). By
+    default a PREVIEW: `files` with `path`, `edits`, `hash`, `diff`. `apply=true`
+    writes atomically, only if no file changed since (and each matches `hashes`
+    from the preview); else a `conflict` error."""
     budget_tokens = app.budget(budget)
     wanted = new_name.strip()
     if not wanted or any(ch in wanted for ch in "\r\n\0"):

@@ -71,13 +71,10 @@ def _line_text(root: Path, path: str, line: int) -> str | None:
 async def resolve(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> ResolveAnswer:
-    """Where a symbol is now: give a node ID (`path#Qual.Name`) to check the map's
-    location against the live language server, or `path:LINE[:COL]` to get the
-    node IDs enclosing that position. Returns `location` (current, authoritative),
-    `mapStale` (the map is out of date for it; `mapRange` shows the map's view),
-    `relocated` (it moved to another class or file; `currentId` is its new ID) and
-    `verified` (false: no server answered; `location` is the map's, unconfirmed).
-    """
+    """Where a symbol is now. For a node ID, the map's location checked live:
+    `location` (authoritative), `mapStale` (`mapRange`: the map's), `relocated`
+    (`currentId`: its new ID), `verified` (false: no server; the map's location).
+    For `path:LINE[:COL]`: the node IDs enclosing it."""
     parsed = parse_target(target, name=name)
     budget_tokens = app.budget(budget)
     if isinstance(parsed, PositionTarget):

@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 from bridge.context import AppContext
 from bridge.contract.errors import ToolError, UnavailableError
+from bridge.contract.translate import as_tool_error
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.text import read_source
@@ -109,7 +110,7 @@ async def search_symbols(
             hint="pass `language` to ask one server anyway",
         )
     found: list[WorkspaceSymbol] = []
-    failures: list[str] = []
+    failures: list[ToolError] = []
     loading: list[str] = []
     for lang in languages:
         try:
@@ -129,14 +130,11 @@ async def search_symbols(
                 ) from exc
             if language is not None:
                 raise
-            failures.append(exc.message if isinstance(exc, ToolError) else str(exc))
+            error = as_tool_error(exc)
+            failures.append(error or UnavailableError(str(exc), code="server_error"))
     if failures and len(failures) == len(languages):
-        raise UnavailableError(
-            "; ".join(failures),
-            code="server_error",
-            hint="ask again; if it persists, run `codeanchor doctor`",
-        )
-    warnings = [f"{message}: its symbols are missing from this answer" for message in failures]
+        raise _all_failed(failures)
+    warnings = [f"{e.message}: its symbols are missing from this answer" for e in failures]
     warnings += [
         f"the {lang} server was still loading the workspace: symbols of files it had not "
         "loaded yet may be missing from this answer (ask again in a moment)"
@@ -147,6 +145,19 @@ async def search_symbols(
             f"the workspace has no {language} source files: {language} was asked anyway"
         )
     return SymbolSearch(languages, ranked(query, found), warnings)
+
+
+def _all_failed(failures: Sequence[ToolError]) -> UnavailableError:
+    """No language answered: one error, with the code the failures share (`no_server`
+    with the install hints when no server is installed), else `server_error`."""
+    codes = {e.code for e in failures}
+    code = codes.pop() if len(codes) == 1 else "server_error"
+    hints = dict.fromkeys(e.hint for e in failures if e.hint)
+    if code != "no_server":
+        hints = {"ask again; if it persists, run `codeanchor doctor`": None}
+    return UnavailableError(
+        "; ".join(e.message for e in failures), code=code, hint="; ".join(hints)
+    )
 
 
 NAMED_FILES = 24

@@ -19,31 +19,37 @@ from tests.processes import processes_under as processes_under  # re-exported
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scripts" / "example"
 CALL_TIMEOUT_S = 60.0
+FULL_SCHEMAS = 'output_schemas = "full"\n'
+"""The configuration line that publishes every nested shape (tools/list is lean by
+default): for the tests that check every key of an answer against its schema."""
 
 
-def example_repo(dest: Path, *, watch: bool) -> Path:
-    """A private git repository copied from the bundled example."""
+def example_repo(dest: Path, *, watch: bool, config: str = "") -> Path:
+    """A private git repository copied from the bundled example (`config`: more lines
+    of its codeanchor.toml)."""
     root = dest / "repo"
     shutil.copytree(EXAMPLE, root)
-    (root / "codeanchor.toml").write_text(f"watch = {str(watch).lower()}\n")
+    (root / "codeanchor.toml").write_text(f"watch = {str(watch).lower()}\n{config}")
     commit_all(root, "example")
     return root
 
 
-def server_params(root: Path) -> StdioServerParameters:
-    """How to start `codeanchor serve` on `root` with this interpreter."""
+def server_params(root: Path, *options: str) -> StdioServerParameters:
+    """How to start `codeanchor serve OPTIONS` on `root` with this interpreter."""
     ours = {k: v for k, v in os.environ.items() if k.startswith("CODEANCHOR_")}
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "bridge.cli", "serve", "--root", str(root)],
+        args=["-m", "bridge.cli", "serve", "--root", str(root), *options],
         env={**get_default_environment(), **ours},  # the store and config the test chose
     )
 
 
 @asynccontextmanager
-async def serve(root: Path) -> AsyncIterator[Client]:
-    """An initialized MCP client session with a fresh server on `root`."""
-    async with Client(server_params(root), read_timeout_seconds=CALL_TIMEOUT_S) as client:
+async def serve(root: Path, *options: str) -> AsyncIterator[Client]:
+    """An initialized MCP client session with a fresh server on `root` (`options`: more
+    arguments of `codeanchor serve`)."""
+    params = server_params(root, *options)
+    async with Client(params, read_timeout_seconds=CALL_TIMEOUT_S) as client:
         yield client
 
 

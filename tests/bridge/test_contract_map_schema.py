@@ -1,7 +1,8 @@
 """The map_* tools, map_changes, nav_diagnostics and nav_rename publish their answers'
 shapes, and answer in exactly those shapes: every object of an actual answer has
 the keys its published output schema declares (the required ones at least, and
-no other), so the schema cannot drift from the code.
+no other), so the schema cannot drift from the code. The full schemas
+(`output_schemas = "full"`) are checked here; the lean default in test_tool_surface.
 
 Through a real MCP stdio client, `codeanchor serve` and a real ty, on the bundled
 example after a change: a memory saved, a function's body edited, a method renamed
@@ -17,7 +18,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from tests.bridge.mcp_session import call, example_repo, serve
+from tests.bridge.mcp_session import FULL_SCHEMAS, call, example_repo, serve
 from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
 
@@ -67,7 +68,7 @@ def _change(root: Path) -> None:
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The tools as listed, and the answers of the calls above, from one server."""
     require_binary("ty")
-    repo = example_repo(tmp_path_factory.mktemp("mapschema"), watch=False)
+    repo = example_repo(tmp_path_factory.mktemp("mapschema"), watch=False, config=FULL_SCHEMAS)
 
     async def scenario() -> dict[str, Any]:
         async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:

@@ -1,5 +1,7 @@
 """What `tools/list` publishes is the contract: described parameters, typed camelCase
-answers with enumerations, and every answer fits its published output schema.
+answers with enumerations, and every answer fits its published output schema. The
+full schemas (`output_schemas = "full"`) are checked here; the lean default in
+test_tool_surface.
 
 Through a real MCP stdio client, `codeanchor serve` and a real ty.
 """
@@ -14,7 +16,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from tests.bridge.mcp_session import example_repo, serve
+from tests.bridge.mcp_session import FULL_SCHEMAS, example_repo, serve
 from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
 
@@ -64,7 +66,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The tools as listed, and the answers of CALLS, from one server."""
     require_binary("ty")
-    repo = example_repo(tmp_path_factory.mktemp("schema"), watch=False)
+    repo = example_repo(tmp_path_factory.mktemp("schema"), watch=False, config=FULL_SCHEMAS)
 
     async def scenario() -> dict[str, Any]:
         async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:

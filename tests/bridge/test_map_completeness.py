@@ -17,8 +17,8 @@ import pytest
 
 from bridge.context import AppContext
 from bridge.tools.mapgraph import map_impact, map_neighbors, map_path
-from map import UnresolvedWhy
-from tests.bridge.mcp_session import call, serve
+from map import CodeMap, UnresolvedWhy
+from tests.bridge.mcp_session import FULL_SCHEMAS, call, serve
 from tests.bridge.schemas import key_faults, properties
 
 TIMEOUT_S = 60.0
@@ -183,6 +183,36 @@ def test_a_call_through_an_unknown_receiver_makes_callers_partial(
     assert data["hopsChecked"] == data["depth"] == 1
 
 
+def test_a_one_shot_answer_weighs_the_open_uses_the_store_holds(tmp_path: Path) -> None:
+    """A command run after the map was built (a CLI `map callers` or `map callees`) answers
+    from the store without loading the graph, and still says what the map does not
+    know: the verdicts are those of a loaded graph, not `graph_not_loaded`."""
+    root = _repo(tmp_path / "repo", PYTHON)
+    loaded = _ask(root, _callers(STORE_GET), _callers("pkg/store.py#helper"))
+    CodeMap.open(root)  # the store a previous command left
+
+    async def scenario() -> tuple[list[dict[str, Any]], bool]:
+        app = AppContext(root)
+        try:
+            answers = [
+                dict(await map_neighbors(app, STORE_GET, direction="in")),
+                dict(await map_neighbors(app, "pkg/store.py#helper", direction="in")),
+                dict(await map_neighbors(app, "pkg/use.py#untyped")),
+            ]
+            code_map = await app.code_map()
+            return answers, code_map.graph_loaded
+        finally:
+            await app.aclose()
+
+    (unsure, sure, callees), graph_loaded = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT_S))
+    assert not graph_loaded
+    assert unsure["data"] == loaded[0]["data"]
+    assert _codes(unsure["data"]) == ["unresolved_uses"]
+    assert sure["data"] == loaded[1]["data"]
+    assert sure["data"]["completeness"] == "complete"
+    assert _codes(callees["data"]) == ["unresolved_callees"]
+
+
 def test_callees_list_what_resolved_to_nothing_in_the_project(tmp_path: Path) -> None:
     root = _repo(tmp_path / "repo", PYTHON)
     (answer,) = _ask(root, (map_neighbors, {"node_id": "pkg/use.py#untyped"}))
@@ -287,8 +317,9 @@ def test_the_budget_keeps_the_answers_own_items_before_unresolved_sites(tmp_path
 
 def test_over_mcp_partial_answers_publish_their_open_uses(tmp_path: Path) -> None:
     """Through the MCP SDK's client and `codeanchor serve`: the answers carry their
-    completeness in the shape their output schema publishes (`key_faults`)."""
+    completeness in the shape their full output schema publishes (`key_faults`)."""
     root = _repo(tmp_path / "repo", PYTHON)
+    (root / "codeanchor.toml").write_text(f"watch = false\n{FULL_SCHEMAS}")
 
     async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         async with asyncio.timeout(TIMEOUT_S * 2), serve(root) as client:

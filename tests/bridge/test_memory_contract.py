@@ -13,7 +13,7 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from memory.model import LiveReason, RefReason
-from tests.bridge.mcp_session import call, example_repo, serve
+from tests.bridge.mcp_session import FULL_SCHEMAS, call, example_repo, serve
 from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
 
@@ -39,7 +39,7 @@ MOVED = (
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The memory tools as listed, and each one's answers in a save-edit-check-verify story."""
     require_binary("ty")
-    repo = example_repo(tmp_path_factory.mktemp("memory-schema"), watch=False)
+    repo = example_repo(tmp_path_factory.mktemp("memory-schema"), watch=False, config=FULL_SCHEMAS)
 
     async def scenario() -> dict[str, Any]:
         async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo) as client:

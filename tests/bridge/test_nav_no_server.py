@@ -1,5 +1,5 @@
 """Honest limits: a nav_* question about a file whose language the map reads but no
-server here serves answers in one line which map tools answer instead, never empty."""
+server here serves answers in one line which map commands answer instead, never empty."""
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ def _one_line_pointing_at_the_map(result: Done, code: str = "no_server") -> str:
     assert error["code"] == code
     message: str = error["message"]
     assert "\n" not in message
-    assert "map_outline" in message and "map_neighbors" in message, message
+    # the CLI names its own commands where an MCP client reads map_outline, map_neighbors
+    assert "codeanchor map show" in message and "codeanchor map callers" in message, message
+    assert "map_" not in message
     return message
 
 
@@ -65,6 +67,26 @@ def test_rust_without_rust_analyzer_names_the_map_tools(
     assert result.code == 1
     line = _one_line_pointing_at_the_map(result)
     assert "no rust language server: rust-analyzer" in line
+
+
+@pytest.mark.parametrize(
+    "question", [("workspace-symbols", "total"), ("refs", "rs/lib.rs:1", "--name", "total")]
+)
+def test_every_question_says_no_server_the_same_way(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, question: tuple[str, ...]
+) -> None:
+    """Asked of the one language a workspace has, with no server for it, workspace
+    symbols says `no_server` with the install line, as references does (not a
+    `server_error` to ask again)."""
+    if any(r.name == "rust-analyzer" and r.found for r in examine(Catalog.builtin())):
+        pytest.skip("rust-analyzer is installed here")
+    (tmp_path / "rs").mkdir()
+    (tmp_path / "rs" / "lib.rs").write_text("pub fn total() -> i32 {\n    1\n}\n")
+    result = run_cli(capsys, tmp_path, "nav", *question, "--json")
+    assert result.code == 1
+    error = result.json()["error"]
+    assert error["code"] == "no_server"
+    assert "rust-analyzer" in error["hint"]
 
 
 @pytest.mark.parametrize(

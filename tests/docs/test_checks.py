@@ -57,7 +57,7 @@ def test_each_wrong_block_is_a_problem_and_marked_ones_are_not_run(tmp_path: Pat
         "a ```sql block must be marked <!-- not run: why -->",
         "the configuration does not load: "
         f"{tmp_path}/scratch/config-17/pyproject.toml [tool.codeanchor]: unknown key(s) "
-        "budget; known: budget_tokens, stale_hint_after, watch",
+        "budget; known: budget_tokens, output_schemas, stale_hint_after, tools, watch",
         "not JSON: Expecting value: line 1 column 12 (char 11)",
     ]
     assert [block.line for block in ran.checked] == [3, 17, 22]  # the sql blocks are not
