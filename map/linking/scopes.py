@@ -18,7 +18,6 @@ from map.linking.modules import (
     INCLUDE_LANGUAGES,
     JVM_LANGUAGES,
     PACKAGE_DIR_LANGUAGES,
-    SCRIPT_LANGUAGES,
     ModuleIndex,
 )
 from map.model import (
@@ -264,9 +263,7 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
                     imported[f].add(line)
             else:
                 whole_module = True
-                # a default export is looked up under the name it is imported as
-                exported = alias if name == "default" and language in SCRIPT_LANGUAGES else name
-                bindings[alias] = NameBinding(files, exported)
+                bindings[alias] = NameBinding(files, name)
         for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)
