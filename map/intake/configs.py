@@ -11,6 +11,7 @@ Files whose stat stamp did not move since the `previous` read are not read again
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ from typing import Any
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.stamps import FileStamp
-from map.linking.projects import extends_candidates, read_config
+from map.linking.projects import extends_candidates, problems_of, read_config
 
 MAX_CONFIG_BYTES = 1 << 20
 """A configuration file larger than this is not read (kept with an `error`)."""
+
+log = logging.getLogger(__name__)
 
 Read = dict[str, tuple[FileStamp | None, dict[str, Any]]]
 """Repo-relative path -> (its stamp when read, its facts)."""
@@ -44,6 +47,8 @@ def read_configs(root: Path, listed: Mapping[str, FileStamp], previous: Read) ->
             facts = read_config(path, _text(root, path))
             for base in facts.get("extends", ()):
                 base["path"] = _first_file(root, extends_candidates(path, base["spec"]))
+            for problem in problems_of(path, facts):
+                log.warning("%s: imports it configures may be left open", problem)
         found[path] = (stamp, facts)
         queue += [b["path"] for b in facts.get("extends", ()) if b.get("path")]
     return found

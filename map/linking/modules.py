@@ -134,6 +134,12 @@ class ModuleIndex:
             return self._java(importer, language, module.removesuffix(".*"))
         return ()
 
+    def unplaced(self, importer: str, language: str, module: str) -> bool:
+        """Whether `module`, which resolved to nothing, may yet be ours: a TS/JS
+        package-style specifier while the importer's project configuration could
+        not be read (map.linking.scripts)."""
+        return language in SCRIPT_LANGUAGES and self._scripts.unsure(importer, module)
+
     def _java(self, importer: str, language: str, module: str) -> tuple[str, ...]:
         """A class file (`a.b.C` -> .../a/b/C.java), else the package directory's files."""
         found = self._dotted_lookup(importer, module)

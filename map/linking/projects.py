@@ -182,6 +182,8 @@ class Project:
     files: tuple[str, ...]
     references: tuple[str, ...]
     """The referenced projects' config files."""
+    problems: tuple[str, ...] = ()
+    """What could not be read of the `extends` chain (`path: why`)."""
 
     def includes(self, path: str) -> bool:
         """Whether the project takes `path` in (its `files`, or `include` less `exclude`)."""
@@ -204,8 +206,10 @@ def merged(config: str, scripts: Mapping[str, ConfigFacts]) -> Project | None:
     options: dict[str, tuple[str, Any]] = {}
     """option -> (the folder of the file that set it, its value)."""
     lists: dict[str, tuple[str, list[str]]] = {}
+    problems: list[str] = []
     for path in chain:  # the base first, the config itself last
         facts = scripts[path]
+        problems += problems_of(path, facts)
         folder = posixpath.dirname(path)
         for key, value in facts.get("compilerOptions", {}).items():
             options[key] = (folder, value)
@@ -242,7 +246,19 @@ def merged(config: str, scripts: Mapping[str, ConfigFacts]) -> Project | None:
         exclude=tuple(exclude),
         files=_patterns(lists["files"]) if "files" in lists else (),
         references=tuple(_reference(folder, r) for r in scripts[config].get("references", ())),
+        problems=tuple(problems),
     )
+
+
+def problems_of(path: str, facts: ConfigFacts) -> list[str]:
+    """What could not be read of one configuration file (`path: why`), if anything."""
+    found = [f"{path}: {facts['error']}"] if "error" in facts else []
+    found += [
+        f"{path}: extends {base['spec']!r}, not found"
+        for base in facts.get("extends", ())
+        if not base.get("path")
+    ]
+    return found
 
 
 def _chain(config: str, scripts: Mapping[str, ConfigFacts]) -> list[str]:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from map.linking.layout import ConfigFacts
-from map.linking.projects import Project, join, merged, pattern_matches
+from map.linking.projects import Project, join, merged, pattern_matches, problems_of
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 """What an extensionless path may name, in the order the compiler tries them."""
@@ -59,6 +59,9 @@ class ScriptResolver:
         self._governing: dict[str, Project | None] = {}
         self._members = _workspace_members(scripts)
         """package name -> the folders of workspace packages of that name."""
+        self._broken_packages = any(
+            problems_of(p, f) for p, f in scripts.items() if f.get("kind") != "tsconfig"
+        )
 
     def resolve(self, importer: str, module: str) -> tuple[str, ...]:
         """The file `module`, imported from `importer`, names; () when external."""
@@ -70,6 +73,15 @@ class ScriptResolver:
         found = self._through_project(project, module) if project is not None else None
         found = found or self._package(importer, module)
         return (found,) if found else ()
+
+    def unsure(self, importer: str, module: str) -> bool:
+        """Whether `module` (which resolved to nothing) may yet be ours: a specifier
+        other than a relative path, while the importer's project configuration, or
+        a package.json or pnpm-workspace.yaml, could not be read."""
+        if module.startswith("."):
+            return False
+        project = self.project_of(importer)
+        return self._broken_packages or (project is not None and bool(project.problems))
 
     def project_of(self, path: str) -> Project | None:
         """The project whose options govern `path` (see the module's docstring)."""
