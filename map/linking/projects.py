@@ -179,7 +179,8 @@ class Project:
     include: tuple[str, ...] | None
     """None: every file under `folder` (the compiler's default)."""
     exclude: tuple[str, ...]
-    files: tuple[str, ...]
+    files: tuple[str, ...] | None
+    """None: not given (`"files": []` takes no file in: a solution of references)."""
     references: tuple[str, ...]
     """The referenced projects' config files."""
     problems: tuple[str, ...] = ()
@@ -187,10 +188,10 @@ class Project:
 
     def includes(self, path: str) -> bool:
         """Whether the project takes `path` in (its `files`, or `include` less `exclude`)."""
-        if path in self.files:
+        if self.files is not None and path in self.files:
             return True
         if self.include is None:
-            if self.files:
+            if self.files is not None:
                 return False
             within = not self.folder or path.startswith(self.folder + "/")
             return within and not _matches(self.exclude, path)
@@ -244,7 +245,7 @@ def merged(config: str, scripts: Mapping[str, ConfigFacts]) -> Project | None:
         out_dirs=outs,
         include=include,
         exclude=tuple(exclude),
-        files=_patterns(lists["files"]) if "files" in lists else (),
+        files=_patterns(lists["files"]) if "files" in lists else None,
         references=tuple(_reference(folder, r) for r in scripts[config].get("references", ())),
         problems=tuple(problems),
     )
