@@ -3,7 +3,8 @@
 A relative specifier is a path from the importer (then, failing that, the same
 path under each other `rootDirs` folder). Any other specifier goes through the
 importer's project (the nearest tsconfig.json or jsconfig.json up the tree that
-takes the file in, directly or through its `references`; else the nearest):
+takes the file in, directly or through its `references`; none takes it in: the
+compiler's defaults, as an editor's inferred project):
 its `paths` (an exact pattern, else the matching `*` pattern with the longest
 prefix; its substitutions in order), then `baseUrl`; then the packages of the
 repository by name: the importer's own package (self-reference) and the
@@ -90,17 +91,13 @@ class ScriptResolver:
         return self._governing[path]
 
     def _find_project(self, path: str) -> Project | None:
-        nearest: Project | None = None
         for folder in _folders_up(posixpath.dirname(path)):
             for name in ("tsconfig.json", "jsconfig.json"):
                 project = self._project(posixpath.join(folder, name) if folder else name)
-                if project is None:
-                    continue
-                nearest = nearest or project
-                found = self._taking(project, path, 0)
+                found = self._taking(project, path, 0) if project is not None else None
                 if found is not None:
                     return found
-        return nearest
+        return None
 
     def _project(self, config: str) -> Project | None:
         if config not in self._merged:

@@ -165,12 +165,15 @@ def test_the_live_server_agrees_on_the_self_import(tmp_path: Path) -> None:
     root = _repo(tmp_path, "selfref")
     live, mapped = _ask(
         root,
-        (nav_references, {"target": "src/vanilla.ts:1", "name": "createStore"}),
+        (  # without the declaration: a server still loading answers empty, and is asked again
+            nav_references,
+            {"target": "src/vanilla.ts:1", "name": "createStore", "include_declaration": False},
+        ),
         _callers("src/vanilla.ts#createStore"),
     )
-    sites = sorted(
-        {(loc["path"], loc["line"]) for loc in live["locations"] if loc["path"] != "src/vanilla.ts"}
-    )
+    if any(r["code"] == "server_loading" for r in live.get("completenessReasons", [])):
+        pytest.skip("typescript-language-server was still loading at its deadline (a busy machine)")
+    sites = sorted({(loc["path"], loc["line"]) for loc in live["locations"]})
     called = sorted(
         (n["nodeId"].partition("#")[0], at) for n in mapped["neighbors"] for at in n["at"]
     )
