@@ -252,12 +252,14 @@ def merged(config: str, scripts: Mapping[str, ConfigFacts]) -> Project | None:
 
 
 def problems_of(path: str, facts: ConfigFacts) -> list[str]:
-    """What could not be read of one configuration file (`path: why`), if anything."""
+    """What could not be read of one configuration file (`path: why`), if anything. A
+    package's base config not installed (`@tsconfig/node20`) is none: a published base
+    cannot know the project's `paths`, and node_modules is often not there."""
     found = [f"{path}: {facts['error']}"] if "error" in facts else []
     found += [
         f"{path}: extends {base['spec']!r}, not found"
         for base in facts.get("extends", ())
-        if not base.get("path")
+        if not base.get("path") and base["spec"].startswith(".")
     ]
     return found
 

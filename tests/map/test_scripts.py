@@ -154,8 +154,16 @@ def test_only_workspace_members_and_the_own_package_are_ours_by_name() -> None:
     assert resolver.resolve("src/a.ts", "root/src/index") == ("src/index.ts",)
 
 
-def test_an_unreadable_config_makes_package_imports_unsure() -> None:
-    resolver = _resolver({"tsconfig.json": '{"extends": "@tsconfig/strictest"}'}, {"a.ts"})
-    assert resolver.unsure("a.ts", "@/util")
+@pytest.mark.parametrize(
+    ("config", "unsure"),
+    [
+        ('{"extends": "./missing.json"}', True),
+        ('{"compilerOptions": {', True),
+        ('{"extends": "@tsconfig/strictest"}', False),  # a published base, not installed
+        ("{}", False),
+    ],
+)
+def test_an_unreadable_config_makes_package_imports_unsure(config: str, unsure: bool) -> None:
+    resolver = _resolver({"tsconfig.json": config}, {"a.ts"})
+    assert resolver.unsure("a.ts", "@/util") is unsure
     assert not resolver.unsure("a.ts", "./util")
-    assert not _resolver({"tsconfig.json": "{}"}, {"a.ts"}).unsure("a.ts", "@/util")
