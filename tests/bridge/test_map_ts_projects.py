@@ -88,10 +88,12 @@ CASES = {
         "src/lib/index.ts#helper": [("src/main.ts#main", "calls", [6])],
     },
     "reexports": {
-        "src/impl.ts#create": [("src/use.ts#use", "calls", [7])],
-        "src/named.ts#make": [("src/use.ts#use", "calls", [7])],
-        "src/legacy.ts#legacy": [("src/use.ts#use", "calls", [7])],
-        "src/impl.ts#buildImpl": [("src/use.ts#use", "calls", [7])],
+        "src/impl.ts#create": [("src/use.ts#use", "calls", [9])],
+        "src/named.ts#make": [("src/use.ts#use", "calls", [9])],
+        "src/legacy.ts#legacy": [("src/use.ts#use", "calls", [9])],
+        "src/impl.ts#buildImpl": [("src/use.ts#use", "calls", [9])],
+        "src/local.ts#inner": [("src/use.ts#use", "calls", [9])],
+        "src/common.js#common": [("src/use.ts#use", "calls", [9])],
     },
 }
 """Fixture -> symbol -> its callers exactly: (caller, edge, call lines)."""
@@ -107,6 +109,24 @@ def test_callers_through_the_project_configuration_are_exact_and_complete(
     for node, data in zip(expected, answers, strict=True):
         assert _listed(data) == expected[node], node
         _complete(data)
+
+
+def test_a_python_repository_gets_no_config_reason_from_broken_js_configs(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "py"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "a.py").write_text("import requests\n\n\ndef helper():\n    return 1\n")
+    (root / "pkg" / "b.py").write_text(
+        "from pkg.a import helper\n\n\ndef use():\n    return helper()\n"
+    )
+    (root / "package.json").write_text('{"name": ')
+    (root / "tsconfig.json").write_text('{"extends": "./missing.json"}')
+    (root / "codeanchor.toml").write_text("watch = false\n")
+    (data,) = _ask(root, _callers("pkg/a.py#helper"))
+    assert _listed(data) == [("pkg/b.py#use", "calls", [5])]
+    _complete(data)
 
 
 def test_a_package_from_node_modules_is_outside_not_a_guess(tmp_path: Path) -> None:
