@@ -216,10 +216,9 @@ class ScriptResolver:
     def _source_of(self, folder: str, built: str) -> str | None:
         """The source of a package's build output `built` (see the module's docstring)."""
         project = self._project(posixpath.join(folder, "tsconfig.json"))
-        source_root = project.root_dir if project is not None else None
-        for out in project.out_dirs if project is not None and source_root is not None else ():
-            if source_root is not None and _under(built, out):
-                found = self._source(join(source_root, built[len(out) :].lstrip("/")))
+        if project is not None and project.root_dir is not None:
+            for out in (o for o in project.out_dirs if _under(built, o)):
+                found = self._source(join(project.root_dir, built[len(out) :].lstrip("/")))
                 if found:
                     return found
         rest = built[len(folder) :].lstrip("/").split("/") if folder else built.split("/")
