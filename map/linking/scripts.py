@@ -3,8 +3,9 @@
 A relative specifier is a path from the importer (then, failing that, the same
 path under each other `rootDirs` folder). Any other specifier goes through the
 importer's project (the nearest tsconfig.json or jsconfig.json up the tree that
-takes the file in, directly or through its `references`; none takes it in: the
-compiler's defaults, as an editor's inferred project):
+takes the file in, directly or through its `references`; when none does, the
+nearest one in the file's own package, as a test runner applying the package's
+aliases to tests left out of `include` does; none there: the compiler's defaults):
 its `paths` (an exact pattern, else the matching `*` pattern with the longest
 prefix; its substitutions in order), then `baseUrl`; then the packages of the
 repository by name: the importer's own package (self-reference) and the
@@ -91,12 +92,19 @@ class ScriptResolver:
         return self._governing[path]
 
     def _find_project(self, path: str) -> Project | None:
+        nearest: Project | None = None
         for folder in _folders_up(posixpath.dirname(path)):
             for name in ("tsconfig.json", "jsconfig.json"):
                 project = self._project(posixpath.join(folder, name) if folder else name)
-                found = self._taking(project, path, 0) if project is not None else None
+                if project is None:
+                    continue
+                nearest = nearest or project
+                found = self._taking(project, path, 0)
                 if found is not None:
                     return found
+        own = self._own_package(path)
+        if nearest is not None and (own is None or _under(nearest.folder, own)):
+            return nearest  # a file of the config's own package, outside its `include`
         return None
 
     def _project(self, config: str) -> Project | None:

@@ -167,3 +167,17 @@ def test_an_unreadable_config_makes_package_imports_unsure(config: str, unsure: 
     resolver = _resolver({"tsconfig.json": config}, {"a.ts"})
     assert resolver.unsure("a.ts", "@/util") is unsure
     assert not resolver.unsure("a.ts", "./util")
+
+
+def test_a_file_outside_include_follows_its_own_package_config_only() -> None:
+    resolver = _resolver(
+        {
+            "package.json": '{"name": "lib"}',
+            "tsconfig.json": '{"compilerOptions": {"paths": {"lib": ["src/index.ts"]}}, '
+            '"include": ["src"]}',
+            "examples/demo/package.json": '{"name": "demo", "dependencies": {"lib": "1"}}',
+        },
+        {"src/index.ts", "tests/a.test.ts", "examples/demo/main.ts"},
+    )
+    assert resolver.resolve("tests/a.test.ts", "lib") == ("src/index.ts",)
+    assert resolver.resolve("examples/demo/main.ts", "lib") == ()
