@@ -6,7 +6,8 @@ compiler merges them.
 stores with its layout, map.linking.layout): the compiler options that move where
 an import resolves (`baseUrl`, `paths`, `rootDirs`, `rootDir`, `outDir`,
 `declarationDir`), `extends`, `references`, `include`, `exclude`, `files`; a
-package's `name`, `exports`, `types`, `typings`, `module`, `main`, `workspaces`;
+package's `name`, `exports`, `imports`, `types`, `typings`, `module`, `main`,
+`workspaces`;
 pnpm's workspace `packages`. A tsconfig is JSON with comments and trailing commas
 (read with pyjson5); a file that cannot be read keeps its `error`, never raises.
 
@@ -33,7 +34,7 @@ from map.linking.layout import ConfigFacts
 
 PATH_OPTIONS = ("baseUrl", "rootDir", "outDir", "declarationDir")
 """compilerOptions holding one directory, relative to the file that sets them."""
-PACKAGE_FIELDS = ("name", "exports", "types", "typings", "module", "main")
+PACKAGE_FIELDS = ("name", "exports", "imports", "types", "typings", "module", "main")
 MAX_EXTENDS = 16
 """Links of an `extends` chain followed (a longer one, or a cycle, stops there)."""
 DEFAULT_EXCLUDE = ("node_modules", "bower_components", "jspm_packages")
@@ -111,7 +112,7 @@ def _tsconfig(value: dict[str, Any]) -> dict[str, Any]:
 def _package(value: dict[str, Any]) -> dict[str, Any]:
     facts: dict[str, Any] = {"kind": "package"}
     for key in PACKAGE_FIELDS:
-        if key in value and (key == "exports" or isinstance(value[key], str)):
+        if key in value and (key in ("exports", "imports") or isinstance(value[key], str)):
             facts[key] = value[key]
     workspaces = value.get("workspaces")
     if isinstance(workspaces, dict):  # yarn's {"packages": [...], "nohoist": [...]}

@@ -7,7 +7,8 @@ takes the file in, directly or through its `references`; when none does, the
 nearest one in the file's own package, as a test runner applying the package's
 aliases to tests left out of `include` does; none there: the compiler's defaults):
 its `paths` (an exact pattern, else the matching `*` pattern with the longest
-prefix; its substitutions in order), then `baseUrl`; then the packages of the
+prefix; its substitutions in order), then `baseUrl`; a `#name` goes through the
+`imports` of the importer's own package.json; then the packages of the
 repository by name: the importer's own package (self-reference) and the
 members of a workspace (npm and yarn `workspaces`, pnpm-workspace.yaml), each
 through its package.json `exports` (subpaths, `*` patterns, conditions in the
@@ -73,8 +74,21 @@ class ScriptResolver:
             return (found,) if found else ()
         project = self.project_of(importer)
         found = self._through_project(project, module) if project is not None else None
+        found = found or (self._imported(importer, module) if module.startswith("#") else None)
         found = found or self._package(importer, module)
         return (found,) if found else ()
+
+    def _imported(self, importer: str, module: str) -> str | None:
+        """A `#name` subpath import, through the importer's package.json `imports`."""
+        own = self._own_package(importer)
+        imports = self._scripts[_package_json(own)].get("imports") if own is not None else None
+        if own is None or not isinstance(imports, dict):
+            return None
+        for target in map_targets(imports, module):
+            found = self._target(own, target)
+            if found:
+                return found
+        return None
 
     def unsure(self, importer: str, module: str) -> bool:
         """Whether `module` (which resolved to nothing) may yet be ours: a specifier
@@ -255,9 +269,15 @@ def export_targets(exports: Any, subpath: str) -> list[str]:
     table: Any = exports
     if not isinstance(exports, dict) or not any(str(k).startswith(".") for k in exports):
         table = {".": exports}
-    if subpath in table:
-        return _targets(table[subpath], None)
-    best = _best_pattern([k for k in table if isinstance(k, str)], subpath)
+    return map_targets(table, subpath)
+
+
+def map_targets(table: dict[Any, Any], key: str) -> list[str]:
+    """The targets an `exports` or `imports` map gives `key`: its own entry, else the
+    `*` pattern's with the longest prefix (every condition's, in the order written)."""
+    if key in table:
+        return _targets(table[key], None)
+    best = _best_pattern([k for k in table if isinstance(k, str)], key)
     return _targets(table[best[0]], best[1]) if best is not None else []
 
 

@@ -181,3 +181,14 @@ def test_a_file_outside_include_follows_its_own_package_config_only() -> None:
     )
     assert resolver.resolve("tests/a.test.ts", "lib") == ("src/index.ts",)
     assert resolver.resolve("examples/demo/main.ts", "lib") == ()
+
+
+def test_subpath_imports_go_through_the_own_package_json() -> None:
+    configs = {
+        "package.json": '{"name": "app", "imports": {"#db": "./src/db/index.ts", '
+        '"#utils/*": {"types": "./dist/utils/*.d.ts", "default": "./dist/utils/*.js"}}}',
+    }
+    resolver = _resolver(configs, {"src/db/index.ts", "src/utils/time.ts", "src/main.ts"})
+    assert resolver.resolve("src/main.ts", "#db") == ("src/db/index.ts",)
+    assert resolver.resolve("src/main.ts", "#utils/time") == ("src/utils/time.ts",)
+    assert resolver.resolve("src/main.ts", "#nothing") == ()
