@@ -1,7 +1,8 @@
 """Linking: every file's references tied to the symbols they name, across files.
 
-Per file, what it can see (`scopes`, `assigned`, `modules`, `siblings`); one
-lookup or resolution through the import structure (`lookup`, `resolve`,
+The repository's layout besides its sources (`layout`: go.mod, the TS/JS
+configuration read by `projects`, resolved by `scripts`); per file, what it can
+see (`scopes`, `assigned`, `modules`, `siblings`); one lookup or resolution through the import structure (`lookup`, `resolve`,
 `resolution`, `values`, `definitions`); the references as compact columns, what
 each consulted, what stayed open and why (`references`, `consulted`,
 `unresolved`); the linker that keeps the graph's edges equal to a from-scratch
