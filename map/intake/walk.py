@@ -157,10 +157,13 @@ def moved_since(
     listing: Listing,
     known: Mapping[str, tuple[FileStamp, str]],
     passed: Mapping[str, tuple[FileStamp, str]],
+    configs: Mapping[str, FileStamp | None] | None = None,
 ) -> list[str] | None:
     """The files of `listing` whose stat stamp moved from the one `known` (mapped
     files) or `passed` (files skipped for their content) holds, with a stat per file
     and per directory; None when the listing itself may have moved (list again).
+    `configs`: the TS/JS configuration files last read with their stamps (those
+    an `extends` reached outside the listing too; default: the listing's own).
 
     The listing stands when no directory of its walk moved (map.intake.treewalk):
     then every listed name still names the same inode, so a file's content
@@ -174,7 +177,8 @@ def moved_since(
     if _maybe_in_git(str(root)) or not unmoved(str(root), listing.folders):
         return None
     base = os.path.join(root, "")
-    if any(FileStamp.of(base + rel) != stamp for rel, stamp in listing.configs.items()):
+    read = listing.configs if configs is None else configs
+    if any(FileStamp.of(base + rel) != stamp for rel, stamp in read.items()):
         return None
     lstat = os.lstat
     moved: list[str] = []

@@ -116,3 +116,19 @@ def test_a_map_opened_from_its_store_relinks_after_a_config_edit(tmp_path: Path)
     assert graph_state(reopened) == graph_state(fresh(root, tmp_path))
     again = CodeMap.open(root)  # the relinked map as saved
     assert [n.node_id for n in again.neighbors("other/math.ts#add", "in")] == [CALLER]
+
+
+def test_an_edit_to_a_base_config_in_node_modules_relinks(tmp_path: Path) -> None:
+    root = _copy(tmp_path, "paths")
+    base = root / "node_modules" / "@acme" / "tsconfig" / "base.json"
+    base.parent.mkdir(parents=True)
+    base.write_text('{"compilerOptions": {"baseUrl": "../../.."}}')
+    (root / "tsconfig.json").write_text('{"extends": "@acme/tsconfig/base.json"}')
+    codemap = CodeMap.open(root)
+    age(root)
+    codemap.rebuild()  # the listing settled: only the config stamps can tell the edit
+    assert [n.node_id for n in codemap.neighbors("src/tools.ts#tool", "in")] == [CALLER]
+    base.write_text('{"compilerOptions": {}}')
+    codemap.rebuild()
+    assert codemap.neighbors("src/tools.ts#tool", "in") == []
+    assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
