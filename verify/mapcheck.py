@@ -324,6 +324,8 @@ _WHAT = {
     "undefined": "bare names the map could not tie to one definition (library names, or "
     "too many of that name to guess)",
     "outside": "into libraries imported from outside the project",
+    "config": "through imports a project configuration the map could not read "
+    "(a tsconfig.json or package.json) may tie to the project",
     "local": "calls through locals or parameters",
     "builtin": "builtins of the language",
 }

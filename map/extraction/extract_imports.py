@@ -9,6 +9,10 @@ Names are (imported name, local alias) pairs, as map.model.Import says:
     import d, {a, b as c} from "m"     ("m", (("default", "d"), ("a", "a"), ("b", "c")))
     import * as ns from "m"            ("m", (("*", "ns"),))
     export {a} from "m"; export * from "m"   re-exports, read the same way
+    export default create; export = create; module.exports = create
+                                       (OWN_MODULE, (("create", "default"),))
+    export {a as b}                    (OWN_MODULE, (("a", "b"),))   the file's own
+                                       names exported under another name
     const {a, b: c} = require("m")     ("m", (("a", "a"), ("b", "c")))
     import f "fmt"; import . "fmt"     ("fmt", (("*", "f"),)); ("fmt", (("*", "*"),))
     require_relative "a"; source lib.sh    ("./a", ()); ("lib.sh", ())   files, by path
@@ -31,6 +35,9 @@ Names = tuple[tuple[str, str], ...]
 ImportFacts = list[tuple[str, Names]]
 
 STAR: tuple[str, str] = ("*", "*")
+OWN_MODULE = "<own>"
+"""The module of a script's own exports under another name (a default export, `export
+{a as b}`): the file itself, which imports resolve it to (map.linking.modules)."""
 
 
 def imports_of(language: str, node: Node) -> ImportFacts:
@@ -74,7 +81,12 @@ def _string_value(node: Node | None) -> str:
 
 
 def _script(node: Node) -> ImportFacts:
-    """TypeScript/JavaScript: import and export-from statements, require calls."""
+    """TypeScript/JavaScript: import and export-from statements, require calls, and
+    the file's own names exported under another name."""
+    if node.type == "expression_statement" or (
+        node.type == "export_statement" and node.child_by_field_name("source") is None
+    ):
+        return _own_exports(node)
     if node.type == "variable_declarator":
         call = node.child_by_field_name("value")
         arguments = call.child_by_field_name("arguments") if call is not None else None
@@ -96,6 +108,28 @@ def _script(node: Node) -> ImportFacts:
         names.append(STAR)
     module = _string_value(source)
     return [(module, tuple(names))] if module else []
+
+
+def _own_exports(node: Node) -> ImportFacts:
+    """`export default create`, `export default function create() {}`, `export =
+    create`, `module.exports = create`, `export {a as b}` (an anonymous default export
+    names nothing)."""
+    clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+    if clause is not None:
+        renamed = tuple((n, a) for n, a in _script_specifiers(clause) if n != a)
+        return [(OWN_MODULE, renamed)] if renamed else []
+    if node.type == "expression_statement":
+        target = node.named_children[0].child_by_field_name("right")
+    else:
+        declaration = node.child_by_field_name("declaration")
+        target = node.child_by_field_name("value") if declaration is None else None
+        if declaration is not None:
+            target = declaration.child_by_field_name("name")
+        elif target is None:  # `export = create`
+            target = next((c for c in node.named_children if c.type == "identifier"), None)
+    if target is None or target.type not in ("identifier", "type_identifier"):
+        return []
+    return [(OWN_MODULE, ((text_of(target), "default"),))]
 
 
 def _script_clause(clause: Node) -> list[tuple[str, str]]:

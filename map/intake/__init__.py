@@ -1,7 +1,8 @@
 """Intake: which files the map reads, and reading them: listing, hashing, extracting
 in a pool of workers, and shipping extracts back packed.
 
-Listing with .gitignore and skip reasons (`walk`, `treewalk`); the scan that
+Listing with .gitignore and skip reasons (`walk`, `treewalk`); the TS/JS
+configuration files read for the layout (`configs`); the scan that
 compares the disk with what the map knows and extracts what moved (`ingest`);
 what a worker sends back (`wire`).
 

@@ -29,6 +29,7 @@ from disk.stamps import FileStamp, content_hash
 from map.extraction.extract import extract_lists
 from map.extraction.languages import language_for
 from map.extraction.snapshot import unpack_lists
+from map.intake.configs import Read, read_configs
 from map.intake.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
@@ -38,6 +39,7 @@ from map.intake.walk import (
     read_go_modules,
 )
 from map.intake.wire import Sent, dumps, loads, sent, stamp_of
+from map.linking.layout import Layout
 from map.linking.packed import for_linking
 from map.linking.references import References
 from map.model import FileExtract
@@ -65,7 +67,7 @@ class Scan:
     skipped: dict[str, tuple[FileStamp, str]]
     extracts: dict[str, FileExtract]
     skip_counts: dict[str, int]
-    go_modules: dict[str, str]
+    layout: Layout
     restamped: int
     """Files whose stamp moved but whose content did not."""
     listing_skips: dict[str, int]
@@ -76,6 +78,8 @@ class Scan:
     """Each of `extracts` packed as the linker keeps it (map.linking.packed)."""
     references: dict[str, References] = field(default_factory=dict)
     """The references of each of `extracts`, as columns (map.linking.references)."""
+    configs: Read = field(default_factory=dict)
+    """The TS/JS configuration files as read (map.intake.configs), for the next scan."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,9 @@ def scan(
         previous=None if previous is None else previous.listing,
     )
     modules = read_go_modules(root, listing.go_mods)
-    found = Scan({}, {}, {}, {}, modules, 0, listing.skipped, listing)
+    configs = read_configs(root, listing.configs, previous.configs if previous else {})
+    layout = Layout(modules, {path: facts for path, (_, facts) in configs.items()})
+    found = Scan({}, {}, {}, {}, layout, 0, listing.skipped, listing, configs=configs)
     listed = ((p, listing.stamps[p]) for p in listing.files)  # stat-ed as listed, not again
     return _check(root, options, listed, stamps, skipped, found, progress)
 
@@ -124,10 +130,11 @@ def scan_known(
         {p: v for p, v in previous.skipped.items() if p not in paths},
         {},
         {},
-        previous.go_modules,
+        previous.layout,
         0,
         previous.listing_skips,
         previous.listing,
+        configs=previous.configs,
     )
     base = os.path.join(root, "")
     listed = [(path, FileStamp.of(base + path)) for path in sorted(paths)]
@@ -179,12 +186,13 @@ def _check(
         found.skipped,
         found.extracts,
         dict(counts),
-        found.go_modules,
+        found.layout,
         restamped,
         found.listing_skips,
         found.listing,
         found.packed,
         found.references,
+        found.configs,
     )
 
 

@@ -27,6 +27,7 @@ from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
 from map.intake.treewalk import Folder, Skips, unmoved, walk_tree
+from map.linking.projects import is_config_name
 
 VENDORED_DIRS = frozenset(
     {
@@ -62,6 +63,7 @@ SKIP_UNREADABLE = "unreadable"
 
 _CANDIDATE = ""
 _GO_MOD = "go.mod"
+_CONFIG = "config"
 _OWN = "own"
 
 
@@ -72,6 +74,9 @@ class Listing:
     files: tuple[str, ...]
     skipped: dict[str, int] = field(default_factory=dict)
     go_mods: tuple[str, ...] = ()
+    configs: Mapping[str, FileStamp] = field(default_factory=dict)
+    """The TS/JS configuration files (map.linking.projects.is_config_name), with
+    their stat stamps."""
     stamps: Mapping[str, FileStamp] = field(default_factory=dict)
     """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice);
     in no particular order (`files` is sorted)."""
@@ -93,8 +98,9 @@ def list_files(
     """The files under `root` the map should read, each with its stat stamp.
 
     `accept` says whether a path is in a supported language; `exclude` holds
-    extra gitignore-style patterns. `go.mod` files are reported apart: the
-    linker needs their module paths. One `lstat` per accepted file tells a
+    extra gitignore-style patterns. `go.mod` files and TS/JS configuration files
+    (tsconfig.json, package.json, ...) are reported apart: the linker needs
+    what they say. One `lstat` per accepted file tells a
     symlink (skipped) and gives the stamp; a file gone or not regular by then
     (a deleted tracked file, a submodule) is left out uncounted. A `previous`
     listing of the same root with the same options spares deciding each path
@@ -114,6 +120,7 @@ def list_files(
     decide = _Decide(accept, exclude, own_dir)
     stamps: dict[str, FileStamp] = {}
     go_mods: list[str] = []
+    configs: dict[str, FileStamp] = {}
     base = os.path.join(root, "")
     for rel in listed:
         verdict = decided.get(rel)
@@ -123,6 +130,10 @@ def list_files(
         if verdict:  # not a candidate
             if verdict == _GO_MOD:
                 go_mods.append(rel)
+            elif verdict == _CONFIG:
+                stamp = FileStamp.of(base + rel)
+                if stamp is not None:
+                    configs[rel] = stamp
             elif verdict != _OWN:
                 skipped[verdict] += 1
             continue
@@ -138,7 +149,7 @@ def list_files(
         elif stat.S_ISREG(st.st_mode):
             stamps[rel] = FileStamp.from_stat(st)
     files = tuple(sorted(stamps))
-    return Listing(files, dict(skipped), tuple(sorted(go_mods)), stamps, verdicts, folders)
+    return Listing(files, dict(skipped), tuple(sorted(go_mods)), configs, stamps, verdicts, folders)
 
 
 def moved_since(
@@ -146,22 +157,29 @@ def moved_since(
     listing: Listing,
     known: Mapping[str, tuple[FileStamp, str]],
     passed: Mapping[str, tuple[FileStamp, str]],
+    configs: Mapping[str, FileStamp | None] | None = None,
 ) -> list[str] | None:
     """The files of `listing` whose stat stamp moved from the one `known` (mapped
     files) or `passed` (files skipped for their content) holds, with a stat per file
     and per directory; None when the listing itself may have moved (list again).
+    `configs`: the TS/JS configuration files last read with their stamps (those
+    an `extends` reached outside the listing too; default: the listing's own).
 
     The listing stands when no directory of its walk moved (map.intake.treewalk):
     then every listed name still names the same inode, so a file's content
     moved only if its stamp did (size, mtime, ctime, inode: ctime moves with
     any write, even one that restores mtime). A listing by git, or with
-    go.mod files (their content is read, not stamped), is never taken as is.
+    go.mod files (their content is read, not stamped), is never taken as is;
+    nor one whose TS/JS configuration files' stamps moved (read them again).
     """
     if not listing.folders or listing.go_mods or len(known) + len(passed) != len(listing.files):
         return None  # (a listed file neither mapped nor skipped vanished as it was read)
     if _maybe_in_git(str(root)) or not unmoved(str(root), listing.folders):
         return None
     base = os.path.join(root, "")
+    read = listing.configs if configs is None else configs
+    if any(FileStamp.of(base + rel) != stamp for rel, stamp in read.items()):
+        return None
     lstat = os.lstat
     moved: list[str] = []
     for recorded in (known, passed):  # together, the listed files (each is one or the other)
@@ -200,6 +218,8 @@ class _Decide:
             return SKIP_EXCLUDED
         if parts[-1] == "go.mod":
             return _GO_MOD
+        if is_config_name(parts[-1]):
+            return _CONFIG
         if not self.accept(rel):
             return SKIP_UNSUPPORTED
         return _CANDIDATE

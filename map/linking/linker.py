@@ -4,9 +4,9 @@
 
 1. replaces their nodes in the graph;
 2. re-binds imports: only the changed files' when the repo's module layout
-   did not move, every file's when it did (files added or removed, go.mod
-   or a C/C++ include edited); a file whose bindings moved is resolved
-   again whole;
+   did not move, every file's when it did (files added or removed, go.mod,
+   a tsconfig.json or package.json or a C/C++ include edited: see
+   map.linking.layout); a file whose bindings moved is resolved again whole;
 3. re-resolves, in the other files, only the references that consulted a
    name the changed files define, bind or export (before or after the
    change): a one-line edit to a re-exporting module re-routes exactly the
@@ -31,6 +31,7 @@ from map.graph.mapgraph import (
     use_keys,
 )
 from map.linking.edge_facts import KeptUses, Uses, edge_details, edge_uses
+from map.linking.layout import Layout
 from map.linking.link_changes import Facts, exported_names, moved_names, visible_facts
 from map.linking.link_input import (
     Change,
@@ -69,7 +70,7 @@ class Linker:
         self._defs: dict[str, set[str]] = defaultdict(set)
         self._links: dict[str, FileLinks] = {}
         self._dependents: dict[str, set[str]] = defaultdict(set)
-        self._go_modules: dict[str, str] = {}
+        self._layout = Layout()
         self._uses = KeptUses(USES_KEPT)
         """The edge uses of the files `edge_details` asked last (emptied by every apply)."""
         self._shared: dict[Resolution, Resolution] = {}
@@ -106,7 +107,7 @@ class Linker:
     def update(
         self,
         files: Mapping[str, FileExtract | None],
-        go_modules: Mapping[str, str],
+        layout: Layout,
         packed: Mapping[str, bytes] = MappingProxyType({}),
         progress: Progress | None = None,
         references: Mapping[str, References] = MappingProxyType({}),
@@ -119,20 +120,20 @@ class Linker:
         linked = self._extracts
         changes = {p: (linked.get(p), e) for p, e in files.items() if e is not None or p in linked}
         stats = self.apply_each(
-            (incoming(p, c, packed, references) for p, c in changes.items()), go_modules, progress
+            (incoming(p, c, packed, references) for p, c in changes.items()), layout, progress
         )
         moved = changes.keys() | take_touched(self.graph) | self._relinked
         self._relinked = set()
         return LinkStats(stats.files_relinked, frozenset(moved))
 
-    def apply(self, changes: Mapping[str, Change], go_modules: Mapping[str, str]) -> LinkStats:
+    def apply(self, changes: Mapping[str, Change], layout: Layout) -> LinkStats:
         """Bring the graph up to date with `changes` (path -> (old, new); None = absent)."""
-        return self.apply_each(changes.items(), go_modules)
+        return self.apply_each(changes.items(), layout)
 
     def apply_each(
         self,
         changes: Iterable[Incoming],
-        go_modules: Mapping[str, str],
+        layout: Layout,
         progress: Progress | None = None,
     ) -> LinkStats:
         """`apply`, taking each change as it comes: a whole map loaded from its store
@@ -140,16 +141,16 @@ class Linker:
         already packed (map.linking.packed). `progress(done, total)` counts the files whose
         references are resolved again (whole or in part)."""
         with paused_gc():
-            return self._apply(changes, go_modules, progress)
+            return self._apply(changes, layout, progress)
 
     def _apply(
         self,
         changes: Iterable[Incoming],
-        go_modules: Mapping[str, str],
+        layout: Layout,
         progress: Progress | None,
     ) -> LinkStats:
         self._uses.clear()
-        layout_moved = dict(go_modules) != self._go_modules
+        layout_moved = layout != self._layout
         before: dict[str, Facts] = {}
         presence: dict[str, tuple[bool, bool]] = {}
         """path -> (was linked, is linked)."""
@@ -162,8 +163,8 @@ class Linker:
             if new is not None:
                 self._learn(new, *given)
             presence[path] = (old is not None, new is not None)
-        self._go_modules = dict(go_modules)
-        self._index.set_go_modules(self._go_modules)
+        self._layout = layout
+        self._index.set_layout(layout)
         changed = [p for p, (_, new) in presence.items() if new]
         self._rebind(changed)
         moved: set[str] = set()

@@ -10,13 +10,14 @@ Scala and Rust modules are found by any suffix of their dotted path (the
 candidate nearest the importer wins; a JVM package is its directory's files),
 a PHP namespace by the longest suffix of its path that is a directory (PSR-4
 maps a vendor prefix onto `src/`); TypeScript and
-JavaScript relative imports by path with the usual extensions and index
-files; Go packages through the module path in go.mod; C/C++ includes, Ruby
-requires, PHP includes, Bash sources and Lua requires (`a.b` is a/b.lua or
-a/b/init.lua) next to the includer, from the root, or by file name. C# and
-Swift import namespaces and modules, never files: they resolve to none. An
-import that resolves to nothing is external (the standard library, a
-dependency) and yields no files.
+JavaScript specifiers as the compiler resolves them, through the layout's
+tsconfig, package.json and workspace files (map.linking.scripts); Go
+packages through the module path in go.mod; C/C++ includes, Ruby requires,
+PHP includes, Bash sources and Lua requires (`a.b` is a/b.lua or a/b/init.lua)
+next to the includer, from the root, or by file name. C# and Swift import
+namespaces and modules, never files: they resolve to none. An import that
+resolves to nothing is external (the standard library, a dependency) and
+yields no files.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from pathlib import PurePosixPath
+
+from map.extraction.extract_imports import OWN_MODULE
+from map.linking.layout import Layout
+from map.linking.scripts import ScriptResolver
 
 JVM_LANGUAGES = frozenset({"java", "kotlin", "scala"})
 """Languages whose `import a.b.C` names the class C of package a.b (often in C.<ext>)."""
@@ -39,7 +44,6 @@ PACKAGE_DIR_LANGUAGES = frozenset({"go", "csharp", "swift", "php"}) | JVM_LANGUA
 other's top-level names."""
 _PATH_SUFFIXES = {"ruby": ".rb", "lua": ".lua"}
 """The extension a path import leaves out (`require "a/b"` is a/b.rb)."""
-SCRIPT_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
 
@@ -67,7 +71,8 @@ class ModuleIndex:
         self._dotted: defaultdict[str, list[str]] = defaultdict(list)
         self._basenames: defaultdict[str, list[str]] = defaultdict(list)
         self._dirs: defaultdict[str, list[str]] = defaultdict(list)
-        self._go_modules: dict[str, str] = {}
+        self._layout = Layout()
+        self._scripts = ScriptResolver({}, self._files.__contains__)
         self._python_table: dict[str, list[str]] | None = None
         self._python_packages: set[str] = set()
 
@@ -91,9 +96,16 @@ class ModuleIndex:
         for key in self._keys(path, language):
             self._bucket(key).remove(path)
 
-    def set_go_modules(self, modules: dict[str, str]) -> None:
-        """go.mod directory (`""` for the root) -> its module path."""
-        self._go_modules = dict(modules)
+    def set_layout(self, layout: Layout) -> None:
+        """Take the repository's layout (its go.mod files, its TS/JS configuration)."""
+        if layout.scripts != self._layout.scripts:
+            self._scripts = ScriptResolver(layout.scripts, self._files.__contains__)
+        self._layout = layout
+
+    @property
+    def scripts(self) -> ScriptResolver:
+        """How TS/JS specifiers resolve under the layout's configuration."""
+        return self._scripts
 
     def language(self, path: str) -> str | None:
         """The language of an indexed file."""
@@ -121,6 +133,12 @@ class ModuleIndex:
         if language in JVM_LANGUAGES:
             return self._java(importer, language, module.removesuffix(".*"))
         return ()
+
+    def unplaced(self, importer: str, language: str, module: str) -> bool:
+        """Whether `module`, which resolved to nothing, may yet be ours: a TS/JS
+        package-style specifier while the importer's project configuration could
+        not be read (map.linking.scripts)."""
+        return language in SCRIPT_LANGUAGES and self._scripts.unsure(importer, module)
 
     def _java(self, importer: str, language: str, module: str) -> tuple[str, ...]:
         """A class file (`a.b.C` -> .../a/b/C.java), else the package directory's files."""
@@ -238,22 +256,13 @@ class ModuleIndex:
         return (_nearest(importer, candidates),)
 
     def _script(self, importer: str, module: str) -> tuple[str, ...]:
-        if not module.startswith("."):
-            return ()
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
-        stem = joined
-        for ext in (".js", ".jsx", ".mjs", ".cjs"):
-            if joined.endswith(ext):
-                stem = joined[: -len(ext)]
-        candidates = [joined, *(stem + ext for ext in SCRIPT_EXTENSIONS)]
-        candidates += [f"{joined}/index{ext}" for ext in SCRIPT_EXTENSIONS]
-        for candidate in candidates:
-            if candidate in self._files:
-                return (candidate,)
-        return ()
+        if module == OWN_MODULE:  # the file's own default export (map.extraction.extract_imports)
+            return (importer,)
+        return self._scripts.resolve(importer, module)
 
     def _go(self, module: str) -> tuple[str, ...]:
-        for mod_dir, mod_path in sorted(self._go_modules.items(), key=lambda kv: -len(kv[1])):
+        modules = self._layout.go_modules
+        for mod_dir, mod_path in sorted(modules.items(), key=lambda kv: -len(kv[1])):
             if module == mod_path or module.startswith(mod_path + "/"):
                 rest = module[len(mod_path) :].strip("/")
                 directory = posixpath.join(mod_dir, rest).strip("/") if rest else mod_dir

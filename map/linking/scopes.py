@@ -18,7 +18,6 @@ from map.linking.modules import (
     INCLUDE_LANGUAGES,
     JVM_LANGUAGES,
     PACKAGE_DIR_LANGUAGES,
-    SCRIPT_LANGUAGES,
     ModuleIndex,
 )
 from map.model import (
@@ -90,6 +89,9 @@ class FileScope:
     visible_files: tuple[str, ...] = ()
     imported_files: dict[str, tuple[int, ...]] = field(default_factory=dict)
     direct_includes: tuple[str, ...] = ()
+    unplaced: frozenset[str] = frozenset()
+    """Local names bound by imports that led nowhere while the file's project
+    configuration could not be read (map.linking.scripts): they may be ours."""
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
     assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""
@@ -100,7 +102,7 @@ class FileScope:
     @property
     def signature(self) -> tuple[object, ...]:
         """What the file's resolution takes from the rest of the repo's layout."""
-        return (self.bindings, self.stars, self.visible_files, self.imported_files)
+        return (self.bindings, self.stars, self.visible_files, self.imported_files, self.unplaced)
 
     def top(self, name: str) -> tuple[str, ...]:
         """Top-level symbols called `name`."""
@@ -231,8 +233,11 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
     stars: list[str] = []
     imported: defaultdict[str, set[int]] = defaultdict(set)
     includes: list[str] = []
+    unplaced: list[str] = []
     for imp in scope.imports:
         files = index.resolve(path, language, imp.module)
+        if not files and index.unplaced(path, language, imp.module):
+            unplaced.extend(alias for _, alias in imp.names)
         line = imp.range.first_line
         if not imp.names:
             local, bound = _plain_binding(language, imp.module, path, index, files)
@@ -264,9 +269,7 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
                     imported[f].add(line)
             else:
                 whole_module = True
-                # a default export is looked up under the name it is imported as
-                exported = alias if name == "default" and language in SCRIPT_LANGUAGES else name
-                bindings[alias] = NameBinding(files, exported)
+                bindings[alias] = NameBinding(files, name)
         for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)
@@ -274,6 +277,7 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
     scope.stars = tuple(dict.fromkeys(stars))
     scope.imported_files = {f: tuple(sorted(lines)) for f, lines in sorted(imported.items())}
     scope.direct_includes = tuple(dict.fromkeys(includes))
+    scope.unplaced = frozenset(unplaced)
 
 
 def _local_binding(

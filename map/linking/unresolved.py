@@ -10,6 +10,9 @@ each why it is open:
 | why         | the use                                                          |
 |-------------|------------------------------------------------------------------|
 | `outside`   | names something an import binds from outside the project          |
+| `config`    | names something an import binds that led nowhere while the file's |
+|             | project configuration (a tsconfig.json, package.json) could not   |
+|             | be read: it may be ours                                            |
 | `receiver`  | is a member of a receiver whose type the map does not know        |
 | `local`     | is a bare name a local or parameter holds (a call through it calls |
 |             | whatever was put there)                                           |
@@ -33,7 +36,7 @@ from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution
 from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
-UnresolvedWhy = Literal["outside", "receiver", "local", "builtin", "undefined", "guess"]
+UnresolvedWhy = Literal["outside", "config", "receiver", "local", "builtin", "undefined", "guess"]
 UseKind = Literal["calls", "references", "inherits"]
 EDGE_KINDS_OF_USES: dict[str, UseKind] = {
     kind: edge for kind, edge in EDGE_OF.items() if edge in ("calls", "references", "inherits")
@@ -179,9 +182,10 @@ def _place(use: UnresolvedUse) -> tuple[str, int]:
 def _why(scope: FileScope, where: str, name: str, qualifier: str | None) -> UnresolvedWhy:
     """Why a use (in the symbol `where`) resolved to nothing: bound from outside, an
     unknown receiver, a local, or a bare name with nothing of ours behind it."""
-    binding = scope.bindings.get(name if qualifier is None else segments(qualifier)[0])
+    local = name if qualifier is None else segments(qualifier)[0]
+    binding = scope.bindings.get(local)
     if binding is not None and not binding.files:
-        return "outside"
+        return "config" if local in scope.unplaced else "outside"
     if qualifier is not None:
         return "receiver"
     if scope.assigning(where, name) is not None:

@@ -111,13 +111,13 @@ class CodeMap(StoreBackedMap):
         watching the disk between the two, so that no edit falls between the check and
         the watch)."""
         self._link_later = link_later
-        stored_modules = dict(self._go_modules)
+        stored_layout = self._layout
         report = self.rebuild(progress)
         self._link_later = False
         if self._pending:
             return
         moved = report.files_changed or report.files_removed or report.restamped
-        if report.full or moved or self._go_modules != stored_modules:
+        if report.full or moved or self._layout != stored_layout:
             try:
                 self.save(progress=progress)
             except (MapError, OutsideRootError) as exc:  # the map works without a store
@@ -160,15 +160,15 @@ class CodeMap(StoreBackedMap):
                 return self.rebuild(progress)
         if in_store is not None:
             relinked = in_store
-        elif self._link_later and not self._loaded and found.go_modules == self._go_modules:
+        elif self._link_later and not self._loaded and found.layout == self._layout:
             self._defer(found, removed)
-        elif found.extracts or removed or found.go_modules != self._go_modules or self._broken:
+        elif found.extracts or removed or found.layout != self._layout or self._broken:
             if not self._materialize():
                 return self.rebuild(progress)
             self._broken = False
             files = {**found.extracts, **dict.fromkeys(removed)}
             linking = for_phase(progress, "linking")
-            intake = (found.go_modules, found.packed, linking, found.references)
+            intake = (found.layout, found.packed, linking, found.references)
             stats = self._linker.update(files, *intake)
             self._unsaved = {p: e for p, e in {**self._unsaved, **files}.items() if e is not None}
             relinked = stats.files_relinked
@@ -187,7 +187,7 @@ class CodeMap(StoreBackedMap):
             restamped=found.restamped,
         )
         self._stamps, self._skipped_files = found.stamps, found.skipped
-        self._skipped, self._go_modules = found.skip_counts, found.go_modules
+        self._skipped, self._layout = found.skip_counts, found.layout
         if touched is None or self._touched is None:
             self._touched = None
         else:
@@ -214,7 +214,7 @@ class CodeMap(StoreBackedMap):
         edit moves the layout or the store proved unusable (the caller then links in
         the loaded graph)."""
         store = self._store
-        if store is None or self._loaded or found.go_modules != self._go_modules:
+        if store is None or self._loaded or found.layout != self._layout:
             return None
         self._stand_in.forget()  # what it read of the store moves with the next save
         try:

@@ -30,7 +30,8 @@ def recheck(
     files), the files checked (None: all), and those whose stamp or content may
     have moved (None: any), for the caller to look no further."""
     if paths is None and last is not None and last.listing is not None:
-        moved = moved_since(root, last.listing, *known)
+        configs = {path: stamp for path, (stamp, _) in last.configs.items()}
+        moved = moved_since(root, last.listing, *known, configs)
         if moved == []:
             return replace(last, restamped=0), None, set()
         if moved is not None:

@@ -32,6 +32,7 @@ from map.gcpause import paused_gc
 from map.give_way import GiveWay
 from map.graph.mapgraph import MapGraph, new_graph
 from map.intake.ingest import Scan
+from map.linking.layout import Layout
 from map.linking.unresolved import OpenUses, UnresolvedUse
 from map.live.reader import MapReader
 from map.live.reports import BuildReport, Counts, MapSettings
@@ -71,7 +72,7 @@ class StoreBackedMap(MapReader):
         self._stamps: dict[str, tuple[FileStamp, str]] = {}
         self._skipped_files: dict[str, tuple[FileStamp, str]] = {}
         self._skipped: dict[str, int] = {}
-        self._go_modules: dict[str, str] = {}
+        self._layout = Layout()
         self._counts: dict[str, Any] = {}
         self._last_duration = 0.0
         self._last_scan: Scan | None = None
@@ -184,7 +185,7 @@ class StoreBackedMap(MapReader):
                 self._last_duration,
                 dict(self._stamps),
                 dict(self._skipped_files),
-                dict(self._go_modules),
+                self._layout,
                 self._summary(),
                 dict(self._edge_counts.per_file),
             )
@@ -213,7 +214,7 @@ class StoreBackedMap(MapReader):
         self._store = store
         self._loaded = self._linked = False
         self._stamps, self._skipped_files = dict(state.stamps), dict(state.skipped)
-        self._go_modules, self._counts = dict(state.go_modules), dict(state.counts)
+        self._layout, self._counts = state.layout, dict(state.counts)
         self._skipped = dict(self._counts.get("skipped", {}))
         self._edge_counts = Counts(state.edge_counts)
         self._saved = (state.stamps, state.skipped)
@@ -305,12 +306,12 @@ class StoreBackedMap(MapReader):
         files = stored(store, self._saved[0], own)
         total = len(self._saved[0])
         pause = self._give_way.pause
-        linker.restore_link(files, self._go_modules, linking, total, pause)
+        linker.restore_link(files, self._layout, linking, total, pause)
 
     def _link_pending(self, linker: StoredLinker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):
         their files, and those whose edges they moved, are saved next time."""
-        moved = linker.update(self._pending, self._go_modules).moved
+        moved = linker.update(self._pending, self._layout).moved
         self._dirty |= moved
         self._edge_counts.mark(moved)
 
@@ -326,7 +327,7 @@ class StoreBackedMap(MapReader):
             self._store.close()
         self._linker = StoredLinker(new_graph())
         self._version += 1
-        self._stamps, self._skipped_files, self._go_modules = {}, {}, {}
+        self._stamps, self._skipped_files, self._layout = {}, {}, Layout()
         self._touched = None
         self._edge_counts = Counts()
         self._last_scan = None
@@ -379,9 +380,9 @@ class StoreBackedMap(MapReader):
         if a load (in a worker thread) is bringing the link in, else the link is
         loaded first (a one-shot process)."""
         if not self._pending:
-            paths, modules = self._stamps.keys(), self._go_modules
+            paths, layout = self._stamps.keys(), self._layout
             stored = self._from_store(
-                lambda store: (self._stand_in.answer(store, paths, modules, files, answer),)
+                lambda store: (self._stand_in.answer(store, paths, layout, files, answer),)
             )
             if stored is not None and (stored[0] is not None or self._link_lock.locked()):
                 return stored[0]

@@ -12,8 +12,9 @@ in soon).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 
+from map.linking.layout import Layout
 from map.linking.unresolved import OpenUses, UnresolvedUse
 from map.store.mapstore import MapStore
 from map.store.store_link import StoreLinker
@@ -26,8 +27,8 @@ class StoreView(StoreLinker):
     """The open uses as a store holds them, read as answers ask. Raises StoreError
     when the store cannot be read."""
 
-    def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
-        super().__init__(store, paths, go_modules)
+    def __init__(self, store: MapStore, paths: Collection[str], layout: Layout):
+        super().__init__(store, paths, layout)
         held = store.open_names()
         self.open_uses = OpenUses(self._scopes, self._references, self._links, held)
 
@@ -46,7 +47,7 @@ class LinkStandIn:
         self,
         store: MapStore,
         paths: Collection[str],
-        go_modules: Mapping[str, str],
+        layout: Layout,
         files: Callable[[OpenUses], Collection[str]],
         answer: Callable[[OpenUses], list[UnresolvedUse]],
     ) -> list[UnresolvedUse] | None:
@@ -55,7 +56,7 @@ class LinkStandIn:
         store cannot be read."""
         with self._lock:
             if self._view is None:
-                self._view = StoreView(store, paths, go_modules)
+                self._view = StoreView(store, paths, layout)
             uses = self._view.open_uses
             return answer(uses) if len(files(uses)) <= VIEW_FILES else None
 

@@ -4,10 +4,11 @@ resolves the whole repository again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 from map.gcpause import paused_gc
 from map.graph.mapgraph import StoredEdge, StoredNode, add_stored_nodes, node_rows, put_edges
+from map.linking.layout import Layout
 from map.linking.link_input import FileLinks, Restored
 from map.linking.link_rows import decode_links, encode_links
 from map.linking.linker import Linker
@@ -39,7 +40,7 @@ class StoredLinker(Linker):
     def restore_link(
         self,
         files: Iterable[Restored],
-        go_modules: Mapping[str, str],
+        layout: Layout,
         progress: Progress | None = None,
         total: int = 0,
         pause: Callable[[], None] | None = None,
@@ -63,8 +64,8 @@ class StoredLinker(Linker):
                 self._links[path] = links
                 for name in deps.names():
                     self._dependents[name].add(path)
-            self._go_modules = dict(go_modules)
-            self._index.set_go_modules(self._go_modules)
+            self._layout = layout
+            self._index.set_layout(layout)
             paths = list(self._scopes)
             for path in paths:
                 bind_imports(self._scopes[path], self._index)

@@ -25,6 +25,7 @@ import orjson
 from disk.stamps import FileStamp
 from map.extraction.snapshot import decode_extract, unpack_lists
 from map.graph.mapgraph import StoredEdge, StoredNode
+from map.linking.layout import Layout
 from map.model import FileExtract
 from map.progress import Progress
 from map.store.store_files import (
@@ -129,7 +130,7 @@ class MapStore:
             state = State(
                 built_at=datetime.fromisoformat(str(meta["built_at"])),
                 duration_s=float(meta["duration_s"]),
-                go_modules=dict(orjson.loads(meta["go_modules"])),
+                layout=Layout.loads(meta["layout"]),
                 counts=dict(orjson.loads(meta["counts"])),
             )
         except (KeyError, TypeError, ValueError, orjson.JSONDecodeError) as exc:

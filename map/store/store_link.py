@@ -29,6 +29,7 @@ from map.extraction.languages import language_for
 from map.extraction.snapshot import decode_extract, decode_symbols, unpack_lists
 from map.graph.mapgraph import add_file, new_graph, put_edges
 from map.intake.ingest import Scan
+from map.linking.layout import Layout
 from map.linking.link_input import FileLinks, LinkStats, moves_layout
 from map.linking.link_rows import decode_links
 from map.linking.packed import PackedExtracts
@@ -50,7 +51,7 @@ read the same row)."""
 class StoreLinker(StoredLinker):
     """A linker whose tables and graph hold only what it read of a store."""
 
-    def __init__(self, store: MapStore, paths: Collection[str], go_modules: Mapping[str, str]):
+    def __init__(self, store: MapStore, paths: Collection[str], layout: Layout):
         self._declared = _Declared(self._load_declared)
         super().__init__(new_graph())
         self._store = store
@@ -67,8 +68,8 @@ class StoreLinker(StoredLinker):
             language = language_for(path)
             if language is not None:
                 self._index.add(path, language)
-        self._go_modules = dict(go_modules)
-        self._index.set_go_modules(self._go_modules)
+        self._layout = layout
+        self._index.set_layout(layout)
         self._declared.scopes = self._scopes
         self._wire()
 
@@ -224,14 +225,14 @@ def relink_in_store(store: MapStore, paths: Collection[str], found: Scan) -> Sto
     """Link the files `found` changed (`paths`: every file the store holds) against
     `store`; None when the edit moves the layout (see the module docstring). Raises
     StoreError when the store cannot be read."""
-    changed, go_modules = found.extracts, found.go_modules
-    linker = StoreLinker(store, paths, go_modules)
+    changed, layout = found.extracts, found.layout
+    linker = StoreLinker(store, paths, layout)
     before = 0
     for path, new in changed.items():
         old = linker.extracts.get(path) if path in paths else None
         if moves_layout(old, new):
             return None
         before += len(old.symbols) if old is not None else 0
-    stats = linker.update(changed, go_modules, found.packed, None, found.references)
+    stats = linker.update(changed, layout, found.packed, None, found.references)
     rows = {path: linker.rows(path) for path in sorted(stats.moved)}
     return StoreRelink(stats, rows, sum(len(e.symbols) for e in changed.values()) - before)

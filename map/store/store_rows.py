@@ -29,7 +29,7 @@ from disk.stamps import FileStamp
 from map.extraction.snapshot import SCHEMA_VERSION
 from map.linking.link_rows import LINKS_FORMAT
 
-STORE_SCHEMA = f"7.{SCHEMA_VERSION}.{LINKS_FORMAT}"
+STORE_SCHEMA = f"8.{SCHEMA_VERSION}.{LINKS_FORMAT}"
 """This layout and the extract encoding it holds."""
 EDGES_INDEX = "CREATE INDEX edges_target ON edges (target, confidence)"
 """Covers the edges into a node (a WITHOUT ROWID index holds the key too): one-hop

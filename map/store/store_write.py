@@ -22,6 +22,7 @@ import orjson
 from disk.stamps import FileStamp
 from map.extraction.snapshot import encode_extract, pack_lists
 from map.graph.names import details_text, names_text
+from map.linking.layout import Layout
 from map.model import FileExtract
 from map.progress import Progress, counted
 from map.store.store_rows import (
@@ -55,7 +56,7 @@ class State:
     """path -> (stat stamp, content hash) of every file in the map."""
     skipped: Stamps = field(default_factory=dict)
     """path -> (stat stamp, reason) of every file left out."""
-    go_modules: dict[str, str] = field(default_factory=dict)
+    layout: Layout = field(default_factory=Layout)
     counts: dict[str, Any] = field(default_factory=dict)
     edge_counts: dict[str, int] = field(default_factory=dict)
     """path -> edges out of the file's nodes, `contains` included."""
@@ -128,7 +129,7 @@ def write_rows(
         [
             ("built_at", state.built_at.isoformat()),
             ("duration_s", str(state.duration_s)),
-            ("go_modules", orjson.dumps(state.go_modules)),
+            ("layout", state.layout.dumps()),
             ("counts", orjson.dumps(state.counts)),
         ],
     )

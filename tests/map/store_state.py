@@ -35,7 +35,7 @@ def table_rows(path: Path) -> dict[str, Any]:
     *rows, meta = _read(path, *tables, "SELECT key, value FROM meta")
     found: dict[str, Any] = dict(zip(ROW_TABLES, rows, strict=True))
     summary = dict(meta)
-    found["summary"] = (orjson.loads(summary["counts"]), orjson.loads(summary["go_modules"]))
+    found["summary"] = (orjson.loads(summary["counts"]), orjson.loads(summary["layout"]))
     return found
 
 

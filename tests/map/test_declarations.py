@@ -12,6 +12,7 @@ import pytest
 
 from map.extraction.extract import extract_file
 from map.graph.mapgraph import MapGraph
+from map.linking.layout import Layout
 from map.linking.link_input import Change
 from map.linking.linker import Linker
 from map.live.codemap import CodeMap
@@ -67,7 +68,7 @@ CPP = {
 def _link(sources: dict[str, str]) -> tuple[MapGraph, Linker]:
     graph: MapGraph = nx.MultiDiGraph()
     linker = Linker(graph)
-    linker.apply({p: (None, extract_file(p, s.encode())) for p, s in sources.items()}, {})
+    linker.apply({p: (None, extract_file(p, s.encode())) for p, s in sources.items()}, Layout())
     return graph, linker
 
 
@@ -211,7 +212,7 @@ def test_edits_link_like_a_fresh_build(seed: int) -> None:
         else:
             sources[path] = text
             change = (old, extract_file(path, text.encode()))
-        linker.apply({path: change}, {})
+        linker.apply({path: change}, Layout())
         fresh, fresh_linker = _link(sources)
         assert graph_state(graph) == graph_state(fresh), what
         assert _details(linker) == _details(fresh_linker), what

@@ -11,6 +11,7 @@ import networkx as nx
 from map.extraction.extract import extract_file
 from map.graph.mapgraph import MapGraph
 from map.graph.query import neighbors
+from map.linking.layout import Layout
 from map.linking.linker import Linker
 
 USES = frozenset({"calls", "references", "inherits"})
@@ -39,7 +40,9 @@ FLASK_LIKE = {
 
 def _graph(sources: dict[str, str]) -> MapGraph:
     graph: MapGraph = nx.MultiDiGraph()
-    Linker(graph).apply({p: (None, extract_file(p, s.encode())) for p, s in sources.items()}, {})
+    Linker(graph).apply(
+        {p: (None, extract_file(p, s.encode())) for p, s in sources.items()}, Layout()
+    )
     return graph
 
 

@@ -8,6 +8,7 @@ import networkx as nx
 
 from map.extraction.extract import extract_file
 from map.graph.mapgraph import MapGraph
+from map.linking.layout import Layout
 from map.linking.linker import Linker
 from tests.map.graph_state import graph_state
 
@@ -44,7 +45,7 @@ def _build(sources: dict[str, str]) -> tuple[MapGraph, Linker]:
     graph: MapGraph = nx.MultiDiGraph()
     linker = Linker(graph)
     changes = {p: (None, extract_file(p, s.encode())) for p, s in sources.items()}
-    linker.apply(changes, {})
+    linker.apply(changes, Layout())
     return graph, linker
 
 
@@ -108,7 +109,7 @@ def test_editing_a_reexport_reroutes_edges_like_a_fresh_build() -> None:
     changed["pkg/__init__.py"] = "from .tools import helper as make\n"
     old = extract_file("pkg/__init__.py", PY["pkg/__init__.py"].encode())
     new = extract_file("pkg/__init__.py", changed["pkg/__init__.py"].encode())
-    stats = linker.apply({"pkg/__init__.py": (old, new)}, {})
+    stats = linker.apply({"pkg/__init__.py": (old, new)}, Layout())
     assert graph.has_edge("app/main.py#Child.run", "pkg/tools.py#helper", key="calls")
     assert not graph.has_edge("app/main.py#Child.run", "pkg/impl.py#make", key="calls")
     assert stats.files_relinked == 1  # only the edited file is resolved whole

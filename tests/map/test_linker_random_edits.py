@@ -17,6 +17,7 @@ import pytest
 from map import UnresolvedUse
 from map.extraction.extract import extract_file
 from map.graph.mapgraph import MapGraph
+from map.linking.layout import Layout
 from map.linking.link_input import Change
 from map.linking.linker import Linker
 from map.model import FileExtract
@@ -38,7 +39,7 @@ class Corpus:
     """What an import line starts with."""
     retype: tuple[bytes, bytes]
     """A regex and its replacement that change what a name is (a base, a type)."""
-    go_modules: dict[str, str]
+    layout: Layout
 
 
 def _networkx() -> Corpus:
@@ -51,7 +52,7 @@ def _networkx() -> Corpus:
         rb"^\s*def (\w+)|^\s*class (\w+)",
         b"from |import ",
         (rb"class (\w+)\((\w+)\)", rb"class \1(object)"),
-        {},
+        Layout(),
     )
 
 
@@ -67,7 +68,7 @@ def _go_text() -> Corpus:
         rb"^func (?:\([^)]*\) )?(\w+)|^type (\w+)",
         b'\t"',
         (rb"\((\w) \*?(\w+)\)", rb"(\1 *Other)"),  # a receiver or parameter retyped
-        {"": "std"},
+        Layout({"": "std"}),
     )
 
 
@@ -88,7 +89,7 @@ def _sources(corpus: Corpus) -> dict[str, bytes]:
 def _link(sources: dict[str, bytes], corpus: Corpus) -> tuple[MapGraph, Linker]:
     graph: MapGraph = nx.MultiDiGraph()
     linker = Linker(graph)
-    linker.apply({p: (None, extract_file(p, s)) for p, s in sources.items()}, corpus.go_modules)
+    linker.apply({p: (None, extract_file(p, s)) for p, s in sources.items()}, corpus.layout)
     return graph, linker
 
 
@@ -148,7 +149,7 @@ def test_random_edits_link_like_a_fresh_build(language: str) -> None:
             else:
                 sources[path] = data
                 changes[path] = (old, extract_file(path, data))
-        linker.apply(changes, corpus.go_modules)
+        linker.apply(changes, corpus.layout)
         fresh, fresh_linker = _link(sources, corpus)
         assert graph_state(graph) == graph_state(fresh), (step, sorted(edits))
         assert _details(linker) == _details(fresh_linker), (step, sorted(edits))

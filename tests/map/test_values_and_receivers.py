@@ -12,6 +12,7 @@ import pytest
 
 from map.extraction.extract import extract_file
 from map.graph.mapgraph import MapGraph
+from map.linking.layout import Layout
 from map.linking.link_input import Change
 from map.linking.linker import Linker
 from tests.map.graph_state import graph_state
@@ -75,7 +76,7 @@ def _link(sources: dict[str, str]) -> tuple[MapGraph, Linker]:
     graph: MapGraph = nx.MultiDiGraph()
     linker = Linker(graph)
     changes = {p: (None, extract_file(p, s.encode())) for p, s in sources.items() if p != "go.mod"}
-    linker.apply(changes, {"": sources["go.mod"]} if "go.mod" in sources else {})
+    linker.apply(changes, Layout({"": sources["go.mod"]} if "go.mod" in sources else {}))
     return graph, linker
 
 
@@ -161,7 +162,7 @@ def test_edits_link_like_a_fresh_build(order: str) -> None:
         else:
             sources[path] = text
             change = (old, extract_file(path, text.encode()))
-        linker.apply({path: change}, {"": sources["go.mod"]})
+        linker.apply({path: change}, Layout({"": sources["go.mod"]}))
         fresh, fresh_linker = _link(sources)
         assert graph_state(graph) == graph_state(fresh), (path, text)
         assert _details(linker) == _details(fresh_linker), (path, text)

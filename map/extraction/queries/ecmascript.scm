@@ -34,6 +34,15 @@
 
 (import_statement) @import
 (export_statement source: (_)) @import
+; what the file exports under another name: its default export, `export {a as b}`
+(export_statement "default") @import
+(export_statement (export_clause) !source) @import
+((expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: (identifier)))
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @import
 (variable_declarator
   value: (call_expression
     function: (identifier) @_require

@@ -20,6 +20,9 @@
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @def.method
 
+; `export = create`: the file's default export (see ecmascript.scm's)
+(export_statement "=") @import
+
 (decorator (identifier) @name @ref.references)
 (decorator (member_expression object: (_) @qualifier property: (property_identifier) @name) @ref.references)
 
