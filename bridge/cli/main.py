@@ -74,6 +74,9 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
     )
+    parser.add_argument(
+        "--version", action=_PrintVersion, nargs=0, help="print codeanchor's version and exit"
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen = words[0] if words else None
     for command in COMMANDS:
@@ -87,6 +90,16 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
         module, function = command.register.split(":")
         getattr(importlib.import_module(module), function)(own, shared)
     return parser
+
+
+class _PrintVersion(argparse.Action):
+    """`--version`: the package metadata read only when asked (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from bridge.about import package_version
+
+        print(f"codeanchor {package_version()}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,6 +27,7 @@ import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from bridge.about import package_version
 from bridge.context import AppContext
 from bridge.contract.envelope import error_envelope
 from bridge.contract.errors import BadInputError, ToolError
@@ -221,6 +222,7 @@ def build_server(app: AppContext) -> MCPServer[AppContext]:
     shapes = {spec.fn.__name__: ToolShape.of(spec) for spec in specs}
     server: MCPServer[AppContext] = MCPServer(
         name="codeanchor",
+        version=package_version(),
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
         middleware=[GuardToolCalls(shapes)],
