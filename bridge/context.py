@@ -5,7 +5,9 @@ down; nothing lives at module level. The live pool and the map start lazily,
 on the first call that needs them, and `aclose` shuts everything down. The
 root, configuration and settings are bridge.workspace's; what only a server
 uses (the watcher, the memory check at start) is imported when it starts, so
-a one-shot command does not load it.
+a one-shot command does not load it. A read-only command's context creates
+no `.codeanchor/`: without a map store, the map it needs is built in a
+temporary folder.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import tempfile
 from collections.abc import Coroutine
 from functools import partial
 from pathlib import Path
@@ -34,10 +37,28 @@ log = logging.getLogger(__name__)
 class AppContext(ConfiguredWorkspace):
     """Root, configuration and the lazily started services of one workspace."""
 
-    def __init__(self, root: Path, config: Config | None = None, *, serving: bool = False) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config: Config | None = None,
+        *,
+        serving: bool = False,
+        read_only: bool = False,
+    ) -> None:
         super().__init__(root, config)
         self.serving = serving
         """A long-lived server: once the map is open, watch the disk and rebuild it."""
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        """`read_only` and no map store yet: where the map is built, removed by `aclose`."""
+        if read_only and not CodeMap.has_store(self.root, self.map_settings):
+            self._scratch = tempfile.TemporaryDirectory(prefix="codeanchor-map-")
+            self.map_settings = dataclasses.replace(
+                self.map_settings, snapshot_dir=self._scratch.name
+            )
+            self._notices.append(
+                "no map built yet: this answer comes from a map built for it alone "
+                "(`codeanchor map build` keeps one, and later answers start faster)"
+            )
         if serving and self._notices:
             log.warning("%s", self._notices[0])
         self._live: LivePool | None = None
@@ -226,3 +247,6 @@ class AppContext(ConfiguredWorkspace):
         if self._live is not None:
             await self._live.aclose()
             self._live = None
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None

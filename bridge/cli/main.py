@@ -14,7 +14,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from bridge.cli import common
@@ -113,9 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     args = build_parser(words).parse_args(words)
     try:
-        args.root = Path(args.root).resolve()
-        if not args.root.is_dir():
-            raise BadInputError(f"--root {args.root} is not a directory")
+        if "root" in args:  # `servers` serves no repository
+            from bridge.root import choose_root
+
+            args.root = choose_root(args.root, guard=args.root_guard)
         handler: Handler = args.handler
         return handler(args)
     except Exception as exc:
