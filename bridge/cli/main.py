@@ -52,6 +52,12 @@ COMMANDS = (
         "bridge.cli.doctor:register",
     ),
     Command(
+        "servers",
+        "install the npm language servers; list every server and where it is",
+        "bridge.cli.servers:register",
+        family=True,
+    ),
+    Command(
         "trust",
         "let this repository's configuration run the language servers it names",
         "bridge.cli.trust:register",
