@@ -52,6 +52,11 @@ COMMANDS = (
         "bridge.cli.doctor:register",
     ),
     Command(
+        "setup",
+        "register codeanchor with an MCP client (claude-code, cursor, vscode, ...)",
+        "bridge.cli.setup:register",
+    ),
+    Command(
         "servers",
         "install the npm language servers; list every server and where it is",
         "bridge.cli.servers:register",
@@ -121,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "root" in args:  # `servers` serves no repository
             from bridge.root import choose_root
 
+            args.root_option = args.root
             args.root = choose_root(args.root, guard=args.root_guard)
         handler: Handler = args.handler
         return handler(args)
