@@ -55,10 +55,6 @@ class AppContext(ConfiguredWorkspace):
             self.map_settings = dataclasses.replace(
                 self.map_settings, snapshot_dir=self._scratch.name
             )
-            self._notices.append(
-                "no map built yet: this answer comes from a map built for it alone "
-                "(`codeanchor map build` keeps one, and later answers start faster)"
-            )
         if serving and self._notices:
             log.warning("%s", self._notices[0])
         self._live: LivePool | None = None
@@ -144,6 +140,11 @@ class AppContext(ConfiguredWorkspace):
         background (`load`: from now on)."""
         async with self._map_lock:
             if self._map is None:
+                if self._scratch is not None:
+                    self._notices.append(
+                        "no map built yet: this answer comes from a map built for it alone "
+                        "(`codeanchor map build` keeps one, and later answers start faster)"
+                    )
                 progress = build_progress()
                 opened = partial(CodeMap.open, self.root, self.map_settings, progress)
                 ahead = self.serving  # a server loads the graph soon: see map.graph_feed
