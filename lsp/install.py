@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from lsp.userdata import STAMP, server_folder, servers_dir
 NPM_HINT = "install Node.js 18 or later with npm (e.g. `sudo apt-get install nodejs npm`)"
 _NPM_FLAGS = ("--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error")
 _TAIL_LINES = 8
+_HEARTBEAT_S = 15.0
 
 
 class InstallError(Exception):
@@ -123,7 +125,7 @@ def install_server(spec: ServerSpec, npm: str, say: Callable[[str], None]) -> In
     say(f"{spec.name}: npm install {' '.join(spec.npm_packages)} -> {folder}")
     started = time.monotonic()
     try:
-        _npm_install(npm, staging, spec)
+        _npm_install(npm, staging, spec, say)
         (staging / STAMP).write_text(
             json.dumps({"server": spec.name, "packages": list(spec.npm_packages)}) + "\n",
             encoding="utf-8",
@@ -135,25 +137,35 @@ def install_server(spec: ServerSpec, npm: str, say: Callable[[str], None]) -> In
     return install_status(spec)
 
 
-def _npm_install(npm: str, prefix: Path, spec: ServerSpec) -> None:
+def _npm_install(npm: str, prefix: Path, spec: ServerSpec, say: Callable[[str], None]) -> None:
+    """Run npm, saying every `_HEARTBEAT_S` that it still runs (a download can take
+    minutes, and npm itself prints nothing at this log level)."""
     command = [npm, "install", "--prefix", str(prefix), *_NPM_FLAGS, *spec.npm_packages]
-    try:
-        done = subprocess.run(
-            command,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            check=False,
-        )
-    except OSError as exc:
-        raise InstallError(f"cannot run {npm}: {exc.strerror or exc}; {NPM_HINT}") from exc
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-_TAIL_LINES:]
-        raise InstallError(
-            f"npm could not install {spec.name} (exit {done.returncode}): "
-            + (" | ".join(tail) or "no output")
-        )
+    started = time.monotonic()
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as output:
+        try:
+            process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT
+            )
+        except OSError as exc:
+            raise InstallError(f"cannot run {npm}: {exc.strerror or exc}; {NPM_HINT}") from exc
+        while True:
+            try:
+                code = process.wait(timeout=_HEARTBEAT_S)
+                break
+            except subprocess.TimeoutExpired:
+                say(f"{spec.name}: npm still running ({time.monotonic() - started:.0f} s)")
+            except BaseException:  # Ctrl-C: no npm left behind
+                process.kill()
+                process.wait()
+                raise
+        if code != 0:
+            output.seek(0)
+            tail = output.read().strip().splitlines()[-_TAIL_LINES:]
+            raise InstallError(
+                f"npm could not install {spec.name} (exit {code}): "
+                + (" | ".join(tail) or "no output")
+            )
 
 
 def _swap_in(staging: Path, folder: Path) -> None:

@@ -75,6 +75,14 @@ def test_the_home_directory_is_refused_and_root_overrides(
     assert run_in(capsys, home, "map", "search", "x", "--root", str(home), "--json").code == 0
 
 
+def test_serve_from_the_home_directory_is_refused_before_serving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert "--root" in run_in(capsys, tmp_path, "serve").refused()
+    assert not (tmp_path / ".codeanchor").exists()
+
+
 def test_doctor_runs_anywhere(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
