@@ -7,7 +7,8 @@ them). Figures, each timed end to end with the user's commands:
 
 - install: `pip install <copy>` into the new virtual environment;
 - install line -> first live Python answer: that install, then `codeanchor nav
-  def` on a tiny Python repository (ty answers, verified);
+  def` on a tiny Python repository until it names the right definition (a wrong
+  answer is printed, and its time counts);
 - `servers install typescript` alone, and from it to the first live TypeScript
   answer (`nav def` on a tiny TypeScript repository);
 - tools/list characters: the JSON of the tools a real MCP stdio client lists
@@ -54,6 +55,7 @@ DEMO_GOAL_S = 60.0
 DEMO_GOAL_MB = 300.0
 TOOLS_GOAL_CHARS = 40_000
 STEP_TIMEOUT_S = 900.0
+TRIES = 3
 
 TINY_PY = {
     "pkg/core.py": "def helper():\n    return 1\n",
@@ -157,16 +159,24 @@ def tiny_repo(folder: Path, files: Mapping[str, str]) -> Path:
     return folder
 
 
-def live_definition(codeanchor: Path, repo: Path, where: str, env: Mapping[str, str]) -> float:
-    """Time of one `nav def` that a live server answers with the definition of helper."""
-    elapsed, out = timed(
-        [str(codeanchor), "nav", "def", where, "--name", "helper", "--json"], env, repo
-    )
-    data = json.loads(out)["data"]
-    paths = [location["path"] for location in data["locations"]]
-    if data.get("completeness") != "complete" or not paths or "core" not in paths[0]:
-        raise SystemExit(f"no live definition from {where}: {out}")
-    return elapsed
+def live_definition(
+    codeanchor: Path, repo: Path, where: str, env: Mapping[str, str]
+) -> tuple[float, list[str]]:
+    """Time until a `nav def` (a fresh process each) answers with the definition of
+    helper in its core file, and the wrong answers before it (at most `TRIES`)."""
+    wrong: list[str] = []
+    total = 0.0
+    while len(wrong) < TRIES:
+        elapsed, out = timed(
+            [str(codeanchor), "nav", "def", where, "--name", "helper", "--json"], env, repo
+        )
+        total += elapsed
+        data = json.loads(out)["data"]
+        paths = [f"{loc['path']}:{loc['line']}" for loc in data["locations"]]
+        if data.get("completeness") == "complete" and paths and "core" in paths[0]:
+            return total, wrong
+        wrong.append(f"{data.get('completeness')} {paths}")
+    raise SystemExit(f"no right definition from {where} in {TRIES} tries: {wrong}")
 
 
 async def tools_list_chars(codeanchor: Path, repo: Path, env: Mapping[str, str]) -> int:
@@ -216,13 +226,13 @@ def main() -> int:
         ts_repo = tiny_repo(tmp / "tiny-ts", TINY_TS)
 
         install_s, _ = timed([str(venv / "bin" / "pip"), "install", "-q", str(source)], env, tmp)
-        first_py_s = live_definition(codeanchor, py_repo, "main.py:3", env)
+        first_py_s, py_wrong = live_definition(codeanchor, py_repo, "main.py:3", env)
         ts_install_s, _ = timed([str(codeanchor), "servers", "install", "typescript"], env, tmp)
         [typescript] = choose_servers(Catalog.builtin(), ["typescript"])
         floor = tmp / "npm-floor"
         npm = ["npm", "install", "--prefix", str(floor), "--no-audit", "--no-fund"]
         floor_s, _ = timed([*npm, *typescript.npm_packages], env, tmp)
-        first_ts_s = live_definition(codeanchor, ts_repo, "src/main.ts:3", env)
+        first_ts_s, ts_wrong = live_definition(codeanchor, ts_repo, "src/main.ts:3", env)
         tools_chars = asyncio.run(tools_list_chars(codeanchor, py_repo, env))
 
         demo_source = copy_checkout(tmp / "demo-src")
@@ -242,9 +252,13 @@ def main() -> int:
             f"  install line -> first live Python answer:               {to_py:7.1f} s"
             f"   goal < {PY_GOAL_S:.0f} s: {verdict(to_py, PY_GOAL_S)}"
         )
+        for answer in py_wrong:
+            print(f"    a wrong Python answer came first: {answer}")
         print(f"  codeanchor servers install typescript:                  {ts_install_s:7.1f} s")
         print(f"  floor: plain npm install of the same packages, after:   {floor_s:7.1f} s")
         print(f"  first live TypeScript answer (nav def), after it:       {first_ts_s:7.1f} s")
+        for answer in ts_wrong:
+            print(f"    a wrong TypeScript answer came first: {answer}")
         print(
             f"  servers install -> first live TypeScript answer:        {to_ts:7.1f} s"
             f"   goal < {TS_GOAL_S:.0f} s: {verdict(to_ts, TS_GOAL_S)}"
