@@ -28,6 +28,7 @@ from map import CodeMap
 from verify import CheckCache
 
 if TYPE_CHECKING:
+    from bridge.contract.envelope import Envelope
     from lsp import LivePool
     from map import BuildProgress, BuildReport, LiveMap
 
@@ -49,8 +50,12 @@ class AppContext(ConfiguredWorkspace):
         self.serving = serving
         """A long-lived server: once the map is open, watch the disk and rebuild it."""
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
-        """`read_only` and no map store yet: where the map is built, removed by `aclose`."""
-        if read_only and not CodeMap.has_store(self.root, self.map_settings):
+        """`read_only` and no map store in the root yet: where the map is built instead
+        (removed by `aclose`), so that reading creates nothing in the repository."""
+        self._built_for_answer = False
+        """The map was built in `_scratch` for this answer: `announce` says so."""
+        inside = not Path(self.map_settings.snapshot_dir).is_absolute()  # a folder of the root
+        if read_only and inside and not CodeMap.has_store(self.root, self.map_settings):
             self._scratch = tempfile.TemporaryDirectory(prefix="codeanchor-map-")
             self.map_settings = dataclasses.replace(
                 self.map_settings, snapshot_dir=self._scratch.name
@@ -69,6 +74,18 @@ class AppContext(ConfiguredWorkspace):
         self._stale_answers = 0
         self.check_cache = CheckCache()
         """What nav answers' completeness check reuses between questions (by content)."""
+
+    def announce(self, envelope: Envelope) -> Envelope:
+        """The workspace's notices first (see ConfiguredWorkspace); last, when the map
+        was built in a temporary folder for this answer, that it was."""
+        envelope = super().announce(envelope)
+        if self._built_for_answer:
+            self._built_for_answer = False
+            envelope["warnings"].append(
+                "no map built yet: this answer comes from a map built for it alone "
+                "(`codeanchor map build` keeps one, and later answers start faster)"
+            )
+        return envelope
 
     def note_staleness(self, stale: bool) -> bool:
         """Count stale map answers in a row; True once they reach `stale_hint_after`
@@ -140,11 +157,7 @@ class AppContext(ConfiguredWorkspace):
         background (`load`: from now on)."""
         async with self._map_lock:
             if self._map is None:
-                if self._scratch is not None:
-                    self._notices.append(
-                        "no map built yet: this answer comes from a map built for it alone "
-                        "(`codeanchor map build` keeps one, and later answers start faster)"
-                    )
+                self._built_for_answer = self._scratch is not None
                 progress = build_progress()
                 opened = partial(CodeMap.open, self.root, self.map_settings, progress)
                 ahead = self.serving  # a server loads the graph soon: see map.graph_feed
