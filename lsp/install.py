@@ -131,6 +131,8 @@ def install_server(spec: ServerSpec, npm: str, say: Callable[[str], None]) -> In
             encoding="utf-8",
         )
         _swap_in(staging, folder)
+    except OSError as exc:
+        raise InstallError(f"cannot install into {folder}: {exc.strerror or exc}") from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     say(f"{spec.name}: installed in {time.monotonic() - started:.1f} s")

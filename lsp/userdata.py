@@ -44,5 +44,5 @@ def installed_bins() -> tuple[Path, ...]:
         folders = sorted(servers_dir().iterdir())
     except OSError:
         return ()
-    bins = (folder / "node_modules" / ".bin" for folder in folders if (folder / STAMP).is_file())
-    return tuple(bins)
+    done = (f for f in folders if not f.name.startswith(".") and (f / STAMP).is_file())
+    return tuple(folder / "node_modules" / ".bin" for folder in done)  # not one being installed
