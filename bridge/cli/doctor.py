@@ -14,7 +14,7 @@ from lsp import ServerReport, examine
 
 def register(parser: argparse.ArgumentParser, parent: argparse.ArgumentParser) -> None:
     """Make `doctor` run the examination (its `parser` has the common options)."""
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, root_guard=False)  # doctor reads no tree
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from bridge.cli import common
@@ -53,6 +52,17 @@ COMMANDS = (
         "bridge.cli.doctor:register",
     ),
     Command(
+        "setup",
+        "register codeanchor with an MCP client (claude-code, cursor, vscode, ...)",
+        "bridge.cli.setup:register",
+    ),
+    Command(
+        "servers",
+        "install the npm language servers; list every server and where it is",
+        "bridge.cli.servers:register",
+        family=True,
+    ),
+    Command(
         "trust",
         "let this repository's configuration run the language servers it names",
         "bridge.cli.trust:register",
@@ -74,6 +84,9 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
         description="Code intelligence for coding agents: live navigation, a cached "
         "code map, and memories anchored to code.",
     )
+    parser.add_argument(
+        "--version", action=_PrintVersion, nargs=0, help="print codeanchor's version and exit"
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen = words[0] if words else None
     for command in COMMANDS:
@@ -88,6 +101,16 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
+class _PrintVersion(argparse.Action):
+    """`--version`: the package metadata read only when asked (not on every start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from bridge.about import package_version
+
+        print(f"codeanchor {package_version()}")
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the process exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
@@ -99,9 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         common.report_error(exc, as_json="--json" in words)
         return exc.exit_code
     try:
-        args.root = Path(args.root).resolve()
-        if not args.root.is_dir():
-            raise BadInputError(f"--root {args.root} is not a directory")
+        if "root" in args:  # `servers` serves no repository
+            from bridge.root import choose_root
+
+            args.root_option = args.root
+            args.root = choose_root(args.root, guard=args.root_guard)
         handler: Handler = args.handler
         return handler(args)
     except Exception as exc:

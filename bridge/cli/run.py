@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bridge.cli.common import print_json, report_warning
+from bridge.cli.readonly import is_read_only
 
 if TYPE_CHECKING:
     from bridge.cli.views.text import Page
@@ -48,7 +49,7 @@ async def _run(args: argparse.Namespace, call: ToolCall) -> Envelope:
     from bridge.context import AppContext
     from bridge.contract.translate import as_tool_error
 
-    app = AppContext(args.root)
+    app = AppContext(args.root, read_only=is_read_only(args))
     try:
         return app.announce(await call(app))
     except Exception as exc:

@@ -28,6 +28,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
+from bridge.about import package_version
 from bridge.config import ConfigError
 from bridge.context import AppContext
 from bridge.contract.envelope import error_envelope
@@ -274,6 +275,7 @@ def build_server(app: AppContext, families: tuple[str, ...] | None = None) -> MC
     server = CodeanchorServer(
         cast(SchemaDetail, settings.output_schemas),
         name="codeanchor",
+        version=package_version(),
         instructions=_instructions([spec.fn.__name__ for spec in specs]),
         lifespan=lifespan,
         middleware=[GuardToolCalls(shapes)],

@@ -220,7 +220,15 @@ def _jsons(memory_id: str, jsonl: Path) -> dict[str, list[str]]:
         "memory migrate": ["memory", "migrate", "--to", str(jsonl.with_suffix(".db"))],
         "doctor": ["doctor"],
         "trust": ["trust", "--status"],
+        "servers list": ["servers", "list"],
+        "servers uninstall": ["servers", "uninstall", "bash"],  # not installed: removes none
+        "setup": ["setup", "cursor", "--dry-run"],
     }
+
+
+DOWNLOADS = {"servers install"}
+"""Commands left out here because they fetch from npm (tests/lsp/test_install.py runs
+`servers install --json` against a local package)."""
 
 
 def _command_names() -> set[str]:
@@ -239,17 +247,25 @@ def _command_names() -> set[str]:
 
 
 def test_every_command_takes_json_and_prints_one_document(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, repo: Path
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("CODEANCHOR_DATA_DIR", str(tmp_path / "data"))  # servers: a private one
     jsonl = tmp_path / "memories.jsonl"
     jsonl.write_text(
         orjson.dumps({"text": "prices are per SKU", "refs": [PRICING]}).decode() + "\n"
     )
     saved = run(capsys, repo, "memory", "add", "--text", "t", "--ref", PRICING, "--json").json()
     commands = _jsons(saved["id"], jsonl)
-    assert set(commands) == _command_names() - {"serve"}
+    assert set(commands) == _command_names() - {"serve"} - DOWNLOADS
     for name, args in commands.items():
-        done = run(capsys, repo, *args, "--json")
+        if name.startswith("servers"):  # per user, not per repository: no --root
+            capsys.readouterr()
+            done = Done(main([*args, "--json"]), *capsys.readouterr())
+        else:
+            done = run(capsys, repo, *args, "--json")
         if name == "memory review":  # interactive: without a terminal, a refusal
             assert (done.code, done.json()["ok"]) == (2, False)
             continue
