@@ -3,8 +3,10 @@
 Servers that answer `textDocument/diagnostic` are asked (pull). The others
 push `textDocument/publishDiagnostics` when they like, and the connection
 keeps what they published (`lsp.published`) until it is settled for what the
-server was last sent. A wait has a deadline: one that passes answers with
-what is there, flagged not settled.
+server was last sent; a document whose last publish is older than the last
+change of the workspace (a file it uses changed) is sent again first, so the
+server publishes for it anew. A wait has a deadline: one that passes answers
+with what is there, flagged not settled.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ async def diagnostics_of(
         )
     except (UnsupportedQueryError, ServerRequestError):
         published = session.published
+        if published is not None and published.stale(doc.uri):
+            doc = await session.sync(doc.path, again=True)
         settled = published is not None and await published.settled(doc.uri, within)
         found = () if published is None else published.current(doc.uri)
         return DiagnosticsReport(shown, "published", convert(root, doc.path, found), settled)

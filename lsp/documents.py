@@ -157,6 +157,14 @@ class Documents:
             _send_change(sink, uri, doc.version + 1, "")
         return uri
 
+    def touch(self, path: Path, sink: DocumentSink) -> OpenDocument:
+        """Send the open document `path` again, same text, next version: the server
+        checks it again and publishes its diagnostics for that version."""
+        doc = self._open[path]
+        doc.version += 1
+        _send_change(sink, doc.uri, doc.version, doc.text)
+        return doc
+
     @staticmethod
     def close_blank(uri: str, sink: DocumentSink) -> None:
         """Close a document `blank` sent."""

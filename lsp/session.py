@@ -143,9 +143,10 @@ class ServerSession:
 
     # -- the query cycle ------------------------------------------------------
 
-    async def sync(self, path: Path) -> OpenDocument:
+    async def sync(self, path: Path, *, again: bool = False) -> OpenDocument:
         """Start the server if needed, push the disk to it, and return the queried
-        file as the server now has it open.
+        file as the server now has it open; `again`: sent once more as a new version
+        of the same text, so the server checks it again (`Documents.touch`).
 
         Raises ServerCrashedError (or ServerGaveUpError), RequestTimeoutError
         when the server does not start, and DiskError for an unusable file.
@@ -153,7 +154,8 @@ class ServerSession:
         async with self._lock:
             conn = await self._pushed()
             try:
-                return self._documents.current(path, conn)
+                doc = self._documents.current(path, conn)
+                return self._documents.touch(path, conn) if again else doc
             except (ServerCrashedError, RequestTimeoutError):
                 await self._fail(conn)
                 raise

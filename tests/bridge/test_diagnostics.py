@@ -127,6 +127,16 @@ BREAKING = [
 ]
 
 
+GO_BREAKING = Breaking(
+    Case("go_app", "go", "gopls", "shapes/shapes.go", CASES[4].bad_line),
+    "func Total(shapes []Shape) float64",
+    "func Total(shapes []Shape, scale float64) float64",
+    "shapes/shapes.go#Total",
+    "main.go",
+    "shapes.Total(all)",
+)
+
+
 def _checked(data: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     return [(f["path"], f["why"], f["symbols"]) for f in data["files"]]
 
@@ -171,6 +181,33 @@ def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
     assert (edit.user, line_of(repo.root, edit.user, edit.call)) in _errors(changed)
     assert changed["notChecked"] == []
     assert changed["completeness"] == "complete", changed["completenessReasons"]
+
+
+@pytest.mark.parametrize("edit", [GO_BREAKING, BREAKING[1]], ids=lambda b: b.case.server)
+def test_a_callers_diagnostics_published_before_the_change_are_never_taken_as_current(
+    tmp_path: Path, edit: Breaking
+) -> None:
+    """The caller's file was open (and published clean) before the change: the
+    first answer after it lists the broken call, or says it is not settled."""
+    case = edit.case
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            before = await call(client, "nav_diagnostics", path=edit.user)
+            repo.write(case.path, repo.read(case.path).replace(edit.old, edit.new))
+            changed = await call(client, "nav_diagnostics")
+            return before["data"], changed["data"]
+
+    before, changed = asyncio.run(scenario())
+    assert before["errorCount"] == 0, before["diagnostics"]
+    user = next(f for f in changed["files"] if f["path"] == edit.user)
+    broken = (edit.user, line_of(repo.root, edit.user, edit.call))
+    if user["settled"]:
+        assert broken in _errors(changed), changed
+    else:
+        assert changed["completeness"] == "partial", changed
 
 
 def test_every_caller_file_is_checked_and_settled_though_they_open_together(
@@ -275,6 +312,25 @@ def test_published_diagnostics_settle_only_for_what_the_server_was_last_sent() -
         return stale, current, unversioned, [d.message for d in found.current(uri)]
 
     assert asyncio.run(scenario()) == (False, True, True, ["old"])
+
+
+def test_a_publish_from_before_the_workspace_changed_is_stale_until_sent_again() -> None:
+    """A user of a changed file keeps its version: its old publish proves nothing."""
+    user = "file:///w/user.go"
+
+    async def scenario() -> tuple[bool, bool, bool, bool]:
+        found = PublishedDiagnostics()
+        found.sent(user, 1)
+        found.publish(types.PublishDiagnosticsParams(uri=user, diagnostics=[], version=1))
+        found.workspace_changed()  # another file changed
+        stale = found.stale(user)
+        settled_old = await found.settled(user, within=0.2)
+        found.sent(user, 2)  # sent again
+        still = found.stale(user)
+        found.publish(types.PublishDiagnosticsParams(uri=user, diagnostics=[], version=2))
+        return stale, settled_old, still, await found.settled(user, within=30.0)
+
+    assert asyncio.run(scenario()) == (True, False, False, True)
 
 
 def test_the_command_exits_1_when_an_error_is_reported(
