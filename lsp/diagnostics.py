@@ -1,6 +1,7 @@
 """Diagnostics (errors, warnings) of one document, pulled or collected as published.
 
-Servers that answer `textDocument/diagnostic` are asked (pull). The others
+Servers that answer `textDocument/diagnostic` are asked (pull), and so is
+tsserver behind typescript-language-server (`lsp.tsserver_pull`). The others
 push `textDocument/publishDiagnostics` when they like, and the connection
 keeps what they published (`lsp.published`) until it is settled for what the
 server was last sent; a document whose last publish is older than the last
@@ -21,6 +22,7 @@ from lsprotocol import types
 from disk.paths import relative_posix
 from lsp.errors import ServerRequestError, UnsupportedQueryError
 from lsp.model import DiagnosticsSource
+from lsp.tsserver_pull import tsserver_diagnostics
 
 if TYPE_CHECKING:
     from lsp.documents import OpenDocument
@@ -96,16 +98,21 @@ async def diagnostics_of(
     session: ServerSession, doc: OpenDocument, root: Path, within: float
 ) -> DiagnosticsReport:
     """The diagnostics of the synced document `doc`: pulled when the server answers
-    `textDocument/diagnostic` (and does not refuse it), else the published ones once
-    settled, waiting at most `within` seconds."""
+    `textDocument/diagnostic` (or, `pull_through_tsserver`, tsserver's own requests)
+    and does not refuse it, else the published ones once settled, waiting at most
+    `within` seconds."""
     shown = relative_posix(root, doc.path)
     params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
     try:
-        result = await session.ask(
-            types.TEXT_DOCUMENT_DIAGNOSTIC,
-            lambda c: c.text_document_diagnostic_async(params),
-            path=doc.path,
-        )
+        if session.spec.pull_through_tsserver:
+            found: Sequence[types.Diagnostic] = await tsserver_diagnostics(session, doc)
+        else:
+            result = await session.ask(
+                types.TEXT_DOCUMENT_DIAGNOSTIC,
+                lambda c: c.text_document_diagnostic_async(params),
+                path=doc.path,
+            )
+            found = pulled_items(result)
     except (UnsupportedQueryError, ServerRequestError):
         published = session.published
         if published is not None and published.stale(doc.uri):
@@ -113,4 +120,4 @@ async def diagnostics_of(
         settled = published is not None and await published.settled(doc.uri, within)
         found = () if published is None else published.current(doc.uri)
         return DiagnosticsReport(shown, "published", convert(root, doc.path, found), settled)
-    return DiagnosticsReport(shown, "pull", convert(root, doc.path, pulled_items(result)), True)
+    return DiagnosticsReport(shown, "pull", convert(root, doc.path, found), True)

@@ -314,6 +314,26 @@ def test_published_diagnostics_settle_only_for_what_the_server_was_last_sent() -
     assert asyncio.run(scenario()) == (False, True, True, ["old"])
 
 
+def test_an_edited_file_that_stays_clean_is_settled_in_typescript(tmp_path: Path) -> None:
+    """typescript-language-server publishes nothing for a clean file edited into a clean
+    file: the answer is asked of tsserver, never waited for until the deadline."""
+    case = CASES[2]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            await call(client, "nav_diagnostics", path=case.path)
+            repo.write(case.path, "// edited\n" + repo.read(case.path))
+            answer = await call(client, "nav_diagnostics", path=case.path)
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    data = asyncio.run(scenario())
+    assert (data["errorCount"], data["completeness"]) == (0, "complete"), data
+    assert [(f["source"], f["settled"]) for f in data["files"]] == [("pull", True)]
+
+
 def test_a_publish_from_before_the_workspace_changed_is_stale_until_sent_again() -> None:
     """A user of a changed file keeps its version: its old publish proves nothing."""
     user = "file:///w/user.go"
