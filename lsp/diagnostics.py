@@ -26,7 +26,7 @@ from lsp.tsserver_pull import tsserver_diagnostics
 
 if TYPE_CHECKING:
     from lsp.documents import OpenDocument
-    from lsp.session import ServerSession
+    from lsp.session import Held, ServerSession
 
 _SEVERITIES = {
     types.DiagnosticSeverity.Error: "error",
@@ -95,26 +95,31 @@ def convert(root: Path, path: Path, found: Sequence[types.Diagnostic]) -> tuple[
 
 
 async def diagnostics_of(
-    session: ServerSession, doc: OpenDocument, root: Path, within: float
+    session: ServerSession | Held,
+    server: ServerSession,
+    doc: OpenDocument,
+    root: Path,
+    within: float,
 ) -> DiagnosticsReport:
-    """The diagnostics of the synced document `doc`: pulled when the server answers
+    """The diagnostics of the synced document `doc`: pulled when the `server` answers
     `textDocument/diagnostic` (or, `pull_through_tsserver`, tsserver's own requests)
     and does not refuse it, else the published ones once settled, waiting at most
-    `within` seconds."""
+    `within` seconds (a stale document is sent again through `session`: the server,
+    or the hold of an overlay on it)."""
     shown = relative_posix(root, doc.path)
     params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
     try:
-        if session.spec.pull_through_tsserver:
-            found: Sequence[types.Diagnostic] = await tsserver_diagnostics(session, doc)
+        if server.spec.pull_through_tsserver:
+            found: Sequence[types.Diagnostic] = await tsserver_diagnostics(server, doc)
         else:
-            result = await session.ask(
+            result = await server.ask(
                 types.TEXT_DOCUMENT_DIAGNOSTIC,
                 lambda c: c.text_document_diagnostic_async(params),
                 path=doc.path,
             )
             found = pulled_items(result)
     except (UnsupportedQueryError, ServerRequestError):
-        published = session.published
+        published = server.published
         if published is not None and published.stale(doc.uri):
             doc = await session.sync(doc.path, again=True)
         settled = published is not None and await published.settled(doc.uri, within)

@@ -22,9 +22,11 @@ past it, queries answer at once (flagged as from a server still loading).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -82,6 +84,20 @@ async def _send(conn: Connection, method: str, make: Callable[[LanguageClient], 
                 raise
         await asyncio.sleep(_CONTENT_MODIFIED_PAUSE_S)
     return await conn.call(method, make(conn.lsp))
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Documents of a server held by `ServerSession.overlaid` (its lock is taken)."""
+
+    _documents: Documents
+    _conn: Connection
+
+    async def sync(self, path: Path, *, again: bool = False) -> OpenDocument:
+        """`ServerSession.sync` without pushing the disk: an open document stays as
+        sent (the overlay with it)."""
+        doc = self._documents.opened(path) or self._documents.current(path, self._conn)
+        return self._documents.touch(path, self._conn) if again else doc
 
 
 class ServerSession:
@@ -159,6 +175,27 @@ class ServerSession:
             except (ServerCrashedError, RequestTimeoutError):
                 await self._fail(conn)
                 raise
+
+    @contextlib.asynccontextmanager
+    async def overlaid(self, texts: Mapping[Path, str]) -> AsyncIterator[Held]:
+        """Hold the server (other queries wait) with `texts` sent in place of those
+        files' content on disk (a baseline to compare with), then send the disk again.
+        Inside, documents are opened or sent again through the `Held` yielded."""
+        async with self._lock:
+            conn = await self._pushed()
+            try:
+                conn.published.workspace_changed()
+                for path, text in texts.items():
+                    self._documents.current(path, conn)
+                    self._documents.overlay(path, text, conn)
+                yield Held(self._documents, conn)
+            except (ServerCrashedError, RequestTimeoutError):
+                await self._fail(conn)
+                raise
+            finally:
+                if conn.alive:
+                    conn.published.workspace_changed()
+                    self._documents.refresh(conn)
 
     async def sync_workspace(self) -> None:
         """Like `sync`, for a query about no file in particular."""

@@ -11,10 +11,11 @@ diagnostics of a file are the diagnostics of the text we sent, as a pull.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.lsp.client import LanguageClient
 
 from lsp.errors import ServerRequestError
 
@@ -37,14 +38,16 @@ async def tsserver_diagnostics(session: ServerSession, doc: OpenDocument) -> lis
     tsserver refuses one of the requests."""
     found: list[types.Diagnostic] = []
     for kind in _KINDS:
-        params = types.ExecuteCommandParams(command=COMMAND, arguments=[kind, {"file": doc.uri}])
         answer = await session.ask(
-            types.WORKSPACE_EXECUTE_COMMAND,
-            lambda c, p=params: c.workspace_execute_command_async(p),
-            path=doc.path,
+            types.WORKSPACE_EXECUTE_COMMAND, _request(kind, doc.uri), path=doc.path
         )
         found.extend(_diagnostic(item) for item in _body(session.spec.name, kind, answer))
     return found
+
+
+def _request(kind: str, uri: str) -> Callable[[LanguageClient], Awaitable[Any]]:
+    params = types.ExecuteCommandParams(command=COMMAND, arguments=[kind, {"file": uri}])
+    return lambda c: c.workspace_execute_command_async(params)
 
 
 def _body(server: str, kind: str, answer: object) -> Sequence[Mapping[str, Any]]:

@@ -31,6 +31,9 @@ DiagnosticsReasonCode = Literal[
 ]
 """Why a nav_diagnostics answer is partial."""
 NotCheckedReason = Literal["no_server", "files_capped"]
+DiagnosticChange = Literal["new", "existing", "unknown"]
+"""Whether a diagnostic is absent from the baseline (`new`: the change made it), present
+there (`existing`), or not told (`unknown`: its file's baseline did not come in time)."""
 CheckedFor = Literal["asked", "changed", "uses_changed_symbol", "names_removed_symbol"]
 """Why nav_diagnostics checks a file (or would have): named by `path`, changed since
 `since`, a first-hop user in the map of a symbol the change touched, or a file naming
@@ -104,6 +107,21 @@ class DiagnosticItem(TypedDict):
     message: str
     code: str | None
     source: str | None
+    change: DiagnosticChange
+
+
+class DiagnosticsBaseline(TypedDict):
+    """What `new` and `existing` were told against: the servers' diagnostics of the same
+    files with the `changedFiles` files as they were at `commit` (none changed: the
+    answer itself); `checkedFiles` asked again (those with diagnostics now), `missing`
+    those whose baseline did not come in time (their diagnostics are `unknown`)."""
+
+    kind: Literal["since"]
+    commit: str
+    changedFiles: int
+    checkedFiles: int
+    missing: list[str]
+    message: str
 
 
 class DiagnosticsFile(TypedDict):
@@ -133,12 +151,17 @@ class NotChecked(TypedDict):
 
 
 class DiagnosticsData(TypedDict):
-    """nav_diagnostics: errors first."""
+    """nav_diagnostics: errors first, the new ones (the change made them) before the
+    others; `baseline` None when it could not be had (see the warnings)."""
 
     scope: DiagnosticsScope
     errorCount: int
     warningCount: int
     count: int
+    newCount: int
+    newErrorCount: int
+    existingCount: int
+    baseline: DiagnosticsBaseline | None
     completeness: Completeness
     completenessReasons: list[DiagnosticsReason]
     files: list[DiagnosticsFile]

@@ -29,6 +29,7 @@ from typing import get_args
 from bridge.context import AppContext
 from bridge.contract.change_shapes import CheckedFor
 from bridge.tools.changes import ChangeSet, read_change
+from memory import Diff
 from verify import Scan, scan
 
 MAX_NAMES = 10
@@ -50,10 +51,13 @@ class ToCheck:
 
 @dataclass(frozen=True, slots=True)
 class ChangeScope:
-    """The files to check, in order, and what could not be looked for (sentences)."""
+    """The files to check, in order, what could not be looked for (sentences), and
+    the diff they come from."""
 
     files: list[ToCheck]
     unknown: list[str]
+    diff: Diff | None
+    """None: a single file asked for outside a git repository (no baseline)."""
 
 
 async def change_scope(app: AppContext, since: str) -> ChangeScope:
@@ -93,7 +97,7 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
         )
     files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
     files.sort(key=lambda f: (_ORDER[f.why], f.path))
-    return ChangeScope(files, unknown)
+    return ChangeScope(files, unknown, change.diff)
 
 
 def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:

@@ -210,6 +210,35 @@ def test_a_callers_diagnostics_published_before_the_change_are_never_taken_as_cu
         assert changed["completeness"] == "partial", changed
 
 
+@pytest.mark.parametrize("edit", [BREAKING[0], GO_BREAKING], ids=lambda b: b.case.server)
+def test_what_the_change_broke_is_new_and_listed_before_what_was_broken_already(
+    tmp_path: Path, edit: Breaking
+) -> None:
+    """Errors committed before (one per file, more than the new ones) are `existing`;
+    the broken call is `new`, and comes first."""
+    case = edit.case
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    old_errors = {
+        "python": "\nbroken_{n}: int = 'not a number'\n",
+        "go": '\nvar broken{n} int = "not a number"\n',
+    }[case.language]
+    for n, path in enumerate((case.path, edit.user)):
+        repo.write(path, repo.read(path) + old_errors.format(n=n) * 3)
+    repo.commit("errors that were there before")
+    repo.write(case.path, repo.read(case.path).replace(edit.old, edit.new))
+    data = _diagnose_change(repo)
+    broken = (edit.user, line_of(repo.root, edit.user, edit.call))
+    changes = {(d["path"], d["line"], d["change"]) for d in data["diagnostics"]}
+    assert (*broken, "new") in changes, data["diagnostics"]
+    errors = [d for d in data["diagnostics"] if d["severity"] == "error"]
+    assert [d["change"] for d in errors].count("existing") >= 6
+    assert errors[0]["change"] == "new"
+    assert data["newErrorCount"] == sum(d["change"] == "new" for d in errors)
+    assert data["baseline"]["kind"] == "since" and data["baseline"]["missing"] == []
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
 def test_every_caller_file_is_checked_and_settled_though_they_open_together(
     tmp_path: Path,
 ) -> None:
