@@ -20,6 +20,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from lsprotocol import types
 
@@ -27,6 +28,12 @@ VERSIONED_QUIET_S = 0.1
 """Quiet after a publish for the current version (a server may send a second one)."""
 UNVERSIONED_QUIET_S = 0.4
 """Quiet after an unversioned publish (tsserver: syntax, then semantic, then suggestions)."""
+
+
+def _key(uri: str) -> str:
+    """One spelling of a document's URI: servers escape URIs their own way (gopls
+    sends a `+` in a folder name as is; Python's `as_uri` sends `%2B`)."""
+    return unquote(uri)
 
 
 @dataclass(slots=True)
@@ -50,7 +57,7 @@ class PublishedDiagnostics:
 
     def sent(self, uri: str, version: int) -> None:
         """Record that the server was sent `version` of the document (didOpen/didChange)."""
-        doc = self._documents.setdefault(uri, _Document())
+        doc = self._documents.setdefault(_key(uri), _Document())
         doc.sent_version, doc.sent_at = version, time.monotonic()
 
     def workspace_changed(self) -> None:
@@ -62,7 +69,7 @@ class PublishedDiagnostics:
         """True when the document was last sent before the workspace last changed and
         no publish came since: the server may never publish for it again unless it is
         sent again."""
-        doc = self._documents.get(uri)
+        doc = self._documents.get(_key(uri))
         if doc is None:
             return False
         since = self._workspace_changed_at
@@ -70,14 +77,14 @@ class PublishedDiagnostics:
 
     def publish(self, params: types.PublishDiagnosticsParams) -> None:
         """Keep what the server just published."""
-        doc = self._documents.setdefault(params.uri, _Document())
+        doc = self._documents.setdefault(_key(params.uri), _Document())
         doc.diagnostics, doc.version = params.diagnostics, params.version
         doc.published_at = time.monotonic()
         self._changed.set()
 
     def _quiet_for(self, uri: str) -> float | None:
         """Seconds still to wait for `uri` to settle (0: settled), or None: no fresh publish."""
-        doc = self._documents.get(uri)
+        doc = self._documents.get(_key(uri))
         if doc is None or doc.published_at is None:
             return None
         if doc.published_at < self._workspace_changed_at:
@@ -112,5 +119,5 @@ class PublishedDiagnostics:
 
     def current(self, uri: str) -> Sequence[types.Diagnostic]:
         """The last diagnostics published for `uri` (none yet: empty)."""
-        doc = self._documents.get(uri)
+        doc = self._documents.get(_key(uri))
         return () if doc is None else doc.diagnostics

@@ -382,6 +382,20 @@ def test_a_publish_from_before_the_workspace_changed_is_stale_until_sent_again()
     assert asyncio.run(scenario()) == (True, False, False, True)
 
 
+def test_a_publish_is_for_the_document_however_the_server_escapes_its_uri() -> None:
+    """gopls sends a `+` in a folder name as is; the document was opened as `%2B`."""
+
+    async def scenario() -> tuple[bool, int]:
+        found = PublishedDiagnostics()
+        found.sent("file:///w/a%2Bb/x.go", 1)
+        found.publish(
+            types.PublishDiagnosticsParams(uri="file:///w/a+b/x.go", diagnostics=[], version=1)
+        )
+        return await found.settled("file:///w/a%2Bb/x.go", within=30.0), 0
+
+    assert asyncio.run(scenario()) == (True, 0)
+
+
 def test_the_command_exits_1_when_an_error_is_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

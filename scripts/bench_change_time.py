@@ -1,0 +1,457 @@
+"""Benchmark the change-time loop: edit a function, ask nav_diagnostics at once, grade it.
+
+On real projects (clones given on the command line, copied to a temporary
+git repository first), each scripted change of a function that other files
+call (a required parameter added, a parameter removed, the function renamed
+by hand, its return type changed, the function deleted) is written to disk
+and, at once, `nav_diagnostics {}` is asked in process (the servers and the
+map warm, as in an agent's running session) with a large budget, then at the
+default budget. Each answer is graded against the language's own checker run
+from the command line on the same tree (ty check; tsc --noEmit from
+.tools/node; go build -gcflags=-e and go vet), before and after the change:
+
+    recall        the checker's new error lines (absent before the change, by
+                  file, message and line text) that the answer lists as errors
+    wrong_new     answer errors marked `new` on a line that is no new error
+    seconds       the wait for the answer, edit written -> answer (large budget)
+    complete_miss the answer said `complete` yet missed a new error (must be 0)
+    new_first     at the default budget, the errors shown begin with the new ones
+
+Then each function is renamed with a `nav_rename` preview, applied, and the
+checker counts the errors the rename left (new ones); the preview's
+`completeness` and `notRenamed` (when given) say whether it said so.
+
+    .venv/bin/python scripts/bench_change_time.py go=/tmp/src/mux python=/tmp/src/x
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bridge.context import AppContext  # noqa: E402
+from bridge.tools.diagnostics import nav_diagnostics  # noqa: E402
+from bridge.tools.rename import nav_rename  # noqa: E402
+from map import extract_file  # noqa: E402
+
+LARGE_BUDGET = 50_000
+PER_KIND = 2
+KINDS = ("add_param", "remove_param", "rename", "return_type", "delete")
+EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
+NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
+
+Line = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A function other files call: its file, name, node ID and 1-based lines."""
+
+    path: str
+    name: str
+    node_id: str
+    first: int
+    last: int
+    name_line: int
+    name_col: int
+
+
+# --------------------------------------------------------------- the checkers
+
+
+def _run(root: Path, *command: str) -> str:
+    env = {**os.environ, "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
+    return done.stdout + done.stderr
+
+
+_TY = re.compile(r"^(?P<path>[^:\s]+\.pyi?):(?P<line>\d+):\d+: error\[[^\]]*\] (?P<msg>.*)$")
+_TSC = re.compile(r"^(?P<path>[^(\s]+)\((?P<line>\d+),\d+\): error (?P<msg>.*)$")
+_GO = re.compile(r"^(?:\.\/)?(?P<path>[^:\s]+\.go):(?P<line>\d+):\d+: (?P<msg>.*)$")
+
+
+def checker_errors(language: str, root: Path) -> list[tuple[str, int, str]]:
+    """(path, line, message) of every error the language's own checker reports."""
+    if language == "python":
+        out, pattern = (
+            _run(root, str(ROOT / ".venv/bin/ty"), "check", "--output-format", "concise"),
+            _TY,
+        )
+    elif language == "typescript":
+        out, pattern = _run(root, str(NODE_BIN / "tsc"), "--noEmit", "-p", "."), _TSC
+    else:
+        out = _run(root, "go", "build", "-gcflags=-e", "./...") + _run(root, "go", "vet", "./...")
+        pattern = _GO
+    found = set()
+    for raw in out.splitlines():
+        match = pattern.match(raw.strip())
+        if match is not None:
+            path = (
+                os.path.relpath(root / match["path"], root) if language == "go" else match["path"]
+            )
+            found.add((path, int(match["line"]), match["msg"].strip()))
+    return sorted(found)
+
+
+def _text_of(root: Path, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    if path not in cache:
+        try:
+            cache[path] = (root / path).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def new_error_lines(
+    before: list[tuple[str, int, str]],
+    before_texts: dict[str, list[str]],
+    after: list[tuple[str, int, str]],
+    root: Path,
+) -> set[Line]:
+    """The lines of the errors `after` has and `before` had not (file, message, line text)."""
+    old = Counter((p, m, _text_of(root, p, n, before_texts)) for p, n, m in before)
+    now: dict[str, list[str]] = {}
+    found = set()
+    for p, n, m in after:
+        key = (p, m, _text_of(root, p, n, now))
+        if old[key] > 0:
+            old[key] -= 1
+        else:
+            found.add((p, n))
+    return found
+
+
+# --------------------------------------------------------------- the changes
+
+
+def targets(root: Path, language: str, limit: int) -> list[Target]:
+    """Functions defined outside tests that another file calls by name, most calls first."""
+    exts = EXTENSIONS[language]
+    files = [
+        p
+        for p in subprocess.run(
+            ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.split()
+        if p.endswith(exts)
+    ]
+    texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in files}
+    found = []
+    for path in files:
+        if re.search(r"(^|/)(tests?|__tests__|examples?|docs)/|_test\.go$|\.test\.tsx?$", path):
+            continue
+        try:
+            extract = extract_file(path, (root / path).read_bytes())
+        except ValueError:
+            continue
+        for sym in extract.symbols:
+            if sym.kind not in ("function", "method") or sym.name.startswith("_"):
+                continue
+            if len(sym.name) < 4 or sym.name in ("main", "init", "constructor"):
+                continue
+            word = re.compile(rf"\b{re.escape(sym.name)}\s*\(")
+            calls = sum(len(word.findall(t)) for p, t in texts.items() if p != path)
+            if calls:
+                line = texts[path].splitlines()[sym.selection.start_line]
+                found.append(
+                    (
+                        -calls,
+                        Target(
+                            path,
+                            sym.name,
+                            sym.node_id,
+                            sym.range.start_line + 1,
+                            sym.range.end_line + 1,
+                            sym.selection.start_line + 1,
+                            sym.selection.start_char,
+                        ),
+                        line,
+                    )
+                )
+    found.sort(key=lambda f: (f[0], f[1].node_id))
+    return [t for _, t, _ in found][:limit]
+
+
+def _params(line: str, name: str) -> tuple[int, int] | None:
+    """Where the parameter list after `name` opens and closes on its line."""
+    at = line.find(name + "(")
+    if at < 0:
+        at = line.find(name + " = (")
+        if at < 0:
+            return None
+        at = line.index("(", at) - len(name)
+    start = at + len(name)
+    depth = 0
+    for i in range(start, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[i], 0)
+        if depth == 0:
+            return start, i
+    return None
+
+
+def edit(kind: str, language: str, text: str, t: Target) -> str | None:
+    """`text` with the change `kind` made to `t` (None: it does not apply)."""
+    lines = text.splitlines(keepends=True)
+    if kind == "delete":
+        return "".join(lines[: t.first - 1] + lines[t.last :])
+    i = t.name_line - 1
+    line = lines[i]
+    if kind == "rename":
+        col = t.name_col
+        if line[col : col + len(t.name)] != t.name:
+            return None
+        lines[i] = line[:col] + t.name + "Renamed" + line[col + len(t.name) :]
+        return "".join(lines)
+    span = _params(line, t.name)
+    if span is None:
+        return None
+    open_at, close_at = span
+    params = line[open_at + 1 : close_at]
+    if any(mark in params for mark in ("*", "=", "...", "?", "{", "[")):
+        return None
+    if kind == "add_param":
+        added = {
+            "python": "added_param",
+            "typescript": "addedParam: number",
+            "go": "addedParam int",
+        }[language]
+        new = f"{params}, {added}" if params.strip() else added
+        lines[i] = line[: open_at + 1] + new + line[close_at:]
+    elif kind == "remove_param":
+        parts = [p for p in params.split(",") if p.strip()]
+        if (
+            not parts
+            or parts[-1].strip() in ("self", "cls")
+            or (language == "go" and " " not in parts[-1].strip())
+        ):
+            return None
+        lines[i] = line[: open_at + 1] + ",".join(parts[:-1]) + line[close_at:]
+    else:  # return_type
+        rest = line[close_at + 1 :]
+        if language == "python":
+            match = re.match(r"\s*->\s*([^:]+):", rest)
+            new_rest = None if match is None else rest.replace(match.group(1), "None", 1)
+        elif language == "typescript":
+            match = re.match(r"\s*:\s*([^{=]+?)\s*(\{|=>)", rest)
+            new_rest = None if match is None else rest.replace(match.group(1), "void", 1)
+        else:
+            match = re.match(r"\s*([^{]+?)\s*\{", rest)
+            new_rest = None if match is None else rest.replace(match.group(1), "struct{}", 1)
+        if new_rest is None:
+            return None
+        lines[i] = line[: close_at + 1] + new_rest
+    return "".join(lines)
+
+
+# --------------------------------------------------------------- grading
+
+
+def _answer_errors(data: dict[str, Any]) -> list[tuple[str, int, str]]:
+    return [
+        (d["path"], d["line"], d["change"]) for d in data["diagnostics"] if d["severity"] == "error"
+    ]
+
+
+def grade(data: dict[str, Any], truth: set[Line]) -> dict[str, Any]:
+    errors = _answer_errors(data)
+    listed = {(p, n) for p, n, _ in errors}
+    found = truth & listed
+    return {
+        "truthNew": len(truth),
+        "found": len(found),
+        "wrongNew": sum(c == "new" and (p, n) not in truth for p, n, c in errors),
+        "completeMiss": data["completeness"] == "complete" and found != truth,
+        "completeness": data["completeness"],
+        "reasons": [r["code"] for r in data["completenessReasons"]],
+    }
+
+
+def new_first(data: dict[str, Any]) -> bool:
+    """The errors listed begin with every new one listed (none after an existing one)."""
+    changes = [d["change"] for d in data["diagnostics"] if d["severity"] == "error"]
+    seen_old = False
+    for change in changes:
+        if change != "new":
+            seen_old = True
+        elif seen_old:
+            return False
+    return True
+
+
+async def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    answer = await call()
+    return time.perf_counter() - start, answer
+
+
+async def bench_project(language: str, source: Path, per_kind: int) -> list[dict[str, Any]]:
+    work = Path(tempfile.mkdtemp(prefix=f"bench-change-{language}-"))
+    root = work / source.name
+    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    (root / ".gitignore").open("a").write("\n.codeanchor/\n")
+    subprocess.run(
+        "git init -q -b main && git add -A && git -c user.name=b -c user.email=b@b commit -qm base",
+        shell=True,
+        cwd=root,
+        check=True,
+    )
+    before = checker_errors(language, root)
+    before_texts: dict[str, list[str]] = {}
+    for p, n, _ in before:
+        _text_of(root, p, n, before_texts)
+    rows: list[dict[str, Any]] = []
+    app = AppContext(root)
+    try:
+        await nav_diagnostics(app)  # warm: servers started, map built (an agent's session)
+        chosen = targets(root, language, 40)
+        for kind in KINDS:
+            done = 0
+            for t in chosen:
+                if done >= per_kind:
+                    break
+                original = (root / t.path).read_text(encoding="utf-8")
+                changed = edit(kind, language, original, t)
+                if changed is None:
+                    continue
+                done += 1
+                (root / t.path).write_text(changed, encoding="utf-8")
+                seconds, large = await _timed(lambda: nav_diagnostics(app, budget=LARGE_BUDGET))
+                small_s, small = await _timed(lambda: nav_diagnostics(app))
+                truth = new_error_lines(before, before_texts, checker_errors(language, root), root)
+                row = {
+                    "language": language,
+                    "project": source.name,
+                    "kind": kind,
+                    "target": t.node_id,
+                }
+                row |= grade(large["data"], truth)
+                row |= {
+                    "seconds": round(seconds, 2),
+                    "defaultSeconds": round(small_s, 2),
+                    "newFirst": new_first(small["data"]),
+                    "defaultShown": len(small["data"]["diagnostics"]),
+                    "defaultNewShown": sum(
+                        d["change"] == "new" for d in small["data"]["diagnostics"]
+                    ),
+                    "markedNew": large["data"]["newErrorCount"],
+                }
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+                (root / t.path).write_text(original, encoding="utf-8")
+        rows.extend(
+            await _renames(app, language, root, before, before_texts, chosen[: per_kind * 2])
+        )
+    finally:
+        await app.aclose()
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+async def _renames(
+    app: AppContext,
+    language: str,
+    root: Path,
+    before: list[tuple[str, int, str]],
+    before_texts: dict[str, list[str]],
+    chosen: list[Target],
+) -> list[dict[str, Any]]:
+    rows = []
+    for t in chosen:
+        snapshot = {p: (root / p).read_bytes() for p in _tracked(root)}
+        try:
+            preview = await nav_rename(app, t.node_id, t.name + "Renamed")
+            hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
+            await nav_rename(app, t.node_id, t.name + "Renamed", apply=True, hashes=hashes)
+        except Exception as exc:  # noqa: BLE001 - a failed rename is a figure too
+            rows.append(
+                {
+                    "language": language,
+                    "kind": "rename_preview",
+                    "target": t.node_id,
+                    "error": str(exc)[:200],
+                }
+            )
+            continue
+        left = new_error_lines(before, before_texts, checker_errors(language, root), root)
+        data = preview["data"]
+        listed = {(s["path"], s["line"]) for s in data.get("notRenamed", [])}
+        row = {
+            "language": language,
+            "project": root.name,
+            "kind": "rename_preview",
+            "target": t.node_id,
+            "edits": data["editCount"],
+            "errorsLeft": len(left),
+            "leftListed": len(left & listed),
+            "completeness": data.get("completeness"),
+            "silentLeftovers": len(left - listed),
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        for p, content in snapshot.items():
+            (root / p).write_bytes(content)
+        await nav_diagnostics(app)  # the servers see the tree put back
+    return rows
+
+
+def _tracked(root: Path) -> list[str]:
+    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def summary(rows: list[dict[str, Any]]) -> None:
+    diag = [r for r in rows if r["kind"] != "rename_preview" and "truthNew" in r]
+    print(
+        "\nlanguage    changes  new(checker)  recall   wrong_new  complete_miss  median_s  max_s  new_first"
+    )
+    for language in sorted({r["language"] for r in diag}):
+        mine = [r for r in diag if r["language"] == language]
+        truth = sum(r["truthNew"] for r in mine)
+        found = sum(r["found"] for r in mine)
+        secs = sorted(r["seconds"] for r in mine)
+        print(
+            f"{language:11} {len(mine):7} {truth:13} {found / truth if truth else 1:7.1%} "
+            f"{sum(r['wrongNew'] for r in mine):10} {sum(r['completeMiss'] for r in mine):14} "
+            f"{secs[len(secs) // 2]:9.2f} {secs[-1]:6.2f} {sum(r['newFirst'] for r in mine):4}/{len(mine)}"
+        )
+    renames = [r for r in rows if r["kind"] == "rename_preview"]
+    print("\nrename previews (applied, then the checker):")
+    for r in renames:
+        print("  ", json.dumps(r))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "projects", nargs="+", help="LANGUAGE=PATH of a clone (python, typescript, go)"
+    )
+    parser.add_argument("--per-kind", type=int, default=PER_KIND)
+    parser.add_argument("--json", type=Path, help="write every row here")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    for spec in args.projects:
+        language, _, path = spec.partition("=")
+        rows.extend(asyncio.run(bench_project(language, Path(path), args.per_kind)))
+    summary(rows)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
