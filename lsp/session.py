@@ -119,6 +119,10 @@ class ServerSession:
         self._unanswered = 0
         self._starts = 0
         self._warm = False
+        self.in_order = asyncio.Lock()
+        """Held by requests the server answers one at a time, in the order sent
+        (tsserver's synchronous ones): each is sent when the one before is answered,
+        so its timeout counts its own time, not the queue's."""
 
     # -- facts --------------------------------------------------------------
 

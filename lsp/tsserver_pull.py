@@ -5,8 +5,9 @@ a document's diagnostics only when they moved (a clean file edited into
 another clean file gets no publish at all), so no publish can prove a clean
 answer current. It passes requests on to tsserver (`workspace/executeCommand`
 `typescript.tsserverRequest`), and tsserver answers them in order, after the
-didChange sent before: its synchronous syntactic, semantic and suggestion
-diagnostics of a file are the diagnostics of the text we sent, as a pull.
+didChange sent before: its synchronous syntactic and semantic diagnostics of
+a file are the diagnostics of the text we sent, as a pull. tsserver answers
+them one at a time, so they are sent one at a time (`ServerSession.in_order`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from lsp.session import ServerSession
 
 COMMAND = "typescript.tsserverRequest"
-_KINDS = ("syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync")
+_KINDS = ("syntacticDiagnosticsSync", "semanticDiagnosticsSync")
+"""Errors and warnings; tsserver's suggestions (hints such as an unused variable) are
+left out: as long again to compute, for what no checker calls a problem."""
 _SEVERITIES = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
@@ -38,9 +41,10 @@ async def tsserver_diagnostics(session: ServerSession, doc: OpenDocument) -> lis
     tsserver refuses one of the requests."""
     found: list[types.Diagnostic] = []
     for kind in _KINDS:
-        answer = await session.ask(
-            types.WORKSPACE_EXECUTE_COMMAND, _request(kind, doc.uri), path=doc.path
-        )
+        async with session.in_order:
+            answer = await session.ask(
+                types.WORKSPACE_EXECUTE_COMMAND, _request(kind, doc.uri), path=doc.path
+            )
         found.extend(_diagnostic(item) for item in _body(session.spec.name, kind, answer))
     return found
 

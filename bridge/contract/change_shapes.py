@@ -27,10 +27,15 @@ from memory import FileChangeKind, MemoryStatus, RefReason, RefStatus, SymbolCha
 
 Severity = Literal["error", "warning", "information", "hint"]
 DiagnosticsReasonCode = Literal[
-    "server_loading", "diagnostics_timeout", "no_server", "files_capped", "users_unknown"
+    "server_loading",
+    "diagnostics_timeout",
+    "no_server",
+    "server_error",
+    "files_capped",
+    "users_unknown",
 ]
 """Why a nav_diagnostics answer is partial."""
-NotCheckedReason = Literal["no_server", "files_capped"]
+NotCheckedReason = Literal["no_server", "server_error", "files_capped"]
 DiagnosticChange = Literal["new", "existing", "unknown"]
 """Whether a diagnostic is absent from the baseline (`new`: the change made it), present
 there (`existing`), or not told (`unknown`: its file's baseline did not come in time)."""

@@ -34,6 +34,7 @@ from bridge.contract.change_shapes import (
     Since,
 )
 from bridge.contract.envelope import respond
+from bridge.contract.errors import ToolError
 from bridge.contract.schema_types import Budget
 from bridge.tools.change_scope import ChangeScope, ToCheck, change_scope
 from bridge.tools.diagnostic_baseline import Told, tell_new
@@ -108,19 +109,23 @@ async def nav_diagnostics(
     wanted, capped = scope.files[:MAX_FILES], scope.files[MAX_FILES:]
     within = app.live_settings.cold_start_deadline
 
-    async def one(file: str) -> DiagnosticsReport | str:
+    async def one(file: str) -> DiagnosticsReport | tuple[NotCheckedReason, str]:
         try:
             return await retry_once(lambda: app.live.diagnostics(file, within=within), app, file)
         except (NoServerError, UnsupportedFileError) as exc:
             if path is not None:
                 raise
-            return str(exc)
+            return "no_server", str(exc)
+        except (LspError, ToolError) as exc:  # one file's failure is not the answer's
+            if path is not None:
+                raise
+            return "server_error", str(exc)
 
     if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
         await app.live.sync([f.path for f in wanted])
     answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
-    reports = {f: a for f, a in answers.items() if not isinstance(a, str)}
-    no_server = {f: a for f, a in answers.items() if isinstance(a, str)}
+    reports = {f: a for f, a in answers.items() if not isinstance(a, tuple)}
+    left = {f: a for f, a in answers.items() if isinstance(a, tuple)}
     loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
     found = [d for r in reports.values() for d in r.diagnostics]
     warnings = [w for f in wanted[:1] for w in workspace_warnings(app, f.path)]
@@ -128,7 +133,7 @@ async def nav_diagnostics(
     unknown: list[DiagnosticChange] = ["unknown"] * len(found)
     changes = told.changes if told is not None else unknown
     ranked = sorted(zip(found, changes, strict=True), key=_rank)
-    reasons = _reasons(list(reports.values()), loading, len(no_server), len(capped), scope.unknown)
+    reasons = _reasons(list(reports.values()), loading, left, len(capped), scope.unknown)
     data = DiagnosticsData(
         scope=DiagnosticsScope(path=wanted[0].path) if path is not None else {"since": since},
         errorCount=sum(d.severity == "error" for d in found),
@@ -141,7 +146,7 @@ async def nav_diagnostics(
         completeness="partial" if reasons else "complete",
         completenessReasons=reasons,
         files=[_file(f, r, r.path in loading) for f, r in reports.items()],
-        notChecked=[_left_out(f, "no_server", m) for f, m in no_server.items()]
+        notChecked=[_left_out(f, why, m) for f, (why, m) in left.items()]
         + [_left_out(f, "files_capped", f"over the cap of {MAX_FILES} files") for f in capped],
         diagnostics=[_item(d, c) for d, c in ranked],
     )
@@ -194,7 +199,7 @@ def _left_out(file: ToCheck, reason: NotCheckedReason, message: str) -> NotCheck
 def _reasons(
     reports: list[DiagnosticsReport],
     loading: set[str],
-    no_server: int,
+    left: dict[ToCheck, tuple[NotCheckedReason, str]],
     capped: int,
     unknown: list[str],
 ) -> list[DiagnosticsReason]:
@@ -213,14 +218,25 @@ def _reasons(
             DiagnosticsReason(
                 code="diagnostics_timeout",
                 message=f"no diagnostics published for the current text of {len(late)} files "
-                f"in time ({', '.join(late[:3])}): what is listed may be old or missing items",
+                f"in time ({', '.join(late[:10])}{' ...' if len(late) > 10 else ''}; each "
+                "`settled: false` in files): what is listed for them may be old or missing items",
             )
         )
+    no_server = sum(why == "no_server" for why, _ in left.values())
     if no_server:
         reasons.append(
             DiagnosticsReason(
                 code="no_server",
                 message=f"{no_server} files to check have no language server (see notChecked)",
+            )
+        )
+    failed = [f.path for f, (why, _) in left.items() if why == "server_error"]
+    if failed:
+        reasons.append(
+            DiagnosticsReason(
+                code="server_error",
+                message=f"the language server failed for {len(failed)} files "
+                f"({', '.join(failed[:3])}; see notChecked): ask again, or pass `path`",
             )
         )
     if capped:
