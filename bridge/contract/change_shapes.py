@@ -39,10 +39,21 @@ NotCheckedReason = Literal["no_server", "server_error", "files_capped"]
 DiagnosticChange = Literal["new", "existing", "unknown"]
 """Whether a diagnostic is absent from the baseline (`new`: the change made it), present
 there (`existing`), or not told (`unknown`: its file's baseline did not come in time)."""
-CheckedFor = Literal["asked", "changed", "uses_changed_symbol", "names_removed_symbol"]
+CheckedFor = Literal[
+    "asked",
+    "changed",
+    "uses_changed_symbol",
+    "names_removed_symbol",
+    "references_changed_symbol",
+    "imports_changed_file",
+    "same_package",
+]
 """Why nav_diagnostics checks a file (or would have): named by `path`, changed since
-`since`, a first-hop user in the map of a symbol the change touched, or a file naming
-a symbol the change removed, renamed or moved (by its old name). In priority order."""
+`since`, a first-hop user in the map of a symbol the change touched, a file naming a
+symbol the change removed, renamed or moved (by its old name), a file the live server
+finds referring to a changed symbol whose users the map knows only in part, a file
+importing a changed file, or (Go) a file of a changed file's package. In priority
+order."""
 
 # ----------------------------------------------------------------- parameters
 

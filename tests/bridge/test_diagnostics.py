@@ -89,7 +89,8 @@ def test_a_type_error_written_to_disk_shows_up_at_once(tmp_path: Path, case: Cas
         errors = [(d["path"], d["line"]) for d in data["diagnostics"] if d["severity"] == "error"]
         assert (case.path, bad_line) in errors, data
         assert data["completeness"] == "complete", data["completenessReasons"]
-    assert [f["path"] for f in changed["files"]] == [case.path]
+    assert changed["files"][0]["path"] == case.path
+    assert {f["why"] for f in changed["files"][1:]} <= WIDER
     assert one["files"][0]["source"] in ("pull", "published")
     assert one["files"][0]["settled"] is True
 
@@ -137,6 +138,10 @@ GO_BREAKING = Breaking(
 )
 
 
+WIDER = {"imports_changed_file", "same_package", "references_changed_symbol"}
+"""Why the files past the changed ones and their users in the map are checked."""
+
+
 def _checked(data: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     return [(f["path"], f["why"], f["symbols"]) for f in data["files"]]
 
@@ -174,10 +179,11 @@ def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
 
     clean, changed = asyncio.run(scenario())
     assert (clean["files"], clean["notChecked"], clean["completeness"]) == ([], [], "complete")
-    assert _checked(changed) == [
+    assert _checked(changed)[:2] == [
         (case.path, "changed", []),
         (edit.user, "uses_changed_symbol", [edit.symbol]),
     ]
+    assert {why for _, why, _ in _checked(changed)[2:]} <= WIDER
     assert (edit.user, line_of(repo.root, edit.user, edit.call)) in _errors(changed)
     assert changed["notChecked"] == []
     assert changed["completeness"] == "complete", changed["completenessReasons"]
@@ -239,6 +245,28 @@ def test_what_the_change_broke_is_new_and_listed_before_what_was_broken_already(
     assert data["completeness"] == "complete", data["completenessReasons"]
 
 
+def test_a_file_broken_through_a_structural_type_is_checked_though_the_map_sees_no_use(
+    tmp_path: Path,
+) -> None:
+    """`Square` stands for a Protocol in a file that never calls `area`: no map edge
+    leads there from `Square.area`, but the file imports the changed one."""
+    case = CASES[0]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write(
+        "app/sized.py",
+        "from typing import Protocol\n\nfrom app.shapes import Square\n\n\n"
+        "class Sized(Protocol):\n    def area(self) -> float: ...\n\n\n"
+        "SIZED: Sized = Square(2.0)\n",
+    )
+    repo.commit("a protocol")
+    old = "    def area(self) -> float:\n        return self.side * self.side"
+    repo.write(case.path, repo.read(case.path).replace(old, old.replace("float", "str", 1)))
+    data = _diagnose_change(repo)
+    assert ("app/sized.py", "imports_changed_file", []) in _checked(data)
+    assert ("app/sized.py", 10) in _errors(data), data["diagnostics"]
+
+
 def test_every_caller_file_is_checked_and_settled_though_they_open_together(
     tmp_path: Path,
 ) -> None:
@@ -293,13 +321,14 @@ def test_files_over_the_cap_are_named_with_why_and_the_answer_is_partial(
 
     data = asyncio.run(scenario())
     assert _checked(data) == [(edit.case.path, "changed", [])]
-    (left,) = data["notChecked"]
+    left = data["notChecked"][0]
     assert (left["path"], left["reason"], left["why"], left["symbols"]) == (
         edit.user,
         "files_capped",
         "uses_changed_symbol",
         [edit.symbol],
     )
+    assert {f["reason"] for f in data["notChecked"]} == {"files_capped"}
     assert data["completeness"] == "partial"
     assert [r["code"] for r in data["completenessReasons"]] == ["files_capped"]
 
