@@ -55,6 +55,11 @@ PER_KIND = 2
 KINDS = ("add_param", "remove_param", "rename", "return_type", "delete")
 EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
 NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
+COMMON_NAMES = frozenset(
+    {"catch", "then", "finally", "call", "apply", "bind", "push", "get", "set", "keys", "values"}
+    | {"items", "update", "close", "open", "read", "write", "send", "next", "toString"}
+)
+"""Method names too common to count a file's calls by name (promises, containers)."""
 
 Line = tuple[str, int]
 
@@ -168,7 +173,7 @@ def targets(root: Path, language: str, limit: int) -> list[Target]:
         for sym in extract.symbols:
             if sym.kind not in ("function", "method") or sym.name.startswith("_"):
                 continue
-            if len(sym.name) < 4 or sym.name in ("main", "init", "constructor"):
+            if len(sym.name) < 4 or sym.name in ("main", "init", "constructor", *COMMON_NAMES):
                 continue
             word = re.compile(rf"\b{re.escape(sym.name)}\s*\(")
             calls = sum(len(word.findall(t)) for p, t in texts.items() if p != path)
@@ -310,12 +315,7 @@ async def bench_project(language: str, source: Path, per_kind: int) -> list[dict
     root = work / source.name
     shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"), symlinks=True)
     (root / ".gitignore").open("a").write("\n.codeanchor/\n")
-    subprocess.run(
-        "git init -q -b main && git add -A && git -c user.name=b -c user.email=b@b commit -qm base",
-        shell=True,
-        cwd=root,
-        check=True,
-    )
+    _commit_all(root)
     before = checker_errors(language, root)
     before_texts: dict[str, list[str]] = {}
     for p, n, _ in before:
@@ -341,7 +341,7 @@ async def bench_project(language: str, source: Path, per_kind: int) -> list[dict
                 seconds, large = await _timed(lambda: nav_diagnostics(app, budget=LARGE_BUDGET))
                 small_s, small = await _timed(lambda: nav_diagnostics(app))
                 truth = new_error_lines(before, before_texts, checker_errors(language, root), root)
-                row = {
+                row: dict[str, Any] = {
                     "language": language,
                     "project": source.name,
                     "kind": kind,
@@ -378,14 +378,14 @@ async def _renames(
     before_texts: dict[str, list[str]],
     chosen: list[Target],
 ) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for t in chosen:
         snapshot = {p: (root / p).read_bytes() for p in _tracked(root)}
         try:
             preview = await nav_rename(app, t.node_id, t.name + "Renamed")
             hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
             await nav_rename(app, t.node_id, t.name + "Renamed", apply=True, hashes=hashes)
-        except Exception as exc:  # noqa: BLE001 - a failed rename is a figure too
+        except Exception as exc:  # a failed rename is a figure too
             rows.append(
                 {
                     "language": language,
@@ -396,8 +396,9 @@ async def _renames(
             )
             continue
         left = new_error_lines(before, before_texts, checker_errors(language, root), root)
-        data = preview["data"]
-        listed = {(s["path"], s["line"]) for s in data.get("notRenamed", [])}
+        data: dict[str, Any] = dict(preview["data"])
+        left_sites: list[dict[str, Any]] = list(data.get("notRenamed", []))
+        listed = {(site["path"], site["line"]) for site in left_sites}
         row = {
             "language": language,
             "project": root.name,
@@ -417,6 +418,15 @@ async def _renames(
     return rows
 
 
+def _commit_all(root: Path) -> None:
+    subprocess.run(
+        "git init -q -b main && git add -A && git -c user.name=b -c user.email=b@b commit -qm base",
+        shell=True,
+        cwd=root,
+        check=True,
+    )
+
+
 def _tracked(root: Path) -> list[str]:
     out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True)
     return out.stdout.split()
@@ -425,7 +435,8 @@ def _tracked(root: Path) -> list[str]:
 def summary(rows: list[dict[str, Any]]) -> None:
     diag = [r for r in rows if r["kind"] != "rename_preview" and "truthNew" in r]
     print(
-        "\nlanguage    changes  new(checker)  recall   wrong_new  complete_miss  median_s  max_s  new_first"
+        "\nlanguage    changes  new(checker)  recall   wrong_new  complete_miss  "
+        "median_s  max_s  new_first"
     )
     for language in sorted({r["language"] for r in diag}):
         mine = [r for r in diag if r["language"] == language]
@@ -435,7 +446,8 @@ def summary(rows: list[dict[str, Any]]) -> None:
         print(
             f"{language:11} {len(mine):7} {truth:13} {found / truth if truth else 1:7.1%} "
             f"{sum(r['wrongNew'] for r in mine):10} {sum(r['completeMiss'] for r in mine):14} "
-            f"{secs[len(secs) // 2]:9.2f} {secs[-1]:6.2f} {sum(r['newFirst'] for r in mine):4}/{len(mine)}"
+            f"{secs[len(secs) // 2]:9.2f} {secs[-1]:6.2f} "
+            f"{sum(r['newFirst'] for r in mine):4}/{len(mine)}"
         )
     renames = [r for r in rows if r["kind"] == "rename_preview"]
     print("\nrename previews (applied, then the checker):")
