@@ -198,8 +198,29 @@ class RenamedFile(TypedDict):
     diff: str
 
 
+NotRenamedWhy = Literal[
+    "reference_not_edited",
+    "name_unconfirmed",
+    "base_declaration",
+    "override",
+    "reexported_as_alias",
+]
+"""Why a site a rename leaves counts (see bridge.tools.rename_check)."""
+
+
+class NotRenamed(TypedDict):
+    """A site naming the renamed symbol that the rename's edits leave, and why it counts."""
+
+    path: str
+    line: int
+    text: str
+    why: NotRenamedWhy
+
+
 class RenameData(TypedDict):
-    """nav_rename: a preview, or what was written (`applied`)."""
+    """nav_rename: a preview, or what was written (`applied`); `completeness` "complete"
+    when the edits cover every site naming the symbol, else `notRenamed` lists those
+    they leave."""
 
     target: TargetLine
     newName: str
@@ -207,6 +228,8 @@ class RenameData(TypedDict):
     fileCount: int
     editCount: int
     files: list[RenamedFile]
+    completeness: Completeness
+    notRenamed: list[NotRenamed]
 
 
 # ----------------------------------------------------------------- map_changes

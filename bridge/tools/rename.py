@@ -17,7 +17,7 @@ import contextlib
 import difflib
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,10 +30,11 @@ from bridge.contract.change_shapes import (
     RenameData,
     RenamedFile,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import ranked_lists, respond
 from bridge.contract.errors import BadInputError, NotFoundError, ToolError
 from bridge.contract.schema_types import Budget, Name, Target
 from bridge.tools.live_target import aim_at, retry_once
+from bridge.tools.rename_check import check_rename
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
@@ -118,7 +119,11 @@ async def nav_rename(
     """Rename the symbol at TARGET to `new_name` across the workspace, as the live
     language server would. By default a PREVIEW only: `files` lists, per file, its
     `path`, `edits` (count), `hash` (the content the preview was computed on) and a
-    unified `diff`; nothing is written.
+    unified `diff`; nothing is written. `completeness` says whether the edits cover
+    every site naming the symbol (its references, uses of the name the cross-check
+    could not confirm, the same method in base classes and subclasses); `notRenamed`
+    lists each site they leave (path, line, text, `why`), including an export renamed
+    as `new as old` (`reexported_as_alias`: the public name stays old).
 
     `apply=true` writes the edits, only if every touched file still has the content
     it was computed on, and, when `hashes` ({path: hash} from the preview's `files`)
@@ -132,16 +137,27 @@ async def nav_rename(
         )
     aim = await aim_at(app, target, name)
     position = aim.position
-    edits = await retry_once(
-        lambda: app.live.rename(position.path, position.line, position.character, wanted),
-        app,
-        position.path,
-    )
+
+    def rename() -> Awaitable[list[FileEdits]]:
+        return retry_once(
+            lambda: app.live.rename(position.path, position.line, position.character, wanted),
+            app,
+            position.path,
+        )
+
+    edits = await rename()
     if not edits:
         raise NotFoundError(
             f"{position.path}:{position.line + 1}: the server has nothing to rename there",
             hint="target a symbol's name (a node ID, or `name` with path:LINE)",
         )
+    check = await check_rename(app, aim, wanted, edits)
+    if any(site["why"] == "reference_not_edited" for site in check.left):
+        # a server still loading its project renames in part (tsserver: the defining
+        # file alone); the check opened the files naming it: asked again, once
+        again = await rename()
+        if again != edits:
+            edits, check = again, await check_rename(app, aim, wanted, again)
     planned = [_plan(e) for e in edits]
     if apply:
         changed = _conflicts(planned, hashes)
@@ -160,11 +176,23 @@ async def nav_rename(
         fileCount=len(planned),
         editCount=sum(p.shown["edits"] for p in planned),
         files=[p.shown for p in planned],
+        completeness=check.completeness,
+        notRenamed=check.left,
     )
     warnings = aim.warnings()
     if not apply:
         warnings.append("preview only: nothing written (pass apply=true to write it)")
-    return respond(data, budget_tokens=budget_tokens, items_key="files", warnings=warnings)
+    if check.left:
+        warnings.append(
+            f"the edits leave {len(check.left)} sites naming the symbol (see data.notRenamed): "
+            "rename them too, or the code keeps the old name there"
+        )
+    return respond(
+        data,
+        budget_tokens=budget_tokens,
+        ranked=ranked_lists(data, "notRenamed", "files"),
+        warnings=warnings,
+    )
 
 
 async def _after_write(app: AppContext, paths: list[str]) -> None:
