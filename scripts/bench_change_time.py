@@ -170,9 +170,13 @@ def targets(root: Path, language: str, limit: int) -> list[Target]:
             extract = extract_file(path, (root / path).read_bytes())
         except ValueError:
             continue
+        kinds = {sym.qualname: sym.kind for sym in extract.symbols}
         for sym in extract.symbols:
             if sym.kind not in ("function", "method") or sym.name.startswith("_"):
                 continue
+            outer = ".".join(sym.container)
+            if "~" in sym.node_id or (outer and kinds.get(outer) not in ("class", "struct")):
+                continue  # an overload, or a function inside a function
             if len(sym.name) < 4 or sym.name in ("main", "init", "constructor", *COMMON_NAMES):
                 continue
             word = re.compile(rf"\b{re.escape(sym.name)}\s*\(")
@@ -315,6 +319,10 @@ async def bench_project(language: str, source: Path, per_kind: int) -> list[dict
     root = work / source.name
     shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"), symlinks=True)
     (root / ".gitignore").open("a").write("\n.codeanchor/\n")
+    config = root / "tsconfig.json"
+    if language == "typescript" and config.is_file():  # type packages are not installed
+        text = config.read_text(encoding="utf-8")
+        config.write_text(re.sub(r'"types"\s*:\s*\[[^\]]*\]', '"types": []', text))
     _commit_all(root)
     before = checker_errors(language, root)
     before_texts: dict[str, list[str]] = {}
@@ -382,9 +390,10 @@ async def _renames(
     for t in chosen:
         snapshot = {p: (root / p).read_bytes() for p in _tracked(root)}
         try:
-            preview = await nav_rename(app, t.node_id, t.name + "Renamed")
+            new = t.name + "Renamed"
+            preview = await nav_rename(app, t.node_id, new, budget=LARGE_BUDGET)
             hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
-            await nav_rename(app, t.node_id, t.name + "Renamed", apply=True, hashes=hashes)
+            await nav_rename(app, t.node_id, new, apply=True, hashes=hashes, budget=LARGE_BUDGET)
         except Exception as exc:  # a failed rename is a figure too
             rows.append(
                 {
