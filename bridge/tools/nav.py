@@ -39,6 +39,7 @@ from bridge.contract.schema_types import (
     SymbolQuery,
     Target,
 )
+from bridge.tools.callees_check import check_callees, live_callees
 from bridge.tools.live_target import (
     aim_at,
     loading_warnings,
@@ -55,9 +56,9 @@ from verify import (
     LspPosition,
     Question,
     by_target,
-    callers_from_callees,
     cross_checked,
     flatten,
+    recovered_callers,
 )
 
 T = TypeVar("T")
@@ -297,7 +298,7 @@ async def nav_callers(
             position.path,
         ),
         _call_places,
-        recover=lambda sites: callers_from_callees(app, position, sites),
+        recover=lambda sites: recovered_callers(app, position, sites),
     )
     callers = [call_site(s) for s in by_target(sites)]
     data = CallersData(target=aim.target(), count=len(callers), callers=callers, **checked(verdict))
@@ -316,17 +317,29 @@ async def nav_callees(
 ) -> CalleesAnswer:
     """Functions the function at TARGET calls (live call hierarchy), one entry per
     callee with where it is defined and `callLines`, the lines of its calls in
-    TARGET's file; callees in the workspace first, library ones last."""
+    TARGET's file; callees in the workspace first, library ones last. `completeness`
+    "complete" when every call of ours the map sees in its body is listed, else
+    "partial" with `completenessReasons` and the node IDs `missed`."""
     budget_tokens = app.budget(budget)
     aim = await aim_at(app, target, name)
     position = aim.position
-    sites = await retry_once(
-        lambda: app.live.outgoing_calls(position.path, position.line, position.character),
-        app,
-        position.path,
-    )
+
+    def outgoing(at: LspPosition) -> Awaitable[list[CallSite]]:
+        return retry_once(
+            lambda: app.live.outgoing_calls(at.path, at.line, at.character), app, at.path
+        )
+
+    sites = await live_callees(app, position, outgoing)
+    check = await check_callees(app, position, sites)
     callees = [call_site(s) for s in by_target(sites)]
-    data = CalleesData(target=aim.target(), count=len(callees), callees=callees)
+    data = CalleesData(
+        target=aim.target(),
+        count=len(callees),
+        callees=callees,
+        completeness=check.completeness,
+        completenessReasons=check.reasons,
+        missed=check.missed,
+    )
     warnings = aim.warnings() + loading_warnings(app, position.path)
     warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key="callees", warnings=warnings)
