@@ -134,13 +134,18 @@ def new_error_lines(
     before_texts: dict[str, list[str]],
     after: list[tuple[str, int, str]],
     root: Path,
+    renamed: tuple[str, str] | None = None,
 ) -> set[Line]:
-    """The lines of the errors `after` has and `before` had not (file, message, line text)."""
+    """The lines of the errors `after` has and `before` had not (file, message, line
+    text; `renamed` (old, new): the new name read as the old one, in both)."""
     old = Counter((p, m, _text_of(root, p, n, before_texts)) for p, n, m in before)
     now: dict[str, list[str]] = {}
     found = set()
     for p, n, m in after:
-        key = (p, m, _text_of(root, p, n, now))
+        text = _text_of(root, p, n, now)
+        if renamed is not None:
+            m, text = m.replace(renamed[1], renamed[0]), text.replace(renamed[1], renamed[0])
+        key = (p, m, text)
         if old[key] > 0:
             old[key] -= 1
         else:
@@ -404,7 +409,8 @@ async def _renames(
                 }
             )
             continue
-        left = new_error_lines(before, before_texts, checker_errors(language, root), root)
+        after = checker_errors(language, root)
+        left = new_error_lines(before, before_texts, after, root, (t.name, t.name + "Renamed"))
         data: dict[str, Any] = dict(preview["data"])
         left_sites: list[dict[str, Any]] = list(data.get("notRenamed", []))
         listed = {(site["path"], site["line"]) for site in left_sites}

@@ -203,6 +203,7 @@ NotRenamedWhy = Literal[
     "name_unconfirmed",
     "base_declaration",
     "override",
+    "overload",
     "reexported_as_alias",
 ]
 """Why a site a rename leaves counts (see bridge.tools.rename_check)."""

@@ -14,6 +14,8 @@ why it counts:
                           the rename splits the method from the one it
                           overrides (an abstract base keeps the old name)
     override              the same method in a subclass, not edited
+    overload              another definition of the same name in the same class
+                          (an `@overload` stub, the implementation), not edited
     reexported_as_alias   an edit that renames an export as `new as old`:
                           the public name stays the old one, and the code
                           using it keeps it
@@ -40,6 +42,8 @@ from verify import cross_checked, stands_against
 
 HIERARCHY_DEPTH = 5
 """Inheritance edges followed up and down from the renamed method's class."""
+MAX_OVERLOADS = 50
+"""Same-named definitions of a class (`@overload` stubs: `~2`, `~3`, ...) looked at."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +98,9 @@ def _places(found: list[Location]) -> set[tuple[str, int]]:
 def _hierarchy(
     code_map: CodeMap, path: str, line: int, name: str
 ) -> list[tuple[tuple[str, int], NotRenamedWhy]]:
-    """The same-named methods of the classes the renamed method's class inherits from
-    (`base_declaration`) and of those inheriting from it (`override`)."""
+    """The other same-named definitions of the renamed method's class (`overload`),
+    and the same-named methods of the classes it inherits from (`base_declaration`)
+    and of those inheriting from it (`override`)."""
     try:
         symbols = code_map.symbols_in(path)
     except MapError:
@@ -107,6 +112,14 @@ def _hierarchy(
     if not code_map.has_node(owner):
         return []
     found: list[tuple[tuple[str, int], NotRenamedWhy]] = []
+    base_id = f"{owner}.{name}"
+    for number in range(1, MAX_OVERLOADS + 1):
+        sibling = base_id if number == 1 else f"{base_id}~{number}"
+        if not code_map.has_node(sibling):
+            break
+        where = code_map.node(sibling).get("selection")
+        if isinstance(where, Range) and where.start_line != line:
+            found.append(((path, where.start_line + 1), "overload"))
     sides: tuple[tuple[str, NotRenamedWhy], ...] = (
         ("out", "base_declaration"),
         ("in", "override"),
