@@ -319,7 +319,9 @@ async def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, answer
 
 
-async def bench_project(language: str, source: Path, per_kind: int) -> list[dict[str, Any]]:
+async def bench_project(
+    language: str, source: Path, per_kind: int, kinds: tuple[str, ...] = KINDS
+) -> list[dict[str, Any]]:
     work = Path(tempfile.mkdtemp(prefix=f"bench-change-{language}-"))
     root = work / source.name
     shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"), symlinks=True)
@@ -340,7 +342,7 @@ async def bench_project(language: str, source: Path, per_kind: int) -> list[dict
         # warm, as in an agent's session: the map built, the server started
         await nav_diagnostics(app)
         await nav_diagnostics(app, path=chosen[0].path)
-        for kind in KINDS:
+        for kind in kinds:
             done = 0
             for t in chosen:
                 if done >= per_kind:
@@ -477,11 +479,13 @@ def main() -> None:
     )
     parser.add_argument("--per-kind", type=int, default=PER_KIND)
     parser.add_argument("--json", type=Path, help="write every row here")
+    parser.add_argument("--renames-only", action="store_true", help="grade the renames alone")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     for spec in args.projects:
         language, _, path = spec.partition("=")
-        rows.extend(asyncio.run(bench_project(language, Path(path), args.per_kind)))
+        kinds = () if args.renames_only else KINDS
+        rows.extend(asyncio.run(bench_project(language, Path(path), args.per_kind, kinds)))
     summary(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
