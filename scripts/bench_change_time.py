@@ -29,253 +29,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from changebench.changes import Target, edit, targets  # noqa: E402
+from changebench.checkers import Line, checker_errors, new_error_lines, text_of  # noqa: E402
 
 from bridge.context import AppContext  # noqa: E402
 from bridge.tools.diagnostics import nav_diagnostics  # noqa: E402
 from bridge.tools.rename import nav_rename  # noqa: E402
-from map import extract_file  # noqa: E402
 
 LARGE_BUDGET = 50_000
 PER_KIND = 2
 KINDS = ("add_param", "remove_param", "rename", "return_type", "delete")
-EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
-NODE_BIN = ROOT / ".tools" / "node" / "node_modules" / ".bin"
-COMMON_NAMES = frozenset(
-    {"catch", "then", "finally", "call", "apply", "bind", "push", "get", "set", "keys", "values"}
-    | {"items", "update", "close", "open", "read", "write", "send", "next", "toString"}
-)
-"""Method names too common to count a file's calls by name (promises, containers)."""
-
-Line = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class Target:
-    """A function other files call: its file, name, node ID and 1-based lines."""
-
-    path: str
-    name: str
-    node_id: str
-    first: int
-    last: int
-    name_line: int
-    name_col: int
-
-
-# --------------------------------------------------------------- the checkers
-
-
-def _run(root: Path, *command: str) -> str:
-    env = {**os.environ, "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
-    done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
-    return done.stdout + done.stderr
-
-
-_TY = re.compile(r"^(?P<path>[^:\s]+\.pyi?):(?P<line>\d+):\d+: error\[[^\]]*\] (?P<msg>.*)$")
-_TSC = re.compile(r"^(?P<path>[^(\s]+)\((?P<line>\d+),\d+\): error (?P<msg>.*)$")
-_GO = re.compile(r"^(?:\.\/)?(?P<path>[^:\s]+\.go):(?P<line>\d+):\d+: (?P<msg>.*)$")
-
-
-def checker_errors(language: str, root: Path) -> list[tuple[str, int, str]]:
-    """(path, line, message) of every error the language's own checker reports."""
-    if language == "python":
-        out, pattern = (
-            _run(root, str(ROOT / ".venv/bin/ty"), "check", "--output-format", "concise"),
-            _TY,
-        )
-    elif language == "typescript":
-        out, pattern = _run(root, str(NODE_BIN / "tsc"), "--noEmit", "-p", "."), _TSC
-    else:
-        # the type checker stops at 10 errors a package: -e lifts that; `go test -run ^$`
-        # compiles the test files too
-        out = _run(root, "go", "build", "-gcflags=-e", "./...") + _run(
-            root, "go", "test", "-count=1", "-run", "^$", "-gcflags=-e", "./..."
-        )
-        out += _run(root, "go", "vet", "./...")
-        pattern = _GO
-    found = set()
-    for raw in out.splitlines():
-        match = pattern.match(raw.strip())
-        if match is not None:
-            path = (
-                os.path.relpath(root / match["path"], root) if language == "go" else match["path"]
-            )
-            found.add((path, int(match["line"]), match["msg"].strip()))
-    return sorted(found)
-
-
-def _text_of(root: Path, path: str, line: int, cache: dict[str, list[str]]) -> str:
-    if path not in cache:
-        try:
-            cache[path] = (root / path).read_text(encoding="utf-8").splitlines()
-        except OSError:
-            cache[path] = []
-    lines = cache[path]
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
-
-
-def new_error_lines(
-    before: list[tuple[str, int, str]],
-    before_texts: dict[str, list[str]],
-    after: list[tuple[str, int, str]],
-    root: Path,
-    renamed: tuple[str, str] | None = None,
-) -> set[Line]:
-    """The lines of the errors `after` has and `before` had not (file, message, line
-    text; `renamed` (old, new): the new name read as the old one, in both)."""
-    old = Counter((p, m, _text_of(root, p, n, before_texts)) for p, n, m in before)
-    now: dict[str, list[str]] = {}
-    found = set()
-    for p, n, m in after:
-        text = _text_of(root, p, n, now)
-        if renamed is not None:
-            m, text = m.replace(renamed[1], renamed[0]), text.replace(renamed[1], renamed[0])
-        key = (p, m, text)
-        if old[key] > 0:
-            old[key] -= 1
-        else:
-            found.add((p, n))
-    return found
-
-
-# --------------------------------------------------------------- the changes
-
-
-def targets(root: Path, language: str, limit: int) -> list[Target]:
-    """Functions defined outside tests that another file calls by name, most calls first."""
-    exts = EXTENSIONS[language]
-    files = [
-        p
-        for p in subprocess.run(
-            ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.split()
-        if p.endswith(exts)
-    ]
-    texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in files}
-    found = []
-    for path in files:
-        if re.search(r"(^|/)(tests?|__tests__|examples?|docs)/|_test\.go$|\.test\.tsx?$", path):
-            continue
-        try:
-            extract = extract_file(path, (root / path).read_bytes())
-        except ValueError:
-            continue
-        kinds = {sym.qualname: sym.kind for sym in extract.symbols}
-        for sym in extract.symbols:
-            if sym.kind not in ("function", "method") or sym.name.startswith("_"):
-                continue
-            outer = ".".join(sym.container)
-            if "~" in sym.node_id or (outer and kinds.get(outer) not in ("class", "struct")):
-                continue  # an overload, or a function inside a function
-            if len(sym.name) < 4 or sym.name in ("main", "init", "constructor", *COMMON_NAMES):
-                continue
-            word = re.compile(rf"\b{re.escape(sym.name)}\s*\(")
-            calls = sum(len(word.findall(t)) for p, t in texts.items() if p != path)
-            if calls:
-                line = texts[path].splitlines()[sym.selection.start_line]
-                found.append(
-                    (
-                        -calls,
-                        Target(
-                            path,
-                            sym.name,
-                            sym.node_id,
-                            sym.range.start_line + 1,
-                            sym.range.end_line + 1,
-                            sym.selection.start_line + 1,
-                            sym.selection.start_char,
-                        ),
-                        line,
-                    )
-                )
-    found.sort(key=lambda f: (f[0], f[1].node_id))
-    return [t for _, t, _ in found][:limit]
-
-
-def _params(line: str, name: str) -> tuple[int, int] | None:
-    """Where the parameter list after `name` opens and closes on its line."""
-    at = line.find(name + "(")
-    if at < 0:
-        at = line.find(name + " = (")
-        if at < 0:
-            return None
-        at = line.index("(", at) - len(name)
-    start = at + len(name)
-    depth = 0
-    for i in range(start, len(line)):
-        depth += {"(": 1, ")": -1}.get(line[i], 0)
-        if depth == 0:
-            return start, i
-    return None
-
-
-def edit(kind: str, language: str, text: str, t: Target) -> str | None:
-    """`text` with the change `kind` made to `t` (None: it does not apply)."""
-    lines = text.splitlines(keepends=True)
-    if kind == "delete":
-        return "".join(lines[: t.first - 1] + lines[t.last :])
-    i = t.name_line - 1
-    line = lines[i]
-    if kind == "rename":
-        col = t.name_col
-        if line[col : col + len(t.name)] != t.name:
-            return None
-        lines[i] = line[:col] + t.name + "Renamed" + line[col + len(t.name) :]
-        return "".join(lines)
-    span = _params(line, t.name)
-    if span is None:
-        return None
-    open_at, close_at = span
-    params = line[open_at + 1 : close_at]
-    if any(mark in params for mark in ("*", "=", "...", "?", "{", "[")):
-        return None
-    if kind == "add_param":
-        added = {
-            "python": "added_param",
-            "typescript": "addedParam: number",
-            "go": "addedParam int",
-        }[language]
-        new = f"{params}, {added}" if params.strip() else added
-        lines[i] = line[: open_at + 1] + new + line[close_at:]
-    elif kind == "remove_param":
-        parts = [p for p in params.split(",") if p.strip()]
-        if (
-            not parts
-            or parts[-1].strip() in ("self", "cls")
-            or (language == "go" and " " not in parts[-1].strip())
-        ):
-            return None
-        lines[i] = line[: open_at + 1] + ",".join(parts[:-1]) + line[close_at:]
-    else:  # return_type
-        rest = line[close_at + 1 :]
-        if language == "python":
-            match = re.match(r"\s*->\s*([^:]+):", rest)
-            new_rest = None if match is None else rest.replace(match.group(1), "None", 1)
-        elif language == "typescript":
-            match = re.match(r"\s*:\s*([^{=]+?)\s*(\{|=>)", rest)
-            new_rest = None if match is None else rest.replace(match.group(1), "void", 1)
-        else:
-            match = re.match(r"\s*([^{]+?)\s*\{", rest)
-            new_rest = None if match is None else rest.replace(match.group(1), "struct{}", 1)
-        if new_rest is None:
-            return None
-        lines[i] = line[: close_at + 1] + new_rest
-    return "".join(lines)
 
 
 # --------------------------------------------------------------- grading
@@ -334,7 +111,7 @@ async def bench_project(
     before = checker_errors(language, root)
     before_texts: dict[str, list[str]] = {}
     for p, n, _ in before:
-        _text_of(root, p, n, before_texts)
+        text_of(root, p, n, before_texts)
     rows: list[dict[str, Any]] = []
     app = AppContext(root)
     try:
