@@ -204,6 +204,7 @@ NotRenamedWhy = Literal[
     "base_declaration",
     "override",
     "overload",
+    "protocol_use",
     "reexported_as_alias",
 ]
 """Why a site a rename leaves counts (see bridge.tools.rename_check)."""

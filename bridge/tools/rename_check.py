@@ -16,6 +16,10 @@ why it counts:
     override              the same method in a subclass, not edited
     overload              another definition of the same name in the same class
                           (an `@overload` stub, the implementation), not edited
+    protocol_use          (the method of a Protocol) a place naming the Protocol,
+                          where a value must match it structurally: its class
+                          or module keeps the old name, which no reference of
+                          the method shows
     reexported_as_alias   an edit that renames an export as `new as old`:
                           the public name stays the old one, and the code
                           using it keeps it
@@ -36,8 +40,8 @@ from disk.columns import from_utf16
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.text import read_source
-from lsp import FileEdits, Location
-from map import CodeMap, MapError, Range
+from lsp import FileEdits, Location, LspError
+from map import CodeMap, MapError, Range, Symbol
 from verify import cross_checked, stands_against
 
 HIERARCHY_DEPTH = 5
@@ -77,6 +81,8 @@ async def check_rename(app: AppContext, aim: Aim, new: str, edits: list[FileEdit
     code_map = await app.code_map()
     for place, why in _hierarchy(code_map, at.path, at.line, old):
         left.setdefault(place, why)
+    for place in await _protocol_uses(app, code_map, at.path, at.line, old):
+        left.setdefault(place, "protocol_use")
     for place in edited:
         left.pop(place, None)
     alias = re.compile(rf"\b{re.escape(new)}\s+as\s+{re.escape(old)}\b")
@@ -91,6 +97,40 @@ async def check_rename(app: AppContext, aim: Aim, new: str, edits: list[FileEdit
     return RenameCheck("partial" if listed else "complete", listed)
 
 
+async def _protocol_uses(
+    app: AppContext, code_map: CodeMap, path: str, line: int, name: str
+) -> list[tuple[str, int]]:
+    """Where the Protocol class the renamed method belongs to is named (outside its own
+    definition): a value standing for it there must have the method under its new
+    name, a structural match no reference of the method shows."""
+    owner = _owner(code_map, path, line, name)
+    if owner is None:
+        return []
+    header = _line(app, path, owner.selection.start_line + 1)
+    if not re.search(r"\bProtocol\b", header):
+        return []
+    where = owner.selection
+    try:
+        found = await app.live.references(path, where.start_line, where.start_char)
+    except LspError:
+        return []
+    inside = range(owner.range.start_line + 1, owner.range.end_line + 2)
+    return sorted(p for p in _places(found) if not (p[0] == path and p[1] in inside))
+
+
+def _owner(code_map: CodeMap, path: str, line: int, name: str) -> Symbol | None:
+    """The class holding the method named `name` whose name is on the 0-based `line`."""
+    try:
+        symbols = code_map.symbols_in(path)
+    except MapError:
+        return None
+    method = next((s for s in symbols if s.selection.start_line == line and s.name == name), None)
+    if method is None or not method.container:
+        return None
+    qualname = ".".join(method.container)
+    return next((s for s in symbols if s.qualname == qualname), None)
+
+
 def _places(found: list[Location]) -> set[tuple[str, int]]:
     return {(loc.path, loc.line) for loc in found}
 
@@ -101,16 +141,10 @@ def _hierarchy(
     """The other same-named definitions of the renamed method's class (`overload`),
     and the same-named methods of the classes it inherits from (`base_declaration`)
     and of those inheriting from it (`override`)."""
-    try:
-        symbols = code_map.symbols_in(path)
-    except MapError:
+    held = _owner(code_map, path, line, name)
+    if held is None or not code_map.has_node(held.node_id):
         return []
-    method = next((s for s in symbols if s.selection.start_line == line and s.name == name), None)
-    if method is None or not method.container:
-        return []
-    owner = f"{path}#{'.'.join(method.container)}"
-    if not code_map.has_node(owner):
-        return []
+    owner = held.node_id
     found: list[tuple[tuple[str, int], NotRenamedWhy]] = []
     base_id = f"{owner}.{name}"
     for number in range(1, MAX_OVERLOADS + 1):

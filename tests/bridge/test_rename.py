@@ -193,3 +193,21 @@ def _edited_lines(diff: str) -> set[int]:
         elif raw.startswith(" "):
             old += 1
     return lines
+
+
+def test_a_protocols_method_renamed_names_the_places_standing_for_the_protocol(
+    tmp_path: Path,
+) -> None:
+    """`Square` stands for `Sized` structurally: renaming `Sized.area` breaks that
+    line, which names neither the method nor anything the rename edits."""
+    require_binary("ty")
+    root = _root(tmp_path, "ty")
+    (root / "app" / "sized.py").write_text(
+        "from typing import Protocol\n\nfrom app.shapes import Square\n\n\n"
+        "class Sized(Protocol):\n    def area(self) -> float: ...\n\n\n"
+        "SIZED: Sized = Square(2.0)\n"
+    )
+    data = _preview(root, "app/sized.py#Sized.area", "surface")
+    left = {(s["path"], s["line"]): s["why"] for s in data["notRenamed"]}
+    assert left.get(("app/sized.py", 10)) == "protocol_use", data["notRenamed"]
+    assert data["completeness"] == "partial"
