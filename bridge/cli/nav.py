@@ -120,14 +120,18 @@ def _show_diagnostics(envelope: Envelope) -> None:
     """One line per diagnostic, as compilers print them, then the warnings."""
     data = envelope["data"]
     for d in data["diagnostics"]:
-        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}")
-    print(f"{data['errorCount']} errors, {data['warningCount']} warnings ({data['completeness']})")
+        tag = " [new]" if d["change"] == "new" else ""
+        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{tag}")
+    print(
+        f"{data['errorCount']} errors ({data['newErrorCount']} new), "
+        f"{data['warningCount']} warnings ({data['completeness']})"
+    )
     if "since" in data["scope"]:
         why = Counter(f["why"] for f in data["files"])
-        users = why["uses_changed_symbol"] + why["names_removed_symbol"]
         print(
-            f"checked {len(data['files'])} files ({why['changed']} changed, {users} using "
-            f"what changed); {len(data['notChecked'])} left out (see --json: notChecked)"
+            f"checked {len(data['files'])} files ({why['changed']} changed, "
+            f"{len(data['files']) - why['changed']} that may use what changed); "
+            f"{len(data['notChecked'])} left out (see --json: notChecked)"
         )
     for warning in envelope["warnings"]:
         print(f"warning: {warning}")
