@@ -40,6 +40,8 @@ Inside, one job per module:
     convert    lsprotocol answers -> model results
     diagnostics  diagnostics pulled, or published and waited for
     published  what a server published per document, and when it is settled
+               (never from before the workspace last changed)
+    tsserver_pull  diagnostics asked of tsserver through typescript-language-server
     edits      a rename's WorkspaceEdit as text edits per file, applied to text
     uris       file:// URIs <-> paths
 """

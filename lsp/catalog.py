@@ -78,6 +78,10 @@ class ServerSpec:
     """How long the server's published diagnostics must stay quiet before they count as
     settled, when longer than `lsp.published`'s default: a server that publishes in
     stages with long gaps between them (tsserver: syntactic, then semantic)."""
+    pull_through_tsserver: bool = False
+    """True: diagnostics are asked of tsserver (`workspace/executeCommand`
+    typescript.tsserverRequest, see `lsp.tsserver_pull`) rather than waited for as
+    published: typescript-language-server publishes only diagnostics that moved."""
     compile_commands_arg: str = ""
     """The option (ending in `=`) that points the server at the folder of a
     compile_commands.json. Set: a tree without a database of its own gets one
@@ -186,10 +190,13 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # Without a tsconfig/jsconfig there is no project to load and no progress
         # (and references then cover only the open files and what they import).
         indexing_progress_requires=("tsconfig.json", "jsconfig.json"),
-        # Its semantic diagnostics come well after the syntactic ones on a busy machine
-        # (over 0.4 s): settling on the first, empty publish missed a broken call in a
-        # caller file (immer: 1 or 2 of 2 in bench_agent_view 5a; 1 of 2 at 1.5 s,
-        # none in 2 runs at 2 s, at load 3-6). Every TS diagnostics answer waits this.
+        # It publishes only diagnostics that moved (a clean file stays unpublished),
+        # so diagnostics are asked of tsserver: answered at once for the text sent.
+        pull_through_tsserver=True,
+        # Were they published: its semantic diagnostics come well after the syntactic
+        # ones on a busy machine (over 0.4 s): settling on the first, empty publish
+        # missed a broken call in a caller file (immer: 1 or 2 of 2 in
+        # bench_agent_view 5a; 1 of 2 at 1.5 s, none in 2 runs at 2 s, at load 3-6).
         publish_quiet_s=2.0,
     ),
     ServerSpec(

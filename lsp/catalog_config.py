@@ -223,6 +223,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "open_before_references": _flag,
     "blank_deleted_files": _flag,
     "prime_before_search": _flag,
+    "pull_through_tsserver": _flag,
     "indexing_progress": _strings,
     "indexing_progress_requires": _strings,
     "ready_log": _strings,

@@ -1,10 +1,13 @@
 """Diagnostics (errors, warnings) of one document, pulled or collected as published.
 
-Servers that answer `textDocument/diagnostic` are asked (pull). The others
+Servers that answer `textDocument/diagnostic` are asked (pull), and so is
+tsserver behind typescript-language-server (`lsp.tsserver_pull`). The others
 push `textDocument/publishDiagnostics` when they like, and the connection
 keeps what they published (`lsp.published`) until it is settled for what the
-server was last sent. A wait has a deadline: one that passes answers with
-what is there, flagged not settled.
+server was last sent; a document whose last publish is older than the last
+change of the workspace (a file it uses changed) is sent again first, so the
+server publishes for it anew. A wait has a deadline: one that passes answers
+with what is there, flagged not settled.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from lsprotocol import types
 from disk.paths import relative_posix
 from lsp.errors import ServerRequestError, UnsupportedQueryError
 from lsp.model import DiagnosticsSource
+from lsp.tsserver_pull import tsserver_diagnostics
 
 if TYPE_CHECKING:
     from lsp.documents import OpenDocument
-    from lsp.session import ServerSession
+    from lsp.session import Held, ServerSession
 
 _SEVERITIES = {
     types.DiagnosticSeverity.Error: "error",
@@ -91,22 +95,34 @@ def convert(root: Path, path: Path, found: Sequence[types.Diagnostic]) -> tuple[
 
 
 async def diagnostics_of(
-    session: ServerSession, doc: OpenDocument, root: Path, within: float
+    session: ServerSession | Held,
+    server: ServerSession,
+    doc: OpenDocument,
+    root: Path,
+    within: float,
 ) -> DiagnosticsReport:
-    """The diagnostics of the synced document `doc`: pulled when the server answers
-    `textDocument/diagnostic` (and does not refuse it), else the published ones once
-    settled, waiting at most `within` seconds."""
+    """The diagnostics of the synced document `doc`: pulled when the `server` answers
+    `textDocument/diagnostic` (or, `pull_through_tsserver`, tsserver's own requests)
+    and does not refuse it, else the published ones once settled, waiting at most
+    `within` seconds (a stale document is sent again through `session`: the server,
+    or the hold of an overlay on it)."""
     shown = relative_posix(root, doc.path)
     params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
     try:
-        result = await session.ask(
-            types.TEXT_DOCUMENT_DIAGNOSTIC,
-            lambda c: c.text_document_diagnostic_async(params),
-            path=doc.path,
-        )
+        if server.spec.pull_through_tsserver:
+            found: Sequence[types.Diagnostic] = await tsserver_diagnostics(server, doc)
+        else:
+            result = await server.ask(
+                types.TEXT_DOCUMENT_DIAGNOSTIC,
+                lambda c: c.text_document_diagnostic_async(params),
+                path=doc.path,
+            )
+            found = pulled_items(result)
     except (UnsupportedQueryError, ServerRequestError):
-        published = session.published
+        published = server.published
+        if published is not None and published.stale(doc.uri):
+            doc = await session.sync(doc.path, again=True)
         settled = published is not None and await published.settled(doc.uri, within)
         found = () if published is None else published.current(doc.uri)
         return DiagnosticsReport(shown, "published", convert(root, doc.path, found), settled)
-    return DiagnosticsReport(shown, "pull", convert(root, doc.path, pulled_items(result)), True)
+    return DiagnosticsReport(shown, "pull", convert(root, doc.path, found), True)

@@ -16,6 +16,8 @@
 - `compile_commands_arg`: the compilation database generated for a tree that
   has none follows its files and their includes (`lsp.compdb`).
 - Every open document is brought up to date (`Documents.refresh`).
+- Any change makes the diagnostics published so far old
+  (`PublishedDiagnostics.workspace_changed`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class DiskSync:
         """Tell the server what changed on disk since the last push."""
         spec = self._spec
         changes = [] if self._index is None else self._index.changes()
+        if changes:  # what the server published before is for the old workspace
+            conn.published.workspace_changed()
         if changes and not spec.watches_disk:
             conn.did_change_watched_files(
                 types.DidChangeWatchedFilesParams(

@@ -157,6 +157,27 @@ class Documents:
             _send_change(sink, uri, doc.version + 1, "")
         return uri
 
+    def touch(self, path: Path, sink: DocumentSink) -> OpenDocument:
+        """Send the open document `path` again, same text, next version: the server
+        checks it again and publishes its diagnostics for that version."""
+        doc = self._open[path]
+        doc.version += 1
+        _send_change(sink, doc.uri, doc.version, doc.text)
+        return doc
+
+    def overlay(self, path: Path, text: str, sink: DocumentSink) -> None:
+        """Send the open document `path` with `text` in place of the disk's, until the
+        next `refresh` sends the disk again (its stamp no longer vouches for it)."""
+        doc = self._open[path]
+        doc.version += 1
+        doc.digest, doc.seen_ns = "", 0
+        doc.text, doc.line_count = text, len(text.splitlines())
+        _send_change(sink, doc.uri, doc.version, text)
+
+    def opened(self, path: Path) -> OpenDocument | None:
+        """The open document `path` as last sent (not checked against the disk)."""
+        return self._open.get(path)
+
     @staticmethod
     def close_blank(uri: str, sink: DocumentSink) -> None:
         """Close a document `blank` sent."""

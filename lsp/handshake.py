@@ -23,6 +23,7 @@ PROVIDERS: Mapping[str, str] = {
     types.CALL_HIERARCHY_OUTGOING_CALLS: "call_hierarchy_provider",
     types.TEXT_DOCUMENT_DIAGNOSTIC: "diagnostic_provider",
     types.TEXT_DOCUMENT_RENAME: "rename_provider",
+    types.WORKSPACE_EXECUTE_COMMAND: "execute_command_provider",
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -217,7 +217,37 @@ class LivePool:
         """The errors and warnings of `path` now (see `lsp.diagnostics`): pulled, or
         published and waited for at most `within` seconds."""
         session, doc = await self._open(path)
-        return await diagnostics_of(session, doc, self.root, within)
+        return await diagnostics_of(session, session, doc, self.root, within)
+
+    async def diagnostics_as_if(
+        self, texts: Mapping[str, str], paths: Sequence[str], *, within: float
+    ) -> dict[str, DiagnosticsReport]:
+        """The diagnostics `paths` would have if the files in `texts` held those texts
+        (a baseline, e.g. the files at a commit): each server concerned is held with
+        them (its other queries wait), asked, then sent the disk again. Paths without
+        a server or that cannot be read are left out."""
+        groups: dict[str, tuple[ServerSession, dict[Path, str], dict[str, Path]]] = {}
+        for path in dict.fromkeys([*texts, *paths]):
+            with contextlib.suppress(DiskError, NoServerError, UnsupportedFileError):
+                absolute = resolve_in_root(self.root, path)
+                session = self.session(self.language_of(str(absolute)))
+                _, overlay, wanted = groups.setdefault(session.spec.name, (session, {}, {}))
+                if path in texts:
+                    overlay[absolute] = texts[path]
+                if path in paths:
+                    wanted[path] = absolute
+        found: dict[str, DiagnosticsReport] = {}
+        for session, overlay, wanted in groups.values():
+            async with session.overlaid(overlay) as held:
+                docs: dict[str, OpenDocument] = {}
+                for path, absolute in wanted.items():
+                    with contextlib.suppress(DiskError):
+                        docs[path] = await held.sync(absolute)
+                reports = await asyncio.gather(
+                    *(diagnostics_of(held, session, d, self.root, within) for d in docs.values())
+                )
+                found.update(zip(docs, reports, strict=True))
+        return found
 
     async def sync(self, paths: Sequence[str]) -> None:
         """Push the disk into the servers of `paths` now (after codeanchor wrote them)."""

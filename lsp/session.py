@@ -22,9 +22,11 @@ past it, queries answer at once (flagged as from a server still loading).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -84,6 +86,20 @@ async def _send(conn: Connection, method: str, make: Callable[[LanguageClient], 
     return await conn.call(method, make(conn.lsp))
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Documents of a server held by `ServerSession.overlaid` (its lock is taken)."""
+
+    _documents: Documents
+    _conn: Connection
+
+    async def sync(self, path: Path, *, again: bool = False) -> OpenDocument:
+        """`ServerSession.sync` without pushing the disk: an open document stays as
+        sent (the overlay with it)."""
+        doc = self._documents.opened(path) or self._documents.current(path, self._conn)
+        return self._documents.touch(path, self._conn) if again else doc
+
+
 class ServerSession:
     """One server for one workspace root, kept alive and equal to the disk."""
 
@@ -103,6 +119,10 @@ class ServerSession:
         self._unanswered = 0
         self._starts = 0
         self._warm = False
+        self.in_order = asyncio.Lock()
+        """Held by requests the server answers one at a time, in the order sent
+        (tsserver's synchronous ones): each is sent when the one before is answered,
+        so its timeout counts its own time, not the queue's."""
 
     # -- facts --------------------------------------------------------------
 
@@ -143,9 +163,10 @@ class ServerSession:
 
     # -- the query cycle ------------------------------------------------------
 
-    async def sync(self, path: Path) -> OpenDocument:
+    async def sync(self, path: Path, *, again: bool = False) -> OpenDocument:
         """Start the server if needed, push the disk to it, and return the queried
-        file as the server now has it open.
+        file as the server now has it open; `again`: sent once more as a new version
+        of the same text, so the server checks it again (`Documents.touch`).
 
         Raises ServerCrashedError (or ServerGaveUpError), RequestTimeoutError
         when the server does not start, and DiskError for an unusable file.
@@ -153,10 +174,32 @@ class ServerSession:
         async with self._lock:
             conn = await self._pushed()
             try:
-                return self._documents.current(path, conn)
+                doc = self._documents.current(path, conn)
+                return self._documents.touch(path, conn) if again else doc
             except (ServerCrashedError, RequestTimeoutError):
                 await self._fail(conn)
                 raise
+
+    @contextlib.asynccontextmanager
+    async def overlaid(self, texts: Mapping[Path, str]) -> AsyncIterator[Held]:
+        """Hold the server (other queries wait) with `texts` sent in place of those
+        files' content on disk (a baseline to compare with), then send the disk again.
+        Inside, documents are opened or sent again through the `Held` yielded."""
+        async with self._lock:
+            conn = await self._pushed()
+            try:
+                conn.published.workspace_changed()
+                for path, text in texts.items():
+                    self._documents.current(path, conn)
+                    self._documents.overlay(path, text, conn)
+                yield Held(self._documents, conn)
+            except (ServerCrashedError, RequestTimeoutError):
+                await self._fail(conn)
+                raise
+            finally:
+                if conn.alive:
+                    conn.published.workspace_changed()
+                    self._documents.refresh(conn)
 
     async def sync_workspace(self) -> None:
         """Like `sync`, for a query about no file in particular."""

@@ -13,6 +13,7 @@ calls what it calls.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,20 @@ class Diff:
     def renamed(self) -> dict[str, str]:
         """Old path -> new path of the renamed files."""
         return {p: c.new_path for p, c in self.files.items() if c.kind == "renamed" and c.new_path}
+
+    def texts_before(self, root: Path) -> dict[str, str]:
+        """The text at `since` of each changed file still there, by its path now ("" for
+        an added file; a file that was not source text is left out)."""
+        found: dict[str, str] = {}
+        with BlobReader(root) as blobs:
+            for old, change in self.files.items():
+                now = change.new_path or old
+                if change.kind == "added":
+                    found[now] = ""
+                elif change.kind != "deleted" and (data := blobs.read(self.since, old)):
+                    with contextlib.suppress(DiskError):
+                        found[now] = decode_source(data, path=old)
+        return found
 
 
 def diff_files(root: Path, since: str = "HEAD", until: str | None = None) -> Diff:

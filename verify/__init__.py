@@ -29,7 +29,7 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     OpenUse            a map answer weighed against the uses linking left open (mapcheck)
     OpenSites, OpenSite
                        those uses as sites, read as far as an answer lists them (opensites)
-    callers_from_callees, by_target
+    callers_from_callees, recovered_callers, by_target
                        callers the call hierarchy missed (callers)
     LiveSymbol, flatten, name_parts, enclosing, find_exact, find_by_name
                        a live outline seen through node IDs (symbols)
@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
-    from verify.callers import by_target, callers_from_callees
+    from verify.callers import by_target, callers_from_callees, recovered_callers
     from verify.candidates import Scan, name_at, scan
     from verify.checkcache import CheckCache
     from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
@@ -92,7 +92,7 @@ if TYPE_CHECKING:
     from verify.workspace import Workspace
 
 _HOME = {
-    "verify.callers": ("by_target", "callers_from_callees"),
+    "verify.callers": ("by_target", "callers_from_callees", "recovered_callers"),
     "verify.candidates": ("Scan", "name_at", "scan"),
     "verify.checkcache": ("CheckCache",),
     "verify.completeness": (
@@ -212,6 +212,7 @@ __all__ = [
     "nearest_ids",
     "prime",
     "prime_cap",
+    "recovered_callers",
     "resolve_live",
     "resolve_node",
     "scan",

@@ -8,16 +8,25 @@ outline, kept per file content) is asked for its outgoing calls; when one lands 
 symbol's definition, that function is a caller, with those call lines. At
 most `MAX_FUNCTIONS` functions are asked per question; a server error leaves
 the site unconfirmed.
+
+What is still unconfirmed then is checked against the symbol's live
+references (`callers_from_references`): tsserver prepares no call hierarchy
+for a function held by a constant whose initializer is not the function
+itself (`const create = ((...) => ...) as Create`), and its callers' outgoing
+calls land on the type's call signature, not on the constant; its references
+still name every call. A call-like site the references confirm is a call
+from the function around it (or its holder, or the file for a top-level call).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from disk.errors import DiskError
-from lsp import CallSite, DocumentSymbolNode, Location, LspError
+from lsp import CallSite, DocumentSymbolNode, Location, LspError, Span
 from verify.outlines import kept_outline
 from verify.sites import Site
 from verify.targets import LspPosition
@@ -80,6 +89,51 @@ async def callers_from_callees(
         *(_calling(workspace, path, node, targets) for path, node in functions)
     )
     return [site for site in found if site is not None]
+
+
+async def recovered_callers(
+    workspace: Workspace, position: LspPosition, sites: Sequence[Site]
+) -> list[CallSite]:
+    """`callers_from_callees`, then `callers_from_references` for the sites it left."""
+    found = await callers_from_callees(workspace, position, sites)
+    covered = {(c.location.path, span.start_line + 1) for c in found for span in c.call_spans}
+    rest = [s for s in sites if (s.path, s.line) not in covered]
+    return found + await callers_from_references(workspace, position, rest)
+
+
+async def callers_from_references(
+    workspace: Workspace, position: LspPosition, sites: Sequence[Site]
+) -> list[CallSite]:
+    """The call-like `sites` that the live references of the symbol at `position`
+    confirm, each as a call from the function around it (the file: at top level)."""
+    wanted = [s for s in sites if s.role == "call" or s.call_like]
+    if not wanted:
+        return []
+    try:
+        found = await workspace.live.references(position.path, position.line, position.character)
+    except (LspError, DiskError):
+        return []
+    confirmed = {(loc.path, loc.line) for loc in found}
+    hits = [s for s in wanted if (s.path, s.line) in confirmed]
+    paths = sorted({s.path for s in hits})
+    outlines = await asyncio.gather(*(kept_outline(workspace, path) for path in paths))
+    calls: list[CallSite] = []
+    for path, outline in zip(paths, outlines, strict=True):
+        for site in (s for s in hits if s.path == path):
+            column = max(site.column - 1, 0)
+            word = re.match(r"\w+", site.text[column:])
+            span = Span(site.line - 1, column, site.line - 1, column + len(word[0] if word else ""))
+            callers = _enclosing(outline, {site.line - 1})
+            if callers:
+                node = callers[0]
+                text = _line_text(workspace, path, node.selection.start_line)
+                place = Location(path, node.selection, node.selection.start_line + 1, text)
+                calls.append(CallSite(node.name, node.kind, node.detail, place, (span,)))
+            else:
+                top = Span(0, 0, 0, 0)
+                place = Location(path, top, 1, _line_text(workspace, path, 0))
+                calls.append(CallSite(PurePosixPath(path).name, "module", None, place, (span,)))
+    return calls
 
 
 async def _targets(workspace: Workspace, position: LspPosition) -> set[tuple[str, int]] | None:

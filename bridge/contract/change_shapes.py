@@ -27,14 +27,33 @@ from memory import FileChangeKind, MemoryStatus, RefReason, RefStatus, SymbolCha
 
 Severity = Literal["error", "warning", "information", "hint"]
 DiagnosticsReasonCode = Literal[
-    "server_loading", "diagnostics_timeout", "no_server", "files_capped", "users_unknown"
+    "server_loading",
+    "diagnostics_timeout",
+    "no_server",
+    "server_error",
+    "files_capped",
+    "users_unknown",
 ]
 """Why a nav_diagnostics answer is partial."""
-NotCheckedReason = Literal["no_server", "files_capped"]
-CheckedFor = Literal["asked", "changed", "uses_changed_symbol", "names_removed_symbol"]
+NotCheckedReason = Literal["no_server", "server_error", "files_capped"]
+DiagnosticChange = Literal["new", "existing", "unknown"]
+"""Whether a diagnostic is absent from the baseline (`new`: the change made it), present
+there (`existing`), or not told (`unknown`: its file's baseline did not come in time)."""
+CheckedFor = Literal[
+    "asked",
+    "changed",
+    "uses_changed_symbol",
+    "names_removed_symbol",
+    "references_changed_symbol",
+    "imports_changed_file",
+    "same_package",
+]
 """Why nav_diagnostics checks a file (or would have): named by `path`, changed since
-`since`, a first-hop user in the map of a symbol the change touched, or a file naming
-a symbol the change removed, renamed or moved (by its old name). In priority order."""
+`since`, a first-hop user in the map of a symbol the change touched, a file naming a
+symbol the change removed, renamed or moved (by its old name), a file the live server
+finds referring to a changed symbol whose users the map knows only in part, a file
+importing a changed file, or (Go) a file of a changed file's package. In priority
+order."""
 
 # ----------------------------------------------------------------- parameters
 
@@ -101,6 +120,21 @@ class DiagnosticItem(TypedDict):
     message: str
     code: str | None
     source: str | None
+    change: DiagnosticChange
+
+
+class DiagnosticsBaseline(TypedDict):
+    """What `new` and `existing` were told against: the servers' diagnostics of the same
+    files with the `changedFiles` files as they were at `commit` (none changed: the
+    answer itself); `checkedFiles` asked again (those with diagnostics now), `missing`
+    those whose baseline did not come in time (their diagnostics are `unknown`)."""
+
+    kind: Literal["since"]
+    commit: str
+    changedFiles: int
+    checkedFiles: int
+    missing: list[str]
+    message: str
 
 
 class DiagnosticsFile(TypedDict):
@@ -130,12 +164,17 @@ class NotChecked(TypedDict):
 
 
 class DiagnosticsData(TypedDict):
-    """nav_diagnostics: errors first."""
+    """nav_diagnostics: errors first, the new ones (the change made them) before the
+    others; `baseline` None when it could not be had (see the warnings)."""
 
     scope: DiagnosticsScope
     errorCount: int
     warningCount: int
     count: int
+    newCount: int
+    newErrorCount: int
+    existingCount: int
+    baseline: DiagnosticsBaseline | None
     completeness: Completeness
     completenessReasons: list[DiagnosticsReason]
     files: list[DiagnosticsFile]
@@ -156,8 +195,31 @@ class RenamedFile(TypedDict):
     diff: str
 
 
+NotRenamedWhy = Literal[
+    "reference_not_edited",
+    "name_unconfirmed",
+    "base_declaration",
+    "override",
+    "overload",
+    "protocol_use",
+    "reexported_as_alias",
+]
+"""Why a site a rename leaves counts (see bridge.tools.rename_check)."""
+
+
+class NotRenamed(TypedDict):
+    """A site naming the renamed symbol that the rename's edits leave, and why it counts."""
+
+    path: str
+    line: int
+    text: str
+    why: NotRenamedWhy
+
+
 class RenameData(TypedDict):
-    """nav_rename: a preview, or what was written (`applied`)."""
+    """nav_rename: a preview, or what was written (`applied`); `completeness` "complete"
+    when the edits cover every site naming the symbol, else `notRenamed` lists those
+    they leave."""
 
     target: TargetLine
     newName: str
@@ -165,6 +227,8 @@ class RenameData(TypedDict):
     fileCount: int
     editCount: int
     files: list[RenamedFile]
+    completeness: Completeness
+    notRenamed: list[NotRenamed]
 
 
 # ----------------------------------------------------------------- map_changes

@@ -5,7 +5,7 @@ Keys are camelCase; lines and columns 1-based. See docs/contracts.md.
 
 from __future__ import annotations
 
-from typing import NotRequired
+from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -183,12 +183,28 @@ class CallersData(Checked):
     callers: list[CallEntry]
 
 
+CalleesReasonCode = Literal["callees_missed", "unchecked"]
+"""Why a nav_callees answer is partial: the map sees calls from the function to
+symbols the server did not list (`missed`), or the function is not in the map, so
+nothing could be checked."""
+
+
+class CalleesReason(TypedDict):
+    """Why a nav_callees answer is partial."""
+
+    code: CalleesReasonCode
+    message: str
+
+
 class CalleesData(TypedDict):
-    """nav_callees."""
+    """nav_callees, checked against the calls the map sees in the function's body."""
 
     target: TargetLine
     count: int
     callees: list[CallEntry]
+    completeness: Completeness
+    completenessReasons: list[CalleesReason]
+    missed: list[str]
 
 
 class ResolveData(TypedDict):

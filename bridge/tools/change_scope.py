@@ -13,6 +13,17 @@ the one it is listed with):
                           so the candidate scan (`verify.scan`) looks for its
                           old name as a whole word, in the files of its
                           language's server
+    references_changed_symbol
+                          a file the live server finds referring to a changed
+                          symbol whose users the map knows only in part (its
+                          verdict partial: uses it could not tie to a
+                          definition), so the live references widen the set
+    imports_changed_file  a file importing a changed file (the map's imports
+                          edges): a change of a type or a signature can break
+                          it without a call the map could see (a structural
+                          type, an inferred one)
+    same_package          (Go) a file of a changed file's package, which uses
+                          its names without importing anything
 
 Only files a language server knows by their extension are kept. What could
 not be looked for is said (`unknown`): the users of changed files the map does
@@ -22,14 +33,19 @@ not hold, old names past `MAX_NAMES`, a scan stopped at its file cap.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import get_args
 
 from bridge.context import AppContext
 from bridge.contract.change_shapes import CheckedFor
+from bridge.contract.errors import ToolError
 from bridge.tools.changes import ChangeSet, read_change
-from verify import Scan, scan
+from bridge.tools.live_target import aim_at
+from lsp import LspError
+from memory import Diff
+from verify import Scan, judge_dependents, scan
 
 MAX_NAMES = 10
 """Old names of removed, renamed or moved symbols searched for in one answer."""
@@ -50,10 +66,13 @@ class ToCheck:
 
 @dataclass(frozen=True, slots=True)
 class ChangeScope:
-    """The files to check, in order, and what could not be looked for (sentences)."""
+    """The files to check, in order, what could not be looked for (sentences), and
+    the diff they come from."""
 
     files: list[ToCheck]
     unknown: list[str]
+    diff: Diff | None
+    """None: a single file asked for outside a git repository (no baseline)."""
 
 
 async def change_scope(app: AppContext, since: str) -> ChangeScope:
@@ -62,6 +81,8 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
     found: dict[str, tuple[CheckedFor, set[str]]] = {}
 
     def add(path: str, why: CheckedFor, symbol: str | None = None) -> None:
+        if path.startswith("..") or path.startswith("/"):
+            return
         if app.catalog.language_of(path) is None:
             return
         was, symbols = found.get(path, (why, set()))
@@ -91,9 +112,20 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
             f"{len(gone) - MAX_NAMES} more removed, renamed or moved symbols were not searched "
             f"for (cap {MAX_NAMES}): {', '.join(gone[MAX_NAMES : MAX_NAMES + 5])}"
         )
+    await _referencing(app, change, add, unknown)
+    for old, file in change.diff.files.items():
+        now = file.new_path or old
+        if file.kind == "deleted" or not change.code_map.has_node(now):
+            continue
+        for user in change.code_map.neighbors(now, "in", ["imports"], 1):
+            add(user.node_id.partition("#")[0], "imports_changed_file")
+        if app.catalog.language_of(now) == "go":
+            for sibling in sorted(change.code_map.files()):
+                if PurePosixPath(sibling).parent == PurePosixPath(now).parent:
+                    add(sibling, "same_package")
     files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
     files.sort(key=lambda f: (_ORDER[f.why], f.path))
-    return ChangeScope(files, unknown)
+    return ChangeScope(files, unknown, change.diff)
 
 
 def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:
@@ -112,6 +144,39 @@ def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:
         f"the map does not hold {len(missing)} changed files ({', '.join(missing[:3])}): "
         "the files using their symbols were not looked for"
     ]
+
+
+async def _referencing(
+    app: AppContext,
+    change: ChangeSet,
+    add: Callable[[str, CheckedFor, str | None], None],
+    unknown: list[str],
+) -> None:
+    """Add the files the live server finds referring to each changed symbol whose
+    users the map knows only in part (at most MAX_NAMES symbols)."""
+    partial = [
+        s.node_id
+        for s in change.symbols
+        if s.change not in GONE
+        and s.node_id is not None
+        and change.code_map.has_node(s.node_id)
+        and not judge_dependents(change.code_map, s.node_id, change.dependents(s, 1), 1).complete
+    ]
+    for node_id in partial[:MAX_NAMES]:
+        try:
+            aim = await aim_at(app, node_id, None)
+            at = aim.position
+            found = await app.live.references(at.path, at.line, at.character)
+        except (LspError, ToolError) as exc:
+            unknown.append(f"the live references of {node_id} could not be had: {exc}")
+            continue
+        for location in found:
+            add(location.path, "references_changed_symbol", node_id)
+    if partial[MAX_NAMES:]:
+        unknown.append(
+            f"{len(partial) - MAX_NAMES} more changed symbols whose users the map knows only "
+            f"in part were not looked up live (cap {MAX_NAMES})"
+        )
 
 
 async def _naming(app: AppContext, old_id: str) -> Scan:

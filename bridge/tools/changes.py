@@ -14,6 +14,7 @@ references it moved, modified or deleted and the callees that changed.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from dataclasses import dataclass
 from typing import cast, get_args
 
@@ -31,7 +32,7 @@ from bridge.contract.change_shapes import (
     Until,
     WithMemories,
 )
-from bridge.contract.envelope import Cut, respond
+from bridge.contract.envelope import Cut, Ranked, respond
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import (
     MapReason,
@@ -64,8 +65,9 @@ from verify import (
 )
 
 MAX_DEPTH = 10
-MAX_DEPENDENTS = 25
-"""Dependents listed per changed symbol (`dependentCount` has them all)."""
+MAX_DEPENDENTS = 1000
+"""Dependents listed per changed symbol at most, whatever the budget (`dependentCount`
+has them all); the budget cuts them first, before any changed symbol (`_ranked`)."""
 MAX_FILES_LISTED = 100
 MAX_UNRESOLVED = 5
 """Open uses listed per changed symbol (`unresolvedCount` has them all)."""
@@ -159,6 +161,30 @@ def _cuts(symbols: list[ChangedSymbol], files: int) -> list[Cut]:
     return cuts
 
 
+def _ranked(data: ChangesData) -> Ranked:
+    """What the budget keeps of a map_changes answer: every changed symbol (bare)
+    before any dependent, then the dependents a rank at a time across the symbols
+    (each symbol's first, then each one's second, ...)."""
+    symbols = data["symbols"]
+    bare = [ChangedSymbol(**{**s, "dependents": []}) for s in symbols]
+    order = sorted(
+        ((rank, i) for i, s in enumerate(symbols) for rank in range(len(s["dependents"]))),
+    )
+
+    def keep(count: int) -> ChangesData:
+        if count <= len(symbols):
+            return ChangesData(**{**data, "symbols": bare[:count]})
+        per = Counter(i for _, i in order[: count - len(symbols)])
+        kept = [
+            ChangedSymbol(**{**s, "dependents": s["dependents"][: per[i]]})
+            for i, s in enumerate(symbols)
+        ]
+        return ChangesData(**{**data, "symbols": kept})
+
+    sections = (("symbols", len(symbols)), ("dependents", len(order)))
+    return Ranked("symbols", len(symbols) + len(order), keep, sections)
+
+
 def _files(diff: Diff) -> list[ChangedFile]:
     files = []
     for path, c in sorted(diff.files.items()):
@@ -221,10 +247,9 @@ async def map_changes(
     memories: WithMemories = True,
     budget: Budget = None,
 ) -> ChangesAnswer:
-    """What changed from commit `since` (default HEAD) to the working tree (or
-    `until`): `symbols` (`change`, `nodeId`, `oldId`, `lines`, `dependents` to
-    `depth`; `verify=true` confirms the first hop live), the `memories` it
-    touches, and the changed `files`."""
+    """What changed since commit `since` (to the working tree or `until`): changed
+    `symbols` with their `dependents` to `depth` (`verify=true`: first hop checked
+    live), and the `memories` and `files` it touches."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     budget_tokens = app.budget(budget)
@@ -276,7 +301,7 @@ async def map_changes(
     return respond(
         data,
         budget_tokens=budget_tokens,
-        items_key="symbols",
+        ranked=_ranked(data),
         cuts=_cuts(items, len(diff.files)),
         warnings=warnings,
         map_built_at=stamp.built_at,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 
 from bridge.context import AppContext
 from bridge.contract.change_shapes import (
+    DiagnosticChange,
     DiagnosticItem,
     DiagnosticsAnswer,
     DiagnosticsData,
@@ -33,11 +34,14 @@ from bridge.contract.change_shapes import (
     Since,
 )
 from bridge.contract.envelope import respond
+from bridge.contract.errors import ToolError
 from bridge.contract.schema_types import Budget
 from bridge.tools.change_scope import ChangeScope, ToCheck, change_scope
+from bridge.tools.diagnostic_baseline import Told, tell_new
 from bridge.tools.live_target import retry_once, workspace_warnings
 from bridge.tools.targets import checked_path, parse_node_id
-from lsp import NoServerError, UnsupportedFileError
+from lsp import LspError, NoServerError, UnsupportedFileError
+from memory import Diff, MemoryInputError, diff_files
 
 if TYPE_CHECKING:  # the LSP types load with the first language server, not at start
     from lsp import Diagnostic, DiagnosticsReport
@@ -47,7 +51,7 @@ MAX_FILES = 40
 _RANK: dict[str, int] = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
-def _item(d: Diagnostic) -> DiagnosticItem:
+def _item(d: Diagnostic, change: DiagnosticChange) -> DiagnosticItem:
     return DiagnosticItem(
         path=d.path,
         line=d.line,
@@ -58,6 +62,7 @@ def _item(d: Diagnostic) -> DiagnosticItem:
         message=d.message,
         code=d.code,
         source=d.source,
+        change=change,
     )
 
 
@@ -79,53 +84,98 @@ def _file(file: ToCheck, report: DiagnosticsReport, loading: bool) -> Diagnostic
 async def nav_diagnostics(
     app: AppContext, path: DiagnosticsPath = None, since: Since = "HEAD", budget: Budget = None
 ) -> DiagnosticsAnswer:
-    """Errors and warnings the live servers report NOW: for `path`, or else for the
-    change since commit `since` (default HEAD): the files it changed and the files
-    using what it changed. Returns `diagnostics` (errors first), `files` checked,
-    `notChecked`, counts and `completeness`."""
+    """Errors and warnings the live servers report now: for `path`, else for the
+    change since `since` (its files and their users), new errors first; `notChecked`
+    and `completeness` say what was left."""
     budget_tokens = app.budget(budget)
     if path is not None:
         asked = ToCheck(checked_path(app.root, parse_node_id(path).path), "asked")
-        scope = ChangeScope([asked], [])
+        diff = await _diff(app, since)
+        scope = ChangeScope([asked], [], diff)
     else:
         scope = await change_scope(app, since)
     wanted, capped = scope.files[:MAX_FILES], scope.files[MAX_FILES:]
     within = app.live_settings.cold_start_deadline
 
-    async def one(file: str) -> DiagnosticsReport | str:
+    async def one(file: str) -> DiagnosticsReport | tuple[NotCheckedReason, str]:
         try:
             return await retry_once(lambda: app.live.diagnostics(file, within=within), app, file)
         except (NoServerError, UnsupportedFileError) as exc:
             if path is not None:
                 raise
-            return str(exc)
+            return "no_server", str(exc)
+        except (LspError, ToolError) as exc:  # one file's failure is not the answer's
+            if path is not None:
+                raise
+            return "server_error", str(exc)
 
     if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
         await app.live.sync([f.path for f in wanted])
     answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
-    reports = {f: a for f, a in answers.items() if not isinstance(a, str)}
-    no_server = {f: a for f, a in answers.items() if isinstance(a, str)}
+    reports = {f: a for f, a in answers.items() if not isinstance(a, tuple)}
+    left = {f: a for f, a in answers.items() if isinstance(a, tuple)}
     loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
     found = [d for r in reports.values() for d in r.diagnostics]
-    found.sort(key=lambda d: (_RANK.get(d.severity, 4), d.path, d.line, d.column))
-    reasons = _reasons(list(reports.values()), loading, len(no_server), len(capped), scope.unknown)
+    warnings = [w for f in wanted[:1] for w in workspace_warnings(app, f.path)]
+    told = await _told(app, found, scope.diff, within, warnings)
+    unknown: list[DiagnosticChange] = ["unknown"] * len(found)
+    changes = told.changes if told is not None else unknown
+    ranked = sorted(zip(found, changes, strict=True), key=_rank)
+    reasons = _reasons(list(reports.values()), loading, left, len(capped), scope.unknown)
     data = DiagnosticsData(
         scope=DiagnosticsScope(path=wanted[0].path) if path is not None else {"since": since},
         errorCount=sum(d.severity == "error" for d in found),
         warningCount=sum(d.severity == "warning" for d in found),
         count=len(found),
+        newCount=changes.count("new"),
+        newErrorCount=sum(c == "new" and d.severity == "error" for d, c in ranked),
+        existingCount=changes.count("existing"),
+        baseline=None if told is None else told.baseline,
         completeness="partial" if reasons else "complete",
         completenessReasons=reasons,
         files=[_file(f, r, r.path in loading) for f, r in reports.items()],
-        notChecked=[_left_out(f, "no_server", m) for f, m in no_server.items()]
+        notChecked=[_left_out(f, why, m) for f, (why, m) in left.items()]
         + [_left_out(f, "files_capped", f"over the cap of {MAX_FILES} files") for f in capped],
-        diagnostics=[_item(d) for d in found],
+        diagnostics=[_item(d, c) for d, c in ranked],
     )
-    warnings = [w for f in wanted[:1] for w in workspace_warnings(app, f.path)]
     if reasons:
         codes = ", ".join(r["code"] for r in reasons)
         warnings.append(f"partial answer ({codes}): see data.completenessReasons")
     return respond(data, budget_tokens=budget_tokens, items_key="diagnostics", warnings=warnings)
+
+
+_CHANGE_RANK: dict[str, int] = {"new": 0, "unknown": 1, "existing": 2}
+
+
+def _rank(item: tuple[Diagnostic, DiagnosticChange]) -> tuple[int, int, str, int, int]:
+    """Errors first, and within each severity the new ones first."""
+    d, change = item
+    return (_RANK.get(d.severity, 4), _CHANGE_RANK[change], d.path, d.line, d.column)
+
+
+async def _diff(app: AppContext, since: str) -> Diff | None:
+    """The change from `since` a single file's diagnostics are told against (None:
+    no git repository, or no such commit)."""
+    try:
+        return await asyncio.to_thread(diff_files, app.root, since)
+    except MemoryInputError:
+        return None
+
+
+async def _told(
+    app: AppContext, found: list[Diagnostic], diff: Diff | None, within: float, warnings: list[str]
+) -> Told | None:
+    """Which of `found` the change made (None, with a warning: no baseline could be had)."""
+    if diff is None:
+        warnings.append("no baseline (not a git repository, or no such commit): `change` unknown")
+        return None
+    before = await asyncio.to_thread(diff.texts_before, app.root)
+    known = {p: t for p, t in before.items() if app.catalog.language_of(p) is not None}
+    try:
+        return await tell_new(app, found, known, diff.since, within)
+    except LspError as exc:
+        warnings.append(f"no baseline ({exc}): `change` unknown")
+        return None
 
 
 def _left_out(file: ToCheck, reason: NotCheckedReason, message: str) -> NotChecked:
@@ -137,7 +187,7 @@ def _left_out(file: ToCheck, reason: NotCheckedReason, message: str) -> NotCheck
 def _reasons(
     reports: list[DiagnosticsReport],
     loading: set[str],
-    no_server: int,
+    left: dict[ToCheck, tuple[NotCheckedReason, str]],
     capped: int,
     unknown: list[str],
 ) -> list[DiagnosticsReason]:
@@ -156,14 +206,25 @@ def _reasons(
             DiagnosticsReason(
                 code="diagnostics_timeout",
                 message=f"no diagnostics published for the current text of {len(late)} files "
-                f"in time ({', '.join(late[:3])}): what is listed may be old or missing items",
+                f"in time ({', '.join(late[:10])}{' ...' if len(late) > 10 else ''}; each "
+                "`settled: false` in files): what is listed for them may be old or missing items",
             )
         )
+    no_server = sum(why == "no_server" for why, _ in left.values())
     if no_server:
         reasons.append(
             DiagnosticsReason(
                 code="no_server",
                 message=f"{no_server} files to check have no language server (see notChecked)",
+            )
+        )
+    failed = [f.path for f, (why, _) in left.items() if why == "server_error"]
+    if failed:
+        reasons.append(
+            DiagnosticsReason(
+                code="server_error",
+                message=f"the language server failed for {len(failed)} files "
+                f"({', '.join(failed[:3])}; see notChecked): ask again, or pass `path`",
             )
         )
     if capped:

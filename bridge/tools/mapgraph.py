@@ -222,10 +222,9 @@ async def map_path(
     budget: Budget = None,
     verify: Verify = False,
 ) -> PathAnswer:
-    """The shortest chain of edges from one node to another (e.g. how a handler
-    reaches a database call); empty when there is none. `steps`: each edge with
-    its kind and `confidence`; `verify=true` confirms them live. No path found is
-    partial when `unresolved` uses may hide one."""
+    """The shortest chain of edges from one node to another: `steps` with kind and
+    `confidence` (`verify=true`: checked live). None found is partial when
+    `unresolved` uses may hide one."""
     start, end = parse_node_id(source).node_id, parse_node_id(target).node_id
     code_map = await app.code_map(graph=True)
     chain = code_map.path(start, end)
@@ -280,10 +279,9 @@ async def map_impact(
     budget: Budget = None,
     verify: Verify = False,
 ) -> ImpactAnswer:
-    """What depends on a node, transitively (calls, references or inherits it or its
-    members), nearest first, to `depth` (default 2; null: no limit). Use before
-    changing it. `verify=true` confirms the edges live; `unresolved`: uses the map
-    could not tie, maybe dependents not listed."""
+    """What depends on a node (or its members), transitively, nearest first, to
+    `depth` (default 2; null: no limit): use before changing it. `verify=true`
+    checks edges live; `unresolved`: uses the map could not tie."""
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id

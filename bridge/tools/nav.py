@@ -39,6 +39,7 @@ from bridge.contract.schema_types import (
     SymbolQuery,
     Target,
 )
+from bridge.tools.callees_check import check_callees, live_callees
 from bridge.tools.live_target import (
     aim_at,
     loading_warnings,
@@ -55,9 +56,9 @@ from verify import (
     LspPosition,
     Question,
     by_target,
-    callers_from_callees,
     cross_checked,
     flatten,
+    recovered_callers,
 )
 
 T = TypeVar("T")
@@ -269,10 +270,8 @@ async def nav_workspace_symbols(
 async def nav_callers(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> CallersAnswer:
-    """Functions that call the function at TARGET (live call hierarchy): each
-    caller where it is defined, with `callLines`, the lines of the calls; checked
-    against the map and a text scan (`completeness`, `unconfirmed` as in
-    nav_references)."""
+    """Functions that call the function at TARGET (live call hierarchy), each with
+    `callLines`; cross-checked as nav_references is (`completeness`, `unconfirmed`)."""
     budget_tokens = app.budget(budget)
     aim = await aim_at(app, target, name)
     position = aim.position
@@ -286,7 +285,7 @@ async def nav_callers(
             position.path,
         ),
         _call_places,
-        recover=lambda sites: callers_from_callees(app, position, sites),
+        recover=lambda sites: recovered_callers(app, position, sites),
     )
     callers = [call_site(s) for s in by_target(sites)]
     data = CallersData(target=aim.target(), count=len(callers), callers=callers, **checked(verdict))
@@ -303,19 +302,29 @@ async def nav_callers(
 async def nav_callees(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> CalleesAnswer:
-    """Functions the function at TARGET calls (live call hierarchy), one entry per
-    callee with where it is defined and `callLines`, the lines of its calls in
-    TARGET's file; callees in the workspace first, library ones last."""
+    """Functions the function at TARGET calls (live call hierarchy): each callee's
+    definition and `callLines`, workspace first; `completeness` against the calls
+    the map sees in its body (`missed`: node IDs not listed)."""
     budget_tokens = app.budget(budget)
     aim = await aim_at(app, target, name)
     position = aim.position
-    sites = await retry_once(
-        lambda: app.live.outgoing_calls(position.path, position.line, position.character),
-        app,
-        position.path,
-    )
+
+    def outgoing(at: LspPosition) -> Awaitable[list[CallSite]]:
+        return retry_once(
+            lambda: app.live.outgoing_calls(at.path, at.line, at.character), app, at.path
+        )
+
+    sites = await live_callees(app, position, outgoing)
+    check = await check_callees(app, position, sites)
     callees = [call_site(s) for s in by_target(sites)]
-    data = CalleesData(target=aim.target(), count=len(callees), callees=callees)
+    data = CalleesData(
+        target=aim.target(),
+        count=len(callees),
+        callees=callees,
+        completeness=check.completeness,
+        completenessReasons=check.reasons,
+        missed=check.missed,
+    )
     warnings = aim.warnings() + loading_warnings(app, position.path)
     warnings += workspace_warnings(app, position.path)
     return respond(data, budget_tokens=budget_tokens, items_key="callees", warnings=warnings)

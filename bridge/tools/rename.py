@@ -17,7 +17,7 @@ import contextlib
 import difflib
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,10 +30,11 @@ from bridge.contract.change_shapes import (
     RenameData,
     RenamedFile,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import ranked_lists, respond
 from bridge.contract.errors import BadInputError, NotFoundError, ToolError
 from bridge.contract.schema_types import Budget, Name, Target
 from bridge.tools.live_target import aim_at, retry_once
+from bridge.tools.rename_check import check_rename
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
@@ -115,10 +116,10 @@ async def nav_rename(
     hashes: PreviewHashes = None,
     budget: Budget = None,
 ) -> RenameAnswer:
-    """Rename the symbol at TARGET to `new_name` across the workspace (live). By
-    default a PREVIEW: `files` with `path`, `edits`, `hash`, `diff`. `apply=true`
-    writes atomically, only if no file changed since (and each matches `hashes`
-    from the preview); else a `conflict` error."""
+    """Rename the symbol at TARGET to `new_name` (live). A PREVIEW by default:
+    per-file `diff`s and `hash`es; `notRenamed` lists each site naming the symbol the
+    edits leave (`completeness`). `apply=true` writes atomically unless a file changed
+    since (or differs from `hashes`): then a `conflict` error."""
     budget_tokens = app.budget(budget)
     wanted = new_name.strip()
     if not wanted or any(ch in wanted for ch in "\r\n\0"):
@@ -127,16 +128,27 @@ async def nav_rename(
         )
     aim = await aim_at(app, target, name)
     position = aim.position
-    edits = await retry_once(
-        lambda: app.live.rename(position.path, position.line, position.character, wanted),
-        app,
-        position.path,
-    )
+
+    def rename() -> Awaitable[list[FileEdits]]:
+        return retry_once(
+            lambda: app.live.rename(position.path, position.line, position.character, wanted),
+            app,
+            position.path,
+        )
+
+    edits = await rename()
     if not edits:
         raise NotFoundError(
             f"{position.path}:{position.line + 1}: the server has nothing to rename there",
             hint="target a symbol's name (a node ID, or `name` with path:LINE)",
         )
+    check = await check_rename(app, aim, wanted, edits)
+    if any(site["why"] == "reference_not_edited" for site in check.left):
+        # a server still loading its project renames in part (tsserver: the defining
+        # file alone); the check opened the files naming it: asked again, once
+        again = await rename()
+        if again != edits:
+            edits, check = again, await check_rename(app, aim, wanted, again)
     planned = [_plan(e) for e in edits]
     if apply:
         changed = _conflicts(planned, hashes)
@@ -155,11 +167,23 @@ async def nav_rename(
         fileCount=len(planned),
         editCount=sum(p.shown["edits"] for p in planned),
         files=[p.shown for p in planned],
+        completeness=check.completeness,
+        notRenamed=check.left,
     )
     warnings = aim.warnings()
     if not apply:
         warnings.append("preview only: nothing written (pass apply=true to write it)")
-    return respond(data, budget_tokens=budget_tokens, items_key="files", warnings=warnings)
+    if check.left:
+        warnings.append(
+            f"the edits leave {len(check.left)} sites naming the symbol (see data.notRenamed): "
+            "rename them too, or the code keeps the old name there"
+        )
+    return respond(
+        data,
+        budget_tokens=budget_tokens,
+        ranked=ranked_lists(data, "notRenamed", "files"),
+        warnings=warnings,
+    )
 
 
 async def _after_write(app: AppContext, paths: list[str]) -> None:

@@ -5,7 +5,8 @@ source files (a quick `git ls-files`-style listing, as the map makes): a
 TypeScript repository is never asked as Python. Each language's server is
 given one of its files first (tsserver has no project, and refuses
 workspace/symbol, until a file is open), then asked; the answers are merged
-and ranked: exact name, then prefix, then substring, then the server's own
+and ranked: exact name (a qualified name's last part counts: gopls names
+methods `Type.Method`), then prefix, then substring, then the server's own
 fuzzy matches. A server that fails or is missing is a one-line warning, so
 the other languages still answer. `name_symbols` then places each symbol at
 its name, with its node ID, from its file's live outline.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -65,13 +67,20 @@ def workspace_languages(app: AppContext) -> dict[str, str]:
     return {language: first[language] for language, _ in counts.most_common()}
 
 
+_QUALIFIED = re.compile(r"\.|::")
+"""What separates a qualified name's parts."""
+
+
 def match_rank(query: str, name: str) -> int:
-    """EXACT, PREFIX, SUBSTRING or FUZZY: how `name` matches `query` (case first, then not)."""
+    """EXACT, PREFIX, SUBSTRING or FUZZY: how `name` matches `query` (case first, then
+    not), its last part counting as the name when a server qualifies it (gopls names
+    a method `Command.Run`; `a::b` in Rust and C++)."""
     bare = name.split("(", 1)[0]  # some servers name methods with their signature
+    own = _QUALIFIED.split(bare)[-1]
     folded, wanted = bare.casefold(), query.casefold()
-    if bare == query or folded == wanted:
+    if query in (bare, own) or wanted in (folded, own.casefold()):
         return EXACT
-    if folded.startswith(wanted):
+    if folded.startswith(wanted) or own.casefold().startswith(wanted):
         return PREFIX
     if wanted in folded:
         return SUBSTRING

@@ -109,7 +109,17 @@ def test_a_server_error_is_one_clean_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "rank"),
-    [("area", EXACT), ("Area", EXACT), ("area_of", 1), ("totalArea", 2), ("ar_ea", FUZZY)],
+    [
+        ("area", EXACT),
+        ("Area", EXACT),
+        ("Square.area", EXACT),  # gopls names a method with its receiver type
+        ("shapes::area", EXACT),
+        ("area_of", 1),
+        ("Square.area_of", 1),
+        ("totalArea", 2),
+        ("area.Square", 1),
+        ("ar_ea", FUZZY),
+    ],
 )
 def test_match_rank(name: str, rank: int) -> None:
     assert match_rank("area", name) == rank

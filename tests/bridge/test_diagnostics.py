@@ -89,7 +89,8 @@ def test_a_type_error_written_to_disk_shows_up_at_once(tmp_path: Path, case: Cas
         errors = [(d["path"], d["line"]) for d in data["diagnostics"] if d["severity"] == "error"]
         assert (case.path, bad_line) in errors, data
         assert data["completeness"] == "complete", data["completenessReasons"]
-    assert [f["path"] for f in changed["files"]] == [case.path]
+    assert changed["files"][0]["path"] == case.path
+    assert {f["why"] for f in changed["files"][1:]} <= WIDER
     assert one["files"][0]["source"] in ("pull", "published")
     assert one["files"][0]["settled"] is True
 
@@ -125,6 +126,20 @@ BREAKING = [
         "totalArea(shapes)",
     ),
 ]
+
+
+GO_BREAKING = Breaking(
+    Case("go_app", "go", "gopls", "shapes/shapes.go", CASES[4].bad_line),
+    "func Total(shapes []Shape) float64",
+    "func Total(shapes []Shape, scale float64) float64",
+    "shapes/shapes.go#Total",
+    "main.go",
+    "shapes.Total(all)",
+)
+
+
+WIDER = {"imports_changed_file", "same_package", "references_changed_symbol"}
+"""Why the files past the changed ones and their users in the map are checked."""
 
 
 def _checked(data: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
@@ -164,13 +179,92 @@ def test_a_change_that_breaks_a_caller_elsewhere_has_the_callers_file_checked(
 
     clean, changed = asyncio.run(scenario())
     assert (clean["files"], clean["notChecked"], clean["completeness"]) == ([], [], "complete")
-    assert _checked(changed) == [
+    assert _checked(changed)[:2] == [
         (case.path, "changed", []),
         (edit.user, "uses_changed_symbol", [edit.symbol]),
     ]
+    assert {why for _, why, _ in _checked(changed)[2:]} <= WIDER
     assert (edit.user, line_of(repo.root, edit.user, edit.call)) in _errors(changed)
     assert changed["notChecked"] == []
     assert changed["completeness"] == "complete", changed["completenessReasons"]
+
+
+@pytest.mark.parametrize("edit", [GO_BREAKING, BREAKING[1]], ids=lambda b: b.case.server)
+def test_a_callers_diagnostics_published_before_the_change_are_never_taken_as_current(
+    tmp_path: Path, edit: Breaking
+) -> None:
+    """The caller's file was open (and published clean) before the change: the
+    first answer after it lists the broken call, or says it is not settled."""
+    case = edit.case
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            before = await call(client, "nav_diagnostics", path=edit.user)
+            repo.write(case.path, repo.read(case.path).replace(edit.old, edit.new))
+            changed = await call(client, "nav_diagnostics")
+            return before["data"], changed["data"]
+
+    before, changed = asyncio.run(scenario())
+    assert before["errorCount"] == 0, before["diagnostics"]
+    user = next(f for f in changed["files"] if f["path"] == edit.user)
+    broken = (edit.user, line_of(repo.root, edit.user, edit.call))
+    if user["settled"]:
+        assert broken in _errors(changed), changed
+    else:
+        assert changed["completeness"] == "partial", changed
+
+
+@pytest.mark.parametrize("edit", [BREAKING[0], GO_BREAKING], ids=lambda b: b.case.server)
+def test_what_the_change_broke_is_new_and_listed_before_what_was_broken_already(
+    tmp_path: Path, edit: Breaking
+) -> None:
+    """Errors committed before (one per file, more than the new ones) are `existing`;
+    the broken call is `new`, and comes first."""
+    case = edit.case
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    old_errors = {
+        "python": "\nbroken_{n}: int = 'not a number'\n",
+        "go": '\nvar broken{n} int = "not a number"\n',
+    }[case.language]
+    for n, path in enumerate((case.path, edit.user)):
+        repo.write(path, repo.read(path) + old_errors.format(n=n) * 3)
+    repo.commit("errors that were there before")
+    repo.write(case.path, repo.read(case.path).replace(edit.old, edit.new))
+    data = _diagnose_change(repo)
+    broken = (edit.user, line_of(repo.root, edit.user, edit.call))
+    changes = {(d["path"], d["line"], d["change"]) for d in data["diagnostics"]}
+    assert (*broken, "new") in changes, data["diagnostics"]
+    errors = [d for d in data["diagnostics"] if d["severity"] == "error"]
+    assert [d["change"] for d in errors].count("existing") >= 6
+    assert errors[0]["change"] == "new"
+    assert data["newErrorCount"] == sum(d["change"] == "new" for d in errors)
+    assert data["baseline"]["kind"] == "since" and data["baseline"]["missing"] == []
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_a_file_broken_through_a_structural_type_is_checked_though_the_map_sees_no_use(
+    tmp_path: Path,
+) -> None:
+    """`Square` stands for a Protocol in a file that never calls `area`: no map edge
+    leads there from `Square.area`, but the file imports the changed one."""
+    case = CASES[0]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write(
+        "app/sized.py",
+        "from typing import Protocol\n\nfrom app.shapes import Square\n\n\n"
+        "class Sized(Protocol):\n    def area(self) -> float: ...\n\n\n"
+        "SIZED: Sized = Square(2.0)\n",
+    )
+    repo.commit("a protocol")
+    old = "    def area(self) -> float:\n        return self.side * self.side"
+    repo.write(case.path, repo.read(case.path).replace(old, old.replace("float", "str", 1)))
+    data = _diagnose_change(repo)
+    assert ("app/sized.py", "imports_changed_file", []) in _checked(data)
+    assert ("app/sized.py", 10) in _errors(data), data["diagnostics"]
 
 
 def test_every_caller_file_is_checked_and_settled_though_they_open_together(
@@ -227,13 +321,14 @@ def test_files_over_the_cap_are_named_with_why_and_the_answer_is_partial(
 
     data = asyncio.run(scenario())
     assert _checked(data) == [(edit.case.path, "changed", [])]
-    (left,) = data["notChecked"]
+    left = data["notChecked"][0]
     assert (left["path"], left["reason"], left["why"], left["symbols"]) == (
         edit.user,
         "files_capped",
         "uses_changed_symbol",
         [edit.symbol],
     )
+    assert {f["reason"] for f in data["notChecked"]} == {"files_capped"}
     assert data["completeness"] == "partial"
     assert [r["code"] for r in data["completenessReasons"]] == ["files_capped"]
 
@@ -275,6 +370,59 @@ def test_published_diagnostics_settle_only_for_what_the_server_was_last_sent() -
         return stale, current, unversioned, [d.message for d in found.current(uri)]
 
     assert asyncio.run(scenario()) == (False, True, True, ["old"])
+
+
+def test_an_edited_file_that_stays_clean_is_settled_in_typescript(tmp_path: Path) -> None:
+    """typescript-language-server publishes nothing for a clean file edited into a clean
+    file: the answer is asked of tsserver, never waited for until the deadline."""
+    case = CASES[2]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            await call(client, "nav_diagnostics", path=case.path)
+            repo.write(case.path, "// edited\n" + repo.read(case.path))
+            answer = await call(client, "nav_diagnostics", path=case.path)
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    data = asyncio.run(scenario())
+    assert (data["errorCount"], data["completeness"]) == (0, "complete"), data
+    assert [(f["source"], f["settled"]) for f in data["files"]] == [("pull", True)]
+
+
+def test_a_publish_from_before_the_workspace_changed_is_stale_until_sent_again() -> None:
+    """A user of a changed file keeps its version: its old publish proves nothing."""
+    user = "file:///w/user.go"
+
+    async def scenario() -> tuple[bool, bool, bool, bool]:
+        found = PublishedDiagnostics()
+        found.sent(user, 1)
+        found.publish(types.PublishDiagnosticsParams(uri=user, diagnostics=[], version=1))
+        found.workspace_changed()  # another file changed
+        stale = found.stale(user)
+        settled_old = await found.settled(user, within=0.2)
+        found.sent(user, 2)  # sent again
+        still = found.stale(user)
+        found.publish(types.PublishDiagnosticsParams(uri=user, diagnostics=[], version=2))
+        return stale, settled_old, still, await found.settled(user, within=30.0)
+
+    assert asyncio.run(scenario()) == (True, False, False, True)
+
+
+def test_a_publish_is_for_the_document_however_the_server_escapes_its_uri() -> None:
+    """gopls sends a `+` in a folder name as is; the document was opened as `%2B`."""
+
+    async def scenario() -> tuple[bool, int]:
+        found = PublishedDiagnostics()
+        found.sent("file:///w/a%2Bb/x.go", 1)
+        found.publish(
+            types.PublishDiagnosticsParams(uri="file:///w/a+b/x.go", diagnostics=[], version=1)
+        )
+        return await found.settled("file:///w/a%2Bb/x.go", within=30.0), 0
+
+    assert asyncio.run(scenario()) == (True, 0)
 
 
 def test_the_command_exits_1_when_an_error_is_reported(

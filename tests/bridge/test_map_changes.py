@@ -240,31 +240,53 @@ def test_a_changed_callee_lists_its_callers_memories_whatever_their_status(
     )
 
 
-def test_dependents_listed_past_the_cap_are_reported_as_a_cut(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _shared_by_many(tmp_path: Path, users: int) -> Repo:
+    """`lib.shared` used by `users` files, then changed (uncommitted)."""
     repo = Repo(tmp_path)
     repo.git("init", "-q", "-b", "main")
     repo.write(".gitignore", ".codeanchor/\n")
     repo.write("lib.py", "def shared():\n    return 1\n")
-    users = 30
     for n in range(users):
         repo.write(
             f"use_{n}.py", f"from lib import shared\n\n\ndef use_{n}():\n    return shared()\n"
         )
     repo.commit("start")
     repo.write("lib.py", "def shared():\n    return 2\n")
-    code = main(["map", "changes", "--depth", "1", "--root", str(repo.root), "--json"])
+    return repo
+
+
+@pytest.mark.parametrize("budget", [400, 1000, None])
+def test_the_changed_symbol_is_kept_and_its_dependents_cut_first_at_any_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], budget: int
+) -> None:
+    users = 120  # more than the default budget holds
+    repo = _shared_by_many(tmp_path, users)
+    args = ["map", "changes", "--depth", "1", "--json", "--root", str(repo.root)]
+    code = main(args if budget is None else [*args, "--budget", str(budget)])
     answer = orjson.loads(capsys.readouterr().out)
     assert code == 0
     (symbol,) = answer["data"]["symbols"]
-    assert symbol["completeness"] == answer["data"]["completeness"] == "complete"
-    assert symbol["dependentCount"] == users
+    assert (symbol["nodeId"], symbol["dependentCount"]) == ("lib.py#shared", users)
     listed = len(symbol["dependents"])
     assert listed < users
-    assert answer["truncated"]["cuts"] == [
-        {"items": "dependents", "kept": listed, "dropped": users - listed}
-    ]
+    assert {"items": "dependents", "kept": listed, "dropped": users - listed} in answer[
+        "truncated"
+    ]["cuts"]
+    assert all(c["items"] != "symbols" for c in answer["truncated"]["cuts"])
+
+
+def test_dependents_follow_the_budget_past_25(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    users = 60
+    repo = _shared_by_many(tmp_path, users)
+    args = ["map", "changes", "--depth", "1", "--budget", "50000", "--json"]
+    assert main([*args, "--root", str(repo.root)]) == 0
+    answer = orjson.loads(capsys.readouterr().out)
+    (symbol,) = answer["data"]["symbols"]
+    assert symbol["completeness"] == answer["data"]["completeness"] == "complete"
+    assert len(symbol["dependents"]) == symbol["dependentCount"] == users
+    assert answer["truncated"] is None
 
 
 def test_a_changed_method_used_through_an_unknown_receiver_has_partial_dependents(

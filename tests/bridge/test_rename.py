@@ -8,6 +8,7 @@ import asyncio
 import difflib
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -133,3 +134,80 @@ def test_edits_outside_the_root_or_on_files_are_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(UnsupportedEditError):
         file_edits(tmp_path, creates)
+
+
+def _preview(root: Path, target: str, new_name: str) -> dict[str, Any]:
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(root) as client:
+            answer = await call(client, "nav_rename", target=target, new_name=new_name)
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    return asyncio.run(scenario())
+
+
+def _line_of(root: Path, path: str, text: str) -> int:
+    lines = (root / path).read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_method_renamed_in_a_subclass_names_the_base_declaration_it_leaves(
+    tmp_path: Path,
+) -> None:
+    require_binary("ty")
+    root = _root(tmp_path, "ty")
+    data = _preview(root, "app/shapes.py#Square.area", "surface")
+    edited = {(f["path"], line) for f in data["files"] for line in _edited_lines(f["diff"])}
+    base = ("app/shapes.py", _line_of(root, "app/shapes.py", "    def area(self) -> float:"))
+    left = {(s["path"], s["line"]): s["why"] for s in data["notRenamed"]}
+    if base not in edited:
+        assert left[base] == "base_declaration", data["notRenamed"]
+        assert data["completeness"] == "partial"
+    assert not set(left) & edited
+
+
+def test_an_export_renamed_as_an_alias_is_reported(tmp_path: Path) -> None:
+    require_binary("typescript-language-server")
+    root = tmp_path / "ts_app"
+    shutil.copytree(FIXTURES / "ts_app", root)
+    (root / "src" / "index.ts").write_text('export { totalArea } from "./shapes";\n')
+    (root / "src" / "use.ts").write_text(
+        'import { totalArea } from "./index";\n\nexport const none = totalArea([]);\n'
+    )
+    data = _preview(root, "src/shapes.ts#totalArea", "sumAreas")
+    left = {(s["path"], s["line"]): s for s in data["notRenamed"]}
+    assert left[("src/index.ts", 1)]["why"] == "reexported_as_alias", data
+    assert data["completeness"] == "partial"
+
+
+def _edited_lines(diff: str) -> set[int]:
+    """The 1-based old lines a unified diff removes or changes."""
+    lines: set[int] = set()
+    old = 0
+    for raw in diff.splitlines():
+        if raw.startswith("@@"):
+            old = int(raw.split()[1].lstrip("-").split(",")[0])
+        elif raw.startswith("-") and not raw.startswith("---"):
+            lines.add(old)
+            old += 1
+        elif raw.startswith(" "):
+            old += 1
+    return lines
+
+
+def test_a_protocols_method_renamed_names_the_places_standing_for_the_protocol(
+    tmp_path: Path,
+) -> None:
+    """`Square` stands for `Sized` structurally: renaming `Sized.area` breaks that
+    line, which names neither the method nor anything the rename edits."""
+    require_binary("ty")
+    root = _root(tmp_path, "ty")
+    (root / "app" / "sized.py").write_text(
+        "from typing import Protocol\n\nfrom app.shapes import Square\n\n\n"
+        "class Sized(Protocol):\n    def area(self) -> float: ...\n\n\n"
+        "SIZED: Sized = Square(2.0)\n"
+    )
+    data = _preview(root, "app/sized.py#Sized.area", "surface")
+    left = {(s["path"], s["line"]): s["why"] for s in data["notRenamed"]}
+    assert left.get(("app/sized.py", 10)) == "protocol_use", data["notRenamed"]
+    assert data["completeness"] == "partial"

@@ -107,6 +107,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "open_before_references": (True, True),
     "blank_deleted_files": (True, True),
     "prime_before_search": (True, True),
+    "pull_through_tsserver": (True, True),
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
     "indexing_progress_requires": (["go.work"], ("go.work",)),
     "ready_log": (["^Loaded"], ("^Loaded",)),

@@ -163,8 +163,16 @@ def diagnostics(page: Page, envelope: Mapping[str, Any]) -> None:
     """`nav diagnostics`: one line per diagnostic, as compilers print them."""
     data = envelope["data"]
     for d in data["diagnostics"]:
-        page.add(f"{where(d['path'], d['line'], d['column'])}: {d['severity']}: {d['message']}")
-    page.add(f"{plural(data['errorCount'], 'error')}, {plural(data['warningCount'], 'warning')}")
+        tag = " [new]" if d["change"] == "new" else ""
+        page.add(
+            f"{where(d['path'], d['line'], d['column'])}: {d['severity']}: {d['message']}{tag}"
+        )
+    baseline = data["baseline"]
+    against = f"against {baseline['commit']}" if baseline else "no baseline: see the warnings"
+    page.add(
+        f"{plural(data['errorCount'], 'error')} ({data['newErrorCount']} new, {against}), "
+        f"{plural(data['warningCount'], 'warning')}"
+    )
     if "since" in data["scope"]:
         why = Counter(f["why"] for f in data["files"])
         users = why["uses_changed_symbol"] + why["names_removed_symbol"]
@@ -195,4 +203,7 @@ def rename(page: Page, envelope: Mapping[str, Any]) -> None:
         f"{done} {_target(data)} to {data['newName']}: {plural(data['editCount'], 'edit')} "
         f"in {plural(data['fileCount'], 'file')}"
     )
+    for left in data["notRenamed"]:
+        page.add(f"not renamed: {where(left['path'], left['line'])}: {left['why']}", "yellow")
+    completeness(page, data)
     footer(page, envelope)

@@ -1,0 +1,1 @@
+"""Parts of scripts/bench_change_time.py: the checkers and the scripted changes."""
