@@ -45,6 +45,9 @@ EDGE_OF: dict[str, EdgeKind] = {
     "values": "calls",
 }
 """The kind of the edge a reference of each kind makes."""
+CONFIDENCE_GUESSED = 0.5
+"""An edge (or a resolution) of this confidence or less was guessed by name only (an
+unknown receiver): answers list such edges apart from those that hold."""
 
 
 @dataclass(frozen=True, slots=True)

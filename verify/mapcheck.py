@@ -3,8 +3,11 @@
 The map ties a use to a definition by name through the imports; a use it
 could not tie (an unknown receiver, a call through a local, a name with too
 many definitions to guess, a guess by name) is recorded (map.linking.unresolved). A
-graph answer is `complete` when no such use could stand for an edge it does
-not list, else `partial` with one reason per cause:
+guess by name is no edge an answer lists (map_neighbors and map_impact walk only
+the edges that hold): it is one of these open uses. A use typed as something not
+ours (`outside`: a library's module or type) is ruled out. A graph answer is
+`complete` when no open use could stand for an edge it does not list, else
+`partial` with one reason per cause:
 
 | answer                       | the open uses that stand against it                        |
 |------------------------------|------------------------------------------------------------|
@@ -296,7 +299,7 @@ def _not_weighed(code: MapReasonCode, message: str) -> MapVerdict:
 
 _WHAT = {
     "receiver": "on receivers whose type the map does not know",
-    "guess": "guessed by name to other definitions",
+    "guess": "guessed by name only (on receivers whose type the map does not know)",
     "undefined": "bare names the map could not tie to one definition (library names, or "
     "too many of that name to guess)",
     "outside": "into libraries imported from outside the project",

@@ -4,8 +4,10 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 (following re-exports and star imports), then what it sees unqualified (Go
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases, and what values
-stand for: map.linking.values). When none of that answers, a name may still be
-guessed by name (map.linking.resolution). A C or C++ declaration found is replaced by
+stand for: map.linking.values). A qualifier typed as something not ours (a
+library's module, an instance of a library's type) makes the use `OUTSIDE`:
+never guessed. When none of that answers, a name may still be guessed by name
+(map.linking.resolution). A C or C++ declaration found is replaced by
 its definitions (map.linking.definitions).
 
 Every name looked up in another file or in the global name index is added
@@ -42,6 +44,7 @@ from map.linking.resolution import (
     CALLABLE_KINDS,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
+    OUTSIDE,
     Declarations,
     NameIndex,
     Resolution,
@@ -50,7 +53,15 @@ from map.linking.resolution import (
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
-from map.linking.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
+from map.linking.values import (
+    FOREIGN,
+    MAX_HOPS,
+    NOWHERE,
+    ClassTarget,
+    ModuleTarget,
+    Target,
+    ValueLookups,
+)
 from map.model import Reference
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
@@ -177,12 +188,14 @@ class Resolver(ValueLookups):
             target = self._assigned(ctx, scope, where, name, givens, 0)
             if isinstance(target, ClassTarget) and not givens[0][1]:
                 return _exact((target.node_id,))
+            if target == FOREIGN:  # `run = lib.run; run()`, or a library instance called
+                return OUTSIDE
             return target if isinstance(target, Resolution) else None
         if not ids:
             see(ctx, scope, name)
             binding = scope.bindings.get(name)
             if binding is not None:
-                return _exact(self._bound(ctx, binding, name))
+                return _exact(self._bound(ctx, binding, name)) if binding.files else OUTSIDE
             ids = self._exports.find(ctx, scope.stars, name)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
             ids = self._siblings.find(ctx, scope, name, name)
@@ -232,7 +245,9 @@ class Resolver(ValueLookups):
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, ModuleTarget):
-            return _exact(self._exports.find(ctx, target.files, ref.name)) if target.files else None
+            if not target.files:  # a library's module, or an instance of a library's type
+                return OUTSIDE
+            return _exact(self._exports.find(ctx, target.files, ref.name))
         if isinstance(target, ClassTarget):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
@@ -259,7 +274,7 @@ class Resolver(ValueLookups):
             if binding is not None:
                 ids = self._bound(ctx, binding, head)
                 if not ids and not binding.files:
-                    return ModuleTarget(())
+                    return FOREIGN
                 if not ids:  # `from .globals import request`: a module's variable
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)

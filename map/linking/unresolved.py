@@ -1,7 +1,8 @@
 """The uses linking could not tie to one definition of ours, and why.
 
-A reference is left open when it resolved to nothing in the project, or only
-to a guess by name (confidence `CONFIDENCE_BY_NAME` or less). The linker
+A reference is left open when it resolved to nothing in the project, to
+something typed as not ours (`OUTSIDE`), or only to a guess by name (confidence
+`CONFIDENCE_BY_NAME` or less). The linker
 records, per file, the names of its open references (`open_names`); an answer
 reads the open uses of some names (`uses_named`) or inside some symbols'
 bodies (`uses_within`) from the files whose record holds them, and says for
@@ -9,7 +10,8 @@ each why it is open:
 
 | why         | the use                                                          |
 |-------------|------------------------------------------------------------------|
-| `outside`   | names something an import binds from outside the project          |
+| `outside`   | names something an import binds from outside the project, or a    |
+|             | member of a value the map types as not ours (a library's type)    |
 | `receiver`  | is a member of a receiver whose type the map does not know        |
 | `local`     | is a bare name a local or parameter holds (a call through it calls |
 |             | whatever was put there)                                           |
@@ -29,7 +31,7 @@ from typing import Literal, Protocol
 
 from map.linking.lookup import segments
 from map.linking.references import References
-from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution
+from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside
 from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
@@ -155,11 +157,13 @@ def uses_within(
     results: Sequence[Resolution | None],
     scopes: Collection[str],
 ) -> Iterator[UnresolvedUse]:
-    """The uses in one file, directly inside the symbols `scopes` (node IDs), that
-    resolved to nothing of ours (a guess is an edge: not listed), in reference order."""
+    """The open uses in one file directly inside the symbols `scopes` (node IDs): those
+    that resolved to nothing of ours, or only to a guess by name (answers list a guess
+    apart from the edges that hold), in reference order."""
     for index in references.within(scopes):
-        if results[index] is None:
-            yield _use(scope, references, index, None)
+        found = results[index]
+        if is_open(found):
+            yield _use(scope, references, index, found)
 
 
 def _use(
@@ -167,6 +171,8 @@ def _use(
 ) -> UnresolvedUse:
     where, name, qualifier, kind = references.lookup(index)
     at = (scope.path, references.line(index), name, qualifier, EDGE_KINDS_OF_USES[kind], where)
+    if is_outside(found):
+        return UnresolvedUse(*at, "outside")
     if found is not None:
         return UnresolvedUse(*at, "guess", found.targets)
     return UnresolvedUse(*at, _why(scope, where, name, qualifier))

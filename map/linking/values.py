@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from map.linking.assigned import Givens
 from map.linking.lookup import Exports, Lookup, see
-from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
+from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of, is_outside
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import FileScope, NameBinding
 from map.model import RETURNS, Assignment, Range, Reference
@@ -28,9 +28,14 @@ MAX_HOPS = 6
 
 @dataclass(frozen=True, slots=True)
 class ModuleTarget:
-    """A module (its files; none: a module that is not ours)."""
+    """A module (its files; none: a module that is not ours, or a value of its: `FOREIGN`)."""
 
     files: tuple[str, ...]
+
+
+FOREIGN = ModuleTarget(())
+"""Something typed as not ours: a library's module, or an instance of a library's type
+(`t *testing.T`, `runner = CliRunner()` with CliRunner imported from a library)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,8 @@ class ValueLookups(ABC):
             resolution = self._resolve(ctx, scope, value, depth + 1)
         finally:
             ctx.following.discard(assignment)
+        if is_outside(resolution):  # a library's type, or what a library's function gives
+            return FOREIGN
         if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
             return None
         target = self._class_of(resolution.targets)
@@ -155,6 +162,8 @@ class ValueLookups(ABC):
     def _result(self, ctx: Lookup, called: Resolution | None, depth: int) -> Target:
         """What calling `called` gives: an instance of the class, or what the function
         (every one of its targets alike) is annotated to return."""
+        if is_outside(called):
+            return FOREIGN
         if called is None or called.confidence < CONFIDENCE_INHERITED:
             return None
         return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
