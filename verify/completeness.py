@@ -17,9 +17,10 @@ with one reason per cause: `not_checked`, `server_loading`,
 `outside_project` when the map sees the name used in files where the server
 found nothing. Unconfirmed sites are listed apart from the answer, with where
 they come from (`map` or `text`) and what the map sees there (`seenAs`). A
-comment, a string, or (for references and callers) another symbol's
-definition of the same name is listed but stands against nothing: the server
-was right to leave it out (`_CONTESTED`).
+comment, a string, (for references and callers) another symbol's
+definition of the same name, or a use the map's link ties to another symbol or
+to a library's type (`other`, `library`: verify.typed) is listed but stands
+against nothing: the server was right to leave it out (`_CONTESTED`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ _LISTING: dict[str | None, int] = {
     "use": 0,
     "import": 0,
     None: 1,
+    "other": 2,
+    "library": 2,
     "definition": 2,
     "mention": 3,
 }

@@ -81,4 +81,3 @@ class KeptUses:
     def clear(self) -> None:
         """Forget every kept file (call before links change)."""
         self._kept.clear()
-

@@ -62,6 +62,17 @@ class UnresolvedUse:
     guesses: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class UseTie:
+    """What linking tied one use of a name to, at 1-based `line` of its file: the
+    symbols it names (`targets`, when it resolved beyond a guess), or why it stayed
+    open (`why`; see the module's table)."""
+
+    line: int
+    targets: tuple[str, ...]
+    why: UnresolvedWhy | None
+
+
 class Linked(Protocol):
     """What the linker keeps of one file's references: what each resolved to, and the
     names of those left open."""
@@ -110,6 +121,24 @@ class OpenUses:
             scope, references = self._scopes[path], self._references[path]
             found.extend(uses_named(scope, references, self._links[path].results, wanted))
         return sorted(found, key=_place)
+
+    def ties(self, path: str, name: str) -> list[UseTie]:
+        """What each use of `name` in the linked file `path` was tied to, in reference
+        order ([]: no such file or use)."""
+        links = self._links.get(path)
+        if links is None:
+            return []
+        scope, references = self._scopes[path], self._references[path]
+        found: list[UseTie] = []
+        for index in references.named((name,)):
+            result = links.results[index]
+            if is_open(result):
+                found.append(
+                    UseTie(references.line(index), (), _use(scope, references, index, result).why)
+                )
+            elif result is not None:
+                found.append(UseTie(references.line(index), result.targets, None))
+        return found
 
     def within(self, scopes: Collection[str]) -> list[UnresolvedUse]:
         """The uses directly inside the symbols `scopes` (node IDs) that resolved to
