@@ -142,6 +142,9 @@ ATTRIBUTE_PREFIX = "self."
 """An `Assignment` name with this prefix is an instance attribute (`self.app = app`)."""
 RETURNS = "->"
 """The `Assignment` name of what a function (its scope) returns, from its annotation."""
+GIVES = "<-"
+"""The `Assignment` name of what a pytest fixture (its scope) returns or yields, from
+its body: what a parameter of its name holds in the tests that request it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,10 +225,26 @@ def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> Reason:
     return Reason("unconfirmed_candidates", "; ".join(parts))
 
 
+_PROJECT_FILES = {
+    (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"): "a tsconfig's include",
+    (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"): "the compilation database",
+}
+"""What puts a file in its server's project, by the file's extension, where a
+configuration does (other servers search the workspace)."""
+
+
 def _outside_reason(files: Sequence[str]) -> Reason:
     shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
+    configs = [
+        what for ends, what in _PROJECT_FILES.items() if any(f.endswith(ends) for f in files)
+    ]
+    where = (
+        f"outside its project ({', '.join(configs)}) or not searched"
+        if configs
+        else ("not searched by it")
+    )
     return Reason(
         "outside_project",
         f"{len(files)} files where the map sees the name used but the server found nothing "
-        f"({shown}): outside its project (tsconfig include, compilation database) or not searched",
+        f"({shown}): {where}",
     )

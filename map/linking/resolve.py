@@ -210,12 +210,16 @@ class Resolver(ValueLookups):
         return None
 
     def _local(self, ctx: Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
-        """`name` in the scopes enclosing `scope_id`, innermost first."""
+        """`name` in the scopes enclosing `scope_id`, innermost first; a top-level
+        definition is hidden by a local of its name in a function around the use (a
+        parameter, `app = Flask()` in a fixture named `app`)."""
         see(ctx, scope, name)
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
             if ids:
+                if not prefix and scope.assigning(scope_id, name) not in (None, scope.path):
+                    return ()
                 return ids
         return ()
 
