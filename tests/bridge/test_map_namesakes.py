@@ -1,0 +1,140 @@
+"""Namesakes are never bound by name alone: real maps of small Go and Python repositories
+asked through the real tools on a real AppContext.
+
+A call on a receiver the map types as a library's (Go's `t.Run` on `*testing.T`,
+`exec.Cmd.Run`, a Python `runner.invoke` on a library's `CliRunner` given by a pytest
+fixture) is no caller of our method of that name and leaves the answer complete; a
+call on a receiver the map cannot type is a guess, listed apart in `unresolved` and
+never among the callers; a local that shadows a definition is no use of it. Each
+answer lists its callers exactly, with the lines of their own calls only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bridge.tools.mapgraph import map_impact, map_neighbors
+from tests.bridge.test_map_completeness import _ask, _callers, _repo
+
+RUN = "command.go#Command.Run"
+GO = {
+    "go.mod": "module example.com/cli\n\ngo 1.21\n",
+    "command.go": (
+        "package cli\n\n"
+        "type Command struct{ Name string }\n\n"
+        "func (c *Command) Run(args []string) error { return nil }\n"
+    ),
+    "task.go": "package cli\n\ntype task struct{}\n\nfunc (t task) Run() {}\n",
+    "command_test.go": (
+        "package cli\n\n"
+        'import (\n\t"os/exec"\n\t"testing"\n)\n\n'
+        "func TestRun(t *testing.T) {\n"
+        '\tt.Run("sub", func(t *testing.T) {\n'
+        "\t\tcmd := &Command{}\n"
+        "\t\t_ = cmd.Run(nil)\n"
+        "\t})\n"
+        '\tc := exec.Command("true")\n'
+        "\t_ = c.Run()\n"
+        "\tvar k task\n"
+        "\tk.Run()\n"
+        "}\n"
+    ),
+}
+"""`TestRun` calls our `Command.Run` once (line 11); `t.Run` (line 9) and `c.Run`
+(line 14) are the standard library's, `k.Run` (line 16) is `task.Run`."""
+UNTYPED_GO = {
+    "drive.go": (
+        "package cli\n\n"
+        "func drive(all map[string]*Command) error {\n"
+        '\treturn all["a"].Run(nil)\n'
+        "}\n"
+    ),
+}
+INVOKE = "pkg/core.py#Context.invoke"
+PYTHON = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": (
+        "class Context:\n"
+        "    def invoke(self, callback):\n"
+        "        return callback()\n\n\n"
+        "class Other:\n"
+        "    def invoke(self):\n"
+        "        return 0\n"
+    ),
+    "tests/conftest.py": (
+        "import pytest\n"
+        "from click.testing import CliRunner\n\n"
+        "from pkg.core import Context\n\n\n"
+        "@pytest.fixture\n"
+        "def runner():\n"
+        "    return CliRunner()\n\n\n"
+        "@pytest.fixture\n"
+        "def ctx():\n"
+        "    ctx = Context()\n"
+        "    yield ctx\n"
+    ),
+    "tests/test_use.py": (
+        "from pkg.core import Other\n\n\n"
+        "def invoke():\n"
+        "    return 1\n\n\n"
+        "def test_runner(runner):\n"
+        '    runner.invoke(["a"])\n\n\n'
+        "def test_ctx(ctx):\n"
+        "    return ctx.invoke(len) + Other().invoke()\n\n\n"
+        "def test_shadow():\n"
+        "    invoke = print\n"
+        "    invoke()\n"
+    ),
+}
+"""`test_ctx` calls our `Context.invoke` (line 13, through the `ctx` fixture) and
+`Other.invoke`; `runner.invoke` (line 9) is a library's (the `runner` fixture gives a
+`CliRunner` from click); `invoke()` in `test_shadow` (line 18) calls the local."""
+
+
+def _listed(data: dict[str, Any], key: str = "neighbors") -> list[tuple[str, float, list[int]]]:
+    return [(n["nodeId"], n["edgeConfidence"], n["at"]) for n in data[key]]
+
+
+def _open(data: dict[str, Any]) -> list[tuple[str, int, str, str]]:
+    return [(u["path"], u["line"], u["receiver"], u["why"]) for u in data["unresolved"]]
+
+
+def test_go_tests_calling_t_run_are_no_callers_of_our_run(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", GO)
+    callers, task = _ask(root, _callers(RUN), _callers("task.go#task.Run"))
+    data = callers["data"]
+    assert _listed(data) == [("command_test.go#TestRun", 1.0, [11])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = task["data"]
+    assert _listed(data) == [("command_test.go#TestRun", 1.0, [16])]
+    assert data["completeness"] == "complete"
+
+
+def test_go_a_receiver_the_map_cannot_type_is_a_guess_listed_apart(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", {**GO, **UNTYPED_GO})
+    callers, impact = _ask(root, _callers(RUN), (map_impact, {"node_id": RUN}))
+    for data, key in ((callers["data"], "neighbors"), (impact["data"], "dependents")):
+        assert _listed(data, key) == [("command_test.go#TestRun", 1.0, [11])]
+        assert data["completeness"] == "partial"
+        assert _open(data) == [("drive.go", 4, "<expr>", "guess")]
+        assert data["unresolved"][0]["guesses"] == [RUN, "task.go#task.Run"]
+        assert "guessed by name" in data["completenessReasons"][0]["message"]
+
+
+def test_python_fixtures_library_receivers_and_a_shadowing_local(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", PYTHON)
+    invoke, other, local = _ask(
+        root,
+        _callers(INVOKE),
+        _callers("pkg/core.py#Other.invoke"),
+        _callers("tests/test_use.py#invoke"),
+    )
+    data = invoke["data"]
+    assert _listed(data) == [("tests/test_use.py#test_ctx", 1.0, [13])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = other["data"]
+    assert _listed(data) == [("tests/test_use.py#test_ctx", 1.0, [13])]
+    assert data["completeness"] == "complete"
+    data = local["data"]
+    assert (_listed(data), data["completeness"]) == ([], "complete")
