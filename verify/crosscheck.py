@@ -31,7 +31,7 @@ from verify.labels import label, names_code
 from verify.priming import Priming, files_to_prime, prime, prime_cap
 from verify.sites import Site
 from verify.targets import LspPosition
-from verify.typed import typed_elsewhere
+from verify.typed import WEIGHED, typed_elsewhere
 from verify.workspace import Workspace
 
 R = TypeVar("R")
@@ -124,7 +124,8 @@ async def _labelled(
         cache=workspace.check_cache,
     )
     labelled = list(done.sites)
-    if code_map is not None:
+    if any(site.role in WEIGHED for site in labelled):  # uses in code: does the map type them?
+        code_map = code_map or await workspace.code_map()
         labelled = await asyncio.to_thread(typed_elsewhere, code_map, target, found.name, labelled)
     kept = [site for site in found.sites if site.place in confirmed]
     return replace(found, sites=(*kept, *labelled)), done.unparsed_files
