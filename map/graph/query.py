@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from map.errors import MapError
+from map.graph.dispatch import dispatchers
 from map.graph.mapgraph import FILE_KIND, MapGraph
 from map.model import CONFIDENCE_GUESSED, EdgeKind
 
@@ -168,7 +169,8 @@ def neighbors(
     guesses: bool = True,
 ) -> list[Neighbor]:
     """Nodes reached along edges of `kinds` ("out": callees, "in": callers), breadth
-    first; along edges guessed by name too unless `guesses` is False."""
+    first; along edges guessed by name too unless `guesses` is False. A Go method's
+    callers include those of the interface methods that may dispatch to it."""
     if direction not in {"in", "out"}:
         raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
     allowed = frozenset(kinds) if kinds is not None else USE_KINDS
@@ -178,7 +180,10 @@ def neighbors(
         for _, other, kind, data in graph.out_edges(node_id, keys=True, data=True)
         if kind in allowed and other == node_id and data["confidence"] > floor
     ][:1]
-    return loops + _walk(graph, [node_id], direction == "in", allowed, depth, floor)
+    starts = [node_id]
+    if direction == "in":  # a Go method's callers include its interfaces' (map.graph.dispatch)
+        starts += dispatchers(graph, node_id)
+    return loops + _walk(graph, starts, direction == "in", allowed, depth, floor)
 
 
 def path(
@@ -214,6 +219,7 @@ def impact(
     """Everything that uses `node_id` or one of its members, transitively (to `depth`);
     through edges guessed by name too unless `guesses` is False."""
     members = [node_id, *(e.node_id for e in _walk(graph, [node_id], False, _CONTAINS, len(graph)))]
+    members += [found for member in list(members) for found in dispatchers(graph, member)]
     reach = depth if depth is not None else len(graph)
     found = _walk(graph, members, True, USE_KINDS, reach, -1.0 if guesses else CONFIDENCE_GUESSED)
     inside = set(members)

@@ -51,6 +51,21 @@ UNTYPED_GO = {
         "}\n"
     ),
 }
+DISPATCH = {
+    "go.mod": "module example.com/cats\n\ngo 1.21\n",
+    "cats.go": (
+        "package cats\n\n"
+        "type Categories interface{ Visible() []string }\n\n"
+        "type Lister interface {\n\tVisible() []string\n\tHidden() []string\n}\n\n"
+        "type flagCats struct{}\n\n"
+        "func (f *flagCats) Visible() []string { return nil }\n\n"
+        "type Command struct{ cats Categories }\n\n"
+        "func (c *Command) Shown() []string { return c.cats.Visible() }\n"
+    ),
+}
+"""`Command.Shown` calls `Visible` through the interface `Categories` (line 16), which
+`flagCats` satisfies (it lacks `Lister`'s `Hidden`): gopls counts that call for
+`flagCats.Visible` too."""
 INVOKE = "pkg/core.py#Context.invoke"
 PYTHON = {
     "pkg/__init__.py": "",
@@ -108,6 +123,15 @@ def test_go_tests_calling_t_run_are_no_callers_of_our_run(tmp_path: Path) -> Non
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = task["data"]
     assert _listed(data) == [("command_test.go#TestRun", 1.0, [16])]
+    assert data["completeness"] == "complete"
+
+
+def test_go_callers_through_an_interface_the_type_satisfies(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", DISPATCH)
+    (concrete,) = _ask(root, _callers("cats.go#flagCats.Visible"))
+    data = concrete["data"]
+    assert _listed(data) == [("cats.go#Command.Shown", 1.0, [16])]
+    assert data["neighbors"][0]["from"] == "cats.go#Categories.Visible"
     assert data["completeness"] == "complete"
 
 
