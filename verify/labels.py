@@ -7,9 +7,10 @@ another use or an import to the line; a line it ties to nothing is `use` when
 the name stands in code (an attribute read, a member of an unknown receiver),
 `definition` when it binds a local of its name there (an assignment's target, a
 declared variable, a parameter: another symbol) and `mention` only inside a
-comment or a string, as the file's syntax tree shows. At most `MAX_LABELLED_FILES` files are parsed per question (files the
-map holds as they are cost no parse for their roles); sites past that keep
-role None. With a `CheckCache`, roles and trees are kept per file content.
+comment or a string, as the file's syntax tree shows. At most
+`MAX_LABELLED_FILES` files are parsed per question (files the map holds as they
+are cost no parse for their roles); sites past that keep role None. With a
+`CheckCache`, roles and trees are kept per file content.
 """
 
 from __future__ import annotations

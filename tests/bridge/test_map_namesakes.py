@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bridge.tools.mapgraph import map_impact, map_neighbors
+from bridge.tools.mapgraph import map_impact
 from tests.bridge.test_map_completeness import _ask, _callers, _repo
 
 RUN = "command.go#Command.Run"

@@ -82,4 +82,4 @@ def test_a_receiver_the_map_cannot_type_still_stands(tmp_path: Path) -> None:
     refs = _ask(root, nav_references, INVOKE)
     assert refs["completeness"] == "partial"
     assert _weighed(refs)[("pkg/drive.py", 2)] == "call"
-    assert [r["code"] for r in refs["completenessReasons"]][0] == "unconfirmed_candidates"
+    assert refs["completenessReasons"][0]["code"] == "unconfirmed_candidates"
