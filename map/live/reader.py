@@ -20,6 +20,7 @@ from disk.stamps import FileStamp
 from map.errors import UnknownNodeError
 from map.give_way import GiveWay
 from map.graph import query
+from map.graph.dispatch import GO_SUFFIX
 from map.graph.mapgraph import MapGraph, node_details
 from map.graph.names import FileNames, NameIndex, details_text, names_text
 from map.model import EDGE_KINDS, EdgeDetails, EdgeKind, FileExtract, NodeDetails, Symbol
@@ -213,7 +214,13 @@ class MapReader(ABC):
         (along edges guessed by name too unless `guesses` is False)."""
         self._require(node_id)
         allowed = None if kinds is None else list(kinds)
-        if depth == 1 and "contains" not in (allowed or ()) and not self._unlinked(node_id):
+        dispatched = direction == "in" and node_id.partition("#")[0].endswith(GO_SUFFIX)
+        if (
+            depth == 1
+            and "contains" not in (allowed or ())
+            and not dispatched  # a Go method's callers through interfaces need the graph
+            and not self._unlinked(node_id)
+        ):
             stored = self._from_store(
                 lambda s: warm.neighbors(s, node_id, direction, allowed, guesses=guesses)
             )
