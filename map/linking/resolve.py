@@ -218,10 +218,16 @@ class Resolver(ValueLookups):
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
             if ids:
-                if not prefix and scope.assigning(scope_id, name) not in (None, scope.path):
-                    return ()
-                return ids
+                return () if not prefix and self._shadows(scope, scope_id, name) else ids
         return ()
+
+    @staticmethod
+    def _shadows(scope: FileScope, scope_id: str, name: str) -> bool:
+        """Whether a function around `scope_id` gives `name` a value of its own (a
+        parameter, a local), hiding the top-level definition of that name (a class
+        body's, a struct's fields, hide nothing)."""
+        where = scope.assigning(scope_id, name)
+        return where is not None and where != scope.path and not scope.is_class(where)
 
     def _visible(
         self, ctx: Lookup, scope: FileScope, scope_id: str, other: FileScope, name: str

@@ -59,13 +59,13 @@ DISPATCH = {
         "type Lister interface {\n\tVisible() []string\n\tHidden() []string\n}\n\n"
         "type flagCats struct{}\n\n"
         "func (f *flagCats) Visible() []string { return nil }\n\n"
-        "type Command struct{ cats Categories }\n\n"
-        "func (c *Command) Shown() []string { return c.cats.Visible() }\n"
+        "type Command struct{ Categories Categories }\n\n"
+        "func (c *Command) Shown() []string { return c.Categories.Visible() }\n"
     ),
 }
 """`Command.Shown` calls `Visible` through the interface `Categories` (line 16), which
-`flagCats` satisfies (it lacks `Lister`'s `Hidden`): gopls counts that call for
-`flagCats.Visible` too."""
+`flagCats` satisfies (it lacks `Lister`'s `Hidden`; the field is named as its type):
+gopls counts that call for `flagCats.Visible` too."""
 INVOKE = "pkg/core.py#Context.invoke"
 PYTHON = {
     "pkg/__init__.py": "",
