@@ -11,8 +11,8 @@ ours (`outside`: a library's module or type) is ruled out. A graph answer is
 
 | answer                       | the open uses that stand against it                        |
 |------------------------------|------------------------------------------------------------|
-| users (`in`, map_impact)     | uses of the name of a node whose users were walked, outside |
-|                              | the nodes listed: any may be a user the map missed          |
+| users (`in`, map_impact)     | uses of the name of a node whose users were walked (inside  |
+|                              | listed nodes too): any may be a use the map missed          |
 | callees (`out`)              | uses inside the bodies walked that resolve to nothing of    |
 |                              | ours: library calls, unknown receivers, calls through locals|
 | a path not found             | uses, inside what the start reaches, of the name of a node  |
@@ -98,20 +98,20 @@ def judge_users(
     kinds: Collection[str],
 ) -> MapVerdict:
     """An answer listing the users of `starts` (distance 0) that `reached` them over
-    edges of `kinds`, to `depth`: the open uses of the walked nodes' names, outside
-    the nodes listed."""
+    edges of `kinds`, to `depth`: the open uses of the walked nodes' names, inside
+    the nodes listed too (a caller listed for one call may hold another use its
+    `at` lines do not have)."""
     if not code_map.graph_loaded:
         return _not_loaded()
     walked, hops = _walked(starts, reached, depth)
     names = _Names.of(code_map, walked)
-    listed = {*starts, *(n.node_id for n in reached)}
     open_uses = code_map.unresolved_named(names.first)
     if open_uses is None:
         return _not_linked()
     found = [
         OpenUse(use, names.first[use.name][0])
         for use in open_uses
-        if use.kind in kinds and use.scope not in listed and names.may_mean(use)
+        if use.kind in kinds and names.may_mean(use)
     ]
     found.sort(key=lambda u: names.first[u.use.name])
     uses = _distinct(found)

@@ -132,9 +132,8 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
     truth = frozenset(
         (call.location.path, span.start_line + 1) for call in calls for span in call.call_spans
     )
-    answer = await mapgraph.map_neighbors(
-        app, node_id, direction="in", kinds=["calls"], budget=BUDGET
-    )
+    kinds: list[Any] = ["calls", "references"] if _property(app.root / path, details) else ["calls"]
+    answer = await mapgraph.map_neighbors(app, node_id, direction="in", kinds=kinds, budget=BUDGET)
     data: dict[str, Any] = dict(answer["data"])
     listed = frozenset(
         (n["nodeId"].partition("#")[0], line) for n in data["neighbors"] for line in n["at"]
@@ -143,6 +142,16 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
     return Graded(
         node_id, namesake, truth, listed, data["completeness"], data.get("unresolvedCount", 0)
     )
+
+
+def _property(file: Path, details: Any) -> bool:
+    """Whether a Python method is a property (its reads are calls to the server's call
+    hierarchy, and `references` edges in the map)."""
+    first = details["lines"][0]
+    head = file.read_text(errors="replace").splitlines()[
+        first - 1 : details["selection"].start_line
+    ]
+    return any("@property" in line or ".setter" in line for line in head)
 
 
 def build_seconds(tree: Path, root: Path, rounds: int) -> tuple[list[float], list[float]]:
