@@ -75,7 +75,9 @@ PYTHON = {
         "        return callback()\n\n\n"
         "class Other:\n"
         "    def invoke(self):\n"
-        "        return 0\n"
+        "        return 0\n\n\n"
+        'def relay(ctx: "Context"):\n'
+        "    return ctx.invoke(len)\n"
     ),
     "tests/conftest.py": (
         "import pytest\n"
@@ -102,7 +104,8 @@ PYTHON = {
         "    invoke()\n"
     ),
 }
-"""`test_ctx` calls our `Context.invoke` (line 13, through the `ctx` fixture) and
+"""`test_ctx` calls our `Context.invoke` (line 13, through the `ctx` fixture), as
+`relay` does (line 12 of pkg/core.py, through a forward-reference annotation), and
 `Other.invoke`; `runner.invoke` (line 9) is a library's (the `runner` fixture gives a
 `CliRunner` from click); `invoke()` in `test_shadow` (line 18) calls the local."""
 
@@ -155,7 +158,10 @@ def test_python_fixtures_library_receivers_and_a_shadowing_local(tmp_path: Path)
         _callers("tests/test_use.py#invoke"),
     )
     data = invoke["data"]
-    assert _listed(data) == [("tests/test_use.py#test_ctx", 1.0, [13])]
+    assert _listed(data) == [
+        ("pkg/core.py#relay", 1.0, [12]),
+        ("tests/test_use.py#test_ctx", 1.0, [13]),
+    ]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = other["data"]
     assert _listed(data) == [("tests/test_use.py#test_ctx", 1.0, [13])]
