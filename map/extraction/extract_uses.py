@@ -115,13 +115,15 @@ def references_of(span: Span, found: Collected) -> list[list[Any]]:
 
 
 def assignments_of(found: Collected) -> list[list[Any]]:
-    """The local names given a value, each with its scope (not the defined constants),
-    as the store lists them."""
+    """The local names given a value, each with its scope, as the store lists them; a
+    defined variable or constant only when given a known value (`var Default =
+    &Command{}`, `CONFIG = Config()`: what a use of it as a receiver holds)."""
     defined = {scope.name_node.start_byte for scope in found.scopes}
     kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
     for ref in found.assigns:
         key = ref.start
-        if key in defined or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
+        unknown = ref.kind == _UNKNOWN or not ref.qualifier
+        if (key in defined and unknown) or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
             continue  # `self` and `cls` are known without their parameter
         if key not in kept or ASSIGN_RANK[ref.kind] < ASSIGN_RANK[kept[key].kind]:
             kept[key] = ref
@@ -129,12 +131,17 @@ def assignments_of(found: Collected) -> list[list[Any]]:
         [
             _GIVEN_NAMES.get(ref.kind)
             or (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
-            _scope_tail(ref.scope, found.tails),
+            _scope_tail(_around(ref.scope) if key in defined else ref.scope, found.tails),
             ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
             not ref.kind.endswith(".alias"),
         ]
-        for _, ref in sorted(kept.items())
+        for key, ref in sorted(kept.items())
     ]
+
+
+def _around(scope: Scope | None) -> Scope | None:
+    """The scope around a defined name's own (where a constant's value is given)."""
+    return scope.parent if scope is not None else None
 
 
 def _scope_tail(scope: Scope | None, tails: dict[str, str]) -> str | None:

@@ -68,6 +68,7 @@ CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
+VALUE_KINDS = frozenset({"variable", "constant"})
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -288,7 +289,16 @@ class Resolver(ValueLookups):
                 if not ids:  # `from .globals import request`: a module's variable
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
-        return self._class_of(ids)
+        if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
+            ids = self._siblings.find(ctx, scope, head, head)
+        target = self._class_of(ids)
+        if target is None and len(ids) == 1 and self._is_value(ids[0]):
+            return self._module_variable(ctx, (file_of(ids[0]),), head, depth)
+        return target
+
+    def _is_value(self, node_id: str) -> bool:
+        """Whether a symbol is a variable or constant (what it holds is its value)."""
+        return self._scopes[file_of(node_id)].symbols[node_id].kind in VALUE_KINDS
 
     def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
         """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs

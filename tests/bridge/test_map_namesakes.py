@@ -23,7 +23,8 @@ GO = {
     "command.go": (
         "package cli\n\n"
         "type Command struct{ Name string }\n\n"
-        "func (c *Command) Run(args []string) error { return nil }\n"
+        "func (c *Command) Run(args []string) error { return nil }\n\n"
+        "var Default = &Command{}\n"
     ),
     "task.go": "package cli\n\ntype task struct{}\n\nfunc (t task) Run() {}\n",
     "command_test.go": (
@@ -38,11 +39,13 @@ GO = {
         "\t_ = c.Run()\n"
         "\tvar k task\n"
         "\tk.Run()\n"
+        "\t_ = Default.Run(nil)\n"
         "}\n"
     ),
 }
-"""`TestRun` calls our `Command.Run` once (line 11); `t.Run` (line 9) and `c.Run`
-(line 14) are the standard library's, `k.Run` (line 16) is `task.Run`."""
+"""`TestRun` calls our `Command.Run` on line 11, and on line 17 through a package-level
+variable of another file; `t.Run` (line 9) and `c.Run` (line 14) are the standard
+library's, `k.Run` (line 16) is `task.Run`."""
 UNTYPED_GO = {
     "drive.go": (
         "package cli\n\n"
@@ -122,7 +125,7 @@ def test_go_tests_calling_t_run_are_no_callers_of_our_run(tmp_path: Path) -> Non
     root = _repo(tmp_path / "repo", GO)
     callers, task = _ask(root, _callers(RUN), _callers("task.go#task.Run"))
     data = callers["data"]
-    assert _listed(data) == [("command_test.go#TestRun", 1.0, [11])]
+    assert _listed(data) == [("command_test.go#TestRun", 1.0, [11, 17])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = task["data"]
     assert _listed(data) == [("command_test.go#TestRun", 1.0, [16])]
@@ -142,7 +145,7 @@ def test_go_a_receiver_the_map_cannot_type_is_a_guess_listed_apart(tmp_path: Pat
     root = _repo(tmp_path / "repo", {**GO, **UNTYPED_GO})
     callers, impact = _ask(root, _callers(RUN), (map_impact, {"node_id": RUN}))
     for data, key in ((callers["data"], "neighbors"), (impact["data"], "dependents")):
-        assert _listed(data, key) == [("command_test.go#TestRun", 1.0, [11])]
+        assert _listed(data, key) == [("command_test.go#TestRun", 1.0, [11, 17])]
         assert data["completeness"] == "partial"
         assert _open(data) == [("drive.go", 4, "<expr>", "guess")]
         assert data["unresolved"][0]["guesses"] == [RUN, "task.go#task.Run"]
