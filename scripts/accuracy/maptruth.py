@@ -1,7 +1,8 @@
 """The map's callers graded against a live server's call hierarchy, on namesake-heavy samples.
 
 A sample takes the functions and methods of a project whose name is called somewhere
-(`name(` in a file of the language other than its definition's line), at least half
+(`name(` in a file of the language other than its definition's line; definitions only,
+not a C prototype, whose callers the map gives its definition, nor a macro), at least half
 of them namesakes (a name the project defines more than once, or a common method name:
 Run, String, Close, get, update, create, parse, init ...), seeded. For each, the live
 server's incoming calls (asked directly, `LivePool.incoming_calls`: no cross-check, no
@@ -91,10 +92,17 @@ def sample(
     for path in sorted(code_map.files()):
         if not path.endswith(EXTENSIONS[language]):
             continue
+        lines = (root / path).read_text(errors="replace").splitlines()
         for symbol in code_map.symbols_in(path):
             if symbol.kind in CALLABLE and not symbol.name.startswith("Test"):
-                symbols.append(symbol)
                 names[symbol.name] += 1
+                text = (
+                    lines[symbol.selection.start_line]
+                    if symbol.selection.start_line < len(lines)
+                    else ""
+                )
+                if not symbol.declaration and not text.lstrip().startswith("#"):
+                    symbols.append(symbol)  # a definition, not a prototype nor a macro
     called = _called_names(root, code_map, language, set(names))
     pool = [s for s in symbols if called.get(s.name, 0) > names[s.name]]
     namesakes = [s for s in pool if names[s.name] > 1 or s.name in COMMON_NAMES]
