@@ -69,6 +69,8 @@ CONSTRUCTOR_NAMES = {"python": "__init__"}
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 VALUE_KINDS = frozenset({"variable", "constant"})
+CLASS_WORDS = frozenset({"cls"})
+"""A Python classmethod's name for its class: calling it constructs one."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -182,6 +184,9 @@ class Resolver(ValueLookups):
     def _unqualified(
         self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
+        if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
+            owner = scope.enclosing_class(scope_id)
+            return _exact((owner,)) if owner is not None else None
         ids = self._local(ctx, scope, scope_id, name)
         where = scope.assigning(scope_id, name) if not ids else None
         if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours

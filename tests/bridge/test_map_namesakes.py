@@ -80,7 +80,13 @@ PYTHON = {
         "    def invoke(self):\n"
         "        return 0\n\n\n"
         'def relay(ctx: "Context"):\n'
-        "    return ctx.invoke(len)\n"
+        "    return ctx.invoke(len)\n\n\n"
+        "class Built:\n"
+        "    def __init__(self):\n"
+        "        self.ready = True\n\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls()\n"
     ),
     "tests/conftest.py": (
         "import pytest\n"
@@ -171,3 +177,11 @@ def test_python_fixtures_library_receivers_and_a_shadowing_local(tmp_path: Path)
     assert data["completeness"] == "complete"
     data = local["data"]
     assert (_listed(data), data["completeness"]) == ([], "complete")
+
+
+def test_python_a_classmethod_calling_cls_constructs_its_class(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", PYTHON)
+    (built,) = _ask(root, _callers("pkg/core.py#Built.__init__"))
+    data = built["data"]
+    assert _listed(data) == [("pkg/core.py#Built.make", 1.0, [21])]
+    assert data["completeness"] == "complete"
