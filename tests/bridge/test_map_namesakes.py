@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.tools.mapgraph import map_impact
+from map import CodeMap, MapSettings
 from tests.bridge.test_map_completeness import _ask, _callers, _repo
 
 RUN = "command.go#Command.Run"
@@ -185,3 +186,18 @@ def test_python_a_classmethod_calling_cls_constructs_its_class(tmp_path: Path) -
     data = built["data"]
     assert _listed(data) == [("pkg/core.py#Built.make", 1.0, [21])]
     assert data["completeness"] == "complete"
+
+
+def test_python_a_fixture_edited_relinks_its_tests_as_a_fresh_build_does(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", PYTHON)
+    code_map = CodeMap.open(root, MapSettings(snapshot_dir=str(tmp_path / "store")))
+    assert [t.why for t in code_map.ties("tests/test_use.py", "invoke") if t.line == 9] == [
+        "outside"
+    ]
+    conftest = root / "tests" / "conftest.py"
+    conftest.write_text(conftest.read_text().replace("return CliRunner()", "return Context()"))
+    code_map.rebuild()
+    edited = code_map.ties("tests/test_use.py", "invoke")
+    assert [t.targets for t in edited if t.line == 9] == [(INVOKE,)]
+    fresh = CodeMap.open(root, MapSettings(snapshot_dir=str(tmp_path / "fresh")))
+    assert fresh.ties("tests/test_use.py", "invoke") == edited
