@@ -2,7 +2,7 @@
 
 Per file, what it can see (`scopes`, `assigned`, `modules`, `siblings`); one
 lookup or resolution through the import structure (`lookup`, `resolve`,
-`resolution`, `values`, `definitions`); the references as compact columns, what
+`resolution`, `values`, `definitions`, and pytest's fixtures: `fixtures`); the references as compact columns, what
 each consulted, what stayed open and why (`references`, `consulted`,
 `unresolved`); the linker that keeps the graph's edges equal to a from-scratch
 link edit by edit (`linker`, `link_input`, `link_changes`, `edge_facts`); what
