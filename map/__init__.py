@@ -51,9 +51,9 @@ the package attribute is the module.
     Outline, outline_file
                        a file's symbols and comment spans, parsed without
                        its edges (outline)
-    UnresolvedUse, UnresolvedWhy
+    UnresolvedUse, UnresolvedWhy, UseTie
                        a use linking left open (to nothing of ours, or a
-                       guess), and why (unresolved)
+                       guess), and why; what one use was tied to (unresolved)
     MapError, UnknownNodeError, SnapshotError     the error tree (errors)
 """
 
@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from map.graph.mapgraph import MapGraph, import_graph_library
     from map.graph.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
     from map.intake.walk import list_files
-    from map.linking.unresolved import UnresolvedUse, UnresolvedWhy
+    from map.linking.unresolved import UnresolvedUse, UnresolvedWhy, UseTie
     from map.live.codemap import BuildReport, CodeMap, MapSettings, MapStatus
     from map.live.live_map import LiveMap
     from map.live.watch import WatcherState, WatchStatus
@@ -113,7 +113,7 @@ _HOME = {
     "map.extraction.outline": ("Outline", "outline_file"),
     "map.progress": ("BuildPhase", "BuildProgress"),
     "map.graph.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
-    "map.linking.unresolved": ("UnresolvedUse", "UnresolvedWhy"),
+    "map.linking.unresolved": ("UnresolvedUse", "UnresolvedWhy", "UseTie"),
     "map.intake.walk": ("list_files",),
     "map.live.watch": ("WatcherState", "WatchStatus"),
 }
@@ -151,6 +151,7 @@ __all__ = [
     "UnknownNodeError",
     "UnresolvedUse",
     "UnresolvedWhy",
+    "UseTie",
     "WatchStatus",
     "WatcherState",
     "comment_spans",

@@ -45,6 +45,9 @@ EDGE_OF: dict[str, EdgeKind] = {
     "values": "calls",
 }
 """The kind of the edge a reference of each kind makes."""
+CONFIDENCE_GUESSED = 0.5
+"""An edge (or a resolution) of this confidence or less was guessed by name only (an
+unknown receiver): answers list such edges apart from those that hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,9 @@ ATTRIBUTE_PREFIX = "self."
 """An `Assignment` name with this prefix is an instance attribute (`self.app = app`)."""
 RETURNS = "->"
 """The `Assignment` name of what a function (its scope) returns, from its annotation."""
+GIVES = "<-"
+"""The `Assignment` name of what a pytest fixture (its scope) returns or yields, from
+its body: what a parameter of its name holds in the tests that request it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     scan, name_at, Scan
                        the candidate sites of a name (candidates)
     Site, Role, Source one line naming it, and what the map sees there (sites)
-    label, names_code  what the map and the syntax see on them (labels)
+    label, names_code  what the map and the syntax see on them (labels); the uses
+                       the map's link ties to another symbol, ruled out (typed)
     judge, stands_against, Verdict, Reason, Question, ReasonCode
                        an answer checked against its candidates (completeness)
     prime, prime_cap, files_to_prime, Priming, PRIME_CAP

@@ -17,9 +17,10 @@ with one reason per cause: `not_checked`, `server_loading`,
 `outside_project` when the map sees the name used in files where the server
 found nothing. Unconfirmed sites are listed apart from the answer, with where
 they come from (`map` or `text`) and what the map sees there (`seenAs`). A
-comment, a string, or (for references and callers) another symbol's
-definition of the same name is listed but stands against nothing: the server
-was right to leave it out (`_CONTESTED`).
+comment, a string, (for references and callers) another symbol's
+definition of the same name, or a use the map's link ties to another symbol or
+to a library's type (`other`, `library`: verify.typed) is listed but stands
+against nothing: the server was right to leave it out (`_CONTESTED`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ _LISTING: dict[str | None, int] = {
     "use": 0,
     "import": 0,
     None: 1,
+    "other": 2,
+    "library": 2,
     "definition": 2,
     "mention": 3,
 }
@@ -222,10 +225,26 @@ def _unconfirmed_reason(unconfirmed: Sequence[Site]) -> Reason:
     return Reason("unconfirmed_candidates", "; ".join(parts))
 
 
+_PROJECT_FILES = {
+    (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"): "a tsconfig's include",
+    (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"): "the compilation database",
+}
+"""What puts a file in its server's project, by the file's extension, where a
+configuration does (other servers search the workspace)."""
+
+
 def _outside_reason(files: Sequence[str]) -> Reason:
     shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
+    configs = [
+        what for ends, what in _PROJECT_FILES.items() if any(f.endswith(ends) for f in files)
+    ]
+    where = (
+        f"outside its project ({', '.join(configs)}) or not searched"
+        if configs
+        else ("not searched by it")
+    )
     return Reason(
         "outside_project",
         f"{len(files)} files where the map sees the name used but the server found nothing "
-        f"({shown}): outside its project (tsconfig include, compilation database) or not searched",
+        f"({shown}): {where}",
     )

@@ -6,7 +6,8 @@
 3. For a server whose catalog entry says `prime_before_search`, the
    candidate files that answer did not cover are opened (`verify.priming`)
    and, when any was, the question is asked again.
-4. The sites it did not confirm are labelled (`verify.labels`) and the
+4. The sites it did not confirm are labelled (`verify.labels`; those the map's
+   link ties to another symbol are ruled out: `verify.typed`) and the
    answer is judged against the candidates (`verify.completeness`);
    when sites that stand against it stay unconfirmed (`stands_against`: not
    comments nor other symbols' definitions), `recover` may confirm some from
@@ -30,6 +31,7 @@ from verify.labels import label, names_code
 from verify.priming import Priming, files_to_prime, prime, prime_cap
 from verify.sites import Site
 from verify.targets import LspPosition
+from verify.typed import WEIGHED, typed_elsewhere
 from verify.workspace import Workspace
 
 R = TypeVar("R")
@@ -70,7 +72,7 @@ async def cross_checked(
         confirmed = places(answer)
         checked, unparsed = found_scan, 0
         if found_scan is not None and not (question == "definition" and confirmed):
-            checked, unparsed = await _labelled(workspace, found_scan, confirmed)
+            checked, unparsed = await _labelled(workspace, found_scan, confirmed, target)
         return judge(
             question,
             answer=confirmed,
@@ -102,10 +104,14 @@ def _to_prime(question: Question, found: Scan) -> list[Site]:
 
 
 async def _labelled(
-    workspace: Workspace, found: Scan, confirmed: Collection[tuple[str, int]]
+    workspace: Workspace,
+    found: Scan,
+    confirmed: Collection[tuple[str, int]],
+    target: tuple[str, int],
 ) -> tuple[Scan, int]:
-    """`found` with the sites the answer did not confirm labelled by the map, and
-    how many of their files were left unparsed."""
+    """`found` with the sites the answer did not confirm labelled by the map (those
+    its link ties to another symbol than the one at `target` ruled out: verify.typed),
+    and how many of their files were left unparsed."""
     pending = [site for site in found.sites if site.place not in confirmed]
     code_map = workspace.open_map
     done = await asyncio.to_thread(
@@ -117,8 +123,12 @@ async def _labelled(
         known=code_map.extract_of if code_map is not None else None,
         cache=workspace.check_cache,
     )
+    labelled = list(done.sites)
+    if any(site.role in WEIGHED for site in labelled):  # uses in code: does the map type them?
+        code_map = code_map or await workspace.code_map()
+        labelled = await asyncio.to_thread(typed_elsewhere, code_map, target, found.name, labelled)
     kept = [site for site in found.sites if site.place in confirmed]
-    return replace(found, sites=(*kept, *done.sites)), done.unparsed_files
+    return replace(found, sites=(*kept, *labelled)), done.unparsed_files
 
 
 async def _scan(

@@ -4,11 +4,13 @@
 extraction of the file as it is now (its stored extract when the content hash
 is the file's, else a fresh parse) ties a definition, a call, an inheritance,
 another use or an import to the line; a line it ties to nothing is `use` when
-the name stands in code (an attribute read, a member of an unknown receiver)
-and `mention` only inside a comment or a string, as the file's syntax tree
-shows. At most `MAX_LABELLED_FILES` files are parsed per question (files the
-map holds as they are cost no parse for their roles); sites past that keep
-role None. With a `CheckCache`, roles and trees are kept per file content.
+the name stands in code (an attribute read, a member of an unknown receiver),
+`definition` when it binds a local of its name there (an assignment's target, a
+declared variable, a parameter: another symbol) and `mention` only inside a
+comment or a string, as the file's syntax tree shows. At most
+`MAX_LABELLED_FILES` files are parsed per question (files the map holds as they
+are cost no parse for their roles); sites past that keep role None. With a
+`CheckCache`, roles and trees are kept per file content.
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ def _code_or_text(
     rel: str, data: bytes, sites: Iterable[Site], digest: str | None, cache: CheckCache | None
 ) -> dict[int, Role]:
     """`use` for the lines where the name stands in code the extraction did not tie
-    to a role (an attribute read, a member of an unknown receiver), `mention` where
+    to a role (an attribute read, a member of an unknown receiver), `definition`
+    where it binds a local of its name (`invoke = print`, a parameter), `mention` where
     it stands in a comment or a string (or the file has no grammar to tell)."""
     tree = _tree(rel, data, digest, cache)
     lines = decode_source(data, path=rel).splitlines()
@@ -101,7 +104,48 @@ def _code_or_text(
         byte = len(text[: site.column - 1].encode())
         code = tree is not None and _in_code(tree, site.line - 1, byte)
         found[site.line] = "use" if code else "mention"
+        if code and tree is not None and _binds(tree, site.line - 1, byte):
+            found[site.line] = "definition"
     return found
+
+
+_BINDING_FIELDS = frozenset(
+    {
+        ("assignment", "left"),
+        ("variable_declarator", "name"),
+        ("short_var_declaration", "left"),
+        ("var_spec", "name"),
+        ("parameter_declaration", "name"),
+        ("default_parameter", "name"),
+        ("typed_default_parameter", "name"),
+        ("required_parameter", "pattern"),
+        ("optional_parameter", "pattern"),
+        ("let_declaration", "pattern"),
+        ("for_statement", "left"),
+    }
+)
+"""(node type, field): where a name stands as the local it binds (an assignment's
+target, a declared variable, a parameter)."""
+_BINDING_PARENTS = frozenset({"parameters", "typed_parameter"})
+"""Python's parameter lists, whose plain names are bare children."""
+_NAME_LISTS = frozenset({"expression_list", "pattern_list", "tuple_pattern"})
+
+
+def _binds(tree: Tree, line: int, byte: int) -> bool:
+    """Whether the name at 0-based `line` and `byte` binds a local of its name (another
+    symbol than any definition elsewhere), rather than using one."""
+    node = tree.root_node.descendant_for_point_range((line, byte), (line, byte))
+    if node is None or node.parent is None:
+        return False
+    held, parent = node, node.parent
+    if parent.type in _NAME_LISTS and parent.parent is not None:  # `a, b := ...`
+        held, parent = parent, parent.parent
+    if parent.type in _BINDING_PARENTS:
+        return True
+    return any(
+        (parent.type, field) in _BINDING_FIELDS and held == parent.child_by_field_name(field)
+        for field in ("left", "name", "pattern")
+    )
 
 
 @dataclass(frozen=True, slots=True)

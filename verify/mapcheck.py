@@ -3,13 +3,16 @@
 The map ties a use to a definition by name through the imports; a use it
 could not tie (an unknown receiver, a call through a local, a name with too
 many definitions to guess, a guess by name) is recorded (map.linking.unresolved). A
-graph answer is `complete` when no such use could stand for an edge it does
-not list, else `partial` with one reason per cause:
+guess by name is no edge an answer lists (map_neighbors and map_impact walk only
+the edges that hold): it is one of these open uses. A use typed as something not
+ours (`outside`: a library's module or type) is ruled out. A graph answer is
+`complete` when no open use could stand for an edge it does not list, else
+`partial` with one reason per cause:
 
 | answer                       | the open uses that stand against it                        |
 |------------------------------|------------------------------------------------------------|
-| users (`in`, map_impact)     | uses of the name of a node whose users were walked, outside |
-|                              | the nodes listed: any may be a user the map missed          |
+| users (`in`, map_impact)     | uses of the name of a node whose users were walked (inside  |
+|                              | listed nodes too): any may be a use the map missed          |
 | callees (`out`)              | uses inside the bodies walked that resolve to nothing of    |
 |                              | ours: library calls, unknown receivers, calls through locals|
 | a path not found             | uses, inside what the start reaches, of the name of a node  |
@@ -101,20 +104,20 @@ def judge_users(
     from_store: bool = False,
 ) -> MapVerdict:
     """An answer listing the users of `starts` (distance 0) that `reached` them over
-    edges of `kinds`, to `depth`: the open uses of the walked nodes' names, outside
-    the nodes listed (`from_store`: see the module docstring)."""
+    edges of `kinds`, to `depth`: the open uses of the walked nodes' names, inside
+    the nodes listed too (a caller listed for one call may hold another use its
+    `at` lines do not have; `from_store`: see the module docstring)."""
     if not code_map.graph_loaded and not from_store:
         return _not_loaded()
     walked, hops = _walked(starts, reached, depth)
     names = _Names.of(code_map, walked)
-    listed = {*starts, *(n.node_id for n in reached)}
     open_uses = code_map.unresolved_named(names.first)
     if open_uses is None:
         return _not_linked()
     found = [
         OpenUse(use, names.first[use.name][0])
         for use in open_uses
-        if use.kind in kinds and use.scope not in listed and names.may_mean(use)
+        if use.kind in kinds and names.may_mean(use)
     ]
     found.sort(key=lambda u: names.first[u.use.name])
     uses = _distinct(found)
@@ -320,7 +323,7 @@ def _not_weighed(code: MapReasonCode, message: str) -> MapVerdict:
 
 _WHAT = {
     "receiver": "on receivers whose type the map does not know",
-    "guess": "guessed by name to other definitions",
+    "guess": "guessed by name only (on receivers whose type the map does not know)",
     "undefined": "bare names the map could not tie to one definition (library names, or "
     "too many of that name to guess)",
     "outside": "into libraries imported from outside the project",

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Role = Literal["definition", "call", "inherits", "use", "import", "mention"]
+Role = Literal["definition", "call", "inherits", "use", "import", "mention", "other", "library"]
+"""What the map sees on a line: `other` and `library` are uses the map's link ties to
+another symbol of the name, or to a library's module or type (verify.typed)."""
 Source = Literal["map", "text"]
 
 

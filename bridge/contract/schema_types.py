@@ -62,7 +62,9 @@ Completeness = Literal["complete", "partial"]
 CompletenessReason = ReasonCode
 SiteSource = Source
 """Where an unconfirmed site comes from: code the map sees, or a text scan."""
-SeenAs = Literal["definition", "call", "inherits", "use", "import", "mention", "unparsed"]
+SeenAs = Literal[
+    "definition", "call", "inherits", "use", "import", "mention", "other", "library", "unparsed"
+]
 
 # memory_* parameters
 MemoryId = Annotated[

@@ -74,7 +74,9 @@ IMPACT_DEPTH = 2
 """map_impact's depth when none is given: a third of a repository at no limit."""
 STATIC_NOTE = (
     "static edges from the cached map, resolved by name through the imports: confidence 1.0 "
-    "resolved, 0.9 through a base class, 0.5 or less a guess by name (unknown receiver); "
+    "resolved, 0.9 through a base class; map_neighbors and map_impact list a guess by name "
+    "(a receiver of unknown type) apart, in `unresolved` (why `guess`), and a map_path "
+    "step may be one (0.5 or less); "
     "pass verify=true to confirm the listed edges with the live server"
 )
 FIRST_LISTED = 64
@@ -198,7 +200,7 @@ async def map_neighbors(
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=depth > 1)
     edge_kinds = kinds or list(USE_EDGES)
-    found = code_map.neighbors(target, direction, edge_kinds, depth)
+    found = code_map.neighbors(target, direction, edge_kinds, depth, guesses=False)
     one_shot = not app.serving  # no graph loads in the background: read the store
     if direction == "in":
         verdict = judge_users(code_map, [target], found, depth, edge_kinds, from_store=one_shot)
@@ -286,7 +288,7 @@ async def map_impact(
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id
     code_map = await app.code_map(graph=True)
-    found = code_map.impact(target, depth)
+    found = code_map.impact(target, depth, guesses=False)
     verdict = judge_dependents(code_map, target, found, depth)
     data = ImpactData(
         **_static(),

@@ -32,6 +32,10 @@ what each match is:
                                       given in a method (`self.app = app`)
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
+    @assign.gives / @assign.gives.alias + @name + @value
+                                      what a pytest fixture returns or yields
+                                      (a call's result, a name's value; @name:
+                                      the value, inside the function)
     @import                           an import statement (see map.extraction.extract_imports)
     @comment                          dropped from normalized fingerprints
     @skip                             a type parameter's declaration: neither it

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from map.extraction.extract_matches import Collected, Ref, Scope
 from map.extraction.node_text import plain_name
 from map.extraction.snapshot import REFERENCE_KINDS
-from map.model import ATTRIBUTE_PREFIX, RETURNS
+from map.model import ATTRIBUTE_PREFIX, GIVES, RETURNS
 
 Span = Callable[[Node, Node], list[int]]
 """From the start of one node to the end of another, as the store's four ints."""
@@ -28,6 +28,10 @@ _HIDING: Mapping[str, bool] = MappingProxyType({"references": True, "values": Fa
 """The uses a local of their name hides: a reference by an unknown local (True), a
 function taken as a value by any local but an alias (False)."""
 _RECEIVERS = frozenset({"self", "cls"})
+_GIVEN_NAMES: Mapping[str, str] = MappingProxyType(
+    {"assign.returns": RETURNS, "assign.gives": GIVES, "assign.gives.alias": GIVES}
+)
+"""The `Assignment` names of what a function returns (annotated) or gives (a fixture)."""
 ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
     {
         "assign.type": 0,
@@ -38,6 +42,8 @@ ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "attr.call": 1,
         "attr.alias": 1,
         "assign.returns": 0,
+        "assign.gives": 1,
+        "assign.gives.alias": 1,
     }
 )
 """The roles a local name is given a value in, most telling first (a type, then a
@@ -109,27 +115,33 @@ def references_of(span: Span, found: Collected) -> list[list[Any]]:
 
 
 def assignments_of(found: Collected) -> list[list[Any]]:
-    """The local names given a value, each with its scope (not the defined constants),
-    as the store lists them."""
+    """The local names given a value, each with its scope, as the store lists them; a
+    defined variable or constant only when given a known value (`var Default =
+    &Command{}`, `CONFIG = Config()`: what a use of it as a receiver holds)."""
     defined = {scope.name_node.start_byte for scope in found.scopes}
     kept: dict[int, Ref] = {}  # one per name: an annotation, else a value, else unknown
     for ref in found.assigns:
         key = ref.start
-        if key in defined or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
+        unknown = ref.kind == _UNKNOWN or not ref.qualifier
+        if (key in defined and unknown) or (ref.kind == _UNKNOWN and ref.text in _RECEIVERS):
             continue  # `self` and `cls` are known without their parameter
         if key not in kept or ASSIGN_RANK[ref.kind] < ASSIGN_RANK[kept[key].kind]:
             kept[key] = ref
     return [
         [
-            RETURNS
-            if ref.kind == "assign.returns"
-            else (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
-            _scope_tail(ref.scope, found.tails),
+            _GIVEN_NAMES.get(ref.kind)
+            or (ATTRIBUTE_PREFIX if ref.kind.startswith("attr.") else "") + ref.text,
+            _scope_tail(_around(ref.scope) if key in defined else ref.scope, found.tails),
             ref.qualifier if ref.qualifier and ref.kind != "assign.other" else "",
             not ref.kind.endswith(".alias"),
         ]
-        for _, ref in sorted(kept.items())
+        for key, ref in sorted(kept.items())
     ]
+
+
+def _around(scope: Scope | None) -> Scope | None:
+    """The scope around a defined name's own (where a constant's value is given)."""
+    return scope.parent if scope is not None else None
 
 
 def _scope_tail(scope: Scope | None, tails: dict[str, str]) -> str | None:

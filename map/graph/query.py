@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from map.errors import MapError
+from map.graph.dispatch import dispatchers
 from map.graph.mapgraph import FILE_KIND, MapGraph
-from map.model import EdgeKind
+from map.model import CONFIDENCE_GUESSED, EdgeKind
 
 USE_KINDS: frozenset[str] = frozenset({"calls", "references", "inherits", "imports"})
 """Edges that mean "depends on"; `contains` is structure, not use."""
@@ -164,17 +165,25 @@ def neighbors(
     direction: str = "out",
     kinds: Iterable[EdgeKind] | None = None,
     depth: int = 1,
+    *,
+    guesses: bool = True,
 ) -> list[Neighbor]:
-    """Nodes reached along edges of `kinds` ("out": callees, "in": callers), breadth first."""
+    """Nodes reached along edges of `kinds` ("out": callees, "in": callers), breadth
+    first; along edges guessed by name too unless `guesses` is False. A Go method's
+    callers include those of the interface methods that may dispatch to it."""
     if direction not in {"in", "out"}:
         raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
     allowed = frozenset(kinds) if kinds is not None else USE_KINDS
+    floor = -1.0 if guesses else CONFIDENCE_GUESSED
     loops = [  # a recursive function is its own caller and callee
         Neighbor(node_id, graph.nodes[node_id]["kind"], 1, kind, node_id, data["confidence"])
         for _, other, kind, data in graph.out_edges(node_id, keys=True, data=True)
-        if kind in allowed and other == node_id
+        if kind in allowed and other == node_id and data["confidence"] > floor
     ][:1]
-    return loops + _walk(graph, [node_id], direction == "in", allowed, depth)
+    starts = [node_id]
+    if direction == "in":  # a Go method's callers include its interfaces' (map.graph.dispatch)
+        starts += dispatchers(graph, node_id)
+    return loops + _walk(graph, starts, direction == "in", allowed, depth, floor)
 
 
 def path(
@@ -204,10 +213,15 @@ def path(
     return chain[::-1]
 
 
-def impact(graph: MapGraph, node_id: str, depth: int | None = None) -> list[Neighbor]:
-    """Everything that uses `node_id` or one of its members, transitively (to `depth`)."""
+def impact(
+    graph: MapGraph, node_id: str, depth: int | None = None, *, guesses: bool = True
+) -> list[Neighbor]:
+    """Everything that uses `node_id` or one of its members, transitively (to `depth`);
+    through edges guessed by name too unless `guesses` is False."""
     members = [node_id, *(e.node_id for e in _walk(graph, [node_id], False, _CONTAINS, len(graph)))]
-    found = _walk(graph, members, True, USE_KINDS, depth if depth is not None else len(graph))
+    members += [found for member in list(members) for found in dispatchers(graph, member)]
+    reach = depth if depth is not None else len(graph)
+    found = _walk(graph, members, True, USE_KINDS, reach, -1.0 if guesses else CONFIDENCE_GUESSED)
     inside = set(members)
     return [n for n in found if n.node_id not in inside]
 
@@ -305,8 +319,15 @@ def rank(graph: MapGraph) -> dict[str, float]:
 
 
 def _walk(
-    graph: MapGraph, starts: list[str], backwards: bool, kinds: frozenset[str], depth: int
+    graph: MapGraph,
+    starts: list[str],
+    backwards: bool,
+    kinds: frozenset[str],
+    depth: int,
+    floor: float = -1.0,
 ) -> list[Neighbor]:
+    """The nodes reached from `starts` along edges of `kinds` whose confidence is
+    above `floor`, breadth first."""
     seen = set(starts)
     found: list[Neighbor] = []
     queue: deque[tuple[str, int, float]] = deque((s, 0, 1.0) for s in starts)
@@ -319,7 +340,11 @@ def _walk(
             if backwards
             else graph.out_edges(current, keys=True, data=True)
         )
-        steps = sorted(((u if backwards else v), k, d) for u, v, k, d in edges if k in kinds)
+        steps = sorted(
+            ((u if backwards else v), k, d)
+            for u, v, k, d in edges
+            if k in kinds and d.get("confidence", 1.0) > floor
+        )
         for other, kind, data in steps:
             if other in seen:
                 continue

@@ -23,7 +23,7 @@ Key = tuple[str, str]
 """(scope ID, name)."""
 Givens = tuple[tuple[str, bool], ...]
 """(value, called) of each distinct `Assignment` of one key, in file order."""
-_UNKNOWN: Givens = (("", True),)
+UNKNOWN: Givens = (("", True),)
 """A name given one unknown value and nothing else (the commonest entry)."""
 
 
@@ -41,11 +41,11 @@ class Assigned:
                 found[key] = (given,)
             elif given not in held:
                 found[key] = (*held, given)
-        shared: dict[Givens, Givens] = {_UNKNOWN: _UNKNOWN}
+        shared: dict[Givens, Givens] = {UNKNOWN: UNKNOWN}
         unknown: dict[str, list[str]] = {}
         self._givens: dict[Key, Givens] = {}
         for key, givens in found.items():
-            if givens == _UNKNOWN:
+            if givens == UNKNOWN:
                 unknown.setdefault(key[0], []).append(key[1])
             else:
                 self._givens[key] = shared.setdefault(givens, givens)
@@ -84,7 +84,7 @@ class Assigned:
         if givens is None:
             names = self._unknown.get(key[0])
             if names is not None and key[1] in names:
-                return _UNKNOWN
+                return UNKNOWN
         return givens
 
     def raw_items(self) -> Iterator[tuple[Key, Givens]]:
@@ -92,7 +92,7 @@ class Assigned:
         yield from self._givens.items()
         for scope, names in self._unknown.items():
             for name in names:
-                yield (scope, name), _UNKNOWN
+                yield (scope, name), UNKNOWN
 
     def items(self) -> Iterator[tuple[Key, tuple[Assignment, ...]]]:
         """Every key with its `Assignment`s."""

@@ -9,8 +9,9 @@ from typing import Any
 
 from map.graph.mapgraph import EdgeKey, MapGraph
 from map.linking.references import References
-from map.linking.resolution import Resolution
+from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution
 from map.linking.scopes import FileScope
+from map.linking.unresolved import is_open
 
 Uses = dict[EdgeKey, list[int]]
 """Use edge -> the indexes of the file's references behind it."""
@@ -34,24 +35,29 @@ def edge_details(
     uses: Mapping[EdgeKey, list[int]],
 ) -> dict[str, Any] | None:
     """An edge's `kind`, `confidence`, the 1-based `lines` of its uses and, when
-    ambiguous, the `candidates` (None: the graph has no such edge). `scope`,
+    ambiguous, the `candidates` (None: the graph has no such edge). An edge that
+    holds (confidence above a guess's) has the lines of its own uses only: a guess by
+    name of the same target in the same caller (`t.Run` next to `cmd.Run`) is no line
+    of it. `scope`,
     `references` and `results` are those of the edge's source file."""
     source, target, kind = edge
     if not graph.has_edge(source, target, key=kind):
         return None
+    confidence: float = graph.edges[source, target, kind]["confidence"]
     lines: tuple[int, ...] = ()
     candidates: set[str] = set()
     if kind == "imports":
         lines = scope.imported_files.get(target, ())
     elif kind != "contains":
-        indexes = uses[edge]
+        sure = confidence > CONFIDENCE_BY_NAME
+        indexes = [i for i in uses[edge] if not sure or not is_open(results[i])]
         lines = tuple(sorted({references.line(i) for i in indexes}))
         found = (results[i] for i in indexes)
         candidates.update(*(r.candidates for r in found if r is not None))
     return {
         "kind": kind,
         "lines": lines,
-        "confidence": graph.edges[source, target, kind]["confidence"],
+        "confidence": confidence,
         "candidates": tuple(sorted(candidates)),
     }
 

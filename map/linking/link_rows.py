@@ -19,8 +19,9 @@ import orjson
 from map.linking.consulted import Consulted
 from map.linking.resolution import Resolution
 
-LINKS_FORMAT = 1
-"""Moves whenever the encoding does (part of the store's schema)."""
+LINKS_FORMAT = 6
+"""Moves whenever the encoding, or what a resolution means, does (part of the store's
+schema: a store linked under another meaning is linked again)."""
 
 
 def encode_links(results: Sequence[Resolution | None], deps: Consulted) -> bytes:

@@ -5,6 +5,8 @@ is kept with `CONFIDENCE_BY_NAME`, a few are kept together as candidates
 with the confidence split between them, more are dropped rather than
 guessed. A method name that Python's builtin types, generators or files
 have (`get`, `pop`, `send`) is never guessed on a receiver of unknown type.
+A use the lookups type as something not ours (a member of a library's module, of
+an instance of a library's type) is `OUTSIDE`: never guessed, never an edge.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from map.linking.scopes import Declared
+from map.model import CONFIDENCE_GUESSED
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
-CONFIDENCE_BY_NAME = 0.5
+CONFIDENCE_BY_NAME = CONFIDENCE_GUESSED
 MAX_CANDIDATES = 5
 BY_NAME_LANGUAGES = frozenset(
     {"c", "cpp", "java", "rust", "go"}
@@ -64,6 +67,18 @@ class Resolution:
     def reached(self) -> tuple[str, ...]:
         """Every symbol the reference has an edge to: the targets, then the constructors."""
         return self.targets + self.constructors
+
+
+OUTSIDE = Resolution((), 0.0)
+"""What a use of something typed as not ours resolves to: a member of a module from
+outside the project, or of an instance of its type (Go's `t.Run` on `*testing.T`, a
+Python `runner.invoke` on `runner = CliRunner()` imported from a library). No target:
+no edge; left open as `outside` (map.linking.unresolved), never guessed by name."""
+
+
+def is_outside(found: Resolution | None) -> bool:
+    """Whether a resolution says the use names something not ours (`OUTSIDE`)."""
+    return found is not None and not found.targets and found.confidence == 0.0
 
 
 def file_of(node_id: str) -> str:

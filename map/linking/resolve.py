@@ -4,8 +4,10 @@ Lookups go: the enclosing scopes of the file, then what its imports bind
 (following re-exports and star imports), then what it sees unqualified (Go
 package siblings, C/C++ includes). A qualifier is followed segment by
 segment (`self`/`this`, modules, classes and their bases, and what values
-stand for: map.linking.values). When none of that answers, a name may still be
-guessed by name (map.linking.resolution). A C or C++ declaration found is replaced by
+stand for: map.linking.values). A qualifier typed as something not ours (a
+library's module, an instance of a library's type) makes the use `OUTSIDE`:
+never guessed. When none of that answers, a name may still be guessed by name
+(map.linking.resolution). A C or C++ declaration found is replaced by
 its definitions (map.linking.definitions).
 
 Every name looked up in another file or in the global name index is added
@@ -42,6 +44,7 @@ from map.linking.resolution import (
     CALLABLE_KINDS,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
+    OUTSIDE,
     Declarations,
     NameIndex,
     Resolution,
@@ -50,13 +53,24 @@ from map.linking.resolution import (
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
-from map.linking.values import MAX_HOPS, NOWHERE, ClassTarget, ModuleTarget, Target, ValueLookups
+from map.linking.values import (
+    FOREIGN,
+    MAX_HOPS,
+    NOWHERE,
+    ClassTarget,
+    ModuleTarget,
+    Target,
+    ValueLookups,
+)
 from map.model import Reference
 
 CONSTRUCTOR_NAMES = {"python": "__init__"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
+VALUE_KINDS = frozenset({"variable", "constant"})
+CLASS_WORDS = frozenset({"cls"})
+"""A Python classmethod's name for its class: calling it constructs one."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -170,6 +184,9 @@ class Resolver(ValueLookups):
     def _unqualified(
         self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
     ) -> Resolution | None:
+        if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
+            owner = scope.enclosing_class(scope_id)
+            return _exact((owner,)) if owner is not None else None
         ids = self._local(ctx, scope, scope_id, name)
         where = scope.assigning(scope_id, name) if not ids else None
         if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
@@ -177,12 +194,14 @@ class Resolver(ValueLookups):
             target = self._assigned(ctx, scope, where, name, givens, 0)
             if isinstance(target, ClassTarget) and not givens[0][1]:
                 return _exact((target.node_id,))
+            if target == FOREIGN:  # `run = lib.run; run()`, or a library instance called
+                return OUTSIDE
             return target if isinstance(target, Resolution) else None
         if not ids:
             see(ctx, scope, name)
             binding = scope.bindings.get(name)
             if binding is not None:
-                return _exact(self._bound(ctx, binding, name))
+                return _exact(self._bound(ctx, binding, name)) if binding.files else OUTSIDE
             ids = self._exports.find(ctx, scope.stars, name)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
             ids = self._siblings.find(ctx, scope, name, name)
@@ -197,14 +216,24 @@ class Resolver(ValueLookups):
         return None
 
     def _local(self, ctx: Lookup, scope: FileScope, scope_id: str, name: str) -> tuple[str, ...]:
-        """`name` in the scopes enclosing `scope_id`, innermost first."""
+        """`name` in the scopes enclosing `scope_id`, innermost first; a top-level
+        definition is hidden by a local of its name in a function around the use (a
+        parameter, `app = Flask()` in a fixture named `app`)."""
         see(ctx, scope, name)
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
             if ids:
-                return ids
+                return () if not prefix and self._shadows(scope, scope_id, name) else ids
         return ()
+
+    @staticmethod
+    def _shadows(scope: FileScope, scope_id: str, name: str) -> bool:
+        """Whether a function around `scope_id` gives `name` a value of its own (a
+        parameter, a local), hiding the top-level definition of that name (a class
+        body's, a struct's fields, hide nothing)."""
+        where = scope.assigning(scope_id, name)
+        return where is not None and where != scope.path and not scope.is_class(where)
 
     def _visible(
         self, ctx: Lookup, scope: FileScope, scope_id: str, other: FileScope, name: str
@@ -232,7 +261,9 @@ class Resolver(ValueLookups):
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, ModuleTarget):
-            return _exact(self._exports.find(ctx, target.files, ref.name)) if target.files else None
+            if not target.files:  # a library's module, or an instance of a library's type
+                return OUTSIDE
+            return _exact(self._exports.find(ctx, target.files, ref.name))
         if isinstance(target, ClassTarget):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
@@ -259,11 +290,20 @@ class Resolver(ValueLookups):
             if binding is not None:
                 ids = self._bound(ctx, binding, head)
                 if not ids and not binding.files:
-                    return ModuleTarget(())
+                    return FOREIGN
                 if not ids:  # `from .globals import request`: a module's variable
                     name = binding.name if isinstance(binding, NameBinding) else head
                     return self._module_variable(ctx, binding.files, name, depth)
-        return self._class_of(ids)
+        if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
+            ids = self._siblings.find(ctx, scope, head, head)
+        target = self._class_of(ids)
+        if target is None and len(ids) == 1 and self._is_value(ids[0]):
+            return self._module_variable(ctx, (file_of(ids[0]),), head, depth)
+        return target
+
+    def _is_value(self, node_id: str) -> bool:
+        """Whether a symbol is a variable or constant (what it holds is its value)."""
+        return self._scopes[file_of(node_id)].symbols[node_id].kind in VALUE_KINDS
 
     def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
         """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs

@@ -36,6 +36,9 @@ HEAD_BINDING_LANGUAGES = frozenset({"python"})
 UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
 """Languages whose class members are not in scope unqualified inside the class (Python's
 class body, a Go method's receiver type): only through `self` or a receiver."""
+FLAT_LANGUAGES = frozenset({"go"})
+"""Languages whose bare names are looked up at the top level only (Go: no function
+nests a named one, and a method is reached through its receiver, even in its file)."""
 LAST_BINDING_LANGUAGES = frozenset({"go", "java", "rust"})
 PATH_SEPARATORS = {"rust": "::", "cpp": "::"}
 _GO_MAJOR = re.compile(r"v[0-9]+")
@@ -129,6 +132,8 @@ class FileScope:
                 is_class = bool(ids) and self.is_class(ids[0])
                 if is_class and owner is None:
                     owner = ids[0]
+                if self.language in FLAT_LANGUAGES:
+                    continue  # a bare name never names a method, a Go method's own neither
                 if not (is_class and self.language in UNSCOPED_MEMBER_LANGUAGES):
                     prefixes.append(".".join(chain[:i]) + ".")
             prefixes.append("")

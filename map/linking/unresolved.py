@@ -1,7 +1,8 @@
 """The uses linking could not tie to one definition of ours, and why.
 
-A reference is left open when it resolved to nothing in the project, or only
-to a guess by name (confidence `CONFIDENCE_BY_NAME` or less). The linker
+A reference is left open when it resolved to nothing in the project, to
+something typed as not ours (`OUTSIDE`), or only to a guess by name (confidence
+`CONFIDENCE_BY_NAME` or less). The linker
 records, per file, the names of its open references (`open_names`); an answer
 reads the open uses of some names (`uses_named`) or inside some symbols'
 bodies (`uses_within`) from the files whose record holds them, and says for
@@ -9,7 +10,8 @@ each why it is open:
 
 | why         | the use                                                          |
 |-------------|------------------------------------------------------------------|
-| `outside`   | names something an import binds from outside the project          |
+| `outside`   | names something an import binds from outside the project, or a    |
+|             | member of a value the map types as not ours (a library's type)    |
 | `config`    | names something an import binds that led nowhere while the file's |
 |             | project configuration (a tsconfig.json, package.json) could not   |
 |             | be read: it may be ours                                            |
@@ -32,7 +34,7 @@ from typing import Literal, Protocol
 
 from map.linking.lookup import segments
 from map.linking.references import References
-from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution
+from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside
 from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
@@ -61,6 +63,17 @@ class UnresolvedUse:
     scope: str
     why: UnresolvedWhy
     guesses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UseTie:
+    """What linking tied one use of a name to, at 1-based `line` of its file: the
+    symbols it names (`targets`, when it resolved beyond a guess), or why it stayed
+    open (`why`; see the module's table)."""
+
+    line: int
+    targets: tuple[str, ...]
+    why: UnresolvedWhy | None
 
 
 class Linked(Protocol):
@@ -112,6 +125,24 @@ class OpenUses:
             found.extend(uses_named(scope, references, self._links[path].results, wanted))
         return sorted(found, key=_place)
 
+    def ties(self, path: str, name: str) -> list[UseTie]:
+        """What each use of `name` in the linked file `path` was tied to, in reference
+        order ([]: no such file or use)."""
+        links = self._links.get(path)
+        if links is None:
+            return []
+        scope, references = self._scopes[path], self._references[path]
+        found: list[UseTie] = []
+        for index in references.named((name,)):
+            result = links.results[index]
+            if is_open(result):
+                found.append(
+                    UseTie(references.line(index), (), _use(scope, references, index, result).why)
+                )
+            elif result is not None:
+                found.append(UseTie(references.line(index), result.targets, None))
+        return found
+
     def within(self, scopes: Collection[str]) -> list[UnresolvedUse]:
         """The uses directly inside the symbols `scopes` (node IDs) that resolved to
         nothing of ours, by path and line."""
@@ -158,11 +189,13 @@ def uses_within(
     results: Sequence[Resolution | None],
     scopes: Collection[str],
 ) -> Iterator[UnresolvedUse]:
-    """The uses in one file, directly inside the symbols `scopes` (node IDs), that
-    resolved to nothing of ours (a guess is an edge: not listed), in reference order."""
+    """The open uses in one file directly inside the symbols `scopes` (node IDs): those
+    that resolved to nothing of ours, or only to a guess by name (answers list a guess
+    apart from the edges that hold), in reference order."""
     for index in references.within(scopes):
-        if results[index] is None:
-            yield _use(scope, references, index, None)
+        found = results[index]
+        if is_open(found):
+            yield _use(scope, references, index, found)
 
 
 def _use(
@@ -170,6 +203,8 @@ def _use(
 ) -> UnresolvedUse:
     where, name, qualifier, kind = references.lookup(index)
     at = (scope.path, references.line(index), name, qualifier, EDGE_KINDS_OF_USES[kind], where)
+    if is_outside(found):
+        return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:
         return UnresolvedUse(*at, "guess", found.targets)
     return UnresolvedUse(*at, _why(scope, where, name, qualifier))
@@ -179,13 +214,19 @@ def _place(use: UnresolvedUse) -> tuple[str, int]:
     return use.path, use.line
 
 
+def _unplaced(scope: FileScope, name: str, qualifier: str | None) -> bool:
+    """Whether the use's first name is bound by an import that led nowhere while the
+    file's project configuration could not be read (it may be ours)."""
+    return (name if qualifier is None else segments(qualifier)[0]) in scope.unplaced
+
+
 def _why(scope: FileScope, where: str, name: str, qualifier: str | None) -> UnresolvedWhy:
     """Why a use (in the symbol `where`) resolved to nothing: bound from outside, an
     unknown receiver, a local, or a bare name with nothing of ours behind it."""
     local = name if qualifier is None else segments(qualifier)[0]
     binding = scope.bindings.get(local)
     if binding is not None and not binding.files:
-        return "config" if local in scope.unplaced else "outside"
+        return "config" if _unplaced(scope, name, qualifier) else "outside"
     if qualifier is not None:
         return "receiver"
     if scope.assigning(where, name) is not None:

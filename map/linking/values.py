@@ -15,12 +15,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from map.linking.assigned import Givens
-from map.linking.lookup import Exports, Lookup, see
-from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
+from map.linking.assigned import UNKNOWN, Givens
+from map.linking.fixtures import fixture_files, requests_fixtures
+from map.linking.lookup import Exports, Lookup, defined, see
+from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of, is_outside
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import FileScope, NameBinding
-from map.model import RETURNS, Assignment, Range, Reference
+from map.model import GIVES, RETURNS, Assignment, Range, Reference
 
 MAX_HOPS = 6
 """How many values, bases or assignments deep a lookup follows."""
@@ -28,9 +29,14 @@ MAX_HOPS = 6
 
 @dataclass(frozen=True, slots=True)
 class ModuleTarget:
-    """A module (its files; none: a module that is not ours)."""
+    """A module (its files; none: a module that is not ours, or a value of its: `FOREIGN`)."""
 
     files: tuple[str, ...]
+
+
+FOREIGN = ModuleTarget(())
+"""Something typed as not ours: a library's module, or an instance of a library's type
+(`t *testing.T`, `runner = CliRunner()` with CliRunner imported from a library)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +87,28 @@ class ValueLookups(ABC):
         self, ctx: Lookup, scope: FileScope, where: str, name: str, givens: Givens, depth: int
     ) -> Target | Resolution:
         """What local `name` stands for, from what scope `where` gives it: its one
-        assignment's value (`_follow`). Several differing assignments, or an unknown
-        value (a parameter, a loop variable): nothing."""
+        assignment's value (`_follow`), or for a test's parameter, what the pytest
+        fixture of its name gives (`_fixture`). Several differing assignments, or an
+        unknown value (a parameter, a loop variable): nothing."""
+        if givens == UNKNOWN and requests_fixtures(scope, where):
+            return self._fixture(ctx, scope, name, depth)
         if len(givens) != 1 or not givens[0][0]:
             return None
         return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+
+    def _fixture(self, ctx: Lookup, scope: FileScope, name: str, depth: int) -> Target:
+        """What the pytest fixture `name` nearest to the file gives (map.linking.fixtures)."""
+        ctx.consulted.add(name)  # a conftest.py that comes to define it moves the answer
+        for path in fixture_files(scope.path):
+            other = self._scopes.get(path)
+            if other is None:
+                continue
+            for node_id in defined(ctx, other, name, name):
+                givens = other.assigned.givens((node_id, GIVES))
+                if givens:
+                    found = self._assigned(ctx, other, node_id, GIVES, givens, depth + 1)
+                    return None if isinstance(found, Resolution) else found
+        return None
 
     def _follow(
         self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
@@ -105,6 +128,8 @@ class ValueLookups(ABC):
             resolution = self._resolve(ctx, scope, value, depth + 1)
         finally:
             ctx.following.discard(assignment)
+        if is_outside(resolution):  # a library's type, or what a library's function gives
+            return FOREIGN
         if resolution is None or resolution.confidence < CONFIDENCE_INHERITED:
             return None
         target = self._class_of(resolution.targets)
@@ -155,6 +180,8 @@ class ValueLookups(ABC):
     def _result(self, ctx: Lookup, called: Resolution | None, depth: int) -> Target:
         """What calling `called` gives: an instance of the class, or what the function
         (every one of its targets alike) is annotated to return."""
+        if is_outside(called):
+            return FOREIGN
         if called is None or called.confidence < CONFIDENCE_INHERITED:
             return None
         return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)

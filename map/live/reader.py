@@ -20,6 +20,7 @@ from disk.stamps import FileStamp
 from map.errors import UnknownNodeError
 from map.give_way import GiveWay
 from map.graph import query
+from map.graph.dispatch import GO_SUFFIX
 from map.graph.mapgraph import MapGraph, node_details
 from map.graph.names import FileNames, NameIndex, details_text, names_text
 from map.model import EDGE_KINDS, EdgeDetails, EdgeKind, FileExtract, NodeDetails, Symbol
@@ -206,17 +207,28 @@ class MapReader(ABC):
         direction: str = "out",
         kinds: Iterable[EdgeKind] | None = None,
         depth: int = 1,
+        *,
+        guesses: bool = True,
     ) -> list[query.Neighbor]:
-        """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`."""
+        """Nodes reached along edges of `kinds`, out (callees) or in (callers), to `depth`
+        (along edges guessed by name too unless `guesses` is False)."""
         self._require(node_id)
         allowed = None if kinds is None else list(kinds)
-        if depth == 1 and "contains" not in (allowed or ()) and not self._unlinked(node_id):
-            stored = self._from_store(lambda s: warm.neighbors(s, node_id, direction, allowed))
+        dispatched = direction == "in" and node_id.partition("#")[0].endswith(GO_SUFFIX)
+        if (
+            depth == 1
+            and "contains" not in (allowed or ())
+            and not dispatched  # a Go method's callers through interfaces need the graph
+            and not self._unlinked(node_id)
+        ):
+            stored = self._from_store(
+                lambda s: warm.neighbors(s, node_id, direction, allowed, guesses=guesses)
+            )
             if stored is not None:
                 return stored
         graph = self.graph  # loaded first: the load steps aside for answers only
         with self._give_way.answering():
-            return query.neighbors(graph, node_id, direction, allowed, depth)
+            return query.neighbors(graph, node_id, direction, allowed, depth, guesses=guesses)
 
     def path(self, source: str, target: str, kinds: Iterable[EdgeKind] | None = None) -> list[str]:
         """The shortest chain of uses from `source` to `target` ([] when none)."""
@@ -226,12 +238,15 @@ class MapReader(ABC):
         with self._give_way.answering():
             return query.path(graph, source, target, kinds)
 
-    def impact(self, node_id: str, depth: int | None = None) -> list[query.Neighbor]:
-        """What depends on `node_id`, transitively."""
+    def impact(
+        self, node_id: str, depth: int | None = None, *, guesses: bool = True
+    ) -> list[query.Neighbor]:
+        """What depends on `node_id`, transitively (through guesses by name too unless
+        `guesses` is False)."""
         self._require(node_id)
         graph = self.graph
         with self._give_way.answering():
-            return query.impact(graph, node_id, depth)
+            return query.impact(graph, node_id, depth, guesses=guesses)
 
     def overview(self, token_budget: int = 1024) -> query.Overview:
         """The repo map: most central symbols first, within `token_budget`."""

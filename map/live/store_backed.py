@@ -33,7 +33,7 @@ from map.give_way import GiveWay
 from map.graph.mapgraph import MapGraph, new_graph
 from map.intake.ingest import Scan
 from map.linking.layout import Layout
-from map.linking.unresolved import OpenUses, UnresolvedUse
+from map.linking.unresolved import OpenUses, UnresolvedUse, UseTie
 from map.live.reader import MapReader
 from map.live.reports import BuildReport, Counts, MapSettings
 from map.model import FileExtract
@@ -57,6 +57,7 @@ from map.store.stored import stored
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 class StoreBackedMap(MapReader):
@@ -370,11 +371,16 @@ class StoreBackedMap(MapReader):
         files = {node_id.partition("#")[0] for node_id in node_ids}
         return self._open_uses(lambda _: files, lambda uses: uses.within(node_ids))
 
+    def ties(self, path: str, name: str) -> list[UseTie] | None:
+        """What linking tied each use of `name` in file `path` to (map.linking.unresolved's
+        `UseTie`), in reference order; None as for `unresolved_named`."""
+        return self._open_uses(lambda _: (path,), lambda uses: uses.ties(path, name))
+
     def _open_uses(
         self,
         files: Callable[[OpenUses], Collection[str]],
-        answer: Callable[[OpenUses], list[UnresolvedUse]],
-    ) -> list[UnresolvedUse] | None:
+        answer: Callable[[OpenUses], list[U]],
+    ) -> list[U] | None:
         """`answer` from the open uses: the linker's; while the link is not in (and no
         change waits to be linked), the store's when it reads few `files`, else None
         if a load (in a worker thread) is bringing the link in, else the link is

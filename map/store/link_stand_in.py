@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
+from typing import TypeVar
 
 from map.linking.layout import Layout
-from map.linking.unresolved import OpenUses, UnresolvedUse
+from map.linking.unresolved import OpenUses
 from map.store.mapstore import MapStore
 from map.store.store_link import StoreLinker
+
+T = TypeVar("T")
 
 VIEW_FILES = 64
 """Files an answer may read from the store for its open uses (~5 ms each on mix)."""
@@ -49,8 +52,8 @@ class LinkStandIn:
         paths: Collection[str],
         layout: Layout,
         files: Callable[[OpenUses], Collection[str]],
-        answer: Callable[[OpenUses], list[UnresolvedUse]],
-    ) -> list[UnresolvedUse] | None:
+        answer: Callable[[OpenUses], list[T]],
+    ) -> list[T] | None:
         """`answer` from the open uses of `store` (`paths`: the files it holds), or None
         when it would read more than `VIEW_FILES` `files`. Raises StoreError when the
         store cannot be read."""

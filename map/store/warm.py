@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from map.graph import query
 from map.graph.mapgraph import FILE_KIND, add_file, new_graph, node_details
-from map.model import EdgeKind, FileExtract, NodeDetails
+from map.model import CONFIDENCE_GUESSED, EdgeKind, FileExtract, NodeDetails
 from map.store.mapstore import MapStore
 
 
@@ -31,14 +31,21 @@ def attrs(store: MapStore, node_id: str) -> NodeDetails | None:
 
 
 def neighbors(
-    store: MapStore, node_id: str, direction: str, kinds: Iterable[EdgeKind] | None
+    store: MapStore,
+    node_id: str,
+    direction: str,
+    kinds: Iterable[EdgeKind] | None,
+    *,
+    guesses: bool = True,
 ) -> list[query.Neighbor]:
     """`query.neighbors` at depth 1 (uses and imports, not `contains`), from one query
     (no graph: the graph library may still be loading)."""
     if store.node(node_id) is None:
         return []
     ends = store.ends(node_id, incoming=direction == "in")
-    return _first_hop(node_id, [(o, k, c, n or FILE_KIND) for o, k, c, n in ends], kinds)
+    floor = -1.0 if guesses else CONFIDENCE_GUESSED
+    held = [(o, k, c, n or FILE_KIND) for o, k, c, n in ends if c > floor]
+    return _first_hop(node_id, held, kinds)
 
 
 def _first_hop(

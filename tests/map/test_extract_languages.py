@@ -23,6 +23,8 @@ ROLES = {
     "assign.alias",
     "assign.type",
     "assign.other",
+    "assign.gives",
+    "assign.gives.alias",
     "attr.call",
     "attr.alias",
     "attr.type",

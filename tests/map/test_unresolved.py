@@ -46,6 +46,7 @@ def test_each_open_use_says_why_it_is_open(tmp_path: Path) -> None:
     assert [(u.line, u.name, u.receiver, u.kind, u.why) for u in found] == [
         (7, "dumps", "json", "calls", "outside"),
         (8, "get", "shape", "calls", "receiver"),
+        (9, "area", "shape", "calls", "guess"),
         (10, "callback", None, "calls", "local"),
         (11, "print", None, "calls", "builtin"),
         (11, "len", None, "calls", "builtin"),

@@ -31,8 +31,47 @@
 (typed_default_parameter
   name: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
 
+; the same, annotated with a forward reference (a string naming a plain type): `options: "ConsoleOptions"`
+(assignment
+  left: (identifier) @name type: (type (string (string_content) @value))
+  (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.type
+(typed_parameter
+  (identifier) @name type: (type (string (string_content) @value))
+  (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.type
+(typed_default_parameter
+  name: (identifier) @name type: (type (string (string_content) @value))
+  (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.type
+
 ; what a function returns, when annotated with a plain type: `def test_client() -> FlaskClient`
+; (or a forward reference to one: `-> "Segment"`)
 (function_definition return_type: (type [(identifier) (attribute)] @value) @name) @assign.returns
+(function_definition
+  return_type: (type (string (string_content) @value)) @name
+  (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.returns
+
+; what a pytest fixture gives (returns or yields: a call's result, or a name's value),
+; in its body or a `with` block there: `return CliRunner()`, `yield app`; the value a
+; test's (or another fixture's) parameter of the fixture's name holds
+(decorated_definition
+  (decorator) @_fixture
+  definition: (function_definition
+    body: (block
+      [(return_statement (call function: [(identifier) (attribute)] @value) @name)
+       (expression_statement (yield (call function: [(identifier) (attribute)] @value) @name))
+       (with_statement body: (block [
+         (return_statement (call function: [(identifier) (attribute)] @value) @name)
+         (expression_statement (yield (call function: [(identifier) (attribute)] @value) @name))]))]))
+  (#match? @_fixture "fixture")) @assign.gives
+(decorated_definition
+  (decorator) @_fixture
+  definition: (function_definition
+    body: (block
+      [(return_statement [(identifier) (attribute)] @value @name)
+       (expression_statement (yield [(identifier) (attribute)] @value @name))
+       (with_statement body: (block [
+         (return_statement [(identifier) (attribute)] @value @name)
+         (expression_statement (yield [(identifier) (attribute)] @value @name))]))]))
+  (#match? @_fixture "fixture")) @assign.gives.alias
 
 ; instance attributes, given in methods: `self.app = app`, `self.json: JSONProvider = ...`
 (assignment
