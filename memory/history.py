@@ -16,11 +16,8 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from disk.errors import DiskError
-from disk.stamps import content_hash
-from disk.text import decode_source
 from memory.bodies import SymbolIndex
-from memory.files import FileNow
+from memory.files import FileNow, file_at
 from memory.git import BlobReader, Change
 
 _WORD = re.compile(r"\w+")
@@ -106,13 +103,7 @@ class History:
     def _read_then(self, commit: str, path: str) -> FileNow | None:
         if self._blobs is None:
             self._blobs = BlobReader(self.ws.root)
-        data = self._blobs.read(commit, path)
-        if data is None:
-            return None
-        try:
-            return FileNow(path, data, decode_source(data, path=path), content_hash(data))
-        except DiskError:
-            return None
+        return file_at(self._blobs, commit, path)
 
     def close(self) -> None:
         """End the git process that reads old versions (a later call starts it again)."""
