@@ -8,6 +8,7 @@ then runs on hashes alone.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -59,9 +60,9 @@ class GitRepo:
             return None
         return cls(root) if inside == "true" else None
 
-    def run(self, *args: str, stdin: str | None = None) -> str:
-        """Run one git command in the root; raises GitError when it fails."""
-        return _run(self.root, *args, stdin=stdin)
+    def run(self, *args: str, stdin: str | None = None, timeout: float = GIT_TIMEOUT_S) -> str:
+        """Run one git command in the root; raises GitError when it fails or times out."""
+        return _run(self.root, *args, stdin=stdin, timeout=timeout)
 
     def head(self) -> str | None:
         """The commit checked out, or None before the first commit."""
@@ -168,6 +169,25 @@ class GitRepo:
                             break
             walk.kill()
         return found
+
+    def pickaxe(
+        self, name: str, since: str, path: str | None, *, timeout: float
+    ) -> list[tuple[str, str]]:
+        """(commit, subject) of the commits after `since` up to HEAD that changed how often
+        `name` occurs as a word, oldest first: in the file now at `path` (followed back
+        through its renames), or anywhere when `path` is None. Raises GitError (also
+        when it takes longer than `timeout` seconds)."""
+        word = f"(^|[^A-Za-z0-9_]){re.escape(name)}([^A-Za-z0-9_]|$)"
+        where = ["--follow", "--", path] if path else []
+        out = self.run(
+            "log", "--no-merges", "--pickaxe-regex", f"-S{word}",
+            "--format=%H%x00%s", f"{since}..HEAD", *where, timeout=timeout,
+        )  # fmt: skip
+        found = [
+            (sha, subject)
+            for sha, _, subject in (line.partition("\0") for line in out.splitlines())
+        ]
+        return found[::-1]  # oldest first: git's --reverse loses --follow's renames
 
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
@@ -287,14 +307,14 @@ def _parse_name_status(
     return changes, index
 
 
-def _run(root: Path, *args: str, stdin: str | None = None) -> str:
+def _run(root: Path, *args: str, stdin: str | None = None, timeout: float = GIT_TIMEOUT_S) -> str:
     try:
         done = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args],
             cwd=root,
             input=stdin.encode() if stdin is not None else None,
             capture_output=True,
-            timeout=GIT_TIMEOUT_S,
+            timeout=timeout,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
