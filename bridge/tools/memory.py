@@ -68,7 +68,7 @@ async def _run(
     call graph names changed callees."""
 
     def call() -> T:
-        with MemoryService(app.root, code_map=code_map) as service:
+        with MemoryService(app.root, code_map=code_map, settings=app.memory_settings) as service:
             return work(service)
 
     try:
