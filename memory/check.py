@@ -106,12 +106,12 @@ def check_memories(
     """
     ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
     results = []
-    renames = Renames(ws)
+    renames = Renames(ws, batch=True)
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for memory in memories:
-            refs = tuple(with_change(ws, check_anchor(ws, a, renames)) for a in memory.anchors)
+        for memory, found in zip(memories, _checked(ws, memories, renames), strict=True):
+            refs = tuple(with_change(ws, r) for r in found)
             if dependencies is not None:
                 refs = tuple(
                     _with_dependencies(a, r, dependencies)
@@ -131,6 +131,24 @@ def check_memories(
             gc.enable()
         ws.history.close()
     return results
+
+
+def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> list[list[RefCheck]]:
+    """Every reference checked; those that asked history a question are checked again
+    once `renames` has asked git about all the questions together."""
+    found: list[list[RefCheck]] = []
+    again: list[tuple[int, int]] = []
+    for i, memory in enumerate(memories):
+        found.append([])
+        for j, anchor in enumerate(memory.anchors):
+            asked = renames.asked
+            found[i].append(check_anchor(ws, anchor, renames))
+            if renames.asked > asked:
+                again.append((i, j))
+    renames.answer()
+    for i, j in again:
+        found[i][j] = check_anchor(ws, memories[i].anchors[j], renames)
+    return found
 
 
 def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) -> RefCheck:

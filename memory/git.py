@@ -44,6 +44,15 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class Touch:
+    """A commit that touched something asked about: its files, by path before it."""
+
+    sha: str
+    subject: str
+    files: dict[str, Change]
+
+
+@dataclass(frozen=True, slots=True)
 class GitRepo:
     """A git work tree seen from the workspace root."""
 
@@ -171,23 +180,27 @@ class GitRepo:
         return found
 
     def pickaxe(
-        self, name: str, since: str, path: str | None, *, timeout: float
-    ) -> list[tuple[str, str]]:
-        """(commit, subject) of the commits after `since` up to HEAD that changed how often
-        `name` occurs as a word, oldest first: in the file now at `path` (followed back
-        through its renames), or anywhere when `path` is None. Raises GitError (also
-        when it takes longer than `timeout` seconds)."""
-        word = f"(^|[^A-Za-z0-9_]){re.escape(name)}([^A-Za-z0-9_]|$)"
-        where = ["--follow", "--", path] if path else []
+        self, names: Sequence[str], since: str, paths: Sequence[str] | None, *, timeout: float
+    ) -> list[Touch]:
+        """The commits after `since` up to HEAD that changed how often one of `names`
+        occurs as a word, oldest first, each with the files it changed (renames
+        detected): in `paths` (only those are listed), or anywhere when `paths` is None.
+        Raises GitError (also when it takes longer than `timeout` seconds)."""
+        words = "|".join(re.escape(name) for name in names)
+        where = ["--", *paths] if paths is not None else []
         out = self.run(
-            "log", "--no-merges", "--pickaxe-regex", f"-S{word}",
-            "--format=%H%x00%s", f"{since}..HEAD", *where, timeout=timeout,
+            "log", "--reverse", "--no-merges", "--relative", "-M", "--name-status",
+            "--pickaxe-all",
+            "--pickaxe-regex", f"-S(^|[^A-Za-z0-9_])({words})([^A-Za-z0-9_]|$)",
+            "--format=%x01%H%x00%s", f"{since}..HEAD", *where, timeout=timeout,
         )  # fmt: skip
-        found = [
-            (sha, subject)
-            for sha, _, subject in (line.partition("\0") for line in out.splitlines())
-        ]
-        return found[::-1]  # oldest first: git's --reverse loses --follow's renames
+        found = []
+        for block in out.split("\1")[1:]:
+            head, _, rest = block.partition("\n")
+            sha, _, subject = head.partition("\0")
+            fields = [f for line in rest.splitlines() if line for f in line.split("\t")]
+            found.append(Touch(sha, subject, _parse_name_status(fields, 0)[0]))
+        return found
 
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""

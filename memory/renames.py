@@ -2,11 +2,12 @@
 
 Asked when a symbol is no longer under its node ID and its text is not
 found elsewhere as it was. Git's pickaxe lists the commits since the anchor
-commit that changed how often the name occurs: in the anchored file, followed
-through its renames, or in the whole repository when the file is gone. In
-each (oldest first), the commit is the rename when the symbol was in a file
-the commit changed just before it and is not there after, and the commit
-added one symbol of the same kind, under another name, that is like it:
+commit that changed how often the name occurs as a word: in the anchored
+file (under its path then and its path now), or in the whole repository when
+the file is gone. In each (oldest first) where the file holds the name fewer
+times after it, the commit is the rename when the symbol was in the file just
+before it and is not after, and the commit added one symbol of the same kind,
+under another name, that is like it:
 
     its name-blind tokens      SIMILAR_LOW or more alike in the same file and
                                container, OTHER_CONTAINER_MIN or more elsewhere
@@ -14,10 +15,14 @@ added one symbol of the same kind, under another name, that is like it:
                                class whose methods moved into another class is
                                that class renamed)
 
-Two such symbols within TIE_MARGIN are no answer. The new name is then looked
-for where that file is now; renamed again later, it is followed again (up to
-MAX_HOPS renames). One run answers each question once, and spends at most
-HISTORY_BUDGET_S seconds on history in all: past it, `cut` says so.
+One in the same file and container is taken before any elsewhere (a method
+renamed alike in several classes); two with the same evidence within
+TIE_MARGIN are no answer. The new name is then looked for where that file is
+now; renamed again later, it is followed again (up to MAX_HOPS renames). One
+run answers each question once, and spends at most HISTORY_BUDGET_S seconds
+on history in all: past it, `cut` says so. A check of many memories notes its
+questions first, then asks git once per anchor commit for all the names and
+files (`Renames.answer`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from map import Symbol, language_for
 from memory.bodies import symbol_id, symbol_text
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, TIE_MARGIN
 from memory.files import FileNow
-from memory.git import GitError
+from memory.git import GitError, Touch
 from memory.model import Since
 from memory.similarity import similarity, tokens
 from memory.workspace import Workspace
@@ -69,10 +74,21 @@ def simple(symbol: str) -> str:
 
 
 class Renames:
-    """The renames one check run traced, and the time it spent on history."""
+    """The renames one check run traced, and the time it spent on history.
 
-    def __init__(self, ws: Workspace) -> None:
+    With `batch`, questions are only noted (`trace` answers None and counts them in
+    `asked`) until `answer` asks git once per anchor commit and file for all of them;
+    the references that asked are then checked again.
+    """
+
+    def __init__(self, ws: Workspace, *, batch: bool = False) -> None:
         self.ws = ws
+        self.batch = batch
+        self.asked = 0
+        """Questions noted while batching."""
+        self._wanted: dict[str, dict[str, tuple[str, ...] | None]] = {}
+        """Anchor commit -> name asked -> the paths of its file (None: gone)."""
+        self._hits: dict[str, list[Touch]] = {}
         self._traced: dict[tuple[str, str, str], Rename | None] = {}
         self._spent = 0.0
         self.cut = False
@@ -95,13 +111,51 @@ class Renames:
         """Where the symbol `symbol` of the file at `path` in `commit` went by renames
         since then (None: not renamed, or history cannot tell in time)."""
         key = (commit, path, symbol)
-        if key not in self._traced:
-            started = time.perf_counter()
-            try:
-                self._traced[key] = self._trace(commit, path, symbol, MAX_HOPS)
-            finally:
-                self._spent += time.perf_counter() - started
+        if key in self._traced:
+            return self._traced[key]
+        if self.batch:
+            if self._askable(commit, symbol):
+                self.asked += 1
+                self._wanted.setdefault(commit, {})[simple(symbol)] = self._where(commit, path)
+            return None
+        started = time.perf_counter()
+        try:
+            self._traced[key] = self._trace(commit, path, symbol, MAX_HOPS)
+        finally:
+            self._spent += time.perf_counter() - started
         return self._traced[key]
+
+    def answer(self) -> None:
+        """Ask git about every noted question at once: one pickaxe per anchor commit, over
+        the files asked about (the whole repository when one of them is gone)."""
+        started = time.perf_counter()
+        self.batch = False
+        try:
+            for commit, asked in sorted(self._wanted.items()):
+                wheres = list(asked.values())
+                paths = None if None in wheres else sorted({p for w in wheres for p in w or ()})
+                self._hits[commit] = self._pickaxe(sorted(asked), commit, paths)
+        finally:
+            self._spent += time.perf_counter() - started
+
+    def _where(self, commit: str, path: str) -> tuple[str, ...] | None:
+        """The paths the file at `path` in `commit` had then and has now (None: gone)."""
+        now = self._path_now(commit, path)
+        return None if now is None else tuple(sorted({path, now}))
+
+    def _pickaxe(self, names: list[str], commit: str, paths: list[str] | None) -> list[Touch]:
+        git, left = self.ws.git, self._left()
+        if git is None or left <= 0:
+            return []
+        try:
+            return git.pickaxe(names, commit, paths, timeout=left)
+        except GitError:
+            self._left()
+            return []
+
+    def _askable(self, commit: str, symbol: str) -> bool:
+        name = simple(symbol)
+        return not self.unavailable(commit) and re.fullmatch(r"[\w$]+", name) is not None
 
     def _left(self) -> float:
         left = HISTORY_BUDGET_S - self._spent
@@ -110,31 +164,25 @@ class Renames:
         return left
 
     def _trace(self, commit: str, path: str, symbol: str, hops: int) -> Rename | None:
-        git, name = self.ws.git, simple(symbol)
-        if git is None or self.unavailable(commit) or not re.fullmatch(r"[\w$]+", name):
+        if not self._askable(commit, symbol):
             return None
-        now = self._path_now(commit, path)
-        left = self._left()
-        if left <= 0:
-            return None
-        try:
-            hits = git.pickaxe(name, commit, now, timeout=left)
-        except GitError:
-            self.cut = self.cut or self._left() <= 0
-            return None
-        for sha, subject in hits:
+        touches = self._hits.get(commit)
+        if touches is None:
+            where = self._where(commit, path)
+            touches = self._pickaxe([simple(symbol)], commit, list(where) if where else None)
+        for touch in touches:
             if self._left() <= 0:
                 return None
-            step = self._renamed_in(sha, symbol)
+            step = self._renamed_in(touch, symbol)
             if step is None:
                 continue
-            since = Since(sha, subject)
-            where = self._path_now(sha, step.path)
-            file = self.ws.readable(where) if where else None
+            since = Since(touch.sha, touch.subject)
+            where_now = self._path_now(touch.sha, step.path)
+            file = self.ws.readable(where_now) if where_now else None
             found = self.ws.index(file).by_id.get(step.new_id) if file else None
             if file is not None and found is not None:
                 return Rename(symbol, file, found, since)
-            later = self._trace(sha, step.path, step.new_id, hops - 1) if hops > 1 else None
+            later = self._trace(touch.sha, step.path, step.new_id, hops - 1) if hops > 1 else None
             return None if later is None else Rename(symbol, later.file, later.symbol, since)
         return None
 
@@ -145,35 +193,31 @@ class Renames:
             return path
         return change.new_path if change.kind == "renamed" else None
 
-    def _renamed_in(self, sha: str, symbol: str) -> _Step | None:
-        """The symbol `symbol` took another name in commit `sha`: its new ID and file."""
-        git, history, name = self.ws.git, self.ws.history, simple(symbol)
-        if git is None:
-            return None
-        try:
-            files = git.changes(f"{sha}^", sha)
-        except GitError:
-            return None
+    def _renamed_in(self, touch: Touch, symbol: str) -> _Step | None:
+        """The symbol `symbol` took another name in the commit `touch`: its new ID and file."""
+        history, name, sha = self.ws.history, simple(symbol), touch.sha
         pairs: dict[str, str | None] = {}
-        for old, change in files.items():
+        for old, change in touch.files.items():
             if change.kind == "renamed" and change.new_path:
                 pairs[change.new_path] = old
             elif change.kind == "modified":
                 pairs[old] = old
-        for old, change in files.items():
+        for old, change in touch.files.items():
             if change.kind == "added":
                 pairs.setdefault(old, None)
-        for old, change in files.items():
+        for old, change in touch.files.items():
             if change.kind == "added" or language_for(old) is None:
                 continue
             before = history.file_at(f"{sha}^", old)
             if before is None or not self.ws.mentions(before, name):
                 continue
+            after_path = change.new_path or old
+            after = history.file_at(sha, after_path) if change.kind != "deleted" else None
+            if after is not None and _count(after, name) >= _count(before, name):
+                continue  # the commit touched another name asked about, not this one
             was = self.ws.index(before).by_id.get(symbol)
             if was is None:
                 continue
-            after_path = change.new_path or old
-            after = history.file_at(sha, after_path) if change.kind != "deleted" else None
             if after is not None and symbol in self.ws.index(after).by_id:
                 return None
             return self._likeliest(sha, before, was, pairs, after_path)
@@ -186,7 +230,7 @@ class Renames:
         history = self.ws.history
         old_tokens = _masked(symbol_text(before, was), was.name)
         old_members = _members(self.ws, before, was)
-        scored: list[tuple[float, str, str]] = []
+        scored: list[tuple[bool, float, str, str]] = []
         for new_path, old_path in pairs.items():
             if language_for(new_path) is None:
                 continue
@@ -206,13 +250,19 @@ class Renames:
                 if old_members:
                     score = max(score, _overlap(old_members, _members(self.ws, file, candidate)))
                 if score >= (SIMILAR_LOW if close else OTHER_CONTAINER_MIN):
-                    scored.append((score, new_id, new_path))
+                    scored.append((close, score, new_id, new_path))
         if not scored:
             return None
-        scored.sort(reverse=True)
-        if len(scored) > 1 and scored[0][0] - scored[1][0] < TIE_MARGIN:
+        scored.sort(reverse=True)  # the same file and container first
+        best, second = scored[0], scored[1] if len(scored) > 1 else None
+        if second is not None and second[0] == best[0] and best[1] - second[1] < TIE_MARGIN:
             return None
-        return _Step(scored[0][1], scored[0][2])
+        return _Step(best[2], best[3])
+
+
+def _count(file: FileNow, name: str) -> int:
+    """How often `name` occurs in the file as a word."""
+    return len(re.findall(rf"(?<![\w$]){re.escape(name)}(?![\w$])", file.text))
 
 
 def _masked(text: str, name: str) -> list[str]:
