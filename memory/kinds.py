@@ -5,16 +5,19 @@ and cut into leaves, each in one category: a comment, a docstring (Python:
 a string alone as the first statement of a module, class or function), an
 annotation (a type hint: Python's `: T` and `-> T`, TypeScript's `: T`,
 `<T>` type parameters and arguments; none in Go or C, where types are code),
-or code. Each leaf is also in the definition's signature (everything before
-its body: decorators, parameters, return type, bases) or in its body.
+or code. A leaf is in the definition's signature when it is in its parameters,
+return type, bases or type parameters (not its name or decorators). A comma
+before a closing bracket is no leaf, 'a' and "a" are the same string, and a
+Python class's `(object)` is no bases at all.
 
     cosmetic     only comments and docstrings differ (whitespace is no leaf)
     annotations  the code is the same once type hints are left out
-    signature    parameters or return changed (the body may have too)
-    body         only the body's code changed
+    signature    parameters or return changed, type hints aside (the body may
+                 have changed too)
+    body         only the body's code changed (and perhaps type hints)
 
-`lines` counts the lines holding a leaf that differs (the larger of the two
-sides). A symbol's text is parsed on its own: a method is dedented (Python)
+`lines` counts the lines holding a leaf that differs (the larger of the
+two sides). A symbol's text is parsed on its own: a method is dedented (Python)
 or put back into a class shell (TypeScript, Java, C++, ...) first. In a
 language without a grammar, comment-free tokens decide cosmetic or body.
 """
@@ -25,6 +28,7 @@ import textwrap
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Literal
 
 from rapidfuzz.distance import Indel
@@ -42,6 +46,14 @@ _ANNOTATIONS: dict[str, frozenset[str]] = {
 }
 """Node types that are type hints only, per language (fields `type` and `return_type`
 for Python's `type`)."""
+_SIGNATURE_FIELDS = (
+    "parameters", "return_type", "result", "receiver", "superclasses", "type_parameters",
+    "declarator", "type",
+)  # fmt: skip
+"""The fields of a definition that make its signature (a C function's `type` is its return
+type, its `declarator` its name and parameters)."""
+_QUOTES = frozenset({"string_start", "string_end", "'", '"'})
+"""Leaves that only quote a string (Python's string_start/end, the ECMAScript quotes)."""
 _TYPE_ONLY = frozenset({"interface_declaration", "type_alias_declaration"})
 """Declarations made of types: their types are their code."""
 _SHELLS: dict[str, tuple[str, str]] = {
@@ -67,6 +79,8 @@ class _Leaf:
     category: Category
     signature: bool
     line: int
+    start: int
+    """Its first byte in the text parsed."""
 
 
 def change_between(path: str, old: str, new: str, *, member: bool, definition: bool) -> CodeChange:
@@ -92,7 +106,7 @@ def change_between(path: str, old: str, new: str, *, member: bool, definition: b
         same_hints = texts(before, hinted) == texts(after, hinted)
         return CodeChange("cosmetic" if same_hints else "annotations", lines)
     signature_of = [
-        [leaf.text for leaf in side if leaf.signature and leaf.category in ("code", "annotation")]
+        [leaf.text for leaf in side if leaf.signature and leaf.category == "code"]
         for side in (before, after)
     ]
     return CodeChange("signature" if signature_of[0] != signature_of[1] else "body", lines)
@@ -139,14 +153,44 @@ def _leaves(language: str, text: str, *, member: bool, definition: bool) -> list
     skip = head.count("\n")
     tree = _parser(language).parse((head + text + tail).encode())
     node = _definition(tree.root_node, skip) if definition else None
-    body = node.child_by_field_name("body") if node is not None else None
-    body_start = body.start_byte if body is not None else -1
+    spans = [] if node is None else _signature_spans(node)
+    plain = _plain_bases(node) if language == "python" else None
     hints = _ANNOTATIONS.get(language, frozenset())
     if node is not None and node.type in _TYPE_ONLY:
         hints = frozenset()
     found: list[_Leaf] = []
-    _walk(tree.root_node, language, hints, "code", body_start, skip, found)
-    return found
+    _walk(tree.root_node, language, hints, "code", spans, skip, found)
+    if plain is not None:
+        found = [leaf for leaf in found if not plain[0] <= leaf.start < plain[1]]
+    return _without_trailing_commas(found)
+
+
+def _plain_bases(node: Node | None) -> tuple[int, int] | None:
+    """The span of a Python class's `(object)`: the same as no bases at all."""
+    bases = node.child_by_field_name("superclasses") if node is not None else None
+    if bases is None or (bases.text or b"").replace(b" ", b"") != b"(object)":
+        return None
+    return bases.start_byte, bases.end_byte
+
+
+def _signature_spans(node: Node) -> list[tuple[int, int]]:
+    """The byte spans of a definition's parameters, return type, bases and the like."""
+    spans = []
+    for name in _SIGNATURE_FIELDS:
+        for child in node.children_by_field_name(name):
+            spans.append((child.start_byte, child.end_byte))
+    return spans
+
+
+def _without_trailing_commas(leaves: list[_Leaf]) -> list[_Leaf]:
+    """A comma before a closing bracket is layout (formatters add and drop it)."""
+    code = [leaf for leaf in leaves if leaf.category != "comment"]
+    trailing = {
+        id(leaf)
+        for leaf, after in pairwise(code)
+        if leaf.text == "," and after.text in (")", "]", "}")
+    }
+    return [leaf for leaf in leaves if id(leaf) not in trailing]
 
 
 def _definition(root: Node, skip: int) -> Node | None:
@@ -165,7 +209,7 @@ def _walk(
     language: str,
     hints: frozenset[str],
     category: Category,
-    body_start: int,
+    spans: list[tuple[int, int]],
     skip: int,
     out: list[_Leaf],
 ) -> None:
@@ -173,9 +217,12 @@ def _walk(
     if not children:
         if node.end_point.row >= skip and node.end_byte > node.start_byte:
             text = (node.text or b"").decode("utf-8", "replace")
+            if node.type in _QUOTES:  # 'a' and "a" are the same string
+                text = text.replace("'", '"')
             row = node.start_point.row - skip + 1
             kind: Category = "comment" if "comment" in node.type else category
-            out.append(_Leaf(text, kind, node.start_byte < body_start, row))
+            signature = any(start <= node.start_byte < end for start, end in spans)
+            out.append(_Leaf(text, kind, signature, row, node.start_byte))
         return
     for index, child in enumerate(children):
         inner = category
@@ -189,7 +236,7 @@ def _walk(
                 inner = "annotation"
             elif language == "python" and _is_docstring(child, node, children[:index]):
                 inner = "docstring"
-        _walk(child, language, hints, inner, body_start, skip, out)
+        _walk(child, language, hints, inner, spans, skip, out)
 
 
 def _is_hint(child: Node, parent: Node, hints: frozenset[str], language: str) -> bool:
