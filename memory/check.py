@@ -45,7 +45,13 @@ from memory.confidence import Confidence
 from memory.described import weighed, with_change
 from memory.files import FileNow
 from memory.follow import follow_symbol
-from memory.follow_history import not_found, renamed_in_history, via_container, with_since
+from memory.follow_history import (
+    carried_to_containers,
+    not_found,
+    renamed_in_history,
+    via_container,
+    with_since,
+)
 from memory.live import LiveConfirm, confirm_live
 from memory.model import (
     Anchor,
@@ -148,6 +154,11 @@ def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> lis
     renames.answer()
     for i, j in again:
         found[i][j] = check_anchor(ws, memories[i].anchors[j], renames)
+    at = [(i, j) for i, memory in enumerate(memories) for j in range(len(memory.anchors))]
+    pairs = [(memories[i].anchors[j], found[i][j]) for i, j in at]
+    for index, result in carried_to_containers(ws, pairs).items():
+        i, j = at[index]
+        found[i][j] = result
     return found
 
 

@@ -11,17 +11,20 @@
 
 Every result found through history carries the renaming commit (`since`).
 The container and its members ask the same question of the same run
-(`Renames` answers it once), so they cannot tell two stories.
+(`Renames` answers it once), so they cannot tell two stories; and a class
+history could not follow whose anchored members were all found in one new
+class of its file is that class (`carried_to_containers`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from map import Symbol
 from memory.bodies import body_fingerprint, symbol_id, symbol_text
 from memory.confidence import Confidence, for_similarity
 from memory.files import FileNow
-from memory.model import Anchor, RefCheck, RefReason
+from memory.model import Anchor, RefCheck, RefReason, Since
 from memory.renames import HISTORY_BUDGET_S, Rename, Renames, simple
 from memory.results import place_of, whitespace_note
 from memory.similarity import similarity, tokens
@@ -87,18 +90,61 @@ def renamed_in_history(ws: Workspace, anchor: Anchor, renames: Renames) -> RefCh
 
 
 def _renamed(anchor: Anchor, rename: Rename) -> RefCheck:
-    old, new = simple(rename.old_id), rename.symbol.name
-    text = symbol_text(rename.file, rename.symbol)
-    place = place_of(rename.file.path, rename.symbol)
+    return _as_renamed(anchor, rename.file, rename.symbol, rename.since)
+
+
+def _as_renamed(
+    anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, notes: tuple[str, ...] = ()
+) -> RefCheck:
+    """The anchored symbol is `symbol` now, under another name."""
+    old, new = simple(anchor.spec.symbol or ""), symbol.name
+    text = symbol_text(file, symbol)
+    place = place_of(file.path, symbol)
     if body_fingerprint(text, new, old) == anchor.body_fingerprint:
-        return RefCheck(
-            anchor, "renamed", "same_body_new_name", place, Confidence.RENAMED, since=rename.since
-        )
+        level = Confidence.RENAMED
+        return RefCheck(anchor, "renamed", "same_body_new_name", place, level, notes, since=since)
     before = [new if token == old else token for token in tokens(anchor.text)]
-    score = similarity(before, tokens(text))
-    return RefCheck(
-        anchor, "modified", "renamed_with_edits", place, for_similarity(score), since=rename.since
-    )
+    level = for_similarity(similarity(before, tokens(text)))
+    return RefCheck(anchor, "modified", "renamed_with_edits", place, level, notes, since=since)
+
+
+def carried_to_containers(
+    ws: Workspace, checked: list[tuple[Anchor, RefCheck]]
+) -> dict[int, RefCheck]:
+    """A member's rename carried to its container: a class not found while members anchored
+    in the same run (same file and commit) were all found in one other class of its file,
+    new since then, is that class. By index into `checked`."""
+    found: dict[int, RefCheck] = {}
+    for index, (anchor, result) in enumerate(checked):
+        name = anchor.spec.symbol or ""
+        if result.status != "deleted" or anchor.spec.type != "symbol" or not name:
+            continue
+        homes: set[tuple[str, str]] = set()
+        since: Since | None = None
+        for other, seen in checked:
+            member, place = other.spec.symbol or "", seen.place
+            if (
+                other.spec.path != anchor.spec.path
+                or other.commit != anchor.commit
+                or not member.startswith(f"{name}.")
+                or place is None
+                or not (place.symbol or "").endswith(member[len(name) :])
+                or seen.status not in ("relocated", "modified")
+            ):
+                continue
+            homes.add((place.path, (place.symbol or "")[: -len(member[len(name) :])]))
+            since = since or seen.since
+        if len(homes) != 1:
+            continue
+        ((path, home),) = homes
+        file = ws.readable(path)
+        symbol = ws.index(file).by_id.get(home) if file is not None else None
+        commit = None if anchor.dirty else anchor.commit
+        if file is None or symbol is None or not ws.history.symbol_is_new(commit, path, home):
+            continue
+        note = f"{anchor.ref}: followed through its members, which are in {home} now"
+        found[index] = _as_renamed(anchor, file, symbol, since, (note,))
+    return found
 
 
 def with_since(anchor: Anchor, result: RefCheck, renames: Renames) -> RefCheck:

@@ -263,3 +263,26 @@ def test_without_history_the_reason_says_so(history: History, tmp_path: Path) ->
         ref = _ref(_check(Repo(where), history)["load"])
         assert (ref.status, ref.reason) == ("deleted", "not_found_no_history")
         assert any(why in w for w in ref.warnings)
+
+
+def test_a_class_history_cannot_follow_is_found_through_its_members(plain_dir: Repo) -> None:
+    plain_dir.write("pkg/render.py", RENDER)
+    memory = plain_dir.remember(REFS["group"], REFS["render"], REFS["init"])
+    renamed = RENDER.replace("class RenderGroup:", "class Group:").replace(
+        '    """Renderables shown together."""\n',
+        '    """Renderables shown together, padded."""\n\n    pad = 0\n    gap = 1\n',
+    )
+    plain_dir.write("pkg/render.py", renamed)
+    group, render, init = check_memories(Workspace(plain_dir.root), [memory])[0].refs
+    assert (render.status, render.reason, _at(render)) == (
+        "relocated",
+        "container_changed",
+        "pkg/render.py#Group.render",
+    )
+    assert (group.status, group.reason, _at(group)) == (
+        "modified",
+        "renamed_with_edits",
+        "pkg/render.py#Group",
+    )
+    assert any("followed through its members" in w for w in group.warnings)
+    assert _at(init) == "pkg/render.py#Group.__init__"
