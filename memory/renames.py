@@ -2,12 +2,13 @@
 
 Asked when a symbol is no longer under its node ID and its text is not
 found elsewhere as it was. Git's pickaxe lists the commits since the anchor
-commit that changed how often the name occurs as a word: in the anchored
-file (under its path then and its path now), or in the whole repository when
-the file is gone. In each (oldest first) where the file holds the name fewer
-times after it, the commit is the rename when the symbol was in the file just
+commit that changed how often the name occurs in the anchored file, under
+every path git's rename detection gave it since (so a file moved or deleted
+since is searched too), and the commit's own files are read from git. In
+each commit (oldest first) where the file holds the name fewer times as a
+word after it, the commit is the rename when the symbol was in the file just
 before it and is not after, and the commit added one symbol of the same kind,
-under another name, that is like it:
+under another name, in any file it changed, that is like it:
 
     its name-blind tokens      SIMILAR_LOW or more alike in the same file and
                                container, OTHER_CONTAINER_MIN or more elsewhere
@@ -22,20 +23,22 @@ now; renamed again later, it is followed again (up to MAX_HOPS renames). One
 run answers each question once, and spends at most HISTORY_BUDGET_S seconds
 on history in all: past it, `cut` says so. A check of many memories notes its
 questions first, then asks git once per anchor commit for all the names and
-files (`Renames.answer`).
+files (`Renames.answer`). Not found: a symbol that went to another file
+before it was renamed there.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from map import Symbol, language_for
 from memory.bodies import symbol_id, symbol_text
 from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, TIE_MARGIN
 from memory.files import FileNow
-from memory.git import GitError, Touch
+from memory.git import Change, GitError
 from memory.model import Since
 from memory.similarity import similarity, tokens
 from memory.workspace import Workspace
@@ -45,6 +48,7 @@ HISTORY_BUDGET_S = 5.0
 MAX_HOPS = 3
 """Renames of one symbol followed one after the other."""
 _MASK = "__renamed_symbol__"
+_WORD = re.compile(r"[\w$]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,15 @@ class Rename:
     """The symbol now."""
     since: Since
     """The commit that took the old name away (the first, when renamed more than once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Touch:
+    """A commit that changed how often a name asked about occurs: its files, by path before it."""
+
+    sha: str
+    subject: str
+    files: dict[str, Change]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +99,11 @@ class Renames:
         self.batch = batch
         self.asked = 0
         """Questions noted while batching."""
-        self._wanted: dict[str, dict[str, tuple[str, ...] | None]] = {}
-        """Anchor commit -> name asked -> the paths of its file (None: gone)."""
+        self._wanted: dict[str, dict[str, tuple[str, ...]]] = {}
+        """Anchor commit -> name asked -> the paths its file had since."""
         self._hits: dict[str, list[Touch]] = {}
+        self._renamed: dict[str, list[tuple[str, str]]] = {}
+        self._counts: dict[tuple[str, str], Counter[str]] = {}
         self._traced: dict[tuple[str, str, str], Rename | None] = {}
         self._spent = 0.0
         self.cut = False
@@ -116,7 +131,8 @@ class Renames:
         if self.batch:
             if self._askable(commit, symbol):
                 self.asked += 1
-                self._wanted.setdefault(commit, {})[simple(symbol)] = self._where(commit, path)
+                lineage = self._wanted.setdefault(commit, {}).setdefault(simple(symbol), ())
+                self._wanted[commit][simple(symbol)] = (*lineage, *self._lineage(commit, path))
             return None
         started = time.perf_counter()
         try:
@@ -126,32 +142,46 @@ class Renames:
         return self._traced[key]
 
     def answer(self) -> None:
-        """Ask git about every noted question at once: one pickaxe per anchor commit, over
-        the files asked about (the whole repository when one of them is gone)."""
+        """Ask git about every noted question at once: one pickaxe per anchor commit over
+        every name and every path their files had, then the files of the commits found."""
         started = time.perf_counter()
         self.batch = False
         try:
             for commit, asked in sorted(self._wanted.items()):
-                wheres = list(asked.values())
-                paths = None if None in wheres else sorted({p for w in wheres for p in w or ()})
-                self._hits[commit] = self._pickaxe(sorted(asked), commit, paths)
+                paths = sorted({p for lineage in asked.values() for p in lineage})
+                self._hits[commit] = self._touches(sorted(asked), commit, paths)
         finally:
             self._spent += time.perf_counter() - started
 
-    def _where(self, commit: str, path: str) -> tuple[str, ...] | None:
-        """The paths the file at `path` in `commit` had then and has now (None: gone)."""
+    def _lineage(self, commit: str, path: str) -> tuple[str, ...]:
+        """Every path the file at `path` in `commit` had since then (renamed by git,
+        whether or not it is still there)."""
+        if commit not in self._renamed:
+            git, left = self.ws.git, self._left()
+            try:
+                self._renamed[commit] = git.renames_since(commit, timeout=left) if git else []
+            except GitError:
+                self._renamed[commit] = []
+        paths = [path]
+        for old, new in self._renamed[commit]:
+            if old == paths[-1]:
+                paths.append(new)
         now = self._path_now(commit, path)
-        return None if now is None else tuple(sorted({path, now}))
+        return tuple(sorted({*paths, *([now] if now else [])}))
 
-    def _pickaxe(self, names: list[str], commit: str, paths: list[str] | None) -> list[Touch]:
+    def _touches(self, names: list[str], commit: str, paths: list[str]) -> list[Touch]:
+        """The commits since `commit` that changed how often one of `names` occurs in
+        `paths`, with every file each changed."""
         git, left = self.ws.git, self._left()
-        if git is None or left <= 0:
+        if git is None or left <= 0 or not paths:
             return []
         try:
-            return git.pickaxe(names, commit, paths, timeout=left)
+            found = git.pickaxe(names, commit, paths, timeout=left)
+            files = git.commit_files([sha for sha, _ in found], timeout=max(self._left(), 1))
         except GitError:
             self._left()
             return []
+        return [Touch(sha, subject, files.get(sha, {})) for sha, subject in found]
 
     def _askable(self, commit: str, symbol: str) -> bool:
         name = simple(symbol)
@@ -168,8 +198,7 @@ class Renames:
             return None
         touches = self._hits.get(commit)
         if touches is None:
-            where = self._where(commit, path)
-            touches = self._pickaxe([simple(symbol)], commit, list(where) if where else None)
+            touches = self._touches([simple(symbol)], commit, list(self._lineage(commit, path)))
         for touch in touches:
             if self._left() <= 0:
                 return None
@@ -213,7 +242,7 @@ class Renames:
                 continue
             after_path = change.new_path or old
             after = history.file_at(sha, after_path) if change.kind != "deleted" else None
-            if after is not None and _count(after, name) >= _count(before, name):
+            if after is not None and self._count(after, name) >= self._count(before, name):
                 continue  # the commit touched another name asked about, not this one
             was = self.ws.index(before).by_id.get(symbol)
             if was is None:
@@ -222,6 +251,13 @@ class Renames:
                 return None
             return self._likeliest(sha, before, was, pairs, after_path)
         return None
+
+    def _count(self, file: FileNow, name: str) -> int:
+        """How often `name` occurs in the file as a word (words counted once per content)."""
+        key = (file.path, file.hash)
+        if key not in self._counts:
+            self._counts[key] = Counter(_WORD.findall(file.text))
+        return self._counts[key][name]
 
     def _likeliest(
         self, sha: str, before: FileNow, was: Symbol, pairs: dict[str, str | None], own: str
@@ -258,11 +294,6 @@ class Renames:
         if second is not None and second[0] == best[0] and best[1] - second[1] < TIE_MARGIN:
             return None
         return _Step(best[2], best[3])
-
-
-def _count(file: FileNow, name: str) -> int:
-    """How often `name` occurs in the file as a word."""
-    return len(re.findall(rf"(?<![\w$]){re.escape(name)}(?![\w$])", file.text))
 
 
 def _masked(text: str, name: str) -> list[str]:
