@@ -112,8 +112,9 @@ def carried_to_containers(
     ws: Workspace, checked: list[tuple[Anchor, RefCheck]]
 ) -> dict[int, RefCheck]:
     """A member's rename carried to its container: a class not found while members anchored
-    in the same run (same file and commit) were all found in one other class of its file,
-    new since then, is that class. By index into `checked`."""
+    in the same run (same file and commit) were all found in one class new since then (in
+    its file under another name, or under its name in another file) is that class. By
+    index into `checked`."""
     found: dict[int, RefCheck] = {}
     for index, (anchor, result) in enumerate(checked):
         name = anchor.spec.symbol or ""
@@ -142,9 +143,27 @@ def carried_to_containers(
         commit = None if anchor.dirty else anchor.commit
         if file is None or symbol is None or not ws.history.symbol_is_new(commit, path, home):
             continue
-        note = f"{anchor.ref}: followed through its members, which are in {home} now"
-        found[index] = _as_renamed(anchor, file, symbol, since, (note,))
+        note = f"{anchor.ref}: followed through its members, which are in {path}#{home} now"
+        found[index] = (
+            _as_renamed(anchor, file, symbol, since, (note,))
+            if symbol.name != simple(name)
+            else _as_moved(anchor, file, symbol, since, (note,))
+        )
     return found
+
+
+def _as_moved(
+    anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, notes: tuple[str, ...]
+) -> RefCheck:
+    """The anchored symbol is `symbol` now, under its own name in another file."""
+    place = place_of(file.path, symbol)
+    if symbol.fingerprint.normalized == anchor.fingerprint:
+        level = Confidence.NAMED
+        return RefCheck(
+            anchor, "relocated", "moved_to_other_file", place, level, notes, since=since
+        )
+    level = for_similarity(similarity(tokens(anchor.text), tokens(symbol_text(file, symbol))))
+    return RefCheck(anchor, "modified", "moved_with_edits", place, level, notes, since=since)
 
 
 def with_since(anchor: Anchor, result: RefCheck, renames: Renames) -> RefCheck:

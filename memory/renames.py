@@ -49,6 +49,11 @@ MAX_HOPS = 3
 """Renames of one symbol followed one after the other."""
 _MASK = "__renamed_symbol__"
 _WORD = re.compile(r"[\w$]+")
+_DEFINED = re.compile(
+    r"\b(?:def|class|func|function|fn|struct|interface|type|enum|trait)\s+([\w$]+)"
+    r"|\bfunc\s*\([^)]*\)\s*([\w$]+)"
+)
+"""A definition of a name, in the languages that spell one with a keyword."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +108,7 @@ class Renames:
         """Anchor commit -> name asked -> the paths its file had since."""
         self._hits: dict[str, list[Touch]] = {}
         self._renamed: dict[str, list[tuple[str, str]]] = {}
-        self._counts: dict[tuple[str, str], Counter[str]] = {}
+        self._counts: dict[tuple[str, str], tuple[Counter[str], Counter[str]]] = {}
         self._traced: dict[tuple[str, str, str], Rename | None] = {}
         self._spent = 0.0
         self.cut = False
@@ -242,7 +247,7 @@ class Renames:
                 continue
             after_path = change.new_path or old
             after = history.file_at(sha, after_path) if change.kind != "deleted" else None
-            if after is not None and self._count(after, name) >= self._count(before, name):
+            if after is not None and not self._fewer(before, after, name):
                 continue  # the commit touched another name asked about, not this one
             was = self.ws.index(before).by_id.get(symbol)
             if was is None:
@@ -252,12 +257,19 @@ class Renames:
             return self._likeliest(sha, before, was, pairs, after_path)
         return None
 
-    def _count(self, file: FileNow, name: str) -> int:
-        """How often `name` occurs in the file as a word (words counted once per content)."""
+    def _fewer(self, before: FileNow, after: FileNow, name: str) -> bool:
+        """True when `after` has `name` fewer times than `before`, as a word or as a
+        defined name (a rename that also mentions the old name, in a deprecation shim)."""
+        (words_then, defined_then), (words_now, defined_now) = map(self._counts_of, (before, after))
+        return words_now[name] < words_then[name] or defined_now[name] < defined_then[name]
+
+    def _counts_of(self, file: FileNow) -> tuple[Counter[str], Counter[str]]:
+        """The file's words and the names it defines with a keyword, counted once per content."""
         key = (file.path, file.hash)
         if key not in self._counts:
-            self._counts[key] = Counter(_WORD.findall(file.text))
-        return self._counts[key][name]
+            defined = Counter(a or b for a, b in _DEFINED.findall(file.text))
+            self._counts[key] = (Counter(_WORD.findall(file.text)), defined)
+        return self._counts[key]
 
     def _likeliest(
         self, sha: str, before: FileNow, was: Symbol, pairs: dict[str, str | None], own: str
