@@ -71,8 +71,9 @@ def weighed(result: RefCheck, settings: CheckSettings) -> tuple[RefStatus, RefCh
         return result.status, result
     if settings.cosmetic_changes_stale:
         return result.status, result
+    lines = f"{change.lines} line{'' if change.lines == 1 else 's'}"
     note = (
-        f"{result.anchor.ref}: only {_WHAT[change.kind]} changed ({change.lines} lines); "
-        "the memory stays active"
+        f"{result.anchor.ref}: only {_WHAT[change.kind]} changed ({lines}), "
+        "which does not make the memory stale"
     )
     return "valid", replace(result, warnings=(*result.warnings, note))
