@@ -258,10 +258,14 @@ class Renames:
         return None
 
     def _fewer(self, before: FileNow, after: FileNow, name: str) -> bool:
-        """True when `after` has `name` fewer times than `before`, as a word or as a
-        defined name (a rename that also mentions the old name, in a deprecation shim)."""
+        """True when `after` defines `name` fewer times than `before` (with a keyword:
+        `def`, `class`, `func`, ...; a rename may keep the old name in a deprecation shim),
+        or, where no keyword defined it, has it fewer times as a word: a commit that only
+        changed how often the name is used is not parsed."""
         (words_then, defined_then), (words_now, defined_now) = map(self._counts_of, (before, after))
-        return words_now[name] < words_then[name] or defined_now[name] < defined_then[name]
+        if defined_then[name]:
+            return defined_now[name] < defined_then[name]
+        return words_now[name] < words_then[name]
 
     def _counts_of(self, file: FileNow) -> tuple[Counter[str], Counter[str]]:
         """The file's words and the names it defines with a keyword, counted once per content."""
