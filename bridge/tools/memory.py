@@ -128,7 +128,12 @@ async def memory_check(
 
     Per reference: `valid`, `relocated` (same content elsewhere: the new
     place is given), `renamed` (same body, new name), `modified`, `deleted`,
-    `unknown`; per memory the worst case. Nothing is re-anchored: to adopt
+    `unknown`; per memory the worst case. A `modified` reference says what
+    changed (`change`: `cosmetic`, `annotations`, `signature` or `body`, and
+    `changedLines`); cosmetic and annotation-only changes do not make a memory
+    stale. A symbol renamed since it was saved is followed through git
+    history and names the commit (`since {commit, subject}`); a method of a
+    renamed class names the class's rename. Nothing is re-anchored: to adopt
     the new places, call memory_verify. A symbol whose own text is unchanged
     but whose direct callees changed gets a `dependencies_changed` warning
     (this opens the code map). A symbol found elsewhere (relocated, renamed,
