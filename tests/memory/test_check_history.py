@@ -286,3 +286,12 @@ def test_a_class_history_cannot_follow_is_found_through_its_members(plain_dir: R
     )
     assert any("followed through its members" in w for w in group.warnings)
     assert _at(init) == "pkg/render.py#Group.__init__"
+
+
+def test_a_check_out_of_time_for_history_says_so(
+    history: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("memory.renames.HISTORY_BUDGET_S", 0.0)
+    ref = _ref(_check(history.repo, history)["load"])
+    assert (ref.status, ref.reason) == ("deleted", "symbol_not_found")
+    assert any("not every rename in history was followed" in w for w in ref.warnings)
