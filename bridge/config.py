@@ -13,6 +13,7 @@ file and the key, never silently ignored.
     servers = { python = "pyright" }   # which server serves a language
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
+    [tool.codeanchor.memory]      # cosmetic_changes_stale
     [tool.codeanchor.server.NAME] # override or add a language server (see lsp.catalog)
 
 What in a repository's configuration could run a program applies only once the
@@ -30,6 +31,7 @@ from typing import Any, TypeVar
 
 from bridge.contract.errors import BadInputError
 from lsp import Catalog, catalog_from_config
+from memory import CheckSettings
 
 T = TypeVar("T")
 
@@ -63,6 +65,7 @@ class Config:
     server: Mapping[str, Any] = field(default_factory=dict)
     live: Mapping[str, Any] = field(default_factory=dict)
     map: Mapping[str, Any] = field(default_factory=dict)
+    memory: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = None
 
 
@@ -72,6 +75,11 @@ def catalog_of(config: Config) -> Catalog:
         return catalog_from_config({"servers": config.servers, "server": config.server})
     except ValueError as exc:
         raise ConfigError(f"{config.source}: {exc}") from exc
+
+
+def memory_settings(config: Config) -> CheckSettings:
+    """How memory checks weigh what changed (`[tool.codeanchor.memory]`)."""
+    return build_dataclass(CheckSettings, config.memory, "[tool.codeanchor.memory]")
 
 
 def load_config(root: Path) -> Config:
@@ -98,9 +106,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _parse(table: Mapping[str, Any], source: str) -> Config:
-    nested = {"servers", "server", "live", "map"}
+    nested = ("servers", "server", "live", "map", "memory")
     bridge_keys = {k: v for k, v in table.items() if k not in nested}
-    for key in ("servers", "server", "live", "map"):
+    for key in nested:
         if not isinstance(table.get(key, {}), Mapping):
             raise ConfigError(f"{source}: [tool.codeanchor] {key} must be a table")
     return Config(
@@ -109,6 +117,7 @@ def _parse(table: Mapping[str, Any], source: str) -> Config:
         server=dict(table.get("server", {})),
         live=dict(table.get("live", {})),
         map=dict(table.get("map", {})),
+        memory=dict(table.get("memory", {})),
         source=source,
     )
 

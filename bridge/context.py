@@ -229,7 +229,7 @@ class AppContext(ConfiguredWorkspace):
         from memory import MemoryService
 
         def check() -> list[str]:
-            with MemoryService(self.root) as service:
+            with MemoryService(self.root, settings=self.memory_settings) as service:
                 return [result.status for result in service.check(())]
 
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.config import Config, build_dataclass, catalog_of
+from bridge.config import Config, build_dataclass, catalog_of, memory_settings
 from bridge.contract.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
@@ -35,6 +35,7 @@ class ConfiguredWorkspace:
             LiveSettings, self.config.live, "[tool.codeanchor.live]"
         )
         self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
+        self.memory_settings = memory_settings(self.config)
 
     def announce(self, envelope: Envelope) -> Envelope:
         """Put what this process says once (an untrusted configuration) at the head of

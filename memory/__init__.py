@@ -21,6 +21,10 @@ job per module:
     ranges     find a block of lines again
     check      per-reference status, worst case per memory
     follow     a symbol that moved, was renamed, or moved and changed
+    renames    a symbol's renames in git history (pickaxe), the commit that made each
+    follow_history   a symbol's result told from its renames (one story per rename)
+    kinds      what kind of change: cosmetic, annotations, signature, body (syntax trees)
+    described  a modified result's change kind, and whether it makes a memory stale
     blocks     a line range: the same text, a similar block, or gone
     history    what the code was at the anchor commit (is a candidate new?)
     confidence the named confidence levels and the evidence behind each
@@ -67,6 +71,8 @@ if TYPE_CHECKING:
         MEMORY_STATUSES,
         ORIGINS,
         Anchor,
+        ChangeKind,
+        CheckSettings,
         LiveCheck,
         LiveReason,
         Memory,
@@ -117,6 +123,8 @@ _HOME = {
         "MEMORY_STATUSES",
         "ORIGINS",
         "Anchor",
+        "ChangeKind",
+        "CheckSettings",
         "LiveCheck",
         "LiveReason",
         "Memory",
@@ -156,6 +164,8 @@ __all__ = [
     "MEMORY_STATUSES",
     "ORIGINS",
     "Anchor",
+    "ChangeKind",
+    "CheckSettings",
     "ChecksView",
     "Diff",
     "FileChangeKind",

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from disk.errors import DiskError
-from disk.stamps import content_hash
 from disk.text import decode_source
 from map import language_for
 from memory.errors import MemoryInputError
-from memory.files import FileNow
+from memory.files import FileNow, file_at
 from memory.git import BlobReader, Change, GitError, GitRepo
 from memory.model import MemoryCheck, RefCheck
 from memory.symdiff import Side, SymbolChange, diff_symbols
@@ -109,9 +108,9 @@ def diff_sides(diff: Diff, ws: Workspace) -> tuple[dict[str, Side], dict[str, Si
         for path, change in diff.files.items():
             now = change.new_path or path
             if change.kind != "added" and language_for(path) is not None:
-                _put(ws, old, _blob(blobs, diff.since, path))
+                _put(ws, old, file_at(blobs, diff.since, path))
             if change.kind != "deleted" and language_for(now) is not None:
-                file = _blob(blobs, diff.until, now) if diff.until else ws.readable(now)
+                file = file_at(blobs, diff.until, now) if diff.until else ws.readable(now)
                 _put(ws, new, file)
     return old, new
 
@@ -120,16 +119,6 @@ def symbol_changes(diff: Diff, ws: Workspace) -> list[SymbolChange]:
     """The symbols the diff added, removed, modified, moved and renamed."""
     old, new = diff_sides(diff, ws)
     return diff_symbols(old, new, diff.renamed())
-
-
-def _blob(blobs: BlobReader, commit: str, path: str) -> FileNow | None:
-    data = blobs.read(commit, path)
-    if data is None:
-        return None
-    try:
-        return FileNow(path, data, decode_source(data, path=path), content_hash(data))
-    except DiskError:
-        return None
 
 
 def _put(ws: Workspace, sides: dict[str, Side], file: FileNow | None) -> None:

@@ -7,7 +7,8 @@ without reading it. Everything else is read, hashed and (for symbols) extracted 
 per content. Staleness is reported, never corrected: each result carries the
 place the reference points to now, which `verify` may adopt.
 
-A symbol no longer under its node ID is followed (`memory.follow`), a
+A symbol no longer under its node ID is followed (`memory.follow`), then
+through the renames in git history (`memory.follow_history`); a
 line range whose text is gone is looked for as a similar block
 (`memory.blocks`); neither is ever matched on equal content alone, and two
 equally good candidates give `unknown` (reason `ambiguous`) with both listed.
@@ -25,7 +26,7 @@ Reasons, by status:
     modified    file_changed_since_commit, file_changed, renamed_with_edits,
                 symbol_changed, lines_changed, moved_with_edits,
                 container_changed_with_edits
-    deleted     file_deleted, symbol_not_found, lines_gone
+    deleted     file_deleted, symbol_not_found, lines_gone, not_found_no_history
     unknown     unreadable, invalid_ref, ambiguous
 """
 
@@ -41,11 +42,20 @@ from map import Symbol, fingerprint_text
 from memory.anchor import find_symbol
 from memory.blocks import check_range
 from memory.confidence import Confidence
+from memory.described import weighed, with_change
 from memory.files import FileNow
 from memory.follow import follow_symbol
+from memory.follow_history import (
+    carried_to_containers,
+    not_found,
+    renamed_in_history,
+    via_container,
+    with_since,
+)
 from memory.live import LiveConfirm, confirm_live
 from memory.model import (
     Anchor,
+    CheckSettings,
     Memory,
     MemoryCheck,
     Place,
@@ -54,12 +64,14 @@ from memory.model import (
     derive_status,
     effective_status,
 )
+from memory.renames import Renames
 from memory.results import ambiguous, place_of, whitespace_note, whitespace_only
 from memory.workspace import Workspace
 
 NO_CODE = fingerprint_text("", None).normalized
 """The normalized fingerprint of a file without code (empty, blank or comments only)."""
 
+DEFAULT_SETTINGS = CheckSettings()
 DependencyProbe = Callable[[Anchor, RefCheck], tuple[str, ...]]
 """Names the direct callees of a checked symbol that changed since its anchor commit."""
 
@@ -84,9 +96,14 @@ def check_memories(
     *,
     dependencies: DependencyProbe | None = None,
     live: LiveConfirm | None = None,
+    settings: CheckSettings = DEFAULT_SETTINGS,
 ) -> list[MemoryCheck]:
     """Check every reference of every memory; statuses follow docs/contracts.md.
 
+    Every `modified` result says what kind of change it was; `settings` says
+    which kinds make a memory stale (`memory.described`). Renames in history
+    are traced once per run for all memories (`memory.renames`), so a class
+    and its members tell one story.
     `live`, when given, confirms every symbol the check found somewhere. The
     cyclic garbage collector is off meanwhile: a check makes a few small
     objects per reference and frees almost none until it ends, and each
@@ -95,11 +112,12 @@ def check_memories(
     """
     ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
     results = []
+    renames = Renames(ws, batch=True)
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for memory in memories:
-            refs = tuple(check_anchor(ws, a) for a in memory.anchors)
+        for memory, found in zip(memories, _checked(ws, memories, renames), strict=True):
+            refs = tuple(with_change(ws, r) for r in found)
             if dependencies is not None:
                 refs = tuple(
                     _with_dependencies(a, r, dependencies)
@@ -107,8 +125,10 @@ def check_memories(
                 )
             if live is not None:
                 refs = tuple(confirm_live(r, live) for r in refs)
+            weights = [weighed(r, settings) for r in refs]
+            refs = tuple(r for _, r in weights)
             warnings = [w for r in refs for w in r.warnings] + _branch_warnings(ws, memory)
-            derived = derive_status(tuple(r.status for r in refs))
+            derived = derive_status(tuple(s for s, _ in weights))
             results.append(
                 MemoryCheck(memory, effective_status(memory.status, derived), refs, tuple(warnings))
             )
@@ -119,8 +139,31 @@ def check_memories(
     return results
 
 
-def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
-    """Check one reference."""
+def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> list[list[RefCheck]]:
+    """Every reference checked; those that asked history a question are checked again
+    once `renames` has asked git about all the questions together."""
+    found: list[list[RefCheck]] = []
+    again: list[tuple[int, int]] = []
+    for i, memory in enumerate(memories):
+        found.append([])
+        for j, anchor in enumerate(memory.anchors):
+            asked = renames.asked
+            found[i].append(check_anchor(ws, anchor, renames))
+            if renames.asked > asked:
+                again.append((i, j))
+    renames.answer()
+    for i, j in again:
+        found[i][j] = check_anchor(ws, memories[i].anchors[j], renames)
+    at = [(i, j) for i, memory in enumerate(memories) for j in range(len(memory.anchors))]
+    pairs = [(memories[i].anchors[j], found[i][j]) for i, j in at]
+    for index, result in carried_to_containers(ws, pairs).items():
+        i, j = at[index]
+        found[i][j] = result
+    return found
+
+
+def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) -> RefCheck:
+    """Check one reference (`renames`: the run's, shared by its references)."""
     problem = ref_problem(ws, anchor)
     if problem is not None:
         warning = f"{anchor.ref}: {problem}; it was not read (supersede or retire the memory)"
@@ -140,7 +183,7 @@ def check_anchor(ws: Workspace, anchor: Anchor) -> RefCheck:
             return RefCheck(anchor, "valid", "unchanged", place)
         return RefCheck(anchor, "relocated", fate.reason, place, fate.confidence)
     if anchor.spec.type == "symbol":
-        return _check_symbol(ws, anchor, fate)
+        return _check_symbol(ws, anchor, fate, renames or Renames(ws))
     if anchor.spec.type == "line_range":
         return check_range(ws, anchor, fate.file, fate.path, fate.reason)
     return _check_file(ws, anchor, fate)
@@ -232,17 +275,17 @@ def _check_file(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
     return RefCheck(anchor, "modified", reason, place)
 
 
-def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate) -> RefCheck:
+def _check_symbol(ws: Workspace, anchor: Anchor, fate: _FileFate, renames: Renames) -> RefCheck:
     name = anchor.spec.symbol or ""
     if fate.file is not None and fate.path is not None:
         symbol = find_symbol(ws, fate.file, name)
         if symbol is not None:
             return _compare_symbol(anchor, fate, symbol)
-    found = follow_symbol(ws, anchor, fate.file)
+    found = via_container(ws, anchor, fate.file, renames) or follow_symbol(ws, anchor, fate.file)
     if found is not None:
-        return found
-    reason: RefReason = "file_deleted" if fate.how == "gone" else "symbol_not_found"
-    return RefCheck(anchor, "deleted", reason)
+        return with_since(anchor, found, renames)
+    traced = renamed_in_history(ws, anchor, renames)
+    return traced if traced is not None else not_found(anchor, fate.how == "gone", renames)
 
 
 def _compare_symbol(anchor: Anchor, fate: _FileFate, symbol: Symbol) -> RefCheck:

@@ -16,11 +16,13 @@ Each level names the evidence that produced it; nothing else produces it:
                        file: the nearest to where it was (the others are listed)
     RENAMED     0.75   another name, same name-blind body, the only such symbol
                        new since the anchor commit, in the same file lineage and
-                       container, or elsewhere with a name close to the old one
+                       container, or elsewhere with a name close to the old one;
+                       or the symbol a commit in history renamed it to, same body
     SIMILAR     0.7    same name, new since the anchor commit, text changed but
                        token similarity >= SIMILAR_HIGH (the same container, or
                        another one from OTHER_CONTAINER_MIN on), or a block of
-                       lines with similarity >= SIMILAR_HIGH
+                       lines with similarity >= SIMILAR_HIGH, or a symbol renamed
+                       with edits in history (`memory.renames`) that close
     RESEMBLES   0.5    as SIMILAR with similarity between SIMILAR_LOW and
                        SIMILAR_HIGH
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from disk.errors import DiskError
+from disk.stamps import content_hash
+from disk.text import decode_source
+from memory.git import BlobReader
+
 
 @dataclass(slots=True)
 class FileNow:
@@ -29,3 +34,14 @@ class FileNow:
     def span(self, start: int, end: int) -> str:
         """Lines `start`..`end` (1-based, inclusive), newlines kept."""
         return "".join(self.lines[start - 1 : end])
+
+
+def file_at(blobs: BlobReader, commit: str, path: str) -> FileNow | None:
+    """The file at `path` as it was at `commit`; None when absent or not source text."""
+    data = blobs.read(commit, path)
+    if data is None:
+        return None
+    try:
+        return FileNow(path, data, decode_source(data, path=path), content_hash(data))
+    except DiskError:
+        return None

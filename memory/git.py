@@ -8,9 +8,10 @@ then runs on hashes alone.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -59,9 +60,9 @@ class GitRepo:
             return None
         return cls(root) if inside == "true" else None
 
-    def run(self, *args: str, stdin: str | None = None) -> str:
-        """Run one git command in the root; raises GitError when it fails."""
-        return _run(self.root, *args, stdin=stdin)
+    def run(self, *args: str, stdin: str | None = None, timeout: float = GIT_TIMEOUT_S) -> str:
+        """Run one git command in the root; raises GitError when it fails or times out."""
+        return _run(self.root, *args, stdin=stdin, timeout=timeout)
 
     def head(self) -> str | None:
         """The commit checked out, or None before the first commit."""
@@ -169,6 +170,57 @@ class GitRepo:
             walk.kill()
         return found
 
+    def pickaxe(
+        self, names: Sequence[str], since: str, paths: Sequence[str], *, timeout: float
+    ) -> list[tuple[str, str]]:
+        """(commit, subject) of the commits after `since` up to HEAD, oldest first, that
+        changed how often one of `names` ends a word in one of `paths` (`edit_file` in
+        `edit_files` does not: a rename that adds a suffix is seen; a boundary in front
+        as well made git's regular expression cost twice as much again).
+        Raises GitError (also when it takes longer than `timeout` seconds)."""
+        words = "|".join(re.escape(name) for name in names)
+        out = self.run(
+            "log", "--reverse", "--no-merges", "--relative", "--pickaxe-regex",
+            f"-S({words})[^A-Za-z0-9_$]", "--format=%H%x00%s",
+            f"{since}..HEAD", "--", *paths, timeout=timeout,
+        )  # fmt: skip
+        lines = (line.partition("\0") for line in out.splitlines())
+        return [(sha, subject) for sha, _, subject in lines]
+
+    def renames_since(self, since: str, *, timeout: float) -> list[tuple[str, str]]:
+        """The file renames after `since` up to HEAD, oldest first: (old path, new path)."""
+        out = self.run(
+            "log", "--reverse", "--relative", "-M", "--diff-filter=R", "--name-status", "-z",
+            "--format=%x01", f"{since}..HEAD", timeout=timeout,
+        )  # fmt: skip
+        found: list[tuple[str, str]] = []
+        for block in out.split("\1")[1:]:
+            fields = [f.strip("\n") for f in block.split("\0") if f.strip("\n")]
+            changes, _ = _parse_name_status(fields, 0)
+            found.extend((old, c.new_path) for old, c in changes.items() if c.new_path)
+        return found
+
+    def commit_files(
+        self, commits: Sequence[str], *, timeout: float
+    ) -> dict[str, dict[str, Change]]:
+        """The files each commit changed (against its first parent, renames detected), by
+        path before it, in one git process."""
+        if not commits:
+            return {}
+        out = self.run(
+            "diff-tree", "--stdin", "-r", "-M", "--name-status", "-z", "--relative",
+            stdin="".join(f"{c}\n" for c in commits), timeout=timeout,
+        )  # fmt: skip
+        fields, found, index = out.split("\0"), {}, 0
+        wanted = set(commits)
+        while index < len(fields):
+            sha = fields[index].strip()
+            if sha not in wanted:
+                index += 1
+                continue
+            found[sha], index = _parse_name_status(fields, index + 1, stop_at=wanted)
+        return found
+
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
         try:
@@ -262,11 +314,17 @@ def _follow(rename: Change, after: Change | None) -> Change:
 
 
 def _parse_name_status(
-    fields: list[str], index: int, *, stop: str | None = None
+    fields: list[str], index: int, *, stop: str | None = None, stop_at: Set[str] = frozenset()
 ) -> tuple[dict[str, Change], int]:
-    """Read `--name-status -z` entries from `index` until the end, an empty field or `stop`."""
+    """Read `--name-status -z` entries from `index` until the end, an empty field, `stop` or
+    a field in `stop_at`."""
     changes: dict[str, Change] = {}
-    while index < len(fields) and fields[index] and fields[index] != stop:
+    while (
+        index < len(fields)
+        and fields[index]
+        and fields[index] != stop
+        and fields[index].strip() not in stop_at
+    ):
         status = fields[index]
         letter = status[0]
         if letter in "RC":
@@ -287,14 +345,14 @@ def _parse_name_status(
     return changes, index
 
 
-def _run(root: Path, *args: str, stdin: str | None = None) -> str:
+def _run(root: Path, *args: str, stdin: str | None = None, timeout: float = GIT_TIMEOUT_S) -> str:
     try:
         done = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args],
             cwd=root,
             input=stdin.encode() if stdin is not None else None,
             capture_output=True,
-            timeout=GIT_TIMEOUT_S,
+            timeout=timeout,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -16,11 +16,8 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from disk.errors import DiskError
-from disk.stamps import content_hash
-from disk.text import decode_source
 from memory.bodies import SymbolIndex
-from memory.files import FileNow
+from memory.files import FileNow, file_at
 from memory.git import BlobReader, Change
 
 _WORD = re.compile(r"\w+")
@@ -99,20 +96,16 @@ class History:
         old = self.path_then(commit, path)
         if commit is None or old is None or self.ws.changes(commit) is None:
             return None
-        if (commit, old) not in self._then:
-            self._then[(commit, old)] = self._read_then(commit, old)
-        return self._then[(commit, old)]
+        return self.file_at(commit, old)
 
-    def _read_then(self, commit: str, path: str) -> FileNow | None:
-        if self._blobs is None:
-            self._blobs = BlobReader(self.ws.root)
-        data = self._blobs.read(commit, path)
-        if data is None:
-            return None
-        try:
-            return FileNow(path, data, decode_source(data, path=path), content_hash(data))
-        except DiskError:
-            return None
+    def file_at(self, commit: str, path: str) -> FileNow | None:
+        """The file at `path` in `commit` (any commit name git knows: `abc^` too), read
+        once per run; None when absent or not source text."""
+        if (commit, path) not in self._then:
+            if self._blobs is None:
+                self._blobs = BlobReader(self.ws.root)
+            self._then[(commit, path)] = file_at(self._blobs, commit, path)
+        return self._then[(commit, path)]
 
     def close(self) -> None:
         """End the git process that reads old versions (a later call starts it again)."""

@@ -22,10 +22,12 @@ RefReason = Literal[
     "same_body_new_name",  # renamed
     "file_changed_since_commit", "file_changed", "renamed_with_edits", "symbol_changed",
     "lines_changed", "moved_with_edits", "container_changed_with_edits",  # modified
-    "file_deleted", "symbol_not_found", "lines_gone",  # deleted
+    "file_deleted", "symbol_not_found", "lines_gone", "not_found_no_history",  # deleted
     "unreadable", "invalid_ref", "ambiguous",  # unknown
 ]  # fmt: skip
 """Why a reference has its status (docs/contracts.md#reference-statuses)."""
+ChangeKind = Literal["cosmetic", "annotations", "signature", "body"]
+"""What kind of change a modified reference went through (`memory.kinds`)."""
 LiveReason = Literal[
     "listed", "not_listed", "no_server", "server_failed", "over_budget", "skipped", "not_needed"
 ]
@@ -152,6 +154,25 @@ class LiveCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class Since:
+    """The commit that renamed a reference's symbol (or its container), found in history."""
+
+    commit: str
+    """The full commit ID."""
+    subject: str
+    """The first line of its message."""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeChange:
+    """What kind of change a modified reference went through (`memory.kinds`)."""
+
+    kind: ChangeKind
+    lines: int
+    """How many lines hold something that changed (the larger side's count)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RefCheck:
     """One reference checked against the code as it is now.
 
@@ -161,6 +182,9 @@ class RefCheck:
     `candidates` lists the equally good places of an ambiguous result
     (`unknown`, reason `ambiguous`). `live` is what a language server said
     of the symbol at `place` (`memory.live`); None when it was not asked.
+    `change` says what kind of change a `modified` result went through;
+    `since` names the commit that renamed the symbol or its container, when
+    history told.
     """
 
     anchor: Anchor
@@ -171,6 +195,8 @@ class RefCheck:
     warnings: tuple[str, ...] = field(default=())
     candidates: tuple[Place, ...] = field(default=())
     live: LiveCheck | None = None
+    change: CodeChange | None = None
+    since: Since | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +207,15 @@ class MemoryCheck:
     status: MemoryStatus
     refs: tuple[RefCheck, ...]
     warnings: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSettings:
+    """`[tool.codeanchor.memory]`: how a check weighs what changed."""
+
+    cosmetic_changes_stale: bool = False
+    """A reference changed only cosmetically (whitespace, comments, docstrings) or in its
+    type annotations makes its memory stale (by default such a memory stays active)."""
 
 
 def derive_status(statuses: tuple[RefStatus, ...]) -> MemoryStatus:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from memory.check import DependencyProbe, check_memories
-from memory.model import MemoryCheck, MemoryStatus
+from memory.model import CheckSettings, MemoryCheck, MemoryStatus
 from memory.stores import MemoryBackend
 from memory.workspace import Workspace
 
@@ -55,6 +55,7 @@ def recall(
     include_stale: bool = False,
     now: datetime | None = None,
     dependencies: DependencyProbe | None = None,
+    settings: CheckSettings | None = None,
 ) -> Recalled:
     """The best `limit` memories for `query`, checked now, freshest first among equals.
 
@@ -67,7 +68,9 @@ def recall(
     relevance = {m.id: score / best if best > 0 else 1.0 for m, score in found}
     candidates = [m for m, _ in found if m.status not in NEVER_RECALLED]
     hits, hidden = [], 0
-    for result in check_memories(ws, candidates, dependencies=dependencies):
+    for result in check_memories(
+        ws, candidates, dependencies=dependencies, settings=settings or CheckSettings()
+    ):
         if result.status == "stale" and not include_stale:
             hidden += 1
             continue

@@ -27,6 +27,7 @@ from memory.live import LiveConfirm
 from memory.model import (
     MEMORY_STATUSES,
     ORIGINS,
+    CheckSettings,
     Memory,
     MemoryCheck,
     Origin,
@@ -73,8 +74,11 @@ class MemoryService:
         store: StoreLocation | None = None,
         *,
         code_map: CodeMap | None = None,
+        settings: CheckSettings | None = None,
     ) -> None:
+        """`settings`: how checks weigh what changed (`[tool.codeanchor.memory]`)."""
         self.root = root.resolve()
+        self.settings = settings or CheckSettings()
         self.location = store or store_location(self.root)
         self.code_map = code_map
         self._store: MemoryBackend | None = None
@@ -134,7 +138,9 @@ class MemoryService:
         """Check with the map's call graph when there is one (dependencies_changed), and
         with `live` confirming found symbols when given."""
         with self._probe(ws) as probe:
-            return check_memories(ws, memories, dependencies=probe, live=live)
+            return check_memories(
+                ws, memories, dependencies=probe, live=live, settings=self.settings
+            )
 
     # -- saving ---------------------------------------------------------------
 
@@ -232,7 +238,7 @@ class MemoryService:
         ws = ws or self.workspace()
         code_map = self.code_map
         with self._probe(ws) as probe:
-            results = check_memories(ws, memories, dependencies=probe)
+            results = check_memories(ws, memories, dependencies=probe, settings=self.settings)
         if code_map is None:
             return touched(results, diff)
         if changes is None:
@@ -248,7 +254,13 @@ class MemoryService:
         ws = self.workspace()
         with self._probe(ws) as probe:
             found = recall(
-                self.store, ws, query, limit=limit, include_stale=include_stale, dependencies=probe
+                self.store,
+                ws,
+                query,
+                limit=limit,
+                include_stale=include_stale,
+                dependencies=probe,
+                settings=self.settings,
             )
         if found.hits:
             self.writable.touch([h.check.memory.id for h in found.hits], now_stamp())
@@ -300,7 +312,7 @@ class MemoryService:
             result.memory.id: tuple(
                 capture(ws, _proposed(r, result.memory.id)) for r in result.refs
             )
-            for result in check_memories(ws, memories)
+            for result in check_memories(ws, memories, settings=self.settings)
         }
         self.writable.reanchor(anchors, now_stamp())
         return self.store.get_many(list(ids))
@@ -322,7 +334,7 @@ class MemoryService:
         if refs:
             ref_texts = tuple(refs)
         else:
-            (result,) = check_memories(ws, [old])
+            (result,) = check_memories(ws, [old], settings=self.settings)
             ref_texts = tuple(str(_proposed(r, memory_id)) for r in result.refs)
         new = self._build(
             ws,

@@ -17,6 +17,7 @@ from memory.confidence import Confidence
 from memory.live import live_of
 from memory.model import (
     Anchor,
+    ChangeKind,
     LiveReason,
     Memory,
     MemoryCheck,
@@ -29,10 +30,22 @@ from memory.model import (
 )
 from memory.recall import Hit, Recalled
 
+SHORT_COMMIT = 10
+"""Characters of a commit ID shown (`since`)."""
+
+
+class SinceView(TypedDict):
+    """The commit that renamed the symbol (or its container): short ID and subject."""
+
+    commit: str
+    subject: str
+
 
 class RefResultView(TypedDict):
     """One reference checked: where it is now, why it has this status, what the
-    language server said of the symbol found."""
+    language server said of the symbol found; for a modified one, what kind of change
+    (`change`, `changedLines`); for one followed through a rename in history, the
+    commit that made it (`since`)."""
 
     ref: str
     status: RefStatus
@@ -46,6 +59,9 @@ class RefResultView(TypedDict):
     liveReason: LiveReason
     candidates: NotRequired[list[str]]
     """An ambiguous result's equally good places (`path#Qual.Name lines A-B`)."""
+    change: NotRequired[ChangeKind]
+    changedLines: NotRequired[int]
+    since: NotRequired[SinceView]
 
 
 class MemoryCheckView(TypedDict):
@@ -158,6 +174,13 @@ def ref_result(result: RefCheck) -> RefResultView:
     )
     if result.candidates:
         view["candidates"] = [str(c) for c in result.candidates]
+    if result.change is not None:
+        view["change"] = result.change.kind
+        view["changedLines"] = result.change.lines
+    if result.since is not None:
+        view["since"] = SinceView(
+            commit=result.since.commit[:SHORT_COMMIT], subject=result.since.subject
+        )
     return view
 
 
@@ -250,11 +273,18 @@ def recalled(query: str, found: Recalled) -> RecallView:
 
 
 def ref_line(result: RefCheck) -> str:
-    """One line for people: status, reference, reason, where it is now when it moved, and
-    what the language server said of it when asked."""
-    line = f"{result.status:<9} {result.anchor.ref} ({result.reason})"
+    """One line for people: status, reference, reason (and the kind of change), where it
+    is now when it moved, the commit that renamed it, and what the language server said
+    of it when asked."""
+    why: str = result.reason
+    if result.change is not None:
+        lines = result.change.lines
+        why += f"; {result.change.kind}, {lines} line{'' if lines == 1 else 's'} changed"
+    line = f"{result.status:<9} {result.anchor.ref} ({why})"
     if result.place is not None and result.status != "valid":
         line += f" -> {result.place}"
+    if result.since is not None:
+        line += f" since {result.since.commit[:SHORT_COMMIT]} ({result.since.subject})"
     if result.live is not None:
         line += f" [live: {result.live.reason.replace('_', ' ')}]"
     return line

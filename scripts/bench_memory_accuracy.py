@@ -23,6 +23,13 @@ matrix, relocation / rename / moved-and-edited accuracy (status and place),
 and stale-but-confident (stale code reported valid or relocated).
 
     .venv/bin/python scripts/bench_memory_accuracy.py [--repos DIR,DIR] [--pairs 12] [--json]
+
+`--far`: far pairs instead (1,000 commits apart, of click and rich, which no
+other benchmark or test here uses; fetched into /work/.mirror the same way):
+renames followed through history, the `change` kinds against a hand-labelled
+sample, and the time of one check of up to 1,000 memories (`far_pairs.py`).
+
+    .venv/bin/python scripts/bench_memory_accuracy.py --far [--far-gaps 1000] [--label-sample N]
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from far_pairs import FarPair, pick_far, report_far, run_far  # noqa: E402
 from memory_truth import Expected, Snapshot, expect_file, expect_range, expect_symbol  # noqa: E402
 
 from memory.anchor import capture  # noqa: E402
@@ -55,6 +63,8 @@ from memory.workspace import Workspace  # noqa: E402
 
 MIRRORS = Path("/work/.mirror")
 DEFAULT_REPOS = ("pallets+werkzeug", "psf+black", "python-poetry+poetry-core")
+FAR_REPOS = ("pallets+click", "Textualize+rich")
+"""Far pairs come from repositories no other test or benchmark here uses."""
 SEED = 20261123
 HISTORY = 1500
 """Only the last this many .py-touching commits (older ones may be Python 2)."""
@@ -308,7 +318,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show-wrong", type=int, default=0, help="print this many wrong cases")
+    parser.add_argument("--far", action="store_true", help="far pairs only (see far_pairs.py)")
+    parser.add_argument(
+        "--far-repos", default=",".join(str(MIRRORS / r / "repo") for r in FAR_REPOS)
+    )
+    parser.add_argument("--far-gaps", default="1000", help="commits between A and B")
+    parser.add_argument(
+        "--far-ends", default="0,0.35,0.6", help="where B is: 0 newest, 0.5 halfway back"
+    )
+    parser.add_argument("--far-memories", type=int, default=1000, help="per far pair")
+    parser.add_argument("--label-sample", type=int, default=0, help="change kinds to label")
     args = parser.parse_args()
+    if args.far:
+        return far(args)
     rng = random.Random(args.seed)
     cases: list[Case] = []
     timings: list[tuple[str, int, int, float]] = []
@@ -333,6 +355,30 @@ def main() -> int:
             f"WRONG {c.project} {c.pair} {c.kind} {c.ref}: truth {c.expected} check "
             f"{c.got.status} {c.got.reason} {c.got.place}"
         )
+    if args.json:
+        print(json.dumps(figures))
+    return 0
+
+
+def far(args: argparse.Namespace) -> int:
+    """The far pairs: renames, change kinds and time per check over long gaps."""
+    rng = random.Random(args.seed)
+    pairs: list[FarPair] = []
+    clones: dict[str, Path] = {}
+    gaps = [int(g) for g in args.far_gaps.split(",")]
+    with tempfile.TemporaryDirectory(prefix="bench-memory-far-") as tmp:
+        for source in args.far_repos.split(","):
+            project = Path(source).parent.name if source.endswith("/repo") else Path(source).name
+            clone = clones[project] = Path(tmp) / project
+            git(Path(tmp), "clone", "-q", "--shared", "--no-checkout", source, str(clone))
+            for a, b, gap in pick_far(clone, gaps, [float(e) for e in args.far_ends.split(",")]):
+                pair = run_far(clone, project, a, b, gap, args.far_memories, rng)
+                pairs.append(pair)
+                print(
+                    f"{project:<20} {a[:8]}..{b[:8]} {gap:>5} commits, "
+                    f"{len(pair.results)} memories, check {pair.seconds:.2f} s"
+                )
+        figures = report_far(clones, pairs, args.label_sample)
     if args.json:
         print(json.dumps(figures))
     return 0

@@ -21,9 +21,11 @@ from typing import Any
 from bridge.cli.common import print_json, report_warning
 from bridge.cli.views import memory as views
 from bridge.cli.views.text import Page
+from bridge.config import ConfigError, load_config, memory_settings
 from memory import (
     MEMORY_STATUSES,
     ORIGINS,
+    CheckSettings,
     MemoryInputError,
     MemoryService,
     NewMemory,
@@ -147,7 +149,12 @@ def register(memory: argparse.ArgumentParser, parent: argparse.ArgumentParser) -
 
 def _with_service(args: argparse.Namespace, run: Run) -> int:
     root: Path = args.root
-    with MemoryService(root, store_location(root, args.store)) as service:
+    try:
+        settings = memory_settings(load_config(root))
+    except ConfigError as exc:  # a broken configuration keeps its settings, not the memories, away
+        report_warning(f"memory checks use the default settings: {exc.message}")
+        settings = CheckSettings()
+    with MemoryService(root, store_location(root, args.store), settings=settings) as service:
         return run(service, args)
 
 

@@ -314,7 +314,7 @@ def _diff(
 ) -> tuple[list[SymbolChange], list[Touched]]:
     """The diff's symbols, and the memories it touches (when asked), on one workspace:
     the memory check reuses the extractions the symbols were matched on."""
-    with MemoryService(app.root, code_map=code_map) as service:
+    with MemoryService(app.root, code_map=code_map, settings=app.memory_settings) as service:
         ws = service.workspace()
         changes = symbol_changes(diff, ws)
         return changes, service.touched_by(diff, ws, changes) if memories else []

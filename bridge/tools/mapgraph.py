@@ -191,10 +191,9 @@ async def map_neighbors(
     budget: Budget = None,
     verify: Verify = False,
 ) -> NeighborsAnswer:
-    """Graph neighbours of a node: direction "in" gives callers/users, "out"
-    callees/uses; `kinds` of edges (default calls, references, inherits); `depth`
-    up to 10. Static edges with `confidence`; `verify=true` confirms them live.
-    `unresolved`: uses the map could not tie, maybe edges not listed."""
+    """Graph neighbours of a node: "in" callers/users, "out" callees/uses, over edge
+    `kinds` (default calls, references, inherits) to `depth`; `verify=true` checks
+    them live. `unresolved`: uses the map could not tie (guesses among them)."""
     if not 1 <= depth <= MAX_DEPTH:
         raise BadInputError(f"depth {depth} is out of range", hint=f"pass 1 to {MAX_DEPTH}")
     target = parse_node_id(node_id).node_id

@@ -68,7 +68,7 @@ async def _run(
     call graph names changed callees."""
 
     def call() -> T:
-        with MemoryService(app.root, code_map=code_map) as service:
+        with MemoryService(app.root, code_map=code_map, settings=app.memory_settings) as service:
             return work(service)
 
     try:
@@ -113,10 +113,10 @@ async def memory_recall(
 async def memory_check(
     app: AppContext, ids: MemoryIds = None, budget: Budget = None
 ) -> CheckAnswer:
-    """Check memories against the code now (default: every active, stale or
-    historical one), stale first. Per reference `status`: valid, relocated, renamed,
-    modified, deleted or unknown; per memory the worst. memory_verify adopts the
-    new places. A symbol found elsewhere is confirmed live (`liveConfirmed`)."""
+    """Check memories against the code now (default: all active, stale or historical),
+    stale first. Per reference `status` (valid, relocated, renamed, modified with its
+    `change` kind, deleted, unknown), renames followed through git (`since`); cosmetic
+    or annotation-only changes keep a memory active. memory_verify adopts new places."""
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
     results = await _run(app, lambda s: s.check(ids or (), live=confirming(confirm)), code_map)

@@ -71,10 +71,9 @@ def _line_text(root: Path, path: str, line: int) -> str | None:
 async def resolve(
     app: AppContext, target: Target, name: Name = None, budget: Budget = None
 ) -> ResolveAnswer:
-    """Where a symbol is now. For a node ID, the map's location checked live:
-    `location` (authoritative), `mapStale` (`mapRange`: the map's), `relocated`
-    (`currentId`: its new ID), `verified` (false: no server; the map's location).
-    For `path:LINE[:COL]`: the node IDs enclosing it."""
+    """Where a symbol is now: for a node ID, the map's location checked live
+    (`location`, `mapStale` with `mapRange`, `relocated` with `currentId`, `verified`);
+    for `path:LINE[:COL]`, the node IDs enclosing it."""
     parsed = parse_target(target, name=name)
     budget_tokens = app.budget(budget)
     if isinstance(parsed, PositionTarget):

@@ -12,7 +12,7 @@ from typing import Any, get_args
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from memory.model import LiveReason, RefReason
+from memory.model import ChangeKind, LiveReason, RefReason
 from tests.bridge.mcp_session import FULL_SCHEMAS, call, example_repo, serve
 from tests.bridge.schemas import key_faults, properties
 from tests.conftest import require_binary
@@ -106,6 +106,7 @@ def test_every_answer_fits_and_its_keys_are_published(published: dict[str, Any])
 def test_enumerations_are_published(published: dict[str, Any]) -> None:
     assert _enum(published, "memory_check", "reason") == set(get_args(RefReason))
     assert _enum(published, "memory_check", "liveReason") == set(get_args(LiveReason))
+    assert _enum(published, "memory_check", "change") == set(get_args(ChangeKind))
     assert {"valid", "relocated", "renamed", "modified", "deleted", "unknown"} | {
         "active",
         "stale",
@@ -125,6 +126,7 @@ def test_check_confirms_found_symbols_live(published: dict[str, Any]) -> None:
         4,
     )
     assert (moved["liveConfirmed"], moved["liveReason"]) == (True, "listed")
+    assert moved["change"] == "signature"  # a parameter was added on the way
     shifted = refs[f"{PRICING}#PriceBook.price_of"]
     assert (shifted["status"], shifted["liveConfirmed"], shifted["liveReason"]) == (
         "relocated",
