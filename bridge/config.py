@@ -11,6 +11,7 @@ file and the key, never silently ignored.
     servers = { python = "pyright" }   # which server serves a language
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
+    [tool.codeanchor.cache]       # names_kept, roles_kept, trees_kept, outlines_kept
     [tool.codeanchor.server.NAME] # override or add a language server (see lsp.catalog)
 
 What in a repository's configuration could run a program applies only once the
@@ -57,6 +58,7 @@ class Config:
     server: Mapping[str, Any] = field(default_factory=dict)
     live: Mapping[str, Any] = field(default_factory=dict)
     map: Mapping[str, Any] = field(default_factory=dict)
+    cache: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = None
 
 
@@ -92,9 +94,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _parse(table: Mapping[str, Any], source: str) -> Config:
-    nested = {"servers", "server", "live", "map"}
+    nested = ("servers", "server", "live", "map", "cache")
     bridge_keys = {k: v for k, v in table.items() if k not in nested}
-    for key in ("servers", "server", "live", "map"):
+    for key in nested:
         if not isinstance(table.get(key, {}), Mapping):
             raise ConfigError(f"{source}: [tool.codeanchor] {key} must be a table")
     return Config(
@@ -103,6 +105,7 @@ def _parse(table: Mapping[str, Any], source: str) -> Config:
         server=dict(table.get("server", {})),
         live=dict(table.get("live", {})),
         map=dict(table.get("map", {})),
+        cache=dict(table.get("cache", {})),
         source=source,
     )
 

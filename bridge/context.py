@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import logging
 from collections.abc import Coroutine
 from functools import partial
@@ -50,7 +51,7 @@ class AppContext(ConfiguredWorkspace):
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._stale_answers = 0
-        self.check_cache = CheckCache()
+        self.check_cache = CheckCache(self.cache_settings)
         """What nav answers' completeness check reuses between questions (by content)."""
 
     def note_staleness(self, stale: bool) -> bool:
@@ -209,6 +210,22 @@ class AppContext(ConfiguredWorkspace):
             len(statuses),
             stale,
         )
+
+    def cache_counts(self) -> dict[str, int]:
+        """How much the long-lived caches hold now, for `map_status` (each is bounded:
+        `[tool.codeanchor.cache]`, `max_open_documents`), and the objects bulk map
+        steps froze out of the collector's reach (they stay while they live)."""
+        check = self.check_cache.counts()
+        return {
+            "checkNames": check["names"],
+            "checkRoles": check["roles"],
+            "checkTrees": check["trees"],
+            "checkOutlines": check["outlines"],
+            "checkListings": check["listings"],
+            "clockedFiles": check["clockedFiles"],
+            "openDocuments": 0 if self._live is None else self._live.open_document_count(),
+            "frozenObjects": gc.get_freeze_count(),
+        }
 
     def watcher_state(self) -> dict[str, Any]:
         """The watcher's state for `map_status` (`stopped` when nothing watches)."""

@@ -39,8 +39,3 @@ def paused_gc() -> Iterator[None]:
             gc.freeze()
         if was_enabled:
             gc.enable()
-
-
-def frozen_objects() -> int:
-    """Objects the collector no longer scans (what bulk steps froze and still live)."""
-    return gc.get_freeze_count()
