@@ -33,6 +33,8 @@ def rss_kib(pid: int) -> int:
 def short_name(cmdline: str) -> str:
     """What a process is, in a few words: `codeanchor serve`, `ty server`, `node tsserver`."""
     words = cmdline.split()
+    if "multiprocessing" in cmdline:
+        return "map pool " + ("forkserver" if "forkserver" in cmdline else "worker")
     if "bridge.cli" in words:
         return "codeanchor " + " ".join(words[words.index("bridge.cli") + 1 : -2])[:20]
     named = [Path(w).name for w in words[:3]]
