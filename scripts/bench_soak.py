@@ -21,6 +21,12 @@ servers').
 
     .venv/bin/python scripts/bench_soak.py --minutes 15
     .venv/bin/python scripts/bench_soak.py --minutes 10 --typescript --json > soak.json
+    .venv/bin/python scripts/bench_soak.py --minutes 3 --in-process   # what grows, and where
+
+With --in-process the tools run in this process (no MCP transport), and each minute
+also prints the allocation sites (tracemalloc) and the types of live objects that
+grew most since the minute before (scripts/soakbench/inproc.py): how issue 36's
+growth was found.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,20 +49,21 @@ sys.path.insert(0, str(REPO_ROOT))  # the tests' git and MCP session helpers
 from benchinfo import code_commit  # noqa: E402
 from mcp import Client  # noqa: E402
 from soakbench.corpus import python_corpus, typescript_corpus  # noqa: E402
+from soakbench.inproc import Growth, InProcessClient  # noqa: E402
 from soakbench.loop import CALL_TIMEOUT_S, Soak, Tally, run_for  # noqa: E402
-from soakbench.tree import server_tree  # noqa: E402
+from soakbench.tree import SERVE, server_tree  # noqa: E402
 
+from bridge.context import AppContext  # noqa: E402
 from tests.bridge.mcp_session import server_params  # noqa: E402
 
 GOAL_GROWTH_MB = 50.0
 GOAL_MINUTES = 60
 GOAL_LATENCY_RATIO = 1.2
-SERVE = "codeanchor serve"
 
 
 def minute_row(minute: int, tally: Tally, seconds: float, memories: int) -> dict[str, Any]:
     """One minute's figures: the process tree's RSS and what the loop did."""
-    tree = server_tree()
+    tree = server_tree()  # in-process: this process is the server (see soakbench.tree)
     return {
         "minute": minute,
         "rssMb": {f"{p.name} ({p.pid})": round(p.rss_mb, 1) for p in tree},
@@ -91,32 +99,50 @@ def show(row: dict[str, Any]) -> None:
             print(f"         {what}: {row[what]}", file=sys.stderr, flush=True)
 
 
-async def soak(typescript: bool, minutes: int, keep: bool) -> list[dict[str, Any]]:
+async def soak(
+    typescript: bool, minutes: int, keep: bool, in_process: bool
+) -> list[dict[str, Any]]:
     """Run the loop for `minutes`; one row per minute (row 0: after the first build)."""
     tmp = Path(tempfile.mkdtemp(prefix="codeanchor-soak-"))
     try:
         corpus = typescript_corpus(tmp) if typescript else python_corpus(tmp)
         print(f"corpus: {corpus.root} ({corpus.language})", file=sys.stderr)
-        params = server_params(corpus.root)
-        rows: list[dict[str, Any]] = []
-        async with Client(params, read_timeout_seconds=CALL_TIMEOUT_S) as client:
-            loop = Soak(client, corpus)
-            started = time.monotonic()
-            await loop.prepare()
-            rows.append(minute_row(0, loop.take_tally(), time.monotonic() - started, 0))
-            show(rows[-1])
-            stop = asyncio.Event()
-            for minute in range(1, minutes + 1):
-                begun = time.monotonic()
-                await run_for(loop, 60.0, stop)
-                row = minute_row(minute, loop.take_tally(), time.monotonic() - begun, 0)
-                row["memories"] = len(loop.memories)
-                rows.append(row)
-                show(row)
-        return rows
+        if not in_process:
+            params = server_params(corpus.root)
+            async with Client(params, read_timeout_seconds=CALL_TIMEOUT_S) as client:
+                return await minutes_of(Soak(client, corpus), minutes, None)
+        app = AppContext(corpus.root, serving=True)
+        try:
+            app.open_map_early()
+            app.load_graph_early()
+            return await minutes_of(Soak(InProcessClient(app), corpus), minutes, Growth)
+        finally:
+            await app.aclose()
     finally:
         if not keep:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def minutes_of(
+    loop: Soak, minutes: int, growth: Callable[[], Growth] | None
+) -> list[dict[str, Any]]:
+    """The loop's rows, minute by minute; with `growth`, what grew in this process too."""
+    started = time.monotonic()
+    await loop.prepare()
+    rows = [minute_row(0, loop.take_tally(), time.monotonic() - started, 0)]
+    show(rows[-1])
+    traced = growth() if growth is not None else None
+    stop = asyncio.Event()
+    for minute in range(1, minutes + 1):
+        begun = time.monotonic()
+        await run_for(loop, 60.0, stop)
+        rows.append(
+            minute_row(minute, loop.take_tally(), time.monotonic() - begun, len(loop.memories))
+        )
+        show(rows[-1])
+        if traced is not None:
+            traced.report()
+    return rows
 
 
 def verdict(rows: list[dict[str, Any]], settle: int) -> dict[str, Any]:
@@ -166,10 +192,15 @@ def main() -> None:
     parser.add_argument("--typescript", action="store_true", help="a TypeScript corpus")
     parser.add_argument("--json", action="store_true", help="rows and verdict as JSON on stdout")
     parser.add_argument("--keep", action="store_true", help="keep the corpus copy")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="call the tools in this process and print what grew each minute (debugging)",
+    )
     args = parser.parse_args()
     if args.minutes < 2:
         parser.error("--minutes must be at least 2")
-    rows = asyncio.run(soak(args.typescript, args.minutes, args.keep))
+    rows = asyncio.run(soak(args.typescript, args.minutes, args.keep, args.in_process))
     result = verdict(rows, args.settle)
     if args.json:
         print(json.dumps({"code": code_commit(), "rows": rows, "verdict": result}, indent=1))

@@ -13,10 +13,9 @@ import asyncio
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-from mcp import Client
 
 from soakbench.corpus import Corpus, appended, edited_files
 
@@ -39,6 +38,12 @@ class Tally:
     """memory_check's seconds divided by the memories it checked."""
 
 
+class ToolClient(Protocol):
+    """What the loop calls tools through: the mcp SDK's Client, or the tools in-process."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any: ...
+
+
 class Failed(Exception):
     """A call answered with an error (or none in time)."""
 
@@ -46,7 +51,7 @@ class Failed(Exception):
 class Soak:
     """The loop's state: the client, the corpus, the memories saved so far."""
 
-    def __init__(self, client: Client, corpus: Corpus) -> None:
+    def __init__(self, client: ToolClient, corpus: Corpus) -> None:
         self.client = client
         self.corpus = corpus
         self.files = edited_files(corpus)

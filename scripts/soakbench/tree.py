@@ -8,6 +8,8 @@ from pathlib import Path
 
 from mapbench.procs import command_line, descendants
 
+SERVE = "codeanchor serve"
+
 
 @dataclass(frozen=True)
 class ProcessRss:
@@ -35,6 +37,8 @@ def short_name(cmdline: str) -> str:
     words = cmdline.split()
     if "multiprocessing" in cmdline:
         return "map pool " + ("forkserver" if "forkserver" in cmdline else "worker")
+    if "bench_soak.py" in cmdline:
+        return SERVE + " (in-process)"
     if "bridge.cli" in words:
         return "codeanchor " + " ".join(words[words.index("bridge.cli") + 1 : -2])[:20]
     named = [Path(w).name for w in words[:3]]
@@ -42,9 +46,12 @@ def short_name(cmdline: str) -> str:
 
 
 def server_tree() -> list[ProcessRss]:
-    """Every process this benchmark started (the server and its language servers)."""
+    """Every process this benchmark started (the server and its language servers); when
+    it started no server (the loop runs in this process), this process too."""
     found = []
-    for pid in descendants(os.getpid()):
+    below = descendants(os.getpid())
+    serving = any("bridge.cli" in command_line(pid) for pid in below)
+    for pid in below if serving else [os.getpid(), *below]:
         kib = rss_kib(pid)
         if kib:
             found.append(ProcessRss(pid, short_name(command_line(pid)), kib * 1024 / 1e6))
