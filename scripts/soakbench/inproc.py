@@ -3,8 +3,9 @@
 growth since the last is printed by allocation site (tracemalloc) and by type of
 live object (the garbage collector's view, frozen objects left out).
 
-Slower than the MCP loop (tracemalloc keeps a traceback per allocation) and
-without the transport, whose own records the MCP loop's RSS covers.
+Slower than the MCP loop (tracemalloc keeps a traceback per allocation, and its
+own RSS grows with them: read the sites, not this process's RSS) and without the
+transport, whose own records the MCP loop's RSS covers.
 """
 
 from __future__ import annotations
@@ -75,8 +76,11 @@ class Growth:
         out = sys.stderr
         print(f"  traced now {tracemalloc.get_traced_memory()[0] / 1e6:.1f} MB", file=out)
         for stat in snapshot.compare_to(self._snapshot, "traceback")[:SHOWN]:
-            ours = [f for f in stat.traceback if "/site-packages/" not in f.filename]
-            where = " <- ".join(f"{f.filename.rsplit('/', 2)[-2:]!s}:{f.lineno}" for f in ours[-3:])
+            frames = list(stat.traceback)  # oldest first
+            ours = [f for f in frames if "/site-packages/" not in f.filename] or frames
+            where = " <- ".join(
+                f"{'/'.join(f.filename.rsplit('/', 2)[-2:])}:{f.lineno}" for f in ours[-3:]
+            )
             print(f"  {stat.size_diff / 1024:+9.0f} KiB {stat.count_diff:+7d} at {where}", file=out)
         grown = sorted(((types[k] - self._types.get(k, 0), k) for k in types), reverse=True)
         print("  objects: " + ", ".join(f"{k} {d:+d}" for d, k in grown[:SHOWN] if d), file=out)

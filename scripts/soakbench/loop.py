@@ -74,7 +74,7 @@ class Soak:
         finally:
             self.tally.calls += 1
             self.tally.latency[tool].append(time.perf_counter() - started)
-        text = result.content[0].text  # type: ignore[union-attr]
+        text = result.content[0].text
         if result.is_error:
             raise Failed(f"{tool}: {text[:300]}")
         envelope: dict[str, Any] = orjson.loads(text)
