@@ -19,11 +19,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge.config import Config
+from bridge.config import Config, build_dataclass
 from bridge.server.call_progress import build_progress
 from bridge.workspace import ConfiguredWorkspace
 from map import CodeMap
-from verify import CheckCache
+from verify import CacheSettings, CheckCache
 
 if TYPE_CHECKING:
     from lsp import LivePool
@@ -51,6 +51,10 @@ class AppContext(ConfiguredWorkspace):
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._stale_answers = 0
+        self.cache_settings = build_dataclass(
+            CacheSettings, self.config.cache, "[tool.codeanchor.cache]"
+        )
+        """What the caches of a server keep at most (a one-shot `map build` has none)."""
         self.check_cache = CheckCache(self.cache_settings)
         """What nav answers' completeness check reuses between questions (by content)."""
 

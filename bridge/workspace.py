@@ -16,7 +16,6 @@ from bridge.contract.envelope import Envelope, check_budget
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
 from map import MapSettings
-from verify import CacheSettings
 
 
 class ConfiguredWorkspace:
@@ -36,9 +35,6 @@ class ConfiguredWorkspace:
             LiveSettings, self.config.live, "[tool.codeanchor.live]"
         )
         self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
-        self.cache_settings = build_dataclass(
-            CacheSettings, self.config.cache, "[tool.codeanchor.cache]"
-        )
 
     def announce(self, envelope: Envelope) -> Envelope:
         """Put what this process says once (an untrusted configuration) at the head of
