@@ -6,6 +6,11 @@ current version (when the server gives versions), else a publish received
 after the last didOpen or didChange, followed by a quiet period (servers such
 as tsserver publish in stages). The connection (`lsp.client`) fills it; a
 diagnostics query (`lsp.diagnostics`) waits on it.
+
+It holds an entry per open document and per closed one whose last publish
+had problems: a document closed, then published clean (or never published),
+is forgotten, so files an agent made and deleted leave nothing behind in a
+server that runs for days.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ UNVERSIONED_QUIET_S = 0.4
 class _Document:
     sent_version: int = 0
     sent_at: float = 0.0
+    open: bool = False
     diagnostics: Sequence[types.Diagnostic] = ()
     version: int | None = None
     published_at: float | None = None
@@ -44,14 +50,30 @@ class PublishedDiagnostics:
     def sent(self, uri: str, version: int) -> None:
         """Record that the server was sent `version` of the document (didOpen/didChange)."""
         doc = self._documents.setdefault(uri, _Document())
-        doc.sent_version, doc.sent_at = version, time.monotonic()
+        doc.sent_version, doc.sent_at, doc.open = version, time.monotonic(), True
+
+    def closed(self, uri: str) -> None:
+        """Record that the document was closed (didClose): kept only while it has problems."""
+        doc = self._documents.get(uri)
+        if doc is not None:
+            doc.open = False
+            if not doc.diagnostics:
+                del self._documents[uri]
 
     def publish(self, params: types.PublishDiagnosticsParams) -> None:
-        """Keep what the server just published."""
-        doc = self._documents.setdefault(params.uri, _Document())
-        doc.diagnostics, doc.version = params.diagnostics, params.version
-        doc.published_at = time.monotonic()
+        """Keep what the server just published (a clean publish for a closed document
+        forgets it: `current` answers the same, nothing)."""
+        doc = self._documents.get(params.uri)
+        if doc is not None and not doc.open and not params.diagnostics:
+            del self._documents[params.uri]
+        elif doc is not None or params.diagnostics:
+            doc = self._documents.setdefault(params.uri, _Document())
+            doc.diagnostics, doc.version = params.diagnostics, params.version
+            doc.published_at = time.monotonic()
         self._changed.set()
+
+    def __len__(self) -> int:
+        return len(self._documents)
 
     def _quiet_for(self, uri: str) -> float | None:
         """Seconds still to wait for `uri` to settle (0: settled), or None: no fresh publish."""
