@@ -14,6 +14,7 @@ file and the key, never silently ignored.
     [tool.codeanchor.live]        # request_timeout, cold_start_deadline, max_open_documents, ...
     [tool.codeanchor.map]         # max_file_bytes, exclude, workers
     [tool.codeanchor.memory]      # cosmetic_changes_stale
+    [tool.codeanchor.cache]       # names_kept, roles_kept, trees_kept, outlines_kept
     [tool.codeanchor.server.NAME] # override or add a language server (see lsp.catalog)
 
 What in a repository's configuration could run a program applies only once the
@@ -66,6 +67,7 @@ class Config:
     live: Mapping[str, Any] = field(default_factory=dict)
     map: Mapping[str, Any] = field(default_factory=dict)
     memory: Mapping[str, Any] = field(default_factory=dict)
+    cache: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = None
 
 
@@ -106,7 +108,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _parse(table: Mapping[str, Any], source: str) -> Config:
-    nested = ("servers", "server", "live", "map", "memory")
+    nested = ("servers", "server", "live", "map", "memory", "cache")
     bridge_keys = {k: v for k, v in table.items() if k not in nested}
     for key in nested:
         if not isinstance(table.get(key, {}), Mapping):
@@ -118,6 +120,7 @@ def _parse(table: Mapping[str, Any], source: str) -> Config:
         live=dict(table.get("live", {})),
         map=dict(table.get("map", {})),
         memory=dict(table.get("memory", {})),
+        cache=dict(table.get("cache", {})),
         source=source,
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import logging
 import tempfile
 from collections.abc import Coroutine
@@ -21,11 +22,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge.config import Config
+from bridge.config import Config, build_dataclass
 from bridge.server.call_progress import build_progress
 from bridge.workspace import ConfiguredWorkspace
 from map import CodeMap
-from verify import CheckCache
+from verify import CacheSettings, CheckCache
 
 if TYPE_CHECKING:
     from bridge.contract.envelope import Envelope
@@ -72,7 +73,11 @@ class AppContext(ConfiguredWorkspace):
         self._watcher: LiveMap | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._stale_answers = 0
-        self.check_cache = CheckCache()
+        self.cache_settings = build_dataclass(
+            CacheSettings, self.config.cache, "[tool.codeanchor.cache]"
+        )
+        """What the caches of a server keep at most (a one-shot `map build` has none)."""
+        self.check_cache = CheckCache(self.cache_settings)
         """What nav answers' completeness check reuses between questions (by content)."""
 
     def announce(self, envelope: Envelope) -> Envelope:
@@ -244,6 +249,22 @@ class AppContext(ConfiguredWorkspace):
             len(statuses),
             stale,
         )
+
+    def cache_counts(self) -> dict[str, int]:
+        """How much the long-lived caches hold now, for `map_status` (each is bounded:
+        `[tool.codeanchor.cache]`, `max_open_documents`), and the objects bulk map
+        steps froze out of the collector's reach (they stay while they live)."""
+        check = self.check_cache.counts()
+        return {
+            "checkNames": check["names"],
+            "checkRoles": check["roles"],
+            "checkTrees": check["trees"],
+            "checkOutlines": check["outlines"],
+            "checkListings": check["listings"],
+            "clockedFiles": check["clockedFiles"],
+            "openDocuments": 0 if self._live is None else self._live.open_document_count(),
+            "frozenObjects": gc.get_freeze_count(),
+        }
 
     def watcher_state(self) -> dict[str, Any]:
         """The watcher's state for `map_status` (`stopped` when nothing watches)."""

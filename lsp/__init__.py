@@ -27,6 +27,8 @@ and the LSP client (pygls, lsprotocol) loads only with the names that need it
 Inside, one job per module:
 
     session    one server over time: start, sync, ask, cold start, restart
+               (after a crash, a hang, or outgrowing `max_server_mb`)
+    footprint  the resident memory of a server's processes (/proc)
     client     one server process: pygls client, handshake, timeouts, errors
     disksync   what a server must be told about the disk before a query
     documents  didOpen / didChange / didClose, keyed by content hash, LRU

@@ -240,6 +240,7 @@ class Connection:
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """Send textDocument/didClose."""
         self.notify(lambda c: c.text_document_did_close(params))
+        self.published.closed(params.text_document.uri)
 
     def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
         """Send workspace/didChangeWatchedFiles.

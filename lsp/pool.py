@@ -340,6 +340,10 @@ class LivePool:
             for name, session in sorted(self._sessions.items())
         ]
 
+    def open_document_count(self) -> int:
+        """Documents open in all servers now (each server keeps `max_open_documents`)."""
+        return sum(len(session.open_documents()) for session in self._sessions.values())
+
     def kill_all(self) -> None:
         """Kill every server at once, hung or not, without waiting (the process exits)."""
         for session in self._sessions.values():

@@ -12,6 +12,11 @@ documents whose diagnostics moved, so an older publish of a user proves
 nothing. Such a document is `stale` until it is sent again (a new version of
 the same text) and published for. The connection (`lsp.client`) fills it; a
 diagnostics query (`lsp.diagnostics`) waits on it.
+
+It holds an entry per open document and per closed one whose last publish
+had problems: a document closed, then published clean (or never published),
+is forgotten, so files an agent made and deleted leave nothing behind in a
+server that runs for days.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ def _key(uri: str) -> str:
 class _Document:
     sent_version: int = 0
     sent_at: float = 0.0
+    open: bool = False
     diagnostics: Sequence[types.Diagnostic] = ()
     version: int | None = None
     published_at: float | None = None
@@ -58,7 +64,15 @@ class PublishedDiagnostics:
     def sent(self, uri: str, version: int) -> None:
         """Record that the server was sent `version` of the document (didOpen/didChange)."""
         doc = self._documents.setdefault(_key(uri), _Document())
-        doc.sent_version, doc.sent_at = version, time.monotonic()
+        doc.sent_version, doc.sent_at, doc.open = version, time.monotonic(), True
+
+    def closed(self, uri: str) -> None:
+        """Record that the document was closed (didClose): kept only while it has problems."""
+        doc = self._documents.get(_key(uri))
+        if doc is not None:
+            doc.open = False
+            if not doc.diagnostics:
+                del self._documents[_key(uri)]
 
     def workspace_changed(self) -> None:
         """Record that the server was just told of a change (a document's new text, a
@@ -76,11 +90,20 @@ class PublishedDiagnostics:
         return doc.sent_at < since and (doc.published_at is None or doc.published_at < since)
 
     def publish(self, params: types.PublishDiagnosticsParams) -> None:
-        """Keep what the server just published."""
-        doc = self._documents.setdefault(_key(params.uri), _Document())
-        doc.diagnostics, doc.version = params.diagnostics, params.version
-        doc.published_at = time.monotonic()
+        """Keep what the server just published (a clean publish for a closed document
+        forgets it: `current` answers the same, nothing)."""
+        key = _key(params.uri)
+        doc = self._documents.get(key)
+        if doc is not None and not doc.open and not params.diagnostics:
+            del self._documents[key]
+        elif doc is not None or params.diagnostics:
+            doc = self._documents.setdefault(key, _Document())
+            doc.diagnostics, doc.version = params.diagnostics, params.version
+            doc.published_at = time.monotonic()
         self._changed.set()
+
+    def __len__(self) -> int:
+        return len(self._documents)
 
     def _quiet_for(self, uri: str) -> float | None:
         """Seconds still to wait for `uri` to settle (0: settled), or None: no fresh publish."""

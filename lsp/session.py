@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -47,6 +48,7 @@ from lsp.errors import (
     ServerGaveUpError,
     ServerRequestError,
 )
+from lsp.footprint import tree_rss_mb
 from lsp.published import PublishedDiagnostics
 from lsp.settings import LiveSettings
 
@@ -60,6 +62,10 @@ CONTENT_MODIFIED_TRIES = 3
 """Sends of one request a server may answer with ContentModified (the answer it was
 working out went stale while it did: a document changed, or it re-read the workspace)."""
 _CONTENT_MODIFIED_PAUSE_S = 0.05
+WEIGH_EVERY_S = 10.0
+"""How often a running server's memory is read (before a query, never in between)."""
+
+log = logging.getLogger(__name__)
 
 
 def is_empty(result: object) -> bool:
@@ -123,6 +129,8 @@ class ServerSession:
         """Held by requests the server answers one at a time, in the order sent
         (tsserver's synchronous ones): each is sent when the one before is answered,
         so its timeout counts its own time, not the queue's."""
+        self._started_at = 0.0
+        self._weighed_at = 0.0
 
     # -- facts --------------------------------------------------------------
 
@@ -273,6 +281,7 @@ class ServerSession:
 
     async def _pushed(self) -> Connection:
         """The running server, told what changed on disk (the lock is held)."""
+        await self._recycle_if_heavy()
         conn = await self._running()
         try:
             await self._disk.push(conn)
@@ -280,6 +289,34 @@ class ServerSession:
             await self._fail(conn)
             raise
         return conn
+
+    async def _recycle_if_heavy(self) -> None:
+        """Stop a server whose processes outgrew `max_server_mb` (the lock is held): the
+        next query starts it again and opens its documents, as after a crash but with no
+        delay and no crash counted. Weighed at most every WEIGH_EVERY_S, and only once it
+        has run `recycle_interval` since its start."""
+        conn, settings, now = self._connection, self._settings, time.monotonic()
+        if (
+            not settings.max_server_mb
+            or conn is None
+            or conn.pid is None
+            or not conn.alive
+            or now - self._weighed_at < WEIGH_EVERY_S
+            or now - self._started_at < settings.recycle_interval
+        ):
+            return
+        self._weighed_at = now
+        held = tree_rss_mb(conn.pid)
+        if held is None or held <= settings.max_server_mb:
+            return
+        log.info(
+            "%s holds %.0f MB (max_server_mb %d): restarting it",
+            self.spec.name,
+            held,
+            settings.max_server_mb,
+        )
+        self._connection = None
+        await conn.close()
 
     async def _running(self) -> Connection:
         conn = self._connection
@@ -298,6 +335,7 @@ class ServerSession:
         conn = Connection(self.spec, self._root, self._executable, self._settings.request_timeout)
         self._connection = conn
         self._starts += 1
+        self._started_at = time.monotonic()
         self._warm = False
         try:
             # Starting is part of the cold start: initialize may take the longer of both.

@@ -22,3 +22,9 @@ class LiveSettings:
     """After this many crashes within `restart_window`, the server is given up."""
     restart_window: float = 60.0
     """The window, in seconds, in which `restart_limit` crashes give a server up."""
+    max_server_mb: int = 4096
+    """A server whose processes hold more resident memory than this (MB) is restarted
+    before the next query, its documents opened again (0: never); at most once in
+    `recycle_interval` seconds, so a server that needs more is slowed, never stopped."""
+    recycle_interval: float = 600.0
+    """Seconds a server runs after a start before its size can restart it."""

@@ -13,7 +13,8 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     Workspace          what verification needs of a workspace (workspace)
     NodeTarget, LspPosition
                        what it is pointed at (targets)
-    CheckCache         what the cross-check keeps between questions (checkcache)
+    CheckCache         what the cross-check keeps between questions (checkcache),
+                       bounded by CacheSettings
     scan, name_at, Scan
                        the candidate sites of a name (candidates)
     Site, Role, Source one line naming it, and what the map sees there (sites)
@@ -56,7 +57,7 @@ from disk.front_door import lazy_getattr
 if TYPE_CHECKING:
     from verify.callers import by_target, callers_from_callees, recovered_callers
     from verify.candidates import Scan, name_at, scan
-    from verify.checkcache import CheckCache
+    from verify.checkcache import CacheSettings, CheckCache
     from verify.completeness import Question, Reason, ReasonCode, Verdict, judge, stands_against
     from verify.crosscheck import cross_checked
     from verify.edges import EdgeVerdicts, UncheckedReason, verify_edges
@@ -95,7 +96,7 @@ if TYPE_CHECKING:
 _HOME = {
     "verify.callers": ("by_target", "callers_from_callees", "recovered_callers"),
     "verify.candidates": ("Scan", "name_at", "scan"),
-    "verify.checkcache": ("CheckCache",),
+    "verify.checkcache": ("CacheSettings", "CheckCache"),
     "verify.completeness": (
         "Question",
         "Reason",
@@ -155,6 +156,7 @@ _HOME = {
 
 __all__ = [
     "PRIME_CAP",
+    "CacheSettings",
     "CheckCache",
     "Edge",
     "EdgeVerdicts",

@@ -20,9 +20,11 @@ again. The stamps are kept once per scan's options (`FileClock`), so a name
 costs only its sites. Roles and trees are keyed by the content hash itself
 (the stamp only spares reading an unchanged file again), so an edit, however
 it keeps the stamp, never gets another content's roles. Every table but the
-clocks (one per options) is a bounded LRU: a question about a name no longer
-kept costs what it did before the cache, no more. The cache is filled from
-worker threads; each table takes a lock.
+clocks (one per options, each holding one stamp per listed file) is an LRU
+bounded by `CacheSettings` (`[tool.codeanchor.cache]`): a question about a
+name no longer kept costs what it did before the cache, no more, and a
+server that runs all week holds no more than the bounds. The cache is filled
+from worker threads; each table takes a lock.
 """
 
 from __future__ import annotations
@@ -44,15 +46,23 @@ if TYPE_CHECKING:
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-NAMES_KEPT = 64
-"""Names whose sites are kept (each holds its sites and a time, the stamps are shared)."""
-ROLES_KEPT = 8192
-"""(name, file) pairs whose roles are kept."""
-TREES_KEPT = 8
-"""Syntax trees of queried files kept (a target's file is asked about again and again)."""
 LISTINGS_KEPT = 4
-OUTLINES_KEPT = 64
-"""Live outlines of files around unconfirmed calls (callers recovery), by content."""
+"""File listings kept: one per scan's options (a few: one per server's extensions)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CacheSettings:
+    """How much the cross-check keeps between questions (`[tool.codeanchor.cache]`)."""
+
+    names_kept: int = 64
+    """Names whose sites are kept (each holds its sites and a time; stamps are shared)."""
+    roles_kept: int = 8192
+    """(name, file) pairs whose roles are kept (a few hundred bytes each)."""
+    trees_kept: int = 8
+    """Syntax trees of queried files (a target's file is asked about again and again;
+    a tree of a large file takes a few MB)."""
+    outlines_kept: int = 64
+    """Live outlines of files around unconfirmed calls (callers recovery), by content."""
 
 
 class Lru(Generic[K, V]):
@@ -116,6 +126,9 @@ class FileClock:
                     seen[rel] = (stamp, self._now)
             return self._now
 
+    def __len__(self) -> int:
+        return len(self._seen)
+
     def moved_since(self, rel: str, at: int) -> bool:
         """Whether the file's stamp moved (or it appeared) after time `at`."""
         known = self._seen.get(rel)
@@ -138,22 +151,33 @@ ScanOptions = tuple[tuple[str, ...], tuple[str, ...], str, int]
 class CheckCache:
     """The cross-check's tables for one workspace (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        names: int = NAMES_KEPT,
-        roles: int = ROLES_KEPT,
-        trees: int = TREES_KEPT,
-    ) -> None:
+    def __init__(self, settings: CacheSettings | None = None) -> None:
+        bounds = settings or CacheSettings()
         self.listings: Lru[ScanOptions, Any] = Lru(LISTINGS_KEPT)
         """`map.list_files` answers (its `Listing` is not among map's public names)."""
         self._clocks: dict[ScanOptions, FileClock] = {}
         """One per scan's options (a few: one per server's extensions), never forgotten."""
         self._lock = threading.Lock()
-        self.sites: Lru[tuple[str, ScanOptions], NameSites] = Lru(names)
-        self.roles: Lru[tuple[str, str], FileRoles] = Lru(roles)
-        self.trees: Lru[tuple[str, str], Tree] = Lru(trees)
-        self.outlines: Lru[tuple[str, str], tuple[DocumentSymbolNode, ...]] = Lru(OUTLINES_KEPT)
+        self.sites: Lru[tuple[str, ScanOptions], NameSites] = Lru(bounds.names_kept)
+        self.roles: Lru[tuple[str, str], FileRoles] = Lru(bounds.roles_kept)
+        self.trees: Lru[tuple[str, str], Tree] = Lru(bounds.trees_kept)
+        self.outlines: Lru[tuple[str, str], tuple[DocumentSymbolNode, ...]] = Lru(
+            bounds.outlines_kept
+        )
+
+    def counts(self) -> dict[str, int]:
+        """How many entries each table holds now (names, roles, trees, outlines,
+        listings, and the files the clocks track)."""
+        with self._lock:
+            clocked = sum(len(clock) for clock in self._clocks.values())
+        return {
+            "names": len(self.sites),
+            "roles": len(self.roles),
+            "trees": len(self.trees),
+            "outlines": len(self.outlines),
+            "listings": len(self.listings),
+            "clockedFiles": clocked,
+        }
 
     def clock(self, options: ScanOptions) -> FileClock:
         """The file clock of scans with `options` (made on first use)."""

@@ -293,6 +293,21 @@ class MapSummary(TypedDict):
     lastBuildSeconds: float
 
 
+class CacheCounts(TypedDict):
+    """What the server's long-lived caches hold now (each bounded: configuration.md)."""
+
+    checkNames: int
+    checkRoles: int
+    checkTrees: int
+    checkOutlines: int
+    checkListings: int
+    clockedFiles: int
+    openDocuments: int
+    frozenObjects: int
+    """Objects the map's bulk steps (a cold build, a load) froze out of the garbage
+    collector's scans: what they built and still holds; it does not grow with edits."""
+
+
 class StatusData(MapSummary):
     """map_status."""
 
@@ -305,6 +320,7 @@ class StatusData(MapSummary):
     """False while a restarted server still loads its link, after the graph: the uses
     linking left open are read from the store meanwhile, for answers that need only
     a few files' (else `link_not_loaded`); a rebuild waits for it."""
+    caches: CacheCounts
 
 
 class BuildData(MapSummary):

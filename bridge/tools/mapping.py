@@ -15,6 +15,7 @@ from bridge.context import AppContext
 from bridge.contract.envelope import Cut
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import (
+    CacheCounts,
     KindFilter,
     NodeKind,
     OutlineAnswer,
@@ -67,6 +68,7 @@ async def map_status(app: AppContext) -> StatusAnswer:
         watcher=watcher_info(app.watcher_state()),
         graphLoaded=code_map.graph_loaded,
         linkLoaded=code_map.link_loaded,
+        caches=cast("CacheCounts", app.cache_counts()),
     )
     if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now

@@ -404,7 +404,10 @@ def _matcher(pattern: str) -> Scorer:
             raise BadPatternError(expression, str(exc)) from None
         return _tiered(lambda text: compiled.search(text) is not None)
     if GLOB_CHARS & set(pattern):
-        return _tiered(lambda text: fnmatch.fnmatchcase(text, pattern))
+        # compiled here, not by fnmatchcase: its cache keeps up to 32,768 patterns for
+        # as long as the process runs; re's keeps the last few hundred
+        glob = re.compile(fnmatch.translate(pattern))
+        return _tiered(lambda text: glob.match(text) is not None)
     wanted = pattern.lower()
 
     def plain(node_id: str, data: Mapping[str, Any]) -> int | None:

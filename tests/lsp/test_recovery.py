@@ -135,3 +135,28 @@ def test_a_broken_install_is_reported_with_its_install_command(tmp_path: Path) -
             live.run(live.pool.hover(SHAPES, 0, 0), timeout=30)
         assert "unknown proxy name" in str(caught.value)
         assert caught.value.install == "(a test double)"
+
+
+def test_a_server_that_outgrew_its_memory_bound_is_restarted_and_answers_the_same(
+    tmp_path: Path,
+) -> None:
+    settings = LiveSettings(max_server_mb=1, recycle_interval=0.0)  # any server is heavier
+    with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
+        expected = {(SHAPES, line_of(live.root, SHAPES, "def total_area"))}
+        assert _definition(live) == expected
+        [before] = live.pool.status()
+        assert _definition(live) == expected  # weighed before this query: restarted
+        [after] = live.pool.status()
+        assert (after.state, after.restarts) == ("running", 1)
+        assert after.pid not in (None, before.pid)
+        assert not _is_running(before.pid or 0)
+        assert _definition(live) == expected  # weighed at most every 10 s: not again
+        assert live.pool.status()[0].restarts == 1
+
+
+def test_a_server_within_its_memory_bound_keeps_running(tmp_path: Path) -> None:
+    settings = LiveSettings(max_server_mb=1_000_000, recycle_interval=0.0)
+    with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
+        for _ in range(2):
+            _definition(live)
+        assert live.pool.status()[0].restarts == 0
