@@ -13,8 +13,8 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from disk.database import is_postgres_dsn
 from disk.statedir import state_file
-from memory.dsn import is_postgres_dsn
 from memory.git import CommitStamp
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus

@@ -29,6 +29,14 @@ from disk.stamps import FileStamp, content_hash
 from map.extraction.extract import extract_lists
 from map.extraction.languages import language_for
 from map.extraction.snapshot import unpack_lists
+from map.intake.shared import (
+    SharedOutcome,
+    SharedRows,
+    accept,
+    git_object_format,
+    probe,
+    publishable,
+)
 from map.intake.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
@@ -76,6 +84,8 @@ class Scan:
     """Each of `extracts` packed as the linker keeps it (map.linking.packed)."""
     references: dict[str, References] = field(default_factory=dict)
     """The references of each of `extracts`, as columns (map.linking.references)."""
+    shared: SharedOutcome | None = None
+    """What a team store gave (None: no store was asked; see map.intake.shared)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,8 @@ class ScanOptions:
     exclude: tuple[str, ...]
     workers: int
     snapshot_dir: str
+    shared: SharedRows | None = None
+    """A team store asked for rows before anything is extracted (map.intake.shared)."""
 
 
 def scan(
@@ -159,9 +171,14 @@ def _check(
         else:
             to_load.append((path, known[1] if known is not None else None))
     restamped = 0
-    for loaded in load_many(
-        root, to_load, max_bytes=options.max_file_bytes, workers=options.workers, progress=progress
-    ):
+    shared = options.shared
+    outcome = SharedOutcome() if shared is not None and to_load else None
+    if shared is not None and outcome is not None:
+        loads = _through_shared(root, options, shared, to_load, outcome, progress)
+    else:
+        cap, workers = options.max_file_bytes, options.workers
+        loads = load_many(root, to_load, max_bytes=cap, workers=workers, progress=progress)
+    for loaded in loads:
         if loaded.stamp is None:
             continue
         if loaded.skipped is not None:
@@ -185,7 +202,55 @@ def _check(
         found.listing,
         found.packed,
         found.references,
+        outcome,
     )
+
+
+def _through_shared(
+    root: Path,
+    options: ScanOptions,
+    shared: SharedRows,
+    items: Sequence[tuple[str, str | None]],
+    outcome: SharedOutcome,
+    progress: Progress | None,
+) -> Iterator[Loaded]:
+    """Load `items` as `load_many` does, but read and hash them first and take from the
+    team store the extracts it holds of those contents: only the rest is extracted here.
+    Once exhausted, `outcome` says what the store gave and which extracts it may take."""
+    sha256 = shared.publishing == "committed" and git_object_format(root) == "sha256"
+    known = dict(items)
+    probes = [probe(root, path, options.max_file_bytes, sha256) for path, _ in items]
+    asked = {p.key for p in probes if p.key is not None and p.content_hash != known[p.path]}
+    rows = shared.fetch(asked) if asked else {}
+    misses: list[tuple[str, str | None]] = []
+    for found in probes:
+        key, digest = found.key, found.content_hash
+        if key is None or digest == known[found.path]:  # gone, skipped or restamped
+            yield Loaded(found.path, found.stamp, digest, None, found.skipped)
+            continue
+        row = rows.get(key)
+        intake = None if row is None else accept(found.path, key, row)
+        if intake is None:
+            if row is not None:
+                outcome.refused.append(found.path)
+            misses.append((found.path, known[found.path]))
+            continue
+        outcome.fetched += 1
+        yield Loaded(found.path, found.stamp, digest, intake, None, row)
+    ready = len(items) - len(misses)
+
+    def counted(done: int, total: int) -> None:
+        if progress is not None:
+            progress(ready + done, ready + total)
+
+    made: dict[str, str] = {}
+    workers, cap = options.workers, options.max_file_bytes
+    for loaded in load_many(root, misses, max_bytes=cap, workers=workers, progress=counted):
+        if loaded.intake is not None and loaded.content_hash is not None:
+            made[loaded.path] = loaded.content_hash
+        yield loaded
+    outcome.extracted = len(made)
+    outcome.publishable = publishable(probes, made, shared.publishing, root)
 
 
 @dataclass(frozen=True, slots=True)
