@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +30,7 @@ from disk.errors import OutsideRootError
 from map.errors import MapError
 from map.graph.names import NameIndex
 from map.intake.ingest import Scan
+from map.intake.shared import SharedOutcome
 from map.intake.wire import unpacked
 from map.live.recheck import recheck
 from map.live.reports import BuildReport as BuildReport
@@ -41,6 +42,7 @@ from map.progress import BuildProgress, for_phase
 from map.store.graph_feed import GraphFeed
 from map.store.mapstore import MapStore, StoreError, store_file
 from map.store.store_link import relink_in_store
+from map.store.team_store import TeamStatus, TeamStore
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,8 @@ class CodeMap(StoreBackedMap):
         self._names = NameIndex()
         self._link_later = False
         """`rebuild` leaves an unloaded graph unloaded and records changes as pending."""
+        self.team: TeamStore | None = None
+        """The team store asked before extracting, and told what was extracted here."""
 
     @classmethod
     def open(
@@ -73,6 +77,7 @@ class CodeMap(StoreBackedMap):
         refresh: bool = True,
         link_later: bool = False,
         read_graph_ahead: bool = False,
+        team: TeamStore | None = None,
     ) -> CodeMap:
         """The map of `root`: from its store when valid (changed files re-extracted),
         else built from scratch. Saves when anything moved. `progress` hears how far
@@ -85,11 +90,14 @@ class CodeMap(StoreBackedMap):
         linking them waits for the graph (`load_graph`), and saving them for
         the first `save` after it. With `read_graph_ahead` (a server, which loads
         the graph soon after), a helper process reads the graph's rows from a
-        valid store meanwhile (map.store.graph_feed).
+        valid store meanwhile (map.store.graph_feed). With a `team` store, files to
+        extract are first asked for there, and what is extracted here is published
+        (map.store.team_store); the link stays this checkout's.
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
         codemap = cls(root, settings or MapSettings())
+        codemap.team = team
         try:
             path = store_file(codemap.root, codemap.settings.snapshot_dir)
             store = MapStore.open(path, str(codemap.root))
@@ -147,9 +155,12 @@ class CodeMap(StoreBackedMap):
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
         known = (self._stamps, self._skipped_files)
+        reading = for_phase(progress, "reading")
         found, targets, touched = recheck(
-            self.root, self.settings, paths, self._last_scan, known, for_phase(progress, "reading")
+            self.root, self.settings, paths, self._last_scan, known, reading, self.team
         )
+        if self.team is not None and found.shared is not None:
+            _share(self.team, found.shared, found.packed)
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
@@ -198,6 +209,10 @@ class CodeMap(StoreBackedMap):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
+
+    def team_status(self) -> TeamStatus | None:
+        """The team store as this process used it (None: the map has none)."""
+        return None if self.team is None else self.team.status()
 
     def _defer(self, found: Scan, removed: Iterable[str]) -> None:
         """Record changes for `_materialize` to link (see `open`'s `link_later`), their
@@ -279,3 +294,11 @@ class CodeMap(StoreBackedMap):
             built_at=self.built_at,
             skipped=dict(self._skipped),
         )
+
+
+def _share(team: TeamStore, outcome: SharedOutcome, packed: Mapping[str, bytes]) -> None:
+    """Tell the team store what a scan took from it, and give it what was extracted
+    here that it may take (`outcome.publishable`: committed content, unless told
+    otherwise), packed as it was extracted."""
+    team.record(outcome)
+    team.publish({key: packed[p] for p, key in outcome.publishable.items() if p in packed})

@@ -1,0 +1,251 @@
+"""The map shared by a team on a real PostgreSQL server: clones at other paths take
+the extracts a first one published, and nothing wrong in the store reaches a map."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Collection, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from disk.stamps import content_hash
+from map import CodeMap, MapSettings, TeamStore, TeamStoreError
+from map.intake.shared import RowKey
+from map.store.team_store import TABLE
+from tests.gitrepo import commit_all
+from tests.map.graph_state import FIXTURE, fresh, git, graph_state
+from tests.pgserver import Postgres, running_postgres
+
+EXTRA = "def doubled(x):\n    return 2 * x\n"
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Postgres]:
+    """A real PostgreSQL server for this module (stopped at its end)."""
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture
+def dsn(postgres: Postgres, request: pytest.FixtureRequest) -> str:
+    """A fresh, empty database for one test."""
+    return postgres.create_database(f"m_{abs(hash(request.node.nodeid)):x}")
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> Path:
+    """A repository of the map fixture, committed, one file also at a second path."""
+    root = tmp_path / "origin"
+    shutil.copytree(FIXTURE, root)
+    shutil.copy(root / "pkg" / "util.py", root / "pkg" / "util_copy.py")
+    commit_all(root, "start")
+    return root
+
+
+def clone(origin: Path, where: Path) -> Path:
+    """A clone of `origin` at `where`."""
+    where.parent.mkdir(parents=True, exist_ok=True)
+    git(origin, "clone", "-q", str(origin), str(where))
+    return where
+
+
+def rows(dsn: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        found = conn.execute(f"SELECT count(*) FROM {TABLE}").fetchone()
+    return int(found[0]) if found else 0
+
+
+def sql(dsn: str, statement: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(statement.encode())
+
+
+@pytest.fixture(autouse=True)
+def opened() -> Iterator[list[TeamStore]]:
+    """The team stores a test opened, closed at its end."""
+    stores: list[TeamStore] = []
+    yield stores
+    for store in stores:
+        store.close()
+
+
+def built(root: Path, dsn: str, opened: list[TeamStore]) -> tuple[CodeMap, TeamStore]:
+    """The map of `root` built with the team store at `dsn`, and that store."""
+    team = TeamStore.open(dsn)
+    opened.append(team)
+    return CodeMap.open(root, team=team), team
+
+
+def test_a_second_clone_elsewhere_takes_every_extract_and_builds_the_same_map(
+    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+) -> None:
+    first, first_team = built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    files = len(first.files())
+    published = first_team.status()
+    assert (published.extracted, published.fetched) == (files, 0)
+    assert published.published == files - 1  # util.py and util_copy.py: one content, one row
+    assert rows(dsn) == files - 1
+
+    second_root = clone(origin, tmp_path / "elsewhere" / "deeper" / "checkout")
+    second, second_team = built(second_root, dsn, opened)
+    taken = second_team.status()
+    assert (taken.fetched, taken.extracted, taken.refused, taken.in_use) == (files, 0, 0, True)
+    assert graph_state(second) == graph_state(fresh(second_root, tmp_path))
+    copy = second.extract_of("pkg/util_copy.py")  # the one row, rebased on this path
+    assert copy is not None and copy.symbols
+    assert all(s.node_id.startswith("pkg/util_copy.py#") for s in copy.symbols)
+
+    (second_root / "pkg" / "extra.py").write_text(EXTRA)  # an edit, not committed
+    second.rebuild()
+    second.save()
+    assert second_team.status().extracted == 1
+    assert second_team.status().published == 0
+    assert rows(dsn) == files - 1
+    again, _ = built(clone(origin, tmp_path / "c" / "repo"), dsn, opened)
+    assert "pkg/extra.py" not in again.files()
+
+
+def test_rows_of_another_extractor_version_are_not_reused(
+    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+) -> None:
+    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    sql(dsn, f"UPDATE {TABLE} SET extractor = '6-older'")
+    second, team = built(clone(origin, tmp_path / "b" / "repo"), dsn, opened)
+    files = len(second.files())
+    assert (team.status().fetched, team.status().extracted) == (0, files)
+    assert rows(dsn) == 2 * (files - 1)  # the old rows stay; the new ones sit beside them
+
+
+def test_a_corrupt_row_or_one_of_other_content_is_refused_and_extracted_here(
+    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+) -> None:
+    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    main, core, shapes = (
+        content_hash((origin / path).read_bytes())
+        for path in ("app/main.py", "pkg/core.py", "web/shapes.ts")
+    )
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"UPDATE {TABLE} SET extract = %s WHERE content_hash = %s", (b"junk", main))
+        conn.execute(  # a well-formed row, but of another file's content
+            f"UPDATE {TABLE} SET extract = (SELECT extract FROM {TABLE} "
+            "WHERE content_hash = %s) WHERE content_hash = %s",
+            (shapes, core),
+        )
+    root = clone(origin, tmp_path / "b" / "repo")
+    code_map, team = built(root, dsn, opened)
+    status = team.status()
+    assert (status.refused, status.extracted) == (2, 2)
+    assert status.fetched == len(code_map.files()) - 2
+    assert graph_state(code_map) == graph_state(fresh(root, tmp_path))
+
+
+def test_a_role_that_may_only_read_takes_rows_and_publishes_nothing(
+    origin: Path, tmp_path: Path, dsn: str, postgres: Postgres, opened: list[TeamStore]
+) -> None:
+    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    database = dsn.rsplit("/", 1)[1]
+    sql(dsn, "DROP ROLE IF EXISTS reader")
+    sql(dsn, "CREATE ROLE reader LOGIN PASSWORD 'secret-r'")
+    sql(dsn, f"GRANT SELECT ON {TABLE} TO reader")
+    reader = f"postgresql://reader:secret-r@{postgres.host}:{postgres.port}/{database}"
+    root = clone(origin, tmp_path / "b" / "repo")
+    (root / "pkg" / "extra.py").write_text(EXTRA)
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "more")
+    code_map, team = built(root, reader, opened)
+    status = team.status()
+    assert (status.fetched, status.extracted, status.published) == (len(code_map.files()) - 1, 1, 0)
+    assert status.publishing == "none" and status.in_use
+    assert status.reason == "this role may only read rows"
+    assert graph_state(code_map) == graph_state(fresh(root, tmp_path))
+
+
+def test_a_role_that_may_not_read_rows_is_a_one_line_error(
+    origin: Path, tmp_path: Path, dsn: str, postgres: Postgres, opened: list[TeamStore]
+) -> None:
+    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    database = dsn.rsplit("/", 1)[1]
+    sql(dsn, "DROP ROLE IF EXISTS stranger")
+    sql(dsn, "CREATE ROLE stranger LOGIN PASSWORD 'secret-s'")
+    stranger = f"postgresql://stranger:secret-s@{postgres.host}:{postgres.port}/{database}"
+    with pytest.raises(TeamStoreError) as raised:
+        TeamStore.open(stranger)
+    assert "may not read" in str(raised.value) and "secret-s" not in str(raised.value)
+
+
+class _Together(TeamStore):
+    """A team store whose builders all wait, once they have asked for rows, until every
+    one has: each then extracts everything and publishes the same rows at once."""
+
+    meeting: threading.Barrier
+
+    def fetch(self, keys: Collection[RowKey]) -> dict[RowKey, bytes]:
+        found = super().fetch(keys)
+        self.meeting.wait(timeout=60)
+        return found
+
+
+def test_two_builders_at_once_publish_one_row_per_content_and_no_error(
+    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+) -> None:
+    _Together.meeting = threading.Barrier(2)
+    roots = [clone(origin, tmp_path / name / "repo") for name in ("a", "b")]
+    teams = [_Together.open(dsn) for _ in roots]
+    opened.extend(teams)
+    maps: dict[int, CodeMap] = {}
+    errors: list[BaseException] = []
+
+    def build(index: int) -> None:
+        try:
+            maps[index] = CodeMap.open(roots[index], team=teams[index])
+        except BaseException as exc:  # the assertion below names it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    files = len(maps[0].files())
+    assert [t.status().extracted for t in teams] == [files, files]
+    assert [t.status().in_use for t in teams] == [True, True]
+    assert sum(t.status().published for t in teams) == files - 1
+    assert rows(dsn) == files - 1
+
+
+def test_a_store_lost_mid_build_leaves_a_whole_local_map_and_says_why(
+    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+) -> None:
+    root = clone(origin, tmp_path / "a" / "repo")
+    team = TeamStore.open(dsn)
+    opened.append(team)
+    database = dsn.rsplit("/", 1)[1]
+    cut = threading.Event()
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if phase == "reading" and not cut.is_set():  # extraction under way: drop the server
+            cut.set()
+            sql(
+                dsn.rsplit("/", 1)[0] + "/postgres",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                f"WHERE datname = '{database}' AND pid <> pg_backend_pid()",
+            )
+
+    code_map = CodeMap.open(root, MapSettings(), progress, team=team)
+    status = team.status()
+    assert cut.is_set()
+    assert not status.in_use and status.reason is not None
+    assert status.reason.startswith("publishing rows failed")
+    assert graph_state(code_map) == graph_state(fresh(root, tmp_path))
+    assert CodeMap.has_store(root)  # the local map was saved
+
+
+def test_an_unreachable_store_is_one_line(postgres: Postgres) -> None:
+    wrong = f"postgresql://nobody:pw-hidden@127.0.0.1:{postgres.port}/postgres"
+    with pytest.raises(TeamStoreError) as raised:
+        TeamStore.open(wrong)
+    assert "\n" not in str(raised.value) and "pw-hidden" not in str(raised.value)
