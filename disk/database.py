@@ -19,6 +19,8 @@ from disk.coded_error import CodedError
 if TYPE_CHECKING:
     import psycopg
 
+STORE_ENV = "CODEANCHOR_STORE"
+"""The store when `--store` is not given (a SQLite file or a PostgreSQL DSN)."""
 CONNECT_TIMEOUT_S = 10
 
 

@@ -25,6 +25,12 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     sub = map_parser.add_subparsers(dest="map_command", required=True, metavar="ACTION")
 
     build = sub.add_parser("build", parents=[parent], help="build or update the map (incremental)")
+    build.add_argument(
+        "--store",
+        metavar="DSN",
+        help="the team's PostgreSQL store to take extracts from and publish to "
+        "(default: $CODEANCHOR_STORE when it is a postgresql:// DSN)",
+    )
     build.set_defaults(handler=_build)
 
     status = sub.add_parser("status", parents=[parent], help="files, symbols, edges, stale files")
@@ -178,19 +184,30 @@ def _build(args: argparse.Namespace) -> int:
     from bridge.contract.envelope import respond
     from bridge.tools.map_summary import summary
     from bridge.workspace import ConfiguredWorkspace
-    from map import CodeMap
+    from map import CodeMap, TeamStoreError
 
-    app = ConfiguredWorkspace(args.root)
+    app = ConfiguredWorkspace(args.root, store=args.store)
     started = time.monotonic()
-    with build_progress("building the map", enabled=not args.json) as progress:
-        code_map = CodeMap.open(app.root, app.map_settings, progress)
-    report = code_map.last_report
-    data: BuildData = {
-        **summary(code_map.status()),
-        "durationSeconds": round(time.monotonic() - started, 3),
-        "changedCount": len(report.files_changed) if report else 0,
-        "removedCount": len(report.files_removed) if report else 0,
-    }
+    try:
+        team = app.team.open(strict=True)
+        with build_progress("building the map", enabled=not args.json) as progress:
+            code_map = CodeMap.open(app.root, app.map_settings, progress, team=team)
+        if team is not None and team.failure is not None:
+            raise TeamStoreError(
+                f"{team.shown}: the team store was lost during the build ({team.failure}); "
+                "the map was built here and saved",
+                "check the PostgreSQL server, then run `codeanchor map build` again",
+            )
+        report = code_map.last_report
+        data: BuildData = {
+            **summary(code_map.status()),
+            "durationSeconds": round(time.monotonic() - started, 3),
+            "changedCount": len(report.files_changed) if report else 0,
+            "removedCount": len(report.files_removed) if report else 0,
+            "teamStore": app.team.info(),
+        }
+    finally:
+        app.team.close()
     answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
         respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
     )
@@ -207,6 +224,13 @@ def _build(args: argparse.Namespace) -> int:
         f"{data['changedCount']} re-extracted, {data['removedCount']} removed; "
         f"{data['durationSeconds']:.2f} s"
     )
+    shared = data["teamStore"]
+    if shared["inUse"]:
+        Console(highlight=False).print(
+            f"team store {shared['store']}: {shared['fetched']} files taken, "
+            f"{shared['extracted']} extracted here, {shared['published']} rows published, "
+            f"{shared['refused']} refused" + (f" ({shared['reason']})" if shared["reason"] else "")
+        )
     for warning in answer["warnings"]:
         report_warning(warning)
     return 0

@@ -296,10 +296,27 @@ class MapSummary(TypedDict):
     lastBuildSeconds: float
 
 
+class TeamStoreInfo(TypedDict):
+    """The map rows a team shares (docs/team-store.md): whether this map uses them
+    (`reason`: why not, or why it publishes nothing), which of its extracts it
+    publishes, and, since the process started, files taken from the store, extracted
+    here, rows published and rows refused (corrupt, or of another content)."""
+
+    inUse: bool
+    store: str | None
+    reason: str | None
+    publishing: Literal["committed", "all", "none"]
+    fetched: int
+    extracted: int
+    published: int
+    refused: int
+
+
 class StatusData(MapSummary):
     """map_status."""
 
     watcher: WatcherInfo
+    teamStore: TeamStoreInfo
     graphLoaded: bool
     """False while a restarted server still loads its graph: search, outline, status
     and one-hop neighbours answer from the store meanwhile; ranking, paths, impact
@@ -316,6 +333,7 @@ class BuildData(MapSummary):
     durationSeconds: float
     changedCount: int
     removedCount: int
+    teamStore: TeamStoreInfo
 
 
 class RebuildData(MapData):

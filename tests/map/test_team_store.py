@@ -17,22 +17,9 @@ from map.intake.shared import RowKey
 from map.store.team_store import TABLE
 from tests.gitrepo import commit_all
 from tests.map.graph_state import FIXTURE, fresh, git, graph_state
-from tests.pgserver import Postgres, running_postgres
+from tests.pgserver import Postgres
 
 EXTRA = "def doubled(x):\n    return 2 * x\n"
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    """A real PostgreSQL server for this module (stopped at its end)."""
-    with running_postgres() as server:
-        yield server
-
-
-@pytest.fixture
-def dsn(postgres: Postgres, request: pytest.FixtureRequest) -> str:
-    """A fresh, empty database for one test."""
-    return postgres.create_database(f"m_{abs(hash(request.node.nodeid)):x}")
 
 
 @pytest.fixture
@@ -80,17 +67,17 @@ def built(root: Path, dsn: str, opened: list[TeamStore]) -> tuple[CodeMap, TeamS
 
 
 def test_a_second_clone_elsewhere_takes_every_extract_and_builds_the_same_map(
-    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
 ) -> None:
-    first, first_team = built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    first, first_team = built(clone(origin, tmp_path / "a" / "repo"), team_database, opened)
     files = len(first.files())
     published = first_team.status()
     assert (published.extracted, published.fetched) == (files, 0)
     assert published.published == files - 1  # util.py and util_copy.py: one content, one row
-    assert rows(dsn) == files - 1
+    assert rows(team_database) == files - 1
 
     second_root = clone(origin, tmp_path / "elsewhere" / "deeper" / "checkout")
-    second, second_team = built(second_root, dsn, opened)
+    second, second_team = built(second_root, team_database, opened)
     taken = second_team.status()
     assert (taken.fetched, taken.extracted, taken.refused, taken.in_use) == (files, 0, 0, True)
     assert graph_state(second) == graph_state(fresh(second_root, tmp_path))
@@ -103,31 +90,31 @@ def test_a_second_clone_elsewhere_takes_every_extract_and_builds_the_same_map(
     second.save()
     assert second_team.status().extracted == 1
     assert second_team.status().published == 0
-    assert rows(dsn) == files - 1
-    again, _ = built(clone(origin, tmp_path / "c" / "repo"), dsn, opened)
+    assert rows(team_database) == files - 1
+    again, _ = built(clone(origin, tmp_path / "c" / "repo"), team_database, opened)
     assert "pkg/extra.py" not in again.files()
 
 
 def test_rows_of_another_extractor_version_are_not_reused(
-    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
 ) -> None:
-    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
-    sql(dsn, f"UPDATE {TABLE} SET extractor = '6-older'")
-    second, team = built(clone(origin, tmp_path / "b" / "repo"), dsn, opened)
+    built(clone(origin, tmp_path / "a" / "repo"), team_database, opened)
+    sql(team_database, f"UPDATE {TABLE} SET extractor = '6-older'")
+    second, team = built(clone(origin, tmp_path / "b" / "repo"), team_database, opened)
     files = len(second.files())
     assert (team.status().fetched, team.status().extracted) == (0, files)
-    assert rows(dsn) == 2 * (files - 1)  # the old rows stay; the new ones sit beside them
+    assert rows(team_database) == 2 * (files - 1)  # the old rows stay; the new ones sit beside them
 
 
 def test_a_corrupt_row_or_one_of_other_content_is_refused_and_extracted_here(
-    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
 ) -> None:
-    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
+    built(clone(origin, tmp_path / "a" / "repo"), team_database, opened)
     main, core, shapes = (
         content_hash((origin / path).read_bytes())
         for path in ("app/main.py", "pkg/core.py", "web/shapes.ts")
     )
-    with psycopg.connect(dsn, autocommit=True) as conn:
+    with psycopg.connect(team_database, autocommit=True) as conn:
         conn.execute(f"UPDATE {TABLE} SET extract = %s WHERE content_hash = %s", (b"junk", main))
         conn.execute(  # a well-formed row, but of another file's content
             f"UPDATE {TABLE} SET extract = (SELECT extract FROM {TABLE} "
@@ -135,7 +122,7 @@ def test_a_corrupt_row_or_one_of_other_content_is_refused_and_extracted_here(
             (shapes, core),
         )
     root = clone(origin, tmp_path / "b" / "repo")
-    code_map, team = built(root, dsn, opened)
+    code_map, team = built(root, team_database, opened)
     status = team.status()
     assert (status.refused, status.extracted) == (2, 2)
     assert status.fetched == len(code_map.files()) - 2
@@ -143,13 +130,13 @@ def test_a_corrupt_row_or_one_of_other_content_is_refused_and_extracted_here(
 
 
 def test_a_role_that_may_only_read_takes_rows_and_publishes_nothing(
-    origin: Path, tmp_path: Path, dsn: str, postgres: Postgres, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, postgres: Postgres, opened: list[TeamStore]
 ) -> None:
-    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
-    database = dsn.rsplit("/", 1)[1]
-    sql(dsn, "DROP ROLE IF EXISTS reader")
-    sql(dsn, "CREATE ROLE reader LOGIN PASSWORD 'secret-r'")
-    sql(dsn, f"GRANT SELECT ON {TABLE} TO reader")
+    built(clone(origin, tmp_path / "a" / "repo"), team_database, opened)
+    database = team_database.rsplit("/", 1)[1]
+    sql(team_database, "DROP ROLE IF EXISTS reader")
+    sql(team_database, "CREATE ROLE reader LOGIN PASSWORD 'secret-r'")
+    sql(team_database, f"GRANT SELECT ON {TABLE} TO reader")
     reader = f"postgresql://reader:secret-r@{postgres.host}:{postgres.port}/{database}"
     root = clone(origin, tmp_path / "b" / "repo")
     (root / "pkg" / "extra.py").write_text(EXTRA)
@@ -164,12 +151,12 @@ def test_a_role_that_may_only_read_takes_rows_and_publishes_nothing(
 
 
 def test_a_role_that_may_not_read_rows_is_a_one_line_error(
-    origin: Path, tmp_path: Path, dsn: str, postgres: Postgres, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, postgres: Postgres, opened: list[TeamStore]
 ) -> None:
-    built(clone(origin, tmp_path / "a" / "repo"), dsn, opened)
-    database = dsn.rsplit("/", 1)[1]
-    sql(dsn, "DROP ROLE IF EXISTS stranger")
-    sql(dsn, "CREATE ROLE stranger LOGIN PASSWORD 'secret-s'")
+    built(clone(origin, tmp_path / "a" / "repo"), team_database, opened)
+    database = team_database.rsplit("/", 1)[1]
+    sql(team_database, "DROP ROLE IF EXISTS stranger")
+    sql(team_database, "CREATE ROLE stranger LOGIN PASSWORD 'secret-s'")
     stranger = f"postgresql://stranger:secret-s@{postgres.host}:{postgres.port}/{database}"
     with pytest.raises(TeamStoreError) as raised:
         TeamStore.open(stranger)
@@ -189,11 +176,11 @@ class _Together(TeamStore):
 
 
 def test_two_builders_at_once_publish_one_row_per_content_and_no_error(
-    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
 ) -> None:
     _Together.meeting = threading.Barrier(2)
     roots = [clone(origin, tmp_path / name / "repo") for name in ("a", "b")]
-    teams = [_Together.open(dsn) for _ in roots]
+    teams = [_Together.open(team_database) for _ in roots]
     opened.extend(teams)
     maps: dict[int, CodeMap] = {}
     errors: list[BaseException] = []
@@ -214,23 +201,23 @@ def test_two_builders_at_once_publish_one_row_per_content_and_no_error(
     assert [t.status().extracted for t in teams] == [files, files]
     assert [t.status().in_use for t in teams] == [True, True]
     assert sum(t.status().published for t in teams) == files - 1
-    assert rows(dsn) == files - 1
+    assert rows(team_database) == files - 1
 
 
 def test_a_store_lost_mid_build_leaves_a_whole_local_map_and_says_why(
-    origin: Path, tmp_path: Path, dsn: str, opened: list[TeamStore]
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
 ) -> None:
     root = clone(origin, tmp_path / "a" / "repo")
-    team = TeamStore.open(dsn)
+    team = TeamStore.open(team_database)
     opened.append(team)
-    database = dsn.rsplit("/", 1)[1]
+    database = team_database.rsplit("/", 1)[1]
     cut = threading.Event()
 
     def progress(phase: str, done: int, total: int) -> None:
         if phase == "reading" and not cut.is_set():  # extraction under way: drop the server
             cut.set()
             sql(
-                dsn.rsplit("/", 1)[0] + "/postgres",
+                team_database.rsplit("/", 1)[0] + "/postgres",
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 f"WHERE datname = '{database}' AND pid <> pg_backend_pid()",
             )
