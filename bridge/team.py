@@ -67,7 +67,11 @@ class TeamChoice:
         """The store's part of map_status and `map build`'s answer."""
         if self.store is None:
             shown = None if self.dsn is None else redact(self.dsn)
-            reason = self.why_none if self.dsn is None or self.mode == "off" else "not opened yet"
+            reason = (
+                self.why_none
+                if self.dsn is None or self.mode == "off"
+                else "not opened: only a build takes rows from it (map build, serve)"
+            )
             return {
                 "inUse": False,
                 "store": shown,

@@ -2,7 +2,8 @@
 
 `scan` lists the files with their stat stamps (map.intake.walk: one stat each),
 and reads only those whose stamp moved; of those, only the ones whose
-content hash moved are extracted (in a process pool when many). The stat
+content hash moved are extracted (in a process pool when many), and with a
+team store only those it holds no row for (map.intake.shared). The stat
 stamp is taken before the read, so an edit racing the read shows up as a
 moved stamp on the next scan.
 

@@ -225,7 +225,8 @@ def _prepare(conn: psycopg.Connection[Any], shown: str) -> bool:
     except pg_errors.InsufficientPrivilege as exc:
         raise TeamStoreError(
             f"{shown}: the team store has no map table yet, and this role may not create it",
-            "run `codeanchor map build` once as the database owner (docs/team-store.md)",
+            "run `codeanchor map build` once as the database owner, or set "
+            '[tool.codeanchor.map] team_store = "off" (docs/team-store.md)',
         ) from exc
     except psycopg.Error as exc:
         raise TeamStoreError(f"{shown}: the team store cannot be used: {first_line(exc)}") from exc
@@ -236,7 +237,8 @@ def _prepare(conn: psycopg.Connection[Any], shown: str) -> bool:
     if rights is None or not rights[0]:
         raise TeamStoreError(
             f"{shown}: this role may not read the team's map rows",
-            f"GRANT SELECT ON {TABLE} TO the role (docs/team-store.md)",
+            f"GRANT SELECT ON {TABLE} TO the role, or set [tool.codeanchor.map] "
+            'team_store = "off" (docs/team-store.md)',
         )
     return bool(rights[1])
 
