@@ -81,6 +81,7 @@ class TeamChoice:
                 "extracted": 0,
                 "published": 0,
                 "refused": 0,
+                "snapshot": None,
             }
         status = self.store.status()
         return {
@@ -92,6 +93,7 @@ class TeamChoice:
             "extracted": status.extracted,
             "published": status.published,
             "refused": status.refused,
+            "snapshot": status.snapshot,
         }
 
     def close(self) -> None:

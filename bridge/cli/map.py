@@ -14,7 +14,7 @@ from bridge.cli.run import run_tool
 from map import SymbolKind
 
 if TYPE_CHECKING:
-    from bridge.contract.map_shapes import BuildAnswer, BuildData
+    from bridge.contract.map_shapes import BuildAnswer, BuildData, PublishAnswer, PublishData
 
 KINDS = ("file", *get_args(SymbolKind))
 """The node kinds `--kind` takes (`NodeKind` of bridge.contract.map_shapes, models not loaded)."""
@@ -32,6 +32,16 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
         "(default: $CODEANCHOR_STORE when it is a postgresql:// DSN)",
     )
     build.set_defaults(handler=_build)
+
+    publish = sub.add_parser(
+        "publish",
+        parents=[parent],
+        help="build the map, then publish it linked as the map of HEAD to the team store (CI)",
+    )
+    publish.add_argument(
+        "--store", metavar="DSN", help="the team's PostgreSQL store (default: $CODEANCHOR_STORE)"
+    )
+    publish.set_defaults(handler=_publish)
 
     status = sub.add_parser("status", parents=[parent], help="files, symbols, edges, stale files")
     status.set_defaults(handler=_status)
@@ -172,8 +182,18 @@ def _walker(direction: Literal["in", "out"]) -> Any:
 
 
 def _build(args: argparse.Namespace) -> int:
+    return _built(args, publish=False)
+
+
+def _publish(args: argparse.Namespace) -> int:
+    return _built(args, publish=True)
+
+
+def _built(args: argparse.Namespace, *, publish: bool) -> int:
     """Open (or build) the map with a progress bar, then update it from the disk; print
     the map_status summary and what this build did (the answer envelope with --json).
+    With a team store, extracts are taken from it and published to it; `publish` then
+    puts the whole map there too, as the map of the checkout's commit.
 
     Runs without an event loop, the answer models or the memory store: a git hook
     or a script waits for a fresh process, and what it loads is most of that wait."""
@@ -188,8 +208,14 @@ def _build(args: argparse.Namespace) -> int:
 
     app = ConfiguredWorkspace(args.root, store=args.store)
     started = time.monotonic()
+    commit = None
     try:
         team = app.team.open(strict=True)
+        if publish and team is None:
+            raise TeamStoreError(
+                f"map publish needs the team's PostgreSQL store: {app.team.why_none}",
+                "pass --store postgresql://... (docs/team-store.md)",
+            )
         with build_progress("building the map", enabled=not args.json) as progress:
             code_map = CodeMap.open(app.root, app.map_settings, progress, team=team)
         if team is not None and team.failure is not None:
@@ -198,6 +224,7 @@ def _build(args: argparse.Namespace) -> int:
                 "the map was built here and saved",
                 "check the PostgreSQL server, then run `codeanchor map build` again",
             )
+        commit = code_map.publish_snapshot() if publish else None
         report = code_map.last_report
         data: BuildData = {
             **summary(code_map.status()),
@@ -208,8 +235,9 @@ def _build(args: argparse.Namespace) -> int:
         }
     finally:
         app.team.close()
-    answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
-        respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
+    shown: BuildData | PublishData = data if commit is None else {**data, "commit": commit}
+    answer: BuildAnswer | PublishAnswer = app.announce(  # an untrusted snapshot_dir was unused
+        respond(shown, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
     )
     if args.json:
         print_json(answer)
@@ -231,6 +259,10 @@ def _build(args: argparse.Namespace) -> int:
             f"{shared['extracted']} extracted here, {shared['published']} rows published, "
             f"{shared['refused']} refused" + (f" ({shared['reason']})" if shared["reason"] else "")
         )
+    if shared["snapshot"]:
+        Console(highlight=False).print(f"started from the team's map of {shared['snapshot']}")
+    if commit is not None:
+        Console(highlight=False).print(f"published the map of {commit} to {shared['store']}")
     for warning in answer["warnings"]:
         report_warning(warning)
     return 0

@@ -310,6 +310,8 @@ class TeamStoreInfo(TypedDict):
     extracted: int
     published: int
     refused: int
+    snapshot: str | None
+    """The commit of the team's linked map this checkout's map started from, if any."""
 
 
 class StatusData(MapSummary):
@@ -334,6 +336,12 @@ class BuildData(MapSummary):
     changedCount: int
     removedCount: int
     teamStore: TeamStoreInfo
+
+
+class PublishData(BuildData):
+    """`map publish --json`: the build's answer, and the commit the map was published as."""
+
+    commit: str
 
 
 class RebuildData(MapData):
@@ -402,6 +410,12 @@ class BuildAnswer(AnswerBase):
     """What `map build --json` prints."""
 
     data: BuildData
+
+
+class PublishAnswer(AnswerBase):
+    """What `map publish --json` prints."""
+
+    data: PublishData
 
 
 class RebuildAnswer(AnswerBase):

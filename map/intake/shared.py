@@ -125,14 +125,14 @@ def accept(path: str, key: RowKey, row: bytes) -> tuple[FileExtract, References]
 def git_object_format(root: Path) -> str | None:
     """The object format of the git repository around `root` ("sha1", "sha256"), or
     None outside git."""
-    found = _git(root, "rev-parse", "--show-object-format")
+    found = git_output(root, "rev-parse", "--show-object-format")
     return None if found is None else found.decode().strip() or "sha1"
 
 
 def committed_blobs(root: Path) -> frozenset[str]:
     """The blob ids of every file committed at HEAD in the repository around `root`
     (empty outside git or before the first commit)."""
-    found = _git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD")
+    found = git_output(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD")
     if found is None:
         return frozenset()
     blobs = (entry.split(b"\t", 1)[0].split(b" ") for entry in found.split(b"\0") if entry)
@@ -158,7 +158,8 @@ def publishable(
     return chosen
 
 
-def _git(root: Path, *command: str) -> bytes | None:
+def git_output(root: Path, *command: str) -> bytes | None:
+    """What `git COMMAND` prints in `root`, or None when it fails (or there is no git)."""
     try:
         done = subprocess.run(["git", *command], cwd=root, capture_output=True, check=False)
     except OSError:

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from disk.errors import OutsideRootError
-from map.errors import MapError
+from map.errors import MapError, TeamStoreError
 from map.graph.names import NameIndex
 from map.intake.ingest import Scan
 from map.intake.shared import SharedOutcome
@@ -42,6 +42,7 @@ from map.progress import BuildProgress, for_phase
 from map.store.graph_feed import GraphFeed
 from map.store.mapstore import MapStore, StoreError, store_file
 from map.store.store_link import relink_in_store
+from map.store.team_snapshot import exact_commit, map_version, packed_store, restore
 from map.store.team_store import TeamStatus, TeamStore
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,9 @@ class CodeMap(StoreBackedMap):
         the graph soon after), a helper process reads the graph's rows from a
         valid store meanwhile (map.store.graph_feed). With a `team` store, files to
         extract are first asked for there, and what is extracted here is published
-        (map.store.team_store); the link stays this checkout's.
+        (map.store.team_store); the link stays this checkout's, but a checkout with no
+        store starts from the team's linked map of its commit or one near it, when
+        there is one (map.store.team_snapshot).
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
@@ -100,6 +103,9 @@ class CodeMap(StoreBackedMap):
         codemap.team = team
         try:
             path = store_file(codemap.root, codemap.settings.snapshot_dir)
+            if team is not None and not path.is_file():  # a new checkout: the team's map?
+                store_file(codemap.root, codemap.settings.snapshot_dir, create=True)
+                team.restored = restore(team, codemap.root, path, codemap._version_key())
             store = MapStore.open(path, str(codemap.root))
             feed = GraphFeed.start(store) if read_graph_ahead else None
             state = store.state()
@@ -209,6 +215,29 @@ class CodeMap(StoreBackedMap):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
+
+    def publish_snapshot(self) -> str:
+        """Put this map, linked and saved, in the team store as the map of the checkout's
+        HEAD commit (map.store.team_snapshot); returns the commit. Raises TeamStoreError
+        without a team store, when the checkout is not exactly its HEAD commit, or when
+        the store refuses it."""
+        if self.team is None:
+            raise TeamStoreError("no team store to publish the map to (--store)")
+        commit = exact_commit(self.root)
+        if commit is None:
+            raise TeamStoreError(
+                f"{self.root}: a map is published only of a checkout that is exactly its "
+                "HEAD commit (modified, staged or untracked files here)",
+                "commit or clean them first, e.g. publish from CI",
+            )
+        self.save()
+        if self._store is None:
+            raise TeamStoreError(f"{self.root}: the map could not be saved, so not published")
+        self.team.put_snapshot(commit, self._version_key(), packed_store(self._store.path))
+        return commit
+
+    def _version_key(self) -> str:
+        return map_version(self.settings.max_file_bytes, self.settings.exclude)
 
     def team_status(self) -> TeamStatus | None:
         """The team store as this process used it (None: the map has none)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,8 @@ from map.extraction.recipe import recipe
 from map.intake.shared import Publishing, RowKey, SharedOutcome
 
 TABLE = "codeanchor_map_rows"
+SNAPSHOTS = "codeanchor_map_snapshots"
+"""A linked map per commit (map.store.team_snapshot)."""
 _LOCK_KEY = 0x6D617073  # "maps": the advisory lock that serializes creating the table
 FETCH_BATCH = 1000
 """Content hashes asked for in one query."""
@@ -52,6 +54,13 @@ _CREATE = f"""CREATE TABLE IF NOT EXISTS {TABLE} (
     extract BYTEA NOT NULL,
     written_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (content_hash, language, extractor, grammar, query)
+)"""
+_CREATE_SNAPSHOTS = f"""CREATE TABLE IF NOT EXISTS {SNAPSHOTS} (
+    commit_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    store BYTEA NOT NULL,
+    written_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (commit_id, version)
 )"""
 _FETCH = (
     f"SELECT content_hash, extract FROM {TABLE} WHERE language = %s AND extractor = %s "
@@ -77,6 +86,8 @@ class TeamStatus:
     extracted: int
     published: int
     refused: int
+    snapshot: str | None = None
+    """The commit of the linked map this checkout's map started from, if it did."""
 
 
 class TeamStore:
@@ -97,6 +108,8 @@ class TeamStore:
         self._read_only: str | None = None
         """Why nothing is published though `publishing` asks for it."""
         self._counts = {"fetched": 0, "extracted": 0, "published": 0, "refused": 0}
+        self.restored: str | None = None
+        """The commit of the snapshot the map started from (map.store.team_snapshot)."""
 
     @classmethod
     def open(cls, dsn: str, publishing: Publishing = "committed") -> TeamStore:
@@ -167,6 +180,52 @@ class TeamStore:
         self._counts["published"] += added
         return added
 
+    def snapshot(self, commits: Sequence[str], version: str) -> tuple[str, bytes] | None:
+        """The linked map of the first of `commits` held for `version` (see
+        map.store.team_snapshot), and that commit; None when there is none, or the
+        role may not read snapshots. Any other failure drops the store."""
+        if self._conn is None or not commits:
+            return None
+        try:
+            found = self._conn.execute(
+                f"SELECT commit_id, store FROM {SNAPSHOTS} "
+                "WHERE version = %s AND commit_id = ANY(%s)",
+                (version, list(commits)),
+                binary=True,
+            ).fetchall()
+        except pg_errors.InsufficientPrivilege:
+            log.info("%s: this role may not read snapshots", self.shown)
+            return None
+        except psycopg.Error as exc:
+            self._drop(f"reading a snapshot failed: {first_line(exc)}")
+            return None
+        held = {commit: bytes(store) for commit, store in found}
+        nearest = next((commit for commit in commits if commit in held), None)
+        return None if nearest is None else (nearest, held[nearest])
+
+    def put_snapshot(self, commit: str, version: str, packed: bytes) -> bool:
+        """Keep `packed` as the linked map of `commit` for `version` unless one is held
+        (never replaced); whether it was added. Raises TeamStoreError when the store is
+        not in use or refuses it."""
+        if self._conn is None:
+            raise TeamStoreError(f"{self.shown}: the team store is not in use ({self._reason})")
+        try:
+            added = self._conn.execute(
+                f"INSERT INTO {SNAPSHOTS} (commit_id, version, store) VALUES (%s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (commit, version, packed),
+            ).rowcount
+        except pg_errors.InsufficientPrivilege as exc:
+            raise TeamStoreError(
+                f"{self.shown}: this role may not publish snapshots",
+                f"GRANT INSERT ON {SNAPSHOTS} to the role that publishes (CI)",
+            ) from exc
+        except psycopg.Error as exc:
+            raise TeamStoreError(
+                f"{self.shown}: publishing the snapshot failed: {first_line(exc)}"
+            ) from exc
+        return added == 1
+
     def record(self, outcome: SharedOutcome) -> None:
         """Count what one scan took from the store and extracted itself."""
         self._counts["fetched"] += outcome.fetched
@@ -186,6 +245,7 @@ class TeamStore:
             self._reason or self._read_only,
             self.publishing,
             **self._counts,
+            snapshot=self.restored,
         )
 
     def close(self) -> None:
@@ -219,9 +279,10 @@ def _prepare(conn: psycopg.Connection[Any], shown: str) -> bool:
     read."""
     try:
         with conn.transaction():
-            if not _exists(conn):
+            if not (_exists(conn, TABLE) and _exists(conn, SNAPSHOTS)):
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
                 conn.execute(_CREATE)
+                conn.execute(_CREATE_SNAPSHOTS)
     except pg_errors.InsufficientPrivilege as exc:
         raise TeamStoreError(
             f"{shown}: the team store has no map table yet, and this role may not create it",
@@ -243,8 +304,8 @@ def _prepare(conn: psycopg.Connection[Any], shown: str) -> bool:
     return bool(rights[1])
 
 
-def _exists(conn: psycopg.Connection[Any]) -> bool:
-    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (TABLE,)).fetchone()
+def _exists(conn: psycopg.Connection[Any], table: str) -> bool:
+    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (table,)).fetchone()
     return bool(row and row[0])
 
 

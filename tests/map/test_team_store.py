@@ -3,9 +3,8 @@ the extracts a first one published, and nothing wrong in the store reaches a map
 
 from __future__ import annotations
 
-import shutil
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from pathlib import Path
 
 import psycopg
@@ -15,55 +14,9 @@ from disk.stamps import content_hash
 from map import CodeMap, MapSettings, TeamStore, TeamStoreError
 from map.intake.shared import RowKey
 from map.store.team_store import TABLE
-from tests.gitrepo import commit_all
-from tests.map.graph_state import FIXTURE, fresh, git, graph_state
+from tests.map.graph_state import fresh, git, graph_state
+from tests.map.team import EXTRA, built, clone, rows, sql
 from tests.pgserver import Postgres
-
-EXTRA = "def doubled(x):\n    return 2 * x\n"
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    """A repository of the map fixture, committed, one file also at a second path."""
-    root = tmp_path / "origin"
-    shutil.copytree(FIXTURE, root)
-    shutil.copy(root / "pkg" / "util.py", root / "pkg" / "util_copy.py")
-    commit_all(root, "start")
-    return root
-
-
-def clone(origin: Path, where: Path) -> Path:
-    """A clone of `origin` at `where`."""
-    where.parent.mkdir(parents=True, exist_ok=True)
-    git(origin, "clone", "-q", str(origin), str(where))
-    return where
-
-
-def rows(dsn: str) -> int:
-    with psycopg.connect(dsn) as conn:
-        found = conn.execute(f"SELECT count(*) FROM {TABLE}").fetchone()
-    return int(found[0]) if found else 0
-
-
-def sql(dsn: str, statement: str) -> None:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(statement.encode())
-
-
-@pytest.fixture(autouse=True)
-def opened() -> Iterator[list[TeamStore]]:
-    """The team stores a test opened, closed at its end."""
-    stores: list[TeamStore] = []
-    yield stores
-    for store in stores:
-        store.close()
-
-
-def built(root: Path, dsn: str, opened: list[TeamStore]) -> tuple[CodeMap, TeamStore]:
-    """The map of `root` built with the team store at `dsn`, and that store."""
-    team = TeamStore.open(dsn)
-    opened.append(team)
-    return CodeMap.open(root, team=team), team
 
 
 def test_a_second_clone_elsewhere_takes_every_extract_and_builds_the_same_map(
