@@ -8,14 +8,20 @@ clone:
 
     cold local build      a clone, no store: the baseline
     first clone           --store, the store empty: extracts everything, publishes it
-    second clone          --store, at another path, the store filled by the first
+    second clone          --store, at another path, the store's rows filled by the
+                          first (no linked map yet): extracts nothing, links
+    CI: map publish       `map publish` in the first clone: its linked map, as the
+                          map of its commit
+    clone at that commit  --store, a third path: starts from the linked map
     a clone one commit later
                           CHANGED files edited and committed in the origin, cloned
-                          again: only those are extracted (the run fails otherwise)
+                          again: starts from the parent's linked map, extracts only
+                          those files (the run fails otherwise) and relinks
 
-and the store's size (its table with indexes, and the rows' bytes) per MB of source.
-The second clone's map must equal the local build's (nodes with their attributes,
-edges with theirs, open uses; compared untimed): the run fails otherwise.
+and the store's size (the rows' table with its index, the rows' bytes, the linked
+map) per MB of source. The maps of the second clone and of the clone at the
+published commit must equal the local build's (nodes with their attributes, edges
+with theirs, open uses; compared untimed): the run fails otherwise.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from typing import Any
 import psycopg
 
 from map import CodeMap
-from map.store.team_store import TABLE
+from map.store.team_store import SNAPSHOTS, TABLE
 from mapbench.build import PROBE
 from mapbench.procs import Exited, codeanchor, run_to_exit
 from tests.gitrepo import commit_all, git
@@ -38,8 +44,10 @@ from tests.pgserver import running_postgres
 
 COLD = "cold local build: fresh `map build`, no store"
 FIRST = "team store: first clone, store empty (extract all, publish)"
-SECOND = "team store: second clone at another path, store filled"
-LATER = "team store: a clone one commit later"
+SECOND = "team store: second clone at another path, rows filled, no linked map"
+PUBLISH = "team store: CI's `map publish` of the first clone (linked map)"
+LINKED = "team store: a clone at the published commit (linked map)"
+LATER = "team store: a clone one commit later (parent's linked map)"
 CHANGED = 3
 """Files edited in the commit the last clone is one later by."""
 
@@ -67,7 +75,16 @@ def team(root: Path, args: dict[str, Any]) -> dict[str, Any]:
             _record(timings, notes, peaks, SECOND, second, data)
             notes[SECOND].append(f"{second.seconds / cold.seconds:.0%} of the cold local build")
             notes[SECOND].append(_same_map(second_root, local))
-            notes[SECOND].append(_store_size(dsn, float(args["megabytes"])))
+            published, data = _build(scratch / "a" / "repo", dsn, "publish")
+            _record(timings, notes, peaks, PUBLISH, published, data)
+            notes[PUBLISH].append(_store_size(dsn, float(args["megabytes"])))
+            linked_root = _clone(origin, scratch / "third" / "checkout")
+            linked, data = _build(linked_root, dsn)
+            if data["teamStore"]["snapshot"] is None:
+                raise RuntimeError("a clone at the published commit did not take its linked map")
+            _record(timings, notes, peaks, LINKED, linked, data)
+            notes[LINKED].append(f"{linked.seconds / cold.seconds:.0%} of the cold local build")
+            notes[LINKED].append(_same_map(linked_root, local))
             edited = _commit_edits(origin, _edited(origin, [str(args["file"]), *args["others"]]))
             later, data = _build(_clone(origin, scratch / "c" / "repo"), dsn)
             if data["teamStore"]["extracted"] != len(edited):
@@ -93,10 +110,12 @@ def _clone(origin: Path, where: Path) -> Path:
     return where
 
 
-def _build(root: Path, dsn: str | None = None) -> tuple[Exited, dict[str, Any]]:
-    """A fresh `map build` of `root` (with the team store at `dsn`) to its exit."""
+def _build(
+    root: Path, dsn: str | None = None, action: str = "build"
+) -> tuple[Exited, dict[str, Any]]:
+    """A fresh `map build` (or `action`) of `root`, with the team store at `dsn`, to its exit."""
     store = [] if dsn is None else ["--store", dsn]
-    done = run_to_exit(codeanchor("map", "build", "--root", str(root), "--json", *store))
+    done = run_to_exit(codeanchor("map", action, "--root", str(root), "--json", *store))
     if done.returncode != 0:
         last = done.stderr.strip().splitlines()[-1:] or ["no output"]
         raise RuntimeError(f"map build exited {done.returncode}: {last[0]}")
@@ -120,6 +139,7 @@ def _record(
         said.append(
             f"{shared['fetched']} files taken, {shared['extracted']} extracted, "
             f"{shared['published']} published, {shared['refused']} refused"
+            + (f", from the linked map of {shared['snapshot'][:10]}" if shared["snapshot"] else "")
         )
     notes[label] = said
 
@@ -140,12 +160,14 @@ def _store_size(dsn: str, megabytes: float) -> str:
     with psycopg.connect(dsn) as conn:
         found = conn.execute(
             f"SELECT pg_total_relation_size('{TABLE}'), coalesce(sum(octet_length(extract)), 0), "
-            f"count(*) FROM {TABLE}"
+            f"count(*), (SELECT coalesce(sum(octet_length(store)), 0) FROM {SNAPSHOTS}) "
+            f"FROM {TABLE}"
         ).fetchone()
-    table, rows_bytes, rows = found if found else (0, 0, 0)
+    table, rows_bytes, rows, linked = found if found else (0, 0, 0, 0)
     return (
-        f"store {table / 1e6:.1f} MB ({table / 1e6 / megabytes:.2f} MB per MB of source; "
-        f"rows {rows_bytes / 1e6:.1f} MB, {rows} rows)"
+        f"rows table {table / 1e6:.1f} MB ({table / 1e6 / megabytes:.2f} MB per MB of source; "
+        f"rows {rows_bytes / 1e6:.1f} MB, {rows} rows); linked map of a commit "
+        f"{linked / 1e6:.1f} MB ({linked / 1e6 / megabytes:.2f} MB per MB)"
     )
 
 
