@@ -15,6 +15,7 @@ from tests.adversarial.cli import Done
 from tests.bridge.mcp_session import call, example_repo, serve
 from tests.bridge.test_cli import envelope, run_cli
 from tests.map.graph_state import git
+from tests.map.team import clone
 
 TIMEOUT_S = 120.0
 
@@ -25,24 +26,18 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _clone(origin: Path, where: Path) -> Path:
-    where.parent.mkdir(parents=True, exist_ok=True)
-    git(origin, "clone", "-q", str(origin), str(where))
-    return where
-
-
 def test_map_build_in_a_second_clone_takes_every_extract_from_the_store(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, team_database: str
 ) -> None:
     origin = example_repo(tmp_path / "origin", watch=False)
     first = run_cli(
-        capsys, _clone(origin, tmp_path / "a"), "map", "build", "--store", team_database, "--json"
+        capsys, clone(origin, tmp_path / "a"), "map", "build", "--store", team_database, "--json"
     )
     published = envelope(first)["data"]
     assert published["teamStore"]["inUse"] is True
     assert published["teamStore"]["published"] == published["files"]
 
-    second_root = _clone(origin, tmp_path / "b" / "elsewhere")
+    second_root = clone(origin, tmp_path / "b" / "elsewhere")
     second = envelope(
         run_cli(capsys, second_root, "map", "build", "--store", team_database, "--json")
     )["data"]
@@ -97,7 +92,7 @@ def test_serve_in_a_second_clone_builds_from_the_store(
     envelope(
         run_cli(
             capsys,
-            _clone(origin, tmp_path / "a"),
+            clone(origin, tmp_path / "a"),
             "map",
             "build",
             "--store",
@@ -105,7 +100,7 @@ def test_serve_in_a_second_clone_builds_from_the_store(
             "--json",
         )
     )
-    root = _clone(origin, tmp_path / "b")
+    root = clone(origin, tmp_path / "b")
     monkeypatch.setenv("CODEANCHOR_STORE", team_database)
 
     async def scenario() -> None:
@@ -116,3 +111,42 @@ def test_serve_in_a_second_clone_builds_from_the_store(
         assert (team["fetched"], team["extracted"]) == (status["files"], 0)
 
     asyncio.run(asyncio.wait_for(scenario(), TIMEOUT_S))
+
+
+def test_map_publish_gives_a_later_clone_the_linked_map_of_its_commit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, team_database: str
+) -> None:
+    origin = example_repo(tmp_path / "origin", watch=False)
+    ci = clone(origin, tmp_path / "ci")
+    published = envelope(run_cli(capsys, ci, "map", "publish", "--store", team_database, "--json"))
+    commit = git(origin, "rev-parse", "HEAD").strip()
+    assert published["data"]["commit"] == commit
+
+    later = envelope(
+        run_cli(
+            capsys,
+            clone(origin, tmp_path / "dev"),
+            "map",
+            "build",
+            "--store",
+            team_database,
+            "--json",
+        )
+    )["data"]
+    assert later["teamStore"]["snapshot"] == commit
+    assert (later["files"], later["symbols"], later["edges"]) == (
+        published["data"]["files"],
+        published["data"]["symbols"],
+        published["data"]["edges"],
+    )
+
+
+def test_map_publish_refuses_a_checkout_that_is_not_its_commit_or_has_no_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, team_database: str
+) -> None:
+    root = example_repo(tmp_path, watch=False)
+    (root / "shop" / "draft.py").write_text("def draft():\n    return 1\n")
+    dirty = run_cli(capsys, root, "map", "publish", "--store", team_database, "--json")
+    assert dirty.code == 2 and "exactly its HEAD commit" in dirty.json()["error"]["message"]
+    no_store = run_cli(capsys, root, "map", "publish", "--json")
+    assert no_store.code == 2 and no_store.json()["error"]["code"] == "bad_store"
