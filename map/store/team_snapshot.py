@@ -33,6 +33,8 @@ NEARBY = 50
 """How many of HEAD's last commits a new checkout looks for a snapshot among."""
 PACK_LEVEL = 6
 """zlib's level for a snapshot: written once by CI, read by every new checkout."""
+CHUNK_BYTES = 1 << 20
+"""A snapshot is packed and unpacked this many bytes at a time."""
 _MAP = Path(__file__).resolve().parents[1]
 
 
@@ -62,7 +64,8 @@ def map_version(max_file_bytes: int, exclude: Sequence[str]) -> str:
 
 def packed_store(path: Path) -> bytes:
     """The map store at `path` as one compressed SQLite file (a consistent copy, taken
-    with SQLite's backup while the store may be written)."""
+    with SQLite's backup while the store may be written; compressed as it is read, so
+    only the compressed bytes are ever held whole)."""
     with tempfile.TemporaryDirectory(prefix="codeanchor-snapshot-") as scratch:
         copy = Path(scratch) / "map.sqlite"
         source = sqlite3.connect(path)
@@ -72,7 +75,13 @@ def packed_store(path: Path) -> bytes:
         finally:
             target.close()
             source.close()
-        return zlib.compress(copy.read_bytes(), PACK_LEVEL)
+        packer = zlib.compressobj(PACK_LEVEL)
+        parts: list[bytes] = []
+        with copy.open("rb") as stored:
+            while chunk := stored.read(CHUNK_BYTES):
+                parts.append(packer.compress(chunk))
+        parts.append(packer.flush())
+        return b"".join(parts)
 
 
 def restore(snapshots: Snapshots, root: Path, path: Path, version: str) -> str | None:
@@ -87,9 +96,12 @@ def restore(snapshots: Snapshots, root: Path, path: Path, version: str) -> str |
     fresh = path.with_name(path.name + ".team")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fresh.write_bytes(zlib.decompress(packed))
+        _unpack(packed, fresh)
+        del packed
         with sqlite3.connect(fresh) as db:
             db.execute("UPDATE meta SET value = ? WHERE key = 'root'", (str(root),))
+            db.execute("UPDATE files SET size = -1")  # no stamp of another disk may match
+            db.execute("UPDATE skipped SET size = -1")
         db.close()
         for side in SIDE_FILES:
             Path(str(path) + side).unlink(missing_ok=True)
@@ -98,6 +110,17 @@ def restore(snapshots: Snapshots, root: Path, path: Path, version: str) -> str |
         fresh.unlink(missing_ok=True)
         return None
     return commit
+
+
+def _unpack(packed: bytes, into: Path) -> None:
+    """Write the SQLite file `packed` holds to `into`, a chunk at a time."""
+    unpacker = zlib.decompressobj()
+    with into.open("wb") as out:
+        for start in range(0, len(packed), CHUNK_BYTES):
+            out.write(unpacker.decompress(packed[start : start + CHUNK_BYTES]))
+        out.write(unpacker.flush())
+    if not unpacker.eof:
+        raise zlib.error("the snapshot ends early")
 
 
 def nearby_commits(root: Path) -> list[str]:
