@@ -20,7 +20,7 @@ from bridge.config import ConfigError
 from disk.database import STORE_ENV, is_postgres_dsn, redact
 
 if TYPE_CHECKING:
-    from bridge.contract.map_shapes import TeamStoreInfo
+    from bridge.contract.team_shapes import TeamStoreInfo
     from map import TeamStore
 
 MODES = ("committed", "all", "read", "off")

@@ -14,6 +14,7 @@ from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
 from bridge.contract.schema_types import Completeness, SeenAs
+from bridge.contract.team_shapes import TeamStoreInfo
 from map import EdgeKind, SymbolKind, UnresolvedWhy, WatchStatus
 from verify import MapReasonCode, UncheckedReason
 
@@ -294,24 +295,6 @@ class MapSummary(TypedDict):
     staleFiles: list[str]
     builtAt: str
     lastBuildSeconds: float
-
-
-class TeamStoreInfo(TypedDict):
-    """The map rows a team shares (docs/team-store.md): whether this map uses them
-    (`reason`: why not, or why it publishes nothing), which of its extracts it
-    publishes, and, since the process started, files taken from the store, extracted
-    here, rows published and rows refused (corrupt, or of another content)."""
-
-    inUse: bool
-    store: str | None
-    reason: str | None
-    publishing: Literal["committed", "all", "none"]
-    fetched: int
-    extracted: int
-    published: int
-    refused: int
-    snapshot: str | None
-    """The commit of the team's linked map this checkout's map started from, if any."""
 
 
 class StatusData(MapSummary):
