@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from disk.errors import OutsideRootError
 from map.errors import MapError, TeamStoreError
@@ -43,7 +44,9 @@ from map.store.graph_feed import GraphFeed
 from map.store.mapstore import MapStore, StoreError, store_file
 from map.store.store_link import relink_in_store
 from map.store.team_snapshot import exact_commit, map_version, packed_store, restore
-from map.store.team_store import TeamStatus, TeamStore
+
+if TYPE_CHECKING:  # the PostgreSQL driver loads only with a team store
+    from map.store.team_store import TeamStatus, TeamStore
 
 log = logging.getLogger(__name__)
 
