@@ -189,3 +189,17 @@ def test_an_unreachable_store_is_one_line(postgres: Postgres) -> None:
     with pytest.raises(TeamStoreError) as raised:
         TeamStore.open(wrong)
     assert "\n" not in str(raised.value) and "pw-hidden" not in str(raised.value)
+
+
+def test_a_store_told_to_take_all_publishes_uncommitted_edits_too(
+    origin: Path, tmp_path: Path, team_database: str, opened: list[TeamStore]
+) -> None:
+    root = clone(origin, tmp_path / "a" / "repo")
+    (root / "pkg" / "extra.py").write_text(EXTRA)  # not committed
+    team = TeamStore.open(team_database, "all")
+    opened.append(team)
+    code_map = CodeMap.open(root, team=team)
+    assert team.status().published == len(code_map.files()) - 1  # util.py twice: one row
+    later, other = built(clone(origin, tmp_path / "b" / "repo"), team_database, opened)
+    assert other.status().extracted == 0
+    assert "pkg/extra.py" not in later.files()  # its row is shared, not the file
