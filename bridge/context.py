@@ -164,9 +164,7 @@ class AppContext(ConfiguredWorkspace):
             if self._map is None:
                 self._built_for_answer = self._scratch is not None
                 progress = build_progress()
-                opened = partial(CodeMap.open, self.root, self.map_settings, progress)
-                ahead = self.serving  # a server loads the graph soon: see map.store.graph_feed
-                code_map = await asyncio.to_thread(opened, refresh=False, read_graph_ahead=ahead)
+                code_map = await asyncio.to_thread(self._open_map, progress)
                 if self.serving:
                     if self.config.bridge.watch:
                         await self._watch(code_map)
@@ -176,6 +174,17 @@ class AppContext(ConfiguredWorkspace):
                 self._loading = True
                 self._spawn(self._load_graph(self._map))
             return self._map
+
+    def _open_map(self, progress: BuildProgress | None) -> CodeMap:
+        """The map as its store holds it, else built; with the team store when it is
+        to be built or kept up to date (a server), which a one-shot reader of a store
+        never is (see `_opened_map`)."""
+        building = self.serving or not CodeMap.has_store(self.root, self.map_settings)
+        team = self.team.open(strict=False) if building else None
+        ahead = self.serving  # a server loads the graph soon: see map.store.graph_feed
+        return CodeMap.open(
+            self.root, self.map_settings, progress, refresh=False, read_graph_ahead=ahead, team=team
+        )
 
     @staticmethod
     def _refresh(code_map: CodeMap, progress: BuildProgress | None) -> None:
@@ -282,6 +291,7 @@ class AppContext(ConfiguredWorkspace):
         if self._live is not None:
             await self._live.aclose()
             self._live = None
+        self.team.close()
         if self._scratch is not None:
             self._scratch.cleanup()
             self._scratch = None

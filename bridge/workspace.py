@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bridge.config import Config, build_dataclass, catalog_of, memory_settings
 from bridge.contract.envelope import Envelope, check_budget
+from bridge.team import TeamChoice
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
 from map import MapSettings
@@ -21,7 +22,9 @@ from map import MapSettings
 class ConfiguredWorkspace:
     """Root, configuration, trust and settings of one workspace."""
 
-    def __init__(self, root: Path, config: Config | None = None) -> None:
+    def __init__(
+        self, root: Path, config: Config | None = None, *, store: str | None = None
+    ) -> None:
         self.root = root.resolve()
         if config is None:
             self.config, self.trust = load_trusted(self.root)
@@ -36,6 +39,8 @@ class ConfiguredWorkspace:
         )
         self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
         self.memory_settings = memory_settings(self.config)
+        self.team = TeamChoice(self.map_settings.team_store, store)
+        """The team store of map rows (`store`: `--store`, else $CODEANCHOR_STORE)."""
 
     def announce(self, envelope: Envelope) -> Envelope:
         """Put what this process says once (an untrusted configuration) at the head of

@@ -54,7 +54,11 @@ the package attribute is the module.
     UnresolvedUse, UnresolvedWhy, UseTie
                        a use linking left open (to nothing of ours, or a
                        guess), and why; what one use was tied to (unresolved)
-    MapError, UnknownNodeError, SnapshotError     the error tree (errors)
+    TeamStore, TeamStatus
+                       the map rows a team shares in PostgreSQL, by content
+                       (team_store)
+    MapError, UnknownNodeError, SnapshotError, TeamStoreError
+                       the error tree (errors)
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ from typing import TYPE_CHECKING
 from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
-    from map.errors import MapError, SnapshotError, UnknownNodeError
+    from map.errors import MapError, SnapshotError, TeamStoreError, UnknownNodeError
     from map.extraction.extract import extract_file
     from map.extraction.fingerprint import TokenIndex, comment_spans, fingerprint_text
     from map.extraction.languages import LANGUAGES, grammar, language_for
@@ -89,10 +93,12 @@ if TYPE_CHECKING:
         SymbolKind,
     )
     from map.progress import BuildPhase, BuildProgress
+    from map.store.team_store import TeamStatus, TeamStore
 
 _HOME = {
     "map.live.codemap": ("BuildReport", "CodeMap", "MapSettings", "MapStatus"),
-    "map.errors": ("MapError", "SnapshotError", "UnknownNodeError"),
+    "map.errors": ("MapError", "SnapshotError", "TeamStoreError", "UnknownNodeError"),
+    "map.store.team_store": ("TeamStatus", "TeamStore"),
     "map.extraction.extract": ("extract_file",),
     "map.extraction.fingerprint": ("TokenIndex", "comment_spans", "fingerprint_text"),
     "map.graph.mapgraph": ("MapGraph", "import_graph_library"),
@@ -147,6 +153,9 @@ __all__ = [
     "Symbol",
     "SymbolDetails",
     "SymbolKind",
+    "TeamStatus",
+    "TeamStore",
+    "TeamStoreError",
     "TokenIndex",
     "UnknownNodeError",
     "UnresolvedUse",

@@ -2,7 +2,8 @@
 
 MapError
 ├── UnknownNodeError   no node with that ID; `.suggestions` holds the nearest IDs
-└── SnapshotError      a snapshot on disk cannot be trusted (internal: the map is rebuilt)
+├── SnapshotError      a snapshot on disk cannot be trusted (internal: the map is rebuilt)
+└── TeamStoreError     the team's shared store cannot be used (`.hint` says what to do)
 """
 
 from __future__ import annotations
@@ -28,3 +29,12 @@ class UnknownNodeError(MapError):
 
 class SnapshotError(MapError):
     """A snapshot is corrupt, of another schema or of another root."""
+
+
+class TeamStoreError(MapError):
+    """The team store (map.store.team_store) cannot be reached or used; never shows a
+    password. `hint` says what to do."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint

@@ -10,8 +10,7 @@ job per module:
     refs       parse `path`, `path#Qual.Name`, `path:START-END` (confined to the root)
     stores     which store holds a workspace's memories, and opening it
     store      SQLite (WAL, schema version, one transaction per write)
-    pg_store   PostgreSQL, one database shared by a team
-    dsn        a PostgreSQL address: telling one, showing it without its password
+    pg_store   PostgreSQL, one database shared by a team (its address: disk.database)
     sql_store  the operations both stores run, in SQL; rows: the row codec;
                tables: the columns both stores keep
     git        git plumbing: HEAD, branch, changes since a commit, merge base
@@ -55,8 +54,8 @@ from typing import TYPE_CHECKING
 from disk.front_door import lazy_getattr
 
 if TYPE_CHECKING:
+    from disk.database import redact
     from memory.changes import Diff, Touched, diff_files, symbol_changes
-    from memory.dsn import redact
     from memory.errors import (
         MemoryDomainError,
         MemoryInputError,
@@ -108,7 +107,7 @@ if TYPE_CHECKING:
 
 _HOME = {
     "memory.changes": ("Diff", "Touched", "diff_files", "symbol_changes"),
-    "memory.dsn": ("redact",),
+    "disk.database": ("redact",),
     "memory.errors": (
         "MemoryDomainError",
         "MemoryInputError",

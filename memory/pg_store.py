@@ -22,12 +22,10 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from memory.dsn import redact
+from disk.database import DatabaseError, connect, first_line, redact
 from memory.errors import MemoryStoreError
 from memory.pg_schema import upgrade
 from memory.sql_store import SqlMemoryStore
-
-CONNECT_TIMEOUT_S = 10
 
 
 class PgMemoryStore(SqlMemoryStore):
@@ -66,7 +64,7 @@ class PgMemoryStore(SqlMemoryStore):
         except psycopg.OperationalError as exc:
             raise MemoryStoreError(
                 f"{self.path}: the database connection failed mid-write; nothing of this "
-                f"write was kept ({_first_line(exc)})",
+                f"write was kept ({first_line(exc)})",
                 hint="retry; check that the PostgreSQL server is running",
             ) from exc
 
@@ -89,37 +87,7 @@ class PgMemoryStore(SqlMemoryStore):
 
 
 def _connect(dsn: str) -> psycopg.Connection[Any]:
-    shown = redact(dsn)
     try:
-        return psycopg.connect(dsn, connect_timeout=CONNECT_TIMEOUT_S, autocommit=True)
-    except psycopg.OperationalError as exc:
-        raise MemoryStoreError(
-            f"{shown}: cannot connect to the memory store: {_why(exc)}", hint=_fix(exc)
-        ) from exc
-    except psycopg.ProgrammingError as exc:
-        raise MemoryStoreError(f"{shown}: not a usable PostgreSQL address ({exc})") from exc
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
-def _why(exc: psycopg.OperationalError) -> str:
-    text = str(exc)
-    if "password authentication failed" in text or "no password supplied" in text:
-        return "the password was refused"
-    if "does not exist" in text and "database" in text:
-        return "the database does not exist"
-    if "role" in text and "does not exist" in text:
-        return "the user (role) does not exist"
-    return _first_line(exc).split(": ", 1)[-1]
-
-
-def _fix(exc: psycopg.OperationalError) -> str:
-    text = str(exc)
-    if "password" in text:
-        return "check the password (DSN, PGPASSWORD or ~/.pgpass)"
-    if "does not exist" in text and "database" in text:
-        return "create it (createdb NAME) or fix the database name in the DSN"
-    return "check the host, port and that the PostgreSQL server is running"
+        return connect(dsn, "the memory store")
+    except DatabaseError as exc:
+        raise MemoryStoreError(exc.message, hint=exc.hint) from exc

@@ -13,15 +13,14 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from disk.database import STORE_ENV, is_postgres_dsn
 from disk.statedir import state_file
-from memory.dsn import is_postgres_dsn
 from memory.git import CommitStamp
 from memory.identity import repository_identity
 from memory.model import Anchor, Memory, MemoryStatus
 from memory.store import MemoryStore, default_store_path
 from memory.storefile import STORE_NAME
 
-STORE_ENV = "CODEANCHOR_STORE"
 StoreLocation = Path | str
 """A SQLite file's path, or a PostgreSQL DSN (a str)."""
 

@@ -53,6 +53,15 @@ as the map's do, with no automatic garbage collection, the table in
 mapbench/report.py). Progress goes to stderr, the table to stdout, or JSON
 with --json.
 
+and, when asked for (`--measure team`: it needs PostgreSQL's server programs), the
+map shared by a team (scripts/mapbench/team.py) through a throwaway PostgreSQL
+server, each a fresh `map build` process in its own git clone of the corpus:
+
+    team          a cold local build (no store) beside a first clone with an empty
+                  store, a second clone at another path with the filled store (its
+                  map must equal the local build's), a clone one commit later (3
+                  files changed: only those extracted), and the store's size per MB
+
 With --languages it runs floor-parse and cold (or the --measure given) on one
 real project per language the map reads instead (mapbench/languages.py: flask,
 zod, mux, ujson and the projects of issue 24, pinned, fetched into a cache on

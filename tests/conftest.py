@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lsp.catalog import locate
+from tests.pgserver import Postgres, running_postgres
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -29,3 +31,17 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A real PostgreSQL server for the whole session (stopped at its end), started by
+    the first test that asks for it."""
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture
+def team_database(postgres: Postgres, request: pytest.FixtureRequest) -> str:
+    """A fresh, empty database for one test; its DSN."""
+    return postgres.create_database(f"t_{abs(hash(request.node.nodeid)):x}")

@@ -15,7 +15,7 @@ from bridge.cli.views import map as views
 from map import SymbolKind
 
 if TYPE_CHECKING:
-    from bridge.contract.map_shapes import BuildAnswer, BuildData
+    from bridge.contract.map_shapes import BuildAnswer, BuildData, PublishAnswer, PublishData
 
 KINDS = ("file", *get_args(SymbolKind))
 """The node kinds `--kind` takes (`NodeKind` of bridge.contract.map_shapes, models not loaded)."""
@@ -26,7 +26,23 @@ def register(map_parser: argparse.ArgumentParser, parent: argparse.ArgumentParse
     sub = map_parser.add_subparsers(dest="map_command", required=True, metavar="ACTION")
 
     build = sub.add_parser("build", parents=[parent], help="build or update the map (incremental)")
+    build.add_argument(
+        "--store",
+        metavar="DSN",
+        help="the team's PostgreSQL store to take extracts from and publish to "
+        "(default: $CODEANCHOR_STORE when it is a postgresql:// DSN)",
+    )
     build.set_defaults(handler=_build)
+
+    publish = sub.add_parser(
+        "publish",
+        parents=[parent],
+        help="build the map, then publish it linked as the map of HEAD to the team store (CI)",
+    )
+    publish.add_argument(
+        "--store", metavar="DSN", help="the team's PostgreSQL store (default: $CODEANCHOR_STORE)"
+    )
+    publish.set_defaults(handler=_publish)
 
     status = sub.add_parser("status", parents=[parent], help="files, symbols, edges, stale files")
     status.set_defaults(handler=_status)
@@ -175,8 +191,18 @@ def _walker(direction: Literal["in", "out"]) -> Any:
 
 
 def _build(args: argparse.Namespace) -> int:
+    return _built(args, publish=False)
+
+
+def _publish(args: argparse.Namespace) -> int:
+    return _built(args, publish=True)
+
+
+def _built(args: argparse.Namespace, *, publish: bool) -> int:
     """Open (or build) the map with a progress bar, then update it from the disk; print
     the map_status summary and what this build did (the answer envelope with --json).
+    With a team store, extracts are taken from it and published to it; `publish` then
+    puts the whole map there too, as the map of the checkout's commit.
 
     Runs without an event loop, the answer models or the memory store: a git hook
     or a script waits for a fresh process, and what it loads is most of that wait."""
@@ -186,21 +212,40 @@ def _build(args: argparse.Namespace) -> int:
     from bridge.contract.envelope import respond
     from bridge.tools.map_summary import summary
     from bridge.workspace import ConfiguredWorkspace
-    from map import CodeMap
+    from map import CodeMap, TeamStoreError
 
-    app = ConfiguredWorkspace(args.root)
+    app = ConfiguredWorkspace(args.root, store=args.store)
     started = time.monotonic()
-    with build_progress("building the map", enabled=not args.json) as progress:
-        code_map = CodeMap.open(app.root, app.map_settings, progress)
-    report = code_map.last_report
-    data: BuildData = {
-        **summary(code_map.status()),
-        "durationSeconds": round(time.monotonic() - started, 3),
-        "changedCount": len(report.files_changed) if report else 0,
-        "removedCount": len(report.files_removed) if report else 0,
-    }
-    answer: BuildAnswer = app.announce(  # an untrusted snapshot_dir was not used
-        respond(data, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
+    commit = None
+    try:
+        team = app.team.open(strict=True)
+        if publish and team is None:
+            raise TeamStoreError(
+                f"map publish needs the team's PostgreSQL store: {app.team.why_none}",
+                "pass --store postgresql://... (docs/team-store.md)",
+            )
+        with build_progress("building the map", enabled=not args.json) as progress:
+            code_map = CodeMap.open(app.root, app.map_settings, progress, team=team)
+        if team is not None and team.failure is not None:
+            raise TeamStoreError(
+                f"{team.shown}: the team store was lost during the build ({team.failure}); "
+                "the map was built here and saved",
+                "check the PostgreSQL server, then run `codeanchor map build` again",
+            )
+        commit = code_map.publish_snapshot() if publish else None
+        report = code_map.last_report
+        data: BuildData = {
+            **summary(code_map.status()),
+            "durationSeconds": round(time.monotonic() - started, 3),
+            "changedCount": len(report.files_changed) if report else 0,
+            "removedCount": len(report.files_removed) if report else 0,
+            "teamStore": app.team.info(),
+        }
+    finally:
+        app.team.close()
+    shown: BuildData | PublishData = data if commit is None else {**data, "commit": commit}
+    answer: BuildAnswer | PublishAnswer = app.announce(  # an untrusted snapshot_dir was unused
+        respond(shown, budget_tokens=app.budget(None), map_built_at=data["builtAt"])
     )
     show(args, answer, lambda page, envelope: views.build(page, envelope, str(app.root)))
     return 0

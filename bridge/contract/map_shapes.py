@@ -14,6 +14,7 @@ from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
 from bridge.contract.schema_types import Completeness, SeenAs
+from bridge.contract.team_shapes import TeamStoreInfo
 from map import EdgeKind, SymbolKind, UnresolvedWhy, WatchStatus
 from verify import MapReasonCode, UncheckedReason
 
@@ -312,6 +313,7 @@ class StatusData(MapSummary):
     """map_status."""
 
     watcher: WatcherInfo
+    teamStore: TeamStoreInfo
     graphLoaded: bool
     """False while a restarted server still loads its graph: search, outline, status
     and one-hop neighbours answer from the store meanwhile; ranking, paths, impact
@@ -329,6 +331,13 @@ class BuildData(MapSummary):
     durationSeconds: float
     changedCount: int
     removedCount: int
+    teamStore: TeamStoreInfo
+
+
+class PublishData(BuildData):
+    """`map publish --json`: the build's answer, and the commit the map was published as."""
+
+    commit: str
 
 
 class RebuildData(MapData):
@@ -397,6 +406,12 @@ class BuildAnswer(AnswerBase):
     """What `map build --json` prints."""
 
     data: BuildData
+
+
+class PublishAnswer(AnswerBase):
+    """What `map publish --json` prints."""
+
+    data: PublishData
 
 
 class RebuildAnswer(AnswerBase):

@@ -29,7 +29,7 @@ from lsp import (
     UnsupportedFileError,
     UnsupportedQueryError,
 )
-from map import BadPatternError, MapError, UnknownNodeError, language_for
+from map import BadPatternError, MapError, TeamStoreError, UnknownNodeError, language_for
 from memory import (
     MemoryDomainError,
     MemoryInputError,
@@ -54,6 +54,8 @@ def as_tool_error(exc: Exception) -> ToolError | None:
         )
     if isinstance(exc, BadPatternError):
         return BadInputError(str(exc), code="bad_pattern", hint=exc.hint)
+    if isinstance(exc, TeamStoreError):
+        return BadInputError(str(exc), code="bad_store", hint=exc.hint)
     if isinstance(exc, MapError):
         return ToolError(str(exc), code="map_error")
     if isinstance(exc, MemoryDomainError):

@@ -66,6 +66,7 @@ async def map_status(app: AppContext) -> StatusAnswer:
     data = StatusData(
         **summary(code_map.status()),
         watcher=watcher_info(app.watcher_state()),
+        teamStore=app.team.info(),
         graphLoaded=code_map.graph_loaded,
         linkLoaded=code_map.link_loaded,
         caches=cast("CacheCounts", app.cache_counts()),

@@ -111,13 +111,20 @@ def source_of(path: str, data: bytes) -> tuple[str, bytes]:
     A `.h` header that holds C++ is C++. Raises ValueError for an unsupported
     extension and disk.errors.UndecodableFileError when `data` is not UTF-8.
     """
-    language = language_for(path)
+    language = language_of(path, data)
     if language is None:
         raise ValueError(f"{path}: no extractor for this file extension")
-    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(data):
-        language = "cpp"
     decode_source(data, path=path)
     return language, data[len(_BOM) :] if data.startswith(_BOM) else data
+
+
+def language_of(path: str, data: bytes) -> str | None:
+    """The language `data` at `path` is extracted as (None: no extractor): its
+    extension's, but C++ for a `.h` header that holds C++."""
+    language = language_for(path)
+    if language == "c" and path.endswith(".h") and _CPP_MARKERS.search(data):
+        return "cpp"
+    return language
 
 
 def qualified_symbols(

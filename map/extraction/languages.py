@@ -106,15 +106,24 @@ def language_for(path: str) -> str | None:
     return EXTENSIONS.get(posixpath.splitext(path)[1].lower())
 
 
-@cache
-def grammar(language: str) -> Language:
-    """The compiled tree-sitter grammar of `language` (a name in LANGUAGES)."""
+def grammar_module(language: str) -> str:
+    """The module of the grammar wheel of `language` (a name in LANGUAGES)."""
+    return _grammar_of(language)[0]
+
+
+def _grammar_of(language: str) -> tuple[str, str]:
     try:
-        module_name, function = _GRAMMARS[language]
+        return _GRAMMARS[language]
     except KeyError:
         raise ValueError(
             f"no grammar for language {language!r}; supported: {', '.join(LANGUAGES)}"
         ) from None
+
+
+@cache
+def grammar(language: str) -> Language:
+    """The compiled tree-sitter grammar of `language` (a name in LANGUAGES)."""
+    module_name, function = _grammar_of(language)
     module = importlib.import_module(module_name)
     return Language(getattr(module, function)())
 

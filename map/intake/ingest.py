@@ -2,7 +2,8 @@
 
 `scan` lists the files with their stat stamps (map.intake.walk: one stat each),
 and reads only those whose stamp moved; of those, only the ones whose
-content hash moved are extracted (in a process pool when many). The stat
+content hash moved are extracted (in a process pool when many), and with a
+team store only those it holds no row for (map.intake.shared). The stat
 stamp is taken before the read, so an edit racing the read shows up as a
 moved stamp on the next scan.
 
@@ -30,6 +31,14 @@ from map.extraction.extract import extract_lists
 from map.extraction.languages import language_for
 from map.extraction.snapshot import unpack_lists
 from map.intake.configs import Read, read_configs
+from map.intake.shared import (
+    SharedOutcome,
+    SharedRows,
+    accept,
+    git_object_format,
+    probe,
+    publishable,
+)
 from map.intake.walk import (
     SKIP_TOO_LARGE,
     SKIP_UNREADABLE,
@@ -80,6 +89,8 @@ class Scan:
     """The references of each of `extracts`, as columns (map.linking.references)."""
     configs: Read = field(default_factory=dict)
     """The TS/JS configuration files as read (map.intake.configs), for the next scan."""
+    shared: SharedOutcome | None = None
+    """What a team store gave (None: no store was asked; see map.intake.shared)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,8 @@ class ScanOptions:
     exclude: tuple[str, ...]
     workers: int
     snapshot_dir: str
+    shared: SharedRows | None = None
+    """A team store asked for rows before anything is extracted (map.intake.shared)."""
 
 
 def scan(
@@ -166,9 +179,14 @@ def _check(
         else:
             to_load.append((path, known[1] if known is not None else None))
     restamped = 0
-    for loaded in load_many(
-        root, to_load, max_bytes=options.max_file_bytes, workers=options.workers, progress=progress
-    ):
+    shared = options.shared
+    outcome = SharedOutcome() if shared is not None and to_load else None
+    if shared is not None and outcome is not None:
+        loads = _through_shared(root, options, shared, to_load, outcome, progress)
+    else:
+        cap, workers = options.max_file_bytes, options.workers
+        loads = load_many(root, to_load, max_bytes=cap, workers=workers, progress=progress)
+    for loaded in loads:
         if loaded.stamp is None:
             continue
         if loaded.skipped is not None:
@@ -193,7 +211,55 @@ def _check(
         found.packed,
         found.references,
         found.configs,
+        outcome,
     )
+
+
+def _through_shared(
+    root: Path,
+    options: ScanOptions,
+    shared: SharedRows,
+    items: Sequence[tuple[str, str | None]],
+    outcome: SharedOutcome,
+    progress: Progress | None,
+) -> Iterator[Loaded]:
+    """Load `items` as `load_many` does, but read and hash them first and take from the
+    team store the extracts it holds of those contents: only the rest is extracted here.
+    Once exhausted, `outcome` says what the store gave and which extracts it may take."""
+    sha256 = shared.publishing == "committed" and git_object_format(root) == "sha256"
+    known = dict(items)
+    probes = [probe(root, path, options.max_file_bytes, sha256) for path, _ in items]
+    asked = {p.key for p in probes if p.key is not None and p.content_hash != known[p.path]}
+    rows = shared.fetch(asked) if asked else {}
+    misses: list[tuple[str, str | None]] = []
+    for found in probes:
+        key, digest = found.key, found.content_hash
+        if key is None or digest == known[found.path]:  # gone, skipped or restamped
+            yield Loaded(found.path, found.stamp, digest, None, found.skipped)
+            continue
+        row = rows.get(key)
+        intake = None if row is None else accept(found.path, key, row)
+        if intake is None:
+            if row is not None:
+                outcome.refused.append(found.path)
+            misses.append((found.path, known[found.path]))
+            continue
+        outcome.fetched += 1
+        yield Loaded(found.path, found.stamp, digest, intake, None, row)
+    ready = len(items) - len(misses)
+
+    def counted(done: int, total: int) -> None:
+        if progress is not None:
+            progress(ready + done, ready + total)
+
+    made: dict[str, str] = {}
+    workers, cap = options.workers, options.max_file_bytes
+    for loaded in load_many(root, misses, max_bytes=cap, workers=workers, progress=counted):
+        if loaded.intake is not None and loaded.content_hash is not None:
+            made[loaded.path] = loaded.content_hash
+        yield loaded
+    outcome.extracted = len(made)
+    outcome.publishable = publishable(probes, made, shared.publishing, root)
 
 
 @dataclass(frozen=True, slots=True)

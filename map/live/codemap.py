@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from disk.errors import OutsideRootError
-from map.errors import MapError
+from map.errors import MapError, TeamStoreError
 from map.graph.names import NameIndex
 from map.intake.ingest import Scan
+from map.intake.shared import SharedOutcome
 from map.intake.wire import unpacked
 from map.live.recheck import recheck
 from map.live.reports import BuildReport as BuildReport
@@ -41,6 +43,10 @@ from map.progress import BuildProgress, for_phase
 from map.store.graph_feed import GraphFeed
 from map.store.mapstore import MapStore, StoreError, store_file
 from map.store.store_link import relink_in_store
+from map.store.team_snapshot import exact_commit, map_version, packed_store, restore
+
+if TYPE_CHECKING:  # the PostgreSQL driver loads only with a team store
+    from map.store.team_store import TeamStatus, TeamStore
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +68,8 @@ class CodeMap(StoreBackedMap):
         self._names = NameIndex()
         self._link_later = False
         """`rebuild` leaves an unloaded graph unloaded and records changes as pending."""
+        self.team: TeamStore | None = None
+        """The team store asked before extracting, and told what was extracted here."""
 
     @classmethod
     def open(
@@ -73,6 +81,7 @@ class CodeMap(StoreBackedMap):
         refresh: bool = True,
         link_later: bool = False,
         read_graph_ahead: bool = False,
+        team: TeamStore | None = None,
     ) -> CodeMap:
         """The map of `root`: from its store when valid (changed files re-extracted),
         else built from scratch. Saves when anything moved. `progress` hears how far
@@ -85,13 +94,21 @@ class CodeMap(StoreBackedMap):
         linking them waits for the graph (`load_graph`), and saving them for
         the first `save` after it. With `read_graph_ahead` (a server, which loads
         the graph soon after), a helper process reads the graph's rows from a
-        valid store meanwhile (map.store.graph_feed).
+        valid store meanwhile (map.store.graph_feed). With a `team` store, files to
+        extract are first asked for there, and what is extracted here is published
+        (map.store.team_store); the link stays this checkout's, but a checkout with no
+        store starts from the team's linked map of its commit or one near it, when
+        there is one (map.store.team_snapshot).
         """
         if not root.is_dir():
             raise MapError(f"{root}: not a directory; pass the repository's root directory")
         codemap = cls(root, settings or MapSettings())
+        codemap.team = team
         try:
             path = store_file(codemap.root, codemap.settings.snapshot_dir)
+            if team is not None and not path.is_file():  # a new checkout: the team's map?
+                store_file(codemap.root, codemap.settings.snapshot_dir, create=True)
+                team.restored = restore(team, codemap.root, path, codemap._version_key())
             store = MapStore.open(path, str(codemap.root))
             feed = GraphFeed.start(store) if read_graph_ahead else None
             state = store.state()
@@ -147,9 +164,12 @@ class CodeMap(StoreBackedMap):
         flagged_before = StaleFlags.now()
         scan_time = datetime.now(UTC)
         known = (self._stamps, self._skipped_files)
+        reading = for_phase(progress, "reading")
         found, targets, touched = recheck(
-            self.root, self.settings, paths, self._last_scan, known, for_phase(progress, "reading")
+            self.root, self.settings, paths, self._last_scan, known, reading, self.team
         )
+        if self.team is not None and found.shared is not None:
+            _share(self.team, found.shared, found.packed)
         maybe_gone = self._stamps if touched is None else touched
         removed = sorted(p for p in maybe_gone if p not in found.stamps and p in self._stamps)
         relinked = 0
@@ -198,6 +218,33 @@ class CodeMap(StoreBackedMap):
         self._last_duration = report.duration_s
         self.last_report = report
         return report
+
+    def publish_snapshot(self) -> str:
+        """Put this map, linked and saved, in the team store as the map of the checkout's
+        HEAD commit (map.store.team_snapshot); returns the commit. Raises TeamStoreError
+        without a team store, when the checkout is not exactly its HEAD commit, or when
+        the store refuses it."""
+        if self.team is None:
+            raise TeamStoreError("no team store to publish the map to (--store)")
+        commit = exact_commit(self.root)
+        if commit is None:
+            raise TeamStoreError(
+                f"{self.root}: a map is published only of a checkout that is exactly its "
+                "HEAD commit (modified, staged or untracked files here)",
+                "commit or clean them first, e.g. publish from CI",
+            )
+        self.save()
+        if self._store is None:
+            raise TeamStoreError(f"{self.root}: the map could not be saved, so not published")
+        self.team.put_snapshot(commit, self._version_key(), packed_store(self._store.path))
+        return commit
+
+    def _version_key(self) -> str:
+        return map_version(self.settings.max_file_bytes, self.settings.exclude)
+
+    def team_status(self) -> TeamStatus | None:
+        """The team store as this process used it (None: the map has none)."""
+        return None if self.team is None else self.team.status()
 
     def _defer(self, found: Scan, removed: Iterable[str]) -> None:
         """Record changes for `_materialize` to link (see `open`'s `link_later`), their
@@ -279,3 +326,11 @@ class CodeMap(StoreBackedMap):
             built_at=self.built_at,
             skipped=dict(self._skipped),
         )
+
+
+def _share(team: TeamStore, outcome: SharedOutcome, packed: Mapping[str, bytes]) -> None:
+    """Tell the team store what a scan took from it, and give it what was extracted
+    here that it may take (`outcome.publishable`: committed content, unless told
+    otherwise), packed as it was extracted."""
+    team.record(outcome)
+    team.publish({key: packed[p] for p, key in outcome.publishable.items() if p in packed})

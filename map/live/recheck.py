@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from map.intake.ingest import Known, Progress, Scan
+from map.intake.shared import SharedRows
 from map.intake.walk import moved_since
 from map.live.reports import MapSettings
 from map.live.rescan import rescan
@@ -25,17 +26,19 @@ def recheck(
     last: Scan | None,
     known: tuple[Known, Known],
     progress: Progress | None = None,
+    shared: SharedRows | None = None,
 ) -> tuple[Scan, set[str] | None, set[str] | None]:
     """The disk compared with the `last` scan (or the `known` stamps and skipped
     files), the files checked (None: all), and those whose stamp or content may
-    have moved (None: any), for the caller to look no further."""
+    have moved (None: any), for the caller to look no further. `shared`: a team
+    store asked before extracting (map.intake.shared)."""
     if paths is None and last is not None and last.listing is not None:
         configs = {path: stamp for path, (stamp, _) in last.configs.items()}
         moved = moved_since(root, last.listing, *known, configs)
         if moved == []:
             return replace(last, restamped=0), None, set()
         if moved is not None:
-            found, touched = rescan(root, settings, moved, last, known, progress)
+            found, touched = rescan(root, settings, moved, last, known, progress, shared)
             return found, None, touched
-    found, targets = rescan(root, settings, paths, last, known, progress)
+    found, targets = rescan(root, settings, paths, last, known, progress, shared)
     return found, targets, targets

@@ -28,6 +28,10 @@ class MapSettings:
     """Extraction processes when many files changed; 0 picks from the CPU count."""
     snapshot_dir: str = STATE_DIR
     """Where the map store lives (relative to the root, or absolute)."""
+    team_store: str = "committed"
+    """What to do with a team store of map rows (the memories' PostgreSQL store):
+    "committed" (take rows, publish committed content's), "all", "read" or "off"
+    (read and checked by bridge.team; the map is handed the store itself)."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from map.gcpause import paused_gc
 from map.intake.ingest import Known, Progress, Scan, ScanOptions, scan, scan_known
+from map.intake.shared import SharedRows
 from map.live.reports import MapSettings
 from map.live.stale import relative_path
 
@@ -21,11 +22,13 @@ def rescan(
     previous: Scan | None,
     known: tuple[Known, Known],
     progress: Progress | None = None,
+    shared: SharedRows | None = None,
 ) -> tuple[Scan, set[str] | None]:
     """The disk compared with the `previous` scan, or with the `known` stamps and
-    skipped files; and the files it checked (None: every file)."""
+    skipped files; and the files it checked (None: every file). `shared`: a team
+    store asked before extracting (map.intake.shared)."""
     options = ScanOptions(
-        settings.max_file_bytes, settings.exclude, settings.workers, settings.snapshot_dir
+        settings.max_file_bytes, settings.exclude, settings.workers, settings.snapshot_dir, shared
     )
     targets = None if paths is None else {r for p in paths if (r := relative_path(root, p))}
     if (

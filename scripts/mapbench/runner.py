@@ -42,9 +42,10 @@ MEASURES = (
     "serve-offline",
 )
 """The measures run by default."""
-CHOICES = (*MEASURES, "serve-loading")
+CHOICES = (*MEASURES, "serve-loading", "team")
 """Every measure; serve-loading is serve-start's first answers alone (serve-start runs
-them too, so it is not run by default)."""
+them too, so it is not run by default); team needs PostgreSQL's server programs
+(mapbench/team.py), so it runs when asked for."""
 SESSIONS = frozenset(
     {"serve-start", "serve-loading", "serve-rebuild", "serve-watch", "serve-offline"}
 )
@@ -81,6 +82,10 @@ def child_main(measure: str, root: str, args_json: str) -> None:
     with WorkerPeaks() as workers:
         if measure in SESSIONS:
             result = asyncio.run(_session(measure, Path(root), args))
+        elif measure == "team":
+            from mapbench.team import team  # the PostgreSQL driver: this measure's only
+
+            result = team(Path(root), args)
         else:
             result = SYNC[measure](Path(root), args)
     result["load_1m"] = load
@@ -121,6 +126,9 @@ def bench_corpus(
             extra: dict[str, Any] = {"workers": workers, "seq": run, "n": SESSION_REPEATS}
             if measure in EDITING:
                 extra["file"] = corpus.median_file
+            if measure == "team":
+                extra |= {"file": corpus.median_file, "others": [corpus.largest_file]}
+                extra["megabytes"] = corpus.megabytes
             if measure in UPDATES:
                 largest = measure == "update-largest"
                 extra["file"] = corpus.largest_file if largest else corpus.median_file

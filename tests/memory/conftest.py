@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,15 +9,15 @@ import psycopg
 import pytest
 from pydantic import TypeAdapter
 
+from disk.database import STORE_ENV
 from memory.anchor import capture
 from memory.check import check_memories
 from memory.model import Memory, MemoryCheck, RefCheck
 from memory.refs import parse_ref
-from memory.stores import STORE_ENV
 from memory.views import MemoryCheckView, memory_check
 from memory.workspace import Workspace
 from tests import gitrepo
-from tests.pgserver import Postgres, running_postgres
+from tests.pgserver import Postgres
 
 COMMIT_DATES = {
     "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
@@ -110,13 +109,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store_backend" in metafunc.fixturenames:
         only = metafunc.definition.get_closest_marker("store_specific")
         metafunc.parametrize("store_backend", ["own"] if only else list(BACKENDS))
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
-    """A real PostgreSQL server for the whole session (stopped at its end)."""
-    with running_postgres() as server:
-        yield server
 
 
 @pytest.fixture(scope="session")

@@ -58,14 +58,8 @@ def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def team_dsn(postgres: Postgres, request: pytest.FixtureRequest) -> str:
-    """A fresh database for one test."""
-    return postgres.create_database(f"t_{abs(hash(request.node.nodeid)):x}")
-
-
 def test_two_clones_share_memories_and_other_repositories_do_not_see_them(
-    repo: Repo, tmp_path: Path, team_dsn: str
+    repo: Repo, tmp_path: Path, team_database: str
 ) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
@@ -79,13 +73,13 @@ def test_two_clones_share_memories_and_other_repositories_do_not_see_them(
     other.commit("unrelated")
 
     added = _cli(repo.root, "add", "--text", "rate limit caps at 100", "--ref", "rate.py#limit",
-                 "--store", team_dsn)  # fmt: skip
+                 "--store", team_database)  # fmt: skip
     assert added.returncode == 0, added.stderr
-    seen = _cli(clone.root, "recall", "rate limit", "--store", team_dsn)
+    seen = _cli(clone.root, "recall", "rate limit", "--store", team_database)
     assert seen.returncode == 0, seen.stderr
     assert "rate limit caps at 100" in seen.stdout
     assert '"valid"' in seen.stdout  # checked against the clone's own files
-    unrelated = _cli(other.root, "list", "--store", team_dsn)
+    unrelated = _cli(other.root, "list", "--store", team_database)
     assert unrelated.returncode == 0 and "rate limit" not in unrelated.stdout
 
 
@@ -99,11 +93,11 @@ def test_two_clones_share_memories_and_other_repositories_do_not_see_them(
     ids=["wrong-password", "missing-database", "unreachable"],
 )
 def test_connection_problems_are_one_line_errors_without_the_password(
-    repo: Repo, postgres: Postgres, team_dsn: str, change: object, says: str
+    repo: Repo, postgres: Postgres, team_database: str, change: object, says: str
 ) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
-    dsn = change(postgres, team_dsn.rsplit("/", 1)[1])  # type: ignore[operator]
+    dsn = change(postgres, team_database.rsplit("/", 1)[1])  # type: ignore[operator]
     done = _cli(repo.root, "list", "--store", dsn)
     assert done.returncode == 2
     assert says in done.stderr
@@ -112,10 +106,10 @@ def test_connection_problems_are_one_line_errors_without_the_password(
     assert "wrong" not in done.stderr
 
 
-def test_twenty_writers_lose_and_duplicate_nothing(team_dsn: str) -> None:
+def test_twenty_writers_lose_and_duplicate_nothing(team_database: str) -> None:
     writers = [
         subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(ROOT), team_dsn, f"w{n}", str(PER_WRITER)],
+            [sys.executable, "-c", WRITER, str(ROOT), team_database, f"w{n}", str(PER_WRITER)],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -124,7 +118,7 @@ def test_twenty_writers_lose_and_duplicate_nothing(team_dsn: str) -> None:
     told = [line.strip() for w in writers for line in w.communicate(timeout=600)[0].splitlines()]
     committed = {line for line in told if line != "ready"}
     assert not [line for line in committed if line.startswith("failed")]
-    with psycopg.connect(team_dsn) as conn:
+    with psycopg.connect(team_database) as conn:
         ids = [r[0] for r in conn.execute("SELECT id FROM memories")]
         refs = conn.execute("SELECT count(*) FROM refs").fetchone()
     assert len(ids) == len(set(ids)) == WRITERS * PER_WRITER
@@ -133,10 +127,10 @@ def test_twenty_writers_lose_and_duplicate_nothing(team_dsn: str) -> None:
 
 
 def test_a_server_restart_mid_run_fails_writes_clearly_and_never_half_writes(
-    postgres: Postgres, team_dsn: str
+    postgres: Postgres, team_database: str
 ) -> None:
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(ROOT), team_dsn, "r", "3000"],
+        [sys.executable, "-c", WRITER, str(ROOT), team_database, "r", "3000"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -153,7 +147,7 @@ def test_a_server_restart_mid_run_fails_writes_clearly_and_never_half_writes(
     assert failed, "the restart should have broken at least one write"
     assert all("nothing of this write was kept" in f or "cannot connect" in f for f in failed)
     assert told[-1].split()[-1] == "r-2999" or "r-2999" in told[-1]  # it kept going
-    with psycopg.connect(team_dsn) as conn:
+    with psycopg.connect(team_database) as conn:
         ids = {r[0] for r in conn.execute("SELECT id FROM memories")}
         orphans = conn.execute(
             "SELECT count(*) FROM memories m WHERE NOT EXISTS "
@@ -163,10 +157,10 @@ def test_a_server_restart_mid_run_fails_writes_clearly_and_never_half_writes(
     assert {line for line in told if not line.startswith("failed")} <= ids
 
 
-def test_recall_ranks_with_full_text_search(team_dsn: str) -> None:
+def test_recall_ranks_with_full_text_search(team_database: str) -> None:
     anchor = Anchor(RefSpec("file", "rate.py"), None, None, False, "h", "f", "h", "x")
     notes = {"m-1": ("caching lives in the proxy", ()), "m-2": ("the limiter caps it", ("rate",))}
-    with PgMemoryStore(team_dsn, "r") as store:
+    with PgMemoryStore(team_database, "r") as store:
         store.add(
             [
                 Memory(i, text, "fact", tags, "agent", "active", "t", (anchor,))
@@ -177,16 +171,18 @@ def test_recall_ranks_with_full_text_search(team_dsn: str) -> None:
     assert ranked == ["m-2"]  # found through its tag; the other shares no word
 
 
-def test_the_service_reads_the_team_store_without_creating_files(repo: Repo, team_dsn: str) -> None:
+def test_the_service_reads_the_team_store_without_creating_files(
+    repo: Repo, team_database: str
+) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
-    with MemoryService(repo.root, team_dsn) as service:
+    with MemoryService(repo.root, team_database) as service:
         assert service.select() == []
     assert not (repo.root / ".codeanchor").exists()
 
 
 def test_migrate_copies_sqlite_to_postgresql_and_back_all_or_nothing(
-    repo: Repo, tmp_path: Path, team_dsn: str
+    repo: Repo, tmp_path: Path, team_database: str
 ) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
@@ -194,17 +190,21 @@ def test_migrate_copies_sqlite_to_postgresql_and_back_all_or_nothing(
         assert _cli(repo.root, "add", "--text", text, "--ref", "rate.py#limit").returncode == 0
     local = orjson.loads(_cli(repo.root, "list").stdout)["memories"]
 
-    moved = _cli(repo.root, "migrate", "--to", team_dsn)
+    moved = _cli(repo.root, "migrate", "--to", team_database)
     assert moved.returncode == 0, moved.stderr
     assert orjson.loads(moved.stdout)["copied"] == 2
-    assert orjson.loads(_cli(repo.root, "list", "--store", team_dsn).stdout)["memories"] == local
+    assert (
+        orjson.loads(_cli(repo.root, "list", "--store", team_database).stdout)["memories"] == local
+    )
 
-    again = _cli(repo.root, "migrate", "--to", team_dsn)
+    again = _cli(repo.root, "migrate", "--to", team_database)
     assert again.returncode == 2 and "nothing was copied" in again.stderr
-    assert len(orjson.loads(_cli(repo.root, "list", "--store", team_dsn).stdout)["memories"]) == 2
+    assert (
+        len(orjson.loads(_cli(repo.root, "list", "--store", team_database).stdout)["memories"]) == 2
+    )
 
     back = tmp_path / "back.db"
-    assert _cli(repo.root, "migrate", "--store", team_dsn, "--to", str(back)).returncode == 0
+    assert _cli(repo.root, "migrate", "--store", team_database, "--to", str(back)).returncode == 0
     assert orjson.loads(_cli(repo.root, "list", "--store", str(back)).stdout)["memories"] == local
 
 
@@ -218,15 +218,15 @@ LEAST_PRIVILEGE = (  # docs/team-store.md's grants for an agent's role
 
 
 def test_a_least_privilege_role_saves_and_recalls(
-    repo: Repo, postgres: Postgres, team_dsn: str
+    repo: Repo, postgres: Postgres, team_database: str
 ) -> None:
     repo.write("rate.py", CODE)
     repo.commit("start")
-    assert _cli(repo.root, "list", "--store", team_dsn).returncode == 0  # the owner sets up
-    with psycopg.connect(team_dsn, autocommit=True) as conn:
+    assert _cli(repo.root, "list", "--store", team_database).returncode == 0  # the owner sets up
+    with psycopg.connect(team_database, autocommit=True) as conn:
         for statement in LEAST_PRIVILEGE:
             conn.execute(statement.encode())
-    agent = team_dsn.replace(f"{USER}:{postgres.password}@", "agent:agent-secret@")
+    agent = team_database.replace(f"{USER}:{postgres.password}@", "agent:agent-secret@")
     saved = _cli(repo.root, "add", "--text", "caps at 100", "--ref", "rate.py", "--store", agent)
     assert saved.returncode == 0, saved.stderr
     assert "caps at 100" in _cli(repo.root, "recall", "caps", "--store", agent).stdout

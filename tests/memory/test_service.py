@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from disk.database import STORE_ENV
 from memory.errors import MemoryInputError, MemoryNotFoundError, UnknownMemoryError
 from memory.service import MemoryService, NewMemory
-from memory.stores import STORE_ENV
 from memory.transfer import import_file
 from tests.memory.conftest import Repo, nothing_stored
 

@@ -55,6 +55,17 @@ def build(page: Page, envelope: Mapping[str, Any], root: str) -> None:
         f"{data['changedCount']} re-extracted, {data['removedCount']} removed; "
         f"{data['durationSeconds']:.2f} s"
     )
+    shared = data["teamStore"]
+    if shared["inUse"]:
+        page.add(
+            f"team store {shared['store']}: {shared['fetched']} files taken, "
+            f"{shared['extracted']} extracted here, {shared['published']} rows published, "
+            f"{shared['refused']} refused" + (f" ({shared['reason']})" if shared["reason"] else "")
+        )
+    if shared["snapshot"]:
+        page.add(f"started from the team's map of {shared['snapshot']}")
+    if "commit" in data:
+        page.add(f"published the map of {data['commit']} to {shared['store']}")
     footer(page, envelope)
 
 
