@@ -28,11 +28,13 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bridge.contract.errors import BadInputError
 from lsp import Catalog, catalog_from_config
-from memory import CheckSettings
+
+if TYPE_CHECKING:
+    from memory import CheckSettings
 
 T = TypeVar("T")
 
@@ -81,6 +83,8 @@ def catalog_of(config: Config) -> Catalog:
 
 def memory_settings(config: Config) -> CheckSettings:
     """How memory checks weigh what changed (`[tool.codeanchor.memory]`)."""
+    from memory import CheckSettings  # memory/ loads only for what asks about memories
+
     return build_dataclass(CheckSettings, config.memory, "[tool.codeanchor.memory]")
 
 

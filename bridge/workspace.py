@@ -9,7 +9,9 @@ so a fresh `map build` process loads none of them.
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bridge.config import Config, build_dataclass, catalog_of, memory_settings
 from bridge.contract.envelope import Envelope, check_budget
@@ -17,6 +19,9 @@ from bridge.team import TeamChoice
 from bridge.trust import given, load_trusted
 from lsp import LiveSettings
 from map import MapSettings
+
+if TYPE_CHECKING:
+    from memory import CheckSettings
 
 
 class ConfiguredWorkspace:
@@ -38,9 +43,14 @@ class ConfiguredWorkspace:
             LiveSettings, self.config.live, "[tool.codeanchor.live]"
         )
         self.map_settings = build_dataclass(MapSettings, self.config.map, "[tool.codeanchor.map]")
-        self.memory_settings = memory_settings(self.config)
         self.team = TeamChoice(self.map_settings.team_store, store)
         """The team store of map rows (`store`: `--store`, else $CODEANCHOR_STORE)."""
+
+    @cached_property
+    def memory_settings(self) -> CheckSettings:
+        """How memory checks weigh what changed: read when first asked, so `map build`
+        loads nothing of memory/ (an invalid key is an error then)."""
+        return memory_settings(self.config)
 
     def announce(self, envelope: Envelope) -> Envelope:
         """Put what this process says once (an untrusted configuration) at the head of
