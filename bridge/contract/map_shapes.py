@@ -42,7 +42,7 @@ SkipReason = Literal[
     "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",
     "undecodable", "generated", "unreadable", "extract_failed",
 ]  # fmt: skip
-"""Why a listed file stays out of the map (map.intake.walk and map.intake.ingest SKIP_*)."""
+"""Why a listed file stays out of the map (map.intake.walk and map.intake.load SKIP_*)."""
 NodeKind = Literal["file"] | SymbolKind
 """A map node's kind: a file, or the kind of symbol extraction found."""
 Direction = Literal["in", "out"]
