@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import get_args
 
-from bridge.contract.map_shapes import MapLanguage, SkipReason, WatcherInfo
+from bridge.contract.map_shapes import MapLanguage, SkipReason
+from bridge.contract.map_status_shapes import WatcherInfo
 from bridge.tools.mapping import watcher_info
 from map.extraction.languages import LANGUAGES
 from map.intake import load, walk
