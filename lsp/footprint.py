@@ -19,12 +19,13 @@ def tree_rss_mb(pid: int) -> float | None:
         if current in seen:
             continue
         seen.add(current)
-        kib += _rss_kib(current)
+        kib += rss_kib(current)
         todo.extend(_children(current))
     return kib * 1024 / 1e6
 
 
-def _rss_kib(pid: int) -> int:
+def rss_kib(pid: int) -> int:
+    """The resident set of `pid` in KiB (0 when it is gone)."""
     try:
         status = (_PROC / str(pid) / "status").read_text()
     except OSError:

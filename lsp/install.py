@@ -4,7 +4,7 @@ Each server the catalog gives `npm_packages` (pinned versions) is installed
 with `npm install` into its own folder (`lsp.userdata.server_folder`), without
 root: first into a temporary folder beside it, which replaces the old one only
 once npm succeeded, so a failed or interrupted install leaves the previous one
-working. `lsp.catalog.locate` finds what is installed there.
+working. `lsp.locate.locate` finds what is installed there.
 
     InstallError        npm is missing or failed, or a name names no npm server
 """

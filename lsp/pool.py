@@ -20,7 +20,7 @@ from pygls.lsp.client import LanguageClient
 
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
-from lsp.catalog import Catalog, ServerSpec, locate
+from lsp.catalog import Catalog, ServerSpec
 from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
 from lsp.diagnostics import DiagnosticsReport, diagnostics_of
@@ -33,6 +33,7 @@ from lsp.errors import (
     UnknownLanguageError,
     UnsupportedFileError,
 )
+from lsp.locate import locate
 from lsp.model import (
     CallSite,
     DocumentSymbolNode,

@@ -2,7 +2,7 @@
 
     $CODEANCHOR_DATA_DIR, else $XDG_DATA_HOME/codeanchor, else ~/.local/share/codeanchor
     └── servers/NAME/              one npm prefix per server (`codeanchor servers install`)
-        ├── node_modules/.bin/     the executables `lsp.catalog.locate` searches
+        ├── node_modules/.bin/     the executables `lsp.locate.locate` searches
         └── installed.json         the packages installed, as the catalog pinned them
 
 Outside every repository and every install of codeanchor, so a server installed

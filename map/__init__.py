@@ -74,7 +74,8 @@ if TYPE_CHECKING:
     from map.extraction.languages import LANGUAGES, grammar, language_for
     from map.extraction.outline import Outline, outline_file
     from map.graph.mapgraph import MapGraph, import_graph_library
-    from map.graph.query import BadPatternError, Hit, Neighbor, OutlineEntry, Overview
+    from map.graph.patterns import BadPatternError
+    from map.graph.query import Hit, Neighbor, OutlineEntry, Overview
     from map.intake.walk import list_files
     from map.linking.unresolved import UnresolvedUse, UnresolvedWhy, UseTie
     from map.live.codemap import BuildReport, CodeMap, MapSettings, MapStatus
@@ -118,7 +119,8 @@ _HOME = {
     ),
     "map.extraction.outline": ("Outline", "outline_file"),
     "map.progress": ("BuildPhase", "BuildProgress"),
-    "map.graph.query": ("BadPatternError", "Hit", "Neighbor", "OutlineEntry", "Overview"),
+    "map.graph.patterns": ("BadPatternError",),
+    "map.graph.query": ("Hit", "Neighbor", "OutlineEntry", "Overview"),
     "map.linking.unresolved": ("UnresolvedUse", "UnresolvedWhy", "UseTie"),
     "map.intake.walk": ("list_files",),
     "map.live.watch": ("WatcherState", "WatchStatus"),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lsp.catalog import locate
+from lsp.locate import locate
 from tests.pgserver import Postgres, running_postgres
 
 FIXTURES = Path(__file__).parent / "fixtures"

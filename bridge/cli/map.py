@@ -15,7 +15,12 @@ from bridge.cli.views import map as views
 from map import SymbolKind
 
 if TYPE_CHECKING:
-    from bridge.contract.map_shapes import BuildAnswer, BuildData, PublishAnswer, PublishData
+    from bridge.contract.map_status_shapes import (
+        BuildAnswer,
+        BuildData,
+        PublishAnswer,
+        PublishData,
+    )
 
 KINDS = ("file", *get_args(SymbolKind))
 """The node kinds `--kind` takes (`NodeKind` of bridge.contract.map_shapes, models not loaded)."""

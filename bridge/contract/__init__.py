@@ -2,7 +2,7 @@
 
 envelope       the envelope every answer shares, and budget cuts
 render         live results (locations, calls, outlines) as answer items
-nav_shapes, map_shapes, memory_shapes, change_shapes
+nav_shapes, map_shapes, map_status_shapes, memory_shapes, change_shapes
                the typed `data` of each tool family (published output schemas)
 map_verdicts   verification's verdicts on map answers, in those shapes
 schema_types   the described parameters and named enumerations (input schemas)

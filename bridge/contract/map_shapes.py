@@ -14,8 +14,7 @@ from typing_extensions import TypedDict
 
 from bridge.contract.envelope import AnswerBase
 from bridge.contract.schema_types import Completeness, SeenAs
-from bridge.contract.team_shapes import TeamStoreInfo
-from map import EdgeKind, SymbolKind, UnresolvedWhy, WatchStatus
+from map import EdgeKind, SymbolKind, UnresolvedWhy
 from verify import MapReasonCode, UncheckedReason
 
 MapLanguage = Literal[
@@ -42,7 +41,7 @@ SkipReason = Literal[
     "vendored", "excluded", "unsupported_language", "symlink", "too_large", "binary",
     "undecodable", "generated", "unreadable", "extract_failed",
 ]  # fmt: skip
-"""Why a listed file stays out of the map (map.intake.walk and map.intake.ingest SKIP_*)."""
+"""Why a listed file stays out of the map (map.intake.walk and map.intake.load SKIP_*)."""
 NodeKind = Literal["file"] | SymbolKind
 """A map node's kind: a file, or the kind of symbol extraction found."""
 Direction = Literal["in", "out"]
@@ -266,97 +265,6 @@ class OverviewData(MapData):
     truncated: bool
 
 
-class WatcherInfo(TypedDict):
-    """The file watcher (only `status` when nothing watches); times in epoch seconds."""
-
-    status: WatchStatus
-    root: NotRequired[str]
-    lastEventAt: NotRequired[float | None]
-    pendingRebuild: NotRequired[bool]
-    rebuilding: NotRequired[bool]
-    rebuildCount: NotRequired[int]
-    failedRebuilds: NotRequired[int]
-    lastRebuildAt: NotRequired[float | None]
-    lastError: NotRequired[str | None]
-
-
-class MapSummary(TypedDict):
-    """The map at a glance: counts, languages (files each), skipped files by reason,
-    and the files changed since the build."""
-
-    files: int
-    symbols: int
-    edges: int
-    languages: dict[MapLanguage, int]
-    skipped: dict[SkipReason, int]
-    staleFiles: list[str]
-    builtAt: str
-    lastBuildSeconds: float
-
-
-class CacheCounts(TypedDict):
-    """What the server's long-lived caches hold now (each bounded: configuration.md)."""
-
-    checkNames: int
-    checkRoles: int
-    checkTrees: int
-    checkOutlines: int
-    checkListings: int
-    clockedFiles: int
-    openDocuments: int
-    frozenObjects: int
-    """Objects the map's bulk steps (a cold build, a load) froze out of the garbage
-    collector's scans: what they built and still holds; it does not grow with edits."""
-
-
-class StatusData(MapSummary):
-    """map_status."""
-
-    watcher: WatcherInfo
-    teamStore: TeamStoreInfo
-    graphLoaded: bool
-    """False while a restarted server still loads its graph: search, outline, status
-    and one-hop neighbours answer from the store meanwhile; ranking, paths, impact
-    and deeper walks wait for it."""
-    linkLoaded: bool
-    """False while a restarted server still loads its link, after the graph: the uses
-    linking left open are read from the store meanwhile, for answers that need only
-    a few files' (else `link_not_loaded`); a rebuild waits for it."""
-    caches: CacheCounts
-
-
-class BuildData(MapSummary):
-    """`map build --json`: the summary, and what this build did."""
-
-    durationSeconds: float
-    changedCount: int
-    removedCount: int
-    teamStore: TeamStoreInfo
-
-
-class PublishData(BuildData):
-    """`map publish --json`: the build's answer, and the commit the map was published as."""
-
-    commit: str
-
-
-class RebuildData(MapData):
-    """map_rebuild: what the rebuild re-extracted, removed, added (lists capped at 50)."""
-
-    full: bool
-    filesTotal: int
-    filesChanged: list[str]
-    filesRemoved: list[str]
-    filesAdded: list[str]
-    changedCount: int
-    removedCount: int
-    addedCount: int
-    filesRelinked: int
-    restamped: int
-    skipped: dict[SkipReason, int]
-    durationSeconds: float
-
-
 # ----------------------------------------------------------------- answers
 
 
@@ -394,27 +302,3 @@ class OverviewAnswer(AnswerBase):
     """The map_overview answer."""
 
     data: OverviewData
-
-
-class StatusAnswer(AnswerBase):
-    """The map_status answer."""
-
-    data: StatusData
-
-
-class BuildAnswer(AnswerBase):
-    """What `map build --json` prints."""
-
-    data: BuildData
-
-
-class PublishAnswer(AnswerBase):
-    """What `map publish --json` prints."""
-
-    data: PublishData
-
-
-class RebuildAnswer(AnswerBase):
-    """The map_rebuild answer."""
-
-    data: RebuildData

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from bridge.contract.map_shapes import MapLanguage, MapSummary, SkipReason
+    from bridge.contract.map_shapes import MapLanguage, SkipReason
+    from bridge.contract.map_status_shapes import MapSummary
     from map import MapStatus
 
 

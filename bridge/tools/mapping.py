@@ -15,7 +15,6 @@ from bridge.context import AppContext
 from bridge.contract.envelope import Cut
 from bridge.contract.errors import BadInputError
 from bridge.contract.map_shapes import (
-    CacheCounts,
     KindFilter,
     NodeKind,
     OutlineAnswer,
@@ -23,14 +22,17 @@ from bridge.contract.map_shapes import (
     OutlineSymbol,
     OverviewAnswer,
     OverviewData,
-    RebuildAnswer,
-    RebuildData,
     SearchAnswer,
     SearchData,
     SearchHit,
     SearchLimit,
     SearchPattern,
     SkipReason,
+)
+from bridge.contract.map_status_shapes import (
+    CacheCounts,
+    RebuildAnswer,
+    RebuildData,
     StatusAnswer,
     StatusData,
     WatcherInfo,

@@ -1,6 +1,8 @@
 """Import statements -> (module as written, bound names), per language.
 
-Names are (imported name, local alias) pairs, as map.model.Import says:
+Names are (imported name, local alias) pairs, as map.model.Import says
+(map.extraction.import_facts; TypeScript/JavaScript read in
+map.extraction.script_imports):
 
     import a.b                  ("a.b", ())
     import a.b as c             ("a.b", (("*", "c"),))   the module bound as c
@@ -29,26 +31,15 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
+from map.extraction.import_facts import STAR, ImportFacts, compact, string_value
 from map.extraction.node_text import text_of
-
-Names = tuple[tuple[str, str], ...]
-ImportFacts = list[tuple[str, Names]]
-
-STAR: tuple[str, str] = ("*", "*")
-OWN_MODULE = "<own>"
-"""The module of a script's own exports under another name (a default export, `export
-{a as b}`): the file itself, which imports resolve it to (map.linking.modules)."""
+from map.extraction.script_imports import script_imports
 
 
 def imports_of(language: str, node: Node) -> ImportFacts:
     """The imports one captured import node makes, in source order."""
     reader = _READERS.get(language)
     return reader(node) if reader is not None else []
-
-
-def _compact(node: Node | None) -> str:
-    """The text of `node` without any whitespace (`a . b` -> `a.b`)."""
-    return "".join(text_of(node).split())
 
 
 def _python(node: Node) -> ImportFacts:
@@ -61,7 +52,7 @@ def _python(node: Node) -> ImportFacts:
             else:
                 facts.append((text_of(child), ()))
         return facts
-    module = _compact(node.child_by_field_name("module_name"))
+    module = compact(node.child_by_field_name("module_name"))
     names: list[tuple[str, str]] = [
         STAR for child in node.named_children if child.type == "wildcard_import"
     ]
@@ -74,105 +65,9 @@ def _python(node: Node) -> ImportFacts:
     return [(module, tuple(names))] if module else []
 
 
-def _string_value(node: Node | None) -> str:
-    """The contents of a string literal node, without its quotes."""
-    text = text_of(node)
-    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`" else text
-
-
-def _script(node: Node) -> ImportFacts:
-    """TypeScript/JavaScript: import and export-from statements, require calls, and
-    the file's own names exported under another name."""
-    if node.type == "expression_statement" or (
-        node.type == "export_statement" and node.child_by_field_name("source") is None
-    ):
-        return _own_exports(node)
-    if node.type == "variable_declarator":
-        call = node.child_by_field_name("value")
-        arguments = call.child_by_field_name("arguments") if call is not None else None
-        module = _string_value(arguments.named_children[0]) if arguments is not None else ""
-        return [(module, _script_pattern(node.child_by_field_name("name")))] if module else []
-    source = node.child_by_field_name("source")
-    names: list[tuple[str, str]] = []
-    for child in node.named_children:
-        if child.type == "import_clause":
-            names.extend(_script_clause(child))
-        elif child.type == "import_require_clause":
-            source = child.child_by_field_name("source")
-            names.extend(("*", text_of(part)) for part in child.named_children[:1])
-        elif child.type == "export_clause":
-            names.extend(_script_specifiers(child))
-        elif child.type == "namespace_export":
-            names.append(("*", text_of(child.named_children[0])))
-    if node.type == "export_statement" and not names:
-        names.append(STAR)
-    module = _string_value(source)
-    return [(module, tuple(names))] if module else []
-
-
-def _own_exports(node: Node) -> ImportFacts:
-    """`export default create`, `export default function create() {}`, `export =
-    create`, `module.exports = create`, `export {a as b}` (an anonymous default export
-    names nothing)."""
-    clause = next((c for c in node.named_children if c.type == "export_clause"), None)
-    if clause is not None:
-        renamed = tuple((n, a) for n, a in _script_specifiers(clause) if n != a)
-        return [(OWN_MODULE, renamed)] if renamed else []
-    if node.type == "expression_statement":
-        target = node.named_children[0].child_by_field_name("right")
-    else:
-        declaration = node.child_by_field_name("declaration")
-        target = node.child_by_field_name("value") if declaration is None else None
-        if declaration is not None:
-            target = declaration.child_by_field_name("name")
-        elif target is None:  # `export = create`
-            target = next((c for c in node.named_children if c.type == "identifier"), None)
-    if target is None or target.type not in ("identifier", "type_identifier"):
-        return []
-    return [(OWN_MODULE, ((text_of(target), "default"),))]
-
-
-def _script_clause(clause: Node) -> list[tuple[str, str]]:
-    names: list[tuple[str, str]] = []
-    for child in clause.named_children:
-        if child.type == "identifier":
-            names.append(("default", text_of(child)))
-        elif child.type == "namespace_import":
-            names.append(("*", text_of(child.named_children[0])))
-        elif child.type == "named_imports":
-            names.extend(_script_specifiers(child))
-    return names
-
-
-def _script_specifiers(node: Node) -> list[tuple[str, str]]:
-    names: list[tuple[str, str]] = []
-    for specifier in node.named_children:
-        name = text_of(specifier.child_by_field_name("name"))
-        alias = text_of(specifier.child_by_field_name("alias")) or name
-        if name:
-            names.append((name, alias))
-    return names
-
-
-def _script_pattern(target: Node | None) -> Names:
-    """What `const <target> = require(...)` binds."""
-    if target is None:
-        return ()
-    if target.type != "object_pattern":
-        return (("*", text_of(target)),)
-    names: list[tuple[str, str]] = []
-    for child in target.named_children:
-        if child.type == "shorthand_property_identifier_pattern":
-            names.append((text_of(child), text_of(child)))
-        elif child.type == "pair_pattern":
-            key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
-            names.append((text_of(key), text_of(value)))
-    return tuple(names)
-
-
 def _go(node: Node) -> ImportFacts:
     """Go: one import spec; an alias binds the package, `.` imports all of it."""
-    module = _string_value(node.child_by_field_name("path"))
+    module = string_value(node.child_by_field_name("path"))
     alias = node.child_by_field_name("name")
     if not module:
         return []
@@ -211,19 +106,19 @@ def _rust_tree(node: Node, base: str, facts: ImportFacts) -> None:
         for child in node.named_children:
             _rust_tree(child, base, facts)
     elif kind == "scoped_use_list":
-        path = _compact(node.child_by_field_name("path"))
+        path = compact(node.child_by_field_name("path"))
         items = node.child_by_field_name("list")
         for child in items.named_children if items is not None else ():
             _rust_tree(child, _rust_join(base, path), facts)
     elif kind == "use_wildcard":
-        path = _compact(node.named_children[0]) if node.named_children else ""
+        path = compact(node.named_children[0]) if node.named_children else ""
         _rust_add(facts, _rust_join(base, path), STAR)
     elif kind == "use_as_clause":
-        path = _compact(node.child_by_field_name("path"))
+        path = compact(node.child_by_field_name("path"))
         module, name = _rust_split(_rust_join(base, path))
         _rust_add(facts, module, (name, text_of(node.child_by_field_name("alias"))))
     elif kind in ("identifier", "scoped_identifier", "self", "crate", "super"):
-        module, name = _rust_split(_rust_join(base, _compact(node)))
+        module, name = _rust_split(_rust_join(base, compact(node)))
         if not module:
             facts.append((name, ()))
         elif name == "self":
@@ -248,7 +143,7 @@ def _rust_add(facts: ImportFacts, module: str, name: tuple[str, str]) -> None:
 
 def _java(node: Node) -> ImportFacts:
     """Java: `import a.b.C;` binds C from a.b; `import a.b.*;` everything in a.b."""
-    path = "".join(_compact(child) for child in node.named_children if child.type != "asterisk")
+    path = "".join(compact(child) for child in node.named_children if child.type != "asterisk")
     if not path:
         return []
     if any(child.type == "asterisk" for child in node.named_children):
@@ -264,7 +159,7 @@ def _literal(node: Node | None) -> str:
     while pending:
         current = pending.pop(0)
         if "string" in current.type and current.type != "string_content":
-            return _string_value(current)
+            return string_value(current)
         pending.extend(current.named_children)
     return text_of(node)
 
@@ -300,14 +195,14 @@ def _php(node: Node) -> ImportFacts:
         return [(path, ())] if path else []
     group = node.child_by_field_name("body")
     base = next((c for c in node.named_children if c.type == "namespace_name"), None)
-    prefix = _compact(base).strip("\\") if base is not None else ""
+    prefix = compact(base).strip("\\") if base is not None else ""
     facts: ImportFacts = []
     for clause in (group or node).named_children:
         if clause.type != "namespace_use_clause":
             continue
         alias_node = clause.child_by_field_name("alias")
         target = next((c for c in clause.named_children if c != alias_node), None)
-        full = "\\".join(p for p in (prefix, _compact(target).strip("\\")) if p)
+        full = "\\".join(p for p in (prefix, compact(target).strip("\\")) if p)
         module, _, name = full.rpartition("\\")
         alias = text_of(alias_node) or name
         if name:
@@ -320,7 +215,7 @@ def _csharp(node: Node) -> ImportFacts:
     `using X = A.B.C;` binds X."""
     alias = node.child_by_field_name("name")
     target = next((c for c in node.named_children if c != alias), None)
-    path = _compact(target)
+    path = compact(target)
     if not path:
         return []
     if alias is None:
@@ -342,7 +237,7 @@ def _kotlin(node: Node) -> ImportFacts:
     path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
     alias = next((c for c in node.named_children if c.type == "identifier"), None)
     star = any(child.type == "*" for child in node.children)
-    return _dotted_import(_compact(path), star, text_of(alias)) if path is not None else []
+    return _dotted_import(compact(path), star, text_of(alias)) if path is not None else []
 
 
 def _scala(node: Node) -> ImportFacts:
@@ -370,7 +265,7 @@ def _scala(node: Node) -> ImportFacts:
 def _swift(node: Node) -> ImportFacts:
     """Swift: `import Module` (or `import struct Module.Name`): a module of the build."""
     path = next((c for c in node.named_children if c.type == "identifier"), None)
-    return [(_compact(path), ())] if path is not None else []
+    return [(compact(path), ())] if path is not None else []
 
 
 def _lua(node: Node) -> ImportFacts:
@@ -390,9 +285,9 @@ def _bash(node: Node) -> ImportFacts:
 _READERS: Mapping[str, Callable[[Node], ImportFacts]] = MappingProxyType(
     {
         "python": _python,
-        "typescript": _script,
-        "tsx": _script,
-        "javascript": _script,
+        "typescript": script_imports,
+        "tsx": script_imports,
+        "javascript": script_imports,
         "go": _go,
         "c": _include,
         "cpp": _include,

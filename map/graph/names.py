@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from map.graph.mapgraph import FILE_KIND
-from map.graph.query import REGEX_PREFIX, plain_text
+from map.graph.patterns import REGEX_PREFIX, plain_text
 from map.model import FileExtract
 
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n"})

@@ -8,17 +8,15 @@ ranked by PageRank that fits a token budget.
 
 from __future__ import annotations
 
-import fnmatch
-import re
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from map.errors import MapError
 from map.graph.dispatch import dispatchers
 from map.graph.mapgraph import FILE_KIND, MapGraph
+from map.graph.patterns import scorer_of
 from map.model import CONFIDENCE_GUESSED, EdgeKind
 
 USE_KINDS: frozenset[str] = frozenset({"calls", "references", "inherits", "imports"})
@@ -33,26 +31,7 @@ DAMPING = 0.85
 RANK_ITERATIONS = 50
 RANK_TOLERANCE = 1e-8
 CHARS_PER_TOKEN = 4
-REGEX_CHARS = frozenset("^$()[]{}+\\|")
-GLOB_CHARS = frozenset("*?")
-REGEX_PREFIX = "re:"
 _CONTAINS = frozenset({"contains"})
-
-Scorer = Callable[[str, Mapping[str, Any]], int | None]
-"""(node ID, attributes) -> score, lower is better; None: no match."""
-
-
-class BadPatternError(MapError):
-    """A search pattern that is not a valid regular expression."""
-
-    def __init__(self, pattern: str, reason: str) -> None:
-        shown = pattern if len(pattern) <= 80 else pattern[:79] + "…"
-        super().__init__(f"{shown!r} is not a valid regular expression: {reason}")
-        self.pattern = pattern
-        self.hint = (
-            "fix the regex (Python syntax), or search for plain text without `re:` "
-            "(a substring) or with * and ? (a glob)"
-        )
 
 
 @dataclass(frozen=True)
@@ -128,7 +107,7 @@ def search_nodes(
     """`search` over (node ID, attributes) pairs from anywhere (the graph, the store)."""
     wanted = frozenset(kinds) if kinds is not None else None
     scored: list[tuple[int, str, Mapping[str, Any]]] = []
-    matcher = _matcher(pattern)
+    matcher = scorer_of(pattern)
     for node_id, data in nodes:
         if wanted is not None and data["kind"] not in wanted:
             continue
@@ -137,14 +116,6 @@ def search_nodes(
             scored.append((score, node_id, data))
     scored.sort(key=lambda found: found[:2])
     return [_hit(node_id, data) for _, node_id, data in scored[:limit]]
-
-
-def plain_text(pattern: str) -> str | None:
-    """The lowercased text every match of a plain `pattern` holds in its name, qualified
-    name or ID (None for a regex or a glob): a prefilter for `search_nodes`."""
-    if _is_regex(pattern) or GLOB_CHARS & set(pattern):
-        return None
-    return pattern.lower()
 
 
 def outline(graph: MapGraph, path: str) -> list[OutlineEntry]:
@@ -375,52 +346,3 @@ def _hit(node_id: str, data: Mapping[str, Any]) -> Hit:
 def _entry_line(data: dict[str, Any]) -> str:
     first, last = data["lines"]
     return f"  {data['kind']} {data['qualname']}  L{first}-{last}"
-
-
-def _tiered(matches: Callable[[str], bool]) -> Scorer:
-    """A scorer: 0 when the name matches, 1 the qualified name, 2 the node ID."""
-
-    def score(node_id: str, data: Mapping[str, Any]) -> int | None:
-        name = data.get("name", data["path"])
-        for tier, text in enumerate((name, data.get("qualname", name), node_id)):
-            if matches(text):
-                return tier
-        return None
-
-    return score
-
-
-def _is_regex(pattern: str) -> bool:
-    return pattern.startswith(REGEX_PREFIX) or bool(REGEX_CHARS & set(pattern))
-
-
-def _matcher(pattern: str) -> Scorer:
-    """The scorer of `pattern` (regex, glob or plain name)."""
-    if _is_regex(pattern):
-        expression = pattern.removeprefix(REGEX_PREFIX)
-        try:
-            compiled = re.compile(expression)
-        except (re.error, RecursionError, OverflowError) as exc:
-            raise BadPatternError(expression, str(exc)) from None
-        return _tiered(lambda text: compiled.search(text) is not None)
-    if GLOB_CHARS & set(pattern):
-        # compiled here, not by fnmatchcase: its cache keeps up to 32,768 patterns for
-        # as long as the process runs; re's keeps the last few hundred
-        glob = re.compile(fnmatch.translate(pattern))
-        return _tiered(lambda text: glob.match(text) is not None)
-    wanted = pattern.lower()
-
-    def plain(node_id: str, data: Mapping[str, Any]) -> int | None:
-        name = str(data.get("name", data["path"])).lower()
-        qualname = str(data.get("qualname", name)).lower()
-        if name == wanted:
-            return 0
-        if qualname == wanted or node_id.lower() == wanted:
-            return 1
-        if name.startswith(wanted):
-            return 2
-        if wanted in qualname:
-            return 3
-        return None
-
-    return plain

@@ -26,7 +26,7 @@ import posixpath
 from collections import defaultdict
 from pathlib import PurePosixPath
 
-from map.extraction.extract_imports import OWN_MODULE
+from map.extraction.import_facts import OWN_MODULE
 from map.linking.layout import Layout
 from map.linking.scripts import ScriptResolver
 
@@ -256,7 +256,7 @@ class ModuleIndex:
         return (_nearest(importer, candidates),)
 
     def _script(self, importer: str, module: str) -> tuple[str, ...]:
-        if module == OWN_MODULE:  # the file's own default export (map.extraction.extract_imports)
+        if module == OWN_MODULE:  # the file's own default export (map.extraction.import_facts)
             return (importer,)
         return self._scripts.resolve(importer, module)
 

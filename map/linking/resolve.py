@@ -31,13 +31,11 @@ from map.linking.lookup import (
     Trace,
     answer_key,
     defined,
-    recording,
-    replay,
     see,
     segments,
     shadowed_names,
-    trace,
 )
+from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -55,12 +53,10 @@ from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
 from map.linking.values import (
     FOREIGN,
-    MAX_HOPS,
     NOWHERE,
     ClassTarget,
     ModuleTarget,
     Target,
-    ValueLookups,
 )
 from map.model import Reference
 
@@ -71,18 +67,15 @@ VALUES = "values"
 VALUE_KINDS = frozenset({"variable", "constant"})
 CLASS_WORDS = frozenset({"cls"})
 """A Python classmethod's name for its class: calling it constructs one."""
-PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
-"""Languages whose methods may be declared in any file of their type's package (and
-whose package siblings are looked up through map.linking.siblings)."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
 """What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
-class Resolver(ValueLookups):
+class Resolver(MemberLookups):
     """Answers name lookups against every file's scope and the global name index (what
-    a value stands for: `ValueLookups`)."""
+    a value stands for: `ValueLookups`; a class's members: `MemberLookups`)."""
 
     def __init__(
         self,
@@ -374,50 +367,6 @@ class Resolver(ValueLookups):
             if candidate in self._scopes:
                 return ModuleTarget((candidate,))
         return None
-
-    def _member(self, ctx: Lookup, owner: ClassTarget, name: str, depth: int) -> Resolution | None:
-        """Member `name` of the class (or of its bases), remembered with what it consulted
-        (unless an assignment's value is being followed: the answer depends on which)."""
-        if ctx.following:
-            return self._find_member(ctx, owner, name, depth)
-        key = (owner.node_id, owner.bases_only, name, depth)
-        known = self._members.get(key)
-        if known is None:
-            inner = recording()
-            found = self._find_member(inner, owner, name, depth)
-            known = self._members[key] = (found, trace(inner))
-        replay(ctx, known[1])
-        return known[0]
-
-    def _find_member(
-        self, ctx: Lookup, owner: ClassTarget, name: str, depth: int
-    ) -> Resolution | None:
-        if not owner.bases_only:
-            scope = self._scopes[file_of(owner.node_id)]
-            qual = scope.symbols[owner.node_id].qualname
-            ids = defined(ctx, scope, f"{qual}.{name}", name)
-            if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
-                ids = self._siblings.find(ctx, scope, f"{qual}.{name}", name)
-            if ids:
-                return _exact(ids)
-        if depth >= MAX_HOPS:
-            return None
-        for base in self._bases(ctx, owner.node_id, depth):
-            found = self._member(ctx, ClassTarget(base), name, depth + 1)
-            if found is not None:
-                return Resolution(found.targets, min(found.confidence, CONFIDENCE_INHERITED))
-        return None
-
-    def _bases(self, ctx: Lookup, class_id: str, depth: int) -> list[str]:
-        scope = self._scopes[file_of(class_id)]
-        found: list[str] = []
-        for ref in scope.bases.get(class_id, ()):
-            resolution = self._resolve(ctx, scope, ref, depth + 1)
-            if resolution is not None and len(resolution.targets) == 1:
-                base = resolution.targets[0]
-                if base != class_id and self._scopes[file_of(base)].is_class(base):
-                    found.append(base)
-        return found
 
     def _by_name(
         self, ctx: Lookup, scope: FileScope, name: str, *, members: bool

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from map.intake.ingest import Known, Progress, Scan
+from map.intake.ingest import Known, Scan
+from map.intake.load import Progress
 from map.intake.shared import SharedRows
 from map.intake.walk import moved_since
 from map.live.reports import MapSettings

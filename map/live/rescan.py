@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from map.gcpause import paused_gc
-from map.intake.ingest import Known, Progress, Scan, ScanOptions, scan, scan_known
+from map.intake.ingest import Known, Scan, ScanOptions, scan, scan_known
+from map.intake.load import Progress
 from map.intake.shared import SharedRows
 from map.live.reports import MapSettings
 from map.live.stale import relative_path

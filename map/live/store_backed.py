@@ -52,7 +52,8 @@ from map.store.mapstore import (
     store_file,
 )
 from map.store.store_link import unsaved_changes
-from map.store.stored import stored
+from map.store.store_write import moved_since
+from map.store.stored import restore_stored
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +181,6 @@ class StoreBackedMap(MapReader):
             if (full or self._pending) and (not self._materialize() or self._broken):
                 self.rebuild()
             files = set(self._linker.extracts) if full else set(self._dirty)
-            stamps, skipped = self._saved
             state = State(
                 self.built_at,
                 self._last_duration,
@@ -190,10 +190,7 @@ class StoreBackedMap(MapReader):
                 self._summary(),
                 dict(self._edge_counts.per_file),
             )
-            touched = state.stamps.keys() if full or self._touched is None else self._touched
-            moved = [p for p in touched if p in state.stamps and stamps.get(p) != state.stamps[p]]
-            ever_skipped = state.skipped.keys() | skipped.keys()
-            left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
+            moved, left_out = moved_since(self._saved, state, None if full else self._touched)
             with paused_gc():  # a full save builds every file's rows
                 saving = for_phase(progress, "saving")
                 store.write(state, files, self._rows, moved, left_out, saving)
@@ -300,14 +297,9 @@ class StoreBackedMap(MapReader):
         return True
 
     def _restore_link(self, linker: StoredLinker, progress: BuildProgress | None) -> None:
-        store = self._store
-        assert store is not None
-        linking = for_phase(progress, "linking")
-        own = {node: node for node in linker.graph}  # the extracts' IDs share the graph's
-        files = stored(store, self._saved[0], own)
-        total = len(self._saved[0])
+        assert self._store is not None
         pause = self._give_way.pause
-        linker.restore_link(files, self._layout, linking, total, pause)
+        restore_stored(linker, self._store, self._saved[0], self._layout, progress, pause)
 
     def _link_pending(self, linker: StoredLinker) -> None:
         """Link the pending changes into `linker` (loaded as the store holds the map):

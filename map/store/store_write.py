@@ -192,6 +192,19 @@ def _write_files(
         db.executemany("INSERT INTO consulters VALUES (?, ?)", consulters)
 
 
+def moved_since(
+    saved: tuple[Stamps, Stamps], state: State, touched: Collection[str] | None
+) -> tuple[list[str], list[str]]:
+    """The files whose stamp moved since the last save (`saved`: the stamps and skipped
+    files as the store holds them), among `touched` (None: any), and those whose skip did."""
+    stamps, skipped = saved
+    candidates = state.stamps.keys() if touched is None else touched
+    moved = [p for p in candidates if p in state.stamps and stamps.get(p) != state.stamps[p]]
+    ever_skipped = state.skipped.keys() | skipped.keys()
+    left_out = [p for p in ever_skipped if skipped.get(p) != state.skipped.get(p)]
+    return moved, left_out
+
+
 def _count(db: sqlite3.Connection, table: str) -> int:
     count: int = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     return count

@@ -1,14 +1,18 @@
 """Every file of a map store, as the linker takes it in: read once, in order, checked
-against the stamps the map holds (the store-backed map's graph load, map.live.store_backed)."""
+against the stamps the map holds, and the link restored from them (the store-backed
+map's link load, map.live.store_backed)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 
+from map.linking.layout import Layout
 from map.linking.packed import for_linking
 from map.linking.references import References
 from map.model import FileExtract
+from map.progress import BuildProgress, for_phase
+from map.store.link_store import StoredLinker
 from map.store.mapstore import MapStore, Stamps, StoreError
 
 
@@ -30,3 +34,18 @@ def stored(
         yield extract.path, extract, blob, references, links
     if count != len(stamps):
         raise StoreError(f"{store.path}: files and stamps disagree ({count} != {len(stamps)})")
+
+
+def restore_stored(
+    linker: StoredLinker,
+    store: MapStore,
+    stamps: Stamps,
+    layout: Layout,
+    progress: BuildProgress | None,
+    pause: Callable[[], None],
+) -> None:
+    """Take the link as `store` holds it (checked against `stamps`) into `linker`, whose
+    graph is loaded; `progress` hears the files linked, `pause` lets answers go first."""
+    linking = for_phase(progress, "linking")
+    own = {node: node for node in linker.graph}  # the extracts' IDs share the graph's
+    linker.restore_link(stored(store, stamps, own), layout, linking, len(stamps), pause)

@@ -23,7 +23,7 @@ from disk.stamps import content_hash
 from map import BuildPhase
 from map.extraction.extract import extract_lists
 from map.extraction.languages import extraction_query, grammar, language_for
-from map.intake.ingest import CHUNK_FILES, POOL_THRESHOLD
+from map.intake.load import CHUNK_FILES, POOL_THRESHOLD
 from map.intake.walk import list_files
 from map.live.codemap import CodeMap, MapSettings
 from mapbench.corpora import accepted
@@ -37,7 +37,7 @@ PROBE = "\n\ndef _codeanchor_bench_probe_{seq}():\n    return {seq}\n"
 
 @contextmanager
 def _as_map_worker() -> Iterator[None]:
-    """Run a chunk as the map's pool workers do (map.intake.ingest): what was there before is
+    """Run a chunk as the map's pool workers do (map.intake.load): what was there before is
     frozen out of the collector's view, no automatic collection, one at the end."""
     gc.freeze()
     gc.disable()
@@ -91,7 +91,7 @@ def _extract_chunk(root: str, rels: list[str]) -> int:
 def _in_pool(root: Path, workers: int, task: Callable[[str, list[str]], int]) -> dict[str, Any]:
     """List the files, then run `task` over them as the map's loader would; timed.
 
-    Same settings as `map.intake.ingest.load_many`: in this process up to its pool
+    Same settings as `map.intake.load.load_many`: in this process up to its pool
     threshold, else `workers` forkserver processes fed chunks of its size.
     """
     started = time.perf_counter()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from mapbench.procs import command_line, descendants
 
+from lsp.footprint import rss_kib
+
 SERVE = "codeanchor serve"
 
 
@@ -18,18 +20,6 @@ class ProcessRss:
     pid: int
     name: str
     rss_mb: float
-
-
-def rss_kib(pid: int) -> int:
-    """The resident set of `pid` in KiB (0 when it is gone)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def short_name(cmdline: str) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import dataclasses
 from typing import get_args
 
-from bridge.contract.map_shapes import MapLanguage, SkipReason, WatcherInfo
+from bridge.contract.map_shapes import MapLanguage, SkipReason
+from bridge.contract.map_status_shapes import WatcherInfo
 from bridge.tools.mapping import watcher_info
 from map.extraction.languages import LANGUAGES
-from map.intake import ingest, walk
+from map.intake import load, walk
 from map.live.watch import WatcherState
 
 
@@ -20,7 +21,7 @@ def test_the_published_languages_are_the_ones_the_map_extracts() -> None:
 def test_the_published_skip_reasons_are_every_reason_the_map_gives() -> None:
     given = {
         value
-        for module in (walk, ingest)
+        for module in (walk, load)
         for name, value in vars(module).items()
         if name.startswith("SKIP_") and isinstance(value, str)
     }

@@ -23,8 +23,8 @@ from lsp import (
     npm_servers,
     uninstall_server,
 )
-from lsp.catalog import locate
 from lsp.doctor import check_server
+from lsp.locate import locate
 from tests.docs.synopsis import command_problems
 
 

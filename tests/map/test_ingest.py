@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from map.intake.ingest import POOL_THRESHOLD, ScanOptions, scan
+from map.intake.ingest import ScanOptions, scan
+from map.intake.load import POOL_THRESHOLD
 from map.intake.wire import extract_blob, unpacked
 
 SOURCES = {

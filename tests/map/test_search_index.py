@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from map.graph import query
 from map.graph.names import required_literal
+from map.graph.patterns import BadPatternError
 from map.live.codemap import CodeMap
 from tests.map.graph_state import copy_repo, fresh
 
@@ -101,7 +102,7 @@ def test_search_follows_edits_and_removals(tmp_path: Path) -> None:
 
 
 def test_a_broken_regex_is_refused_as_before(root: Path) -> None:
-    with pytest.raises(query.BadPatternError):
+    with pytest.raises(BadPatternError):
         CodeMap.open(root).search("re:(unclosed")
 
 

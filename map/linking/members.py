@@ -1,0 +1,69 @@
+"""A class's members as a reference's lookup finds them: its own, else its bases'
+(each base resolved as the reference naming it), at most `MAX_HOPS` deep, each
+answer remembered with the names it consulted. `MemberLookups` is the part of the
+resolver (map.linking.resolve) that looks members up.
+"""
+
+from __future__ import annotations
+
+from map.linking.lookup import Lookup, Trace, defined, recording, replay, trace
+from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
+from map.linking.resolution import exact as _exact
+from map.linking.siblings import Siblings
+from map.linking.values import MAX_HOPS, ClassTarget, ValueLookups
+
+PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
+"""Languages whose methods may be declared in any file of their type's package (and
+whose package siblings are looked up through map.linking.siblings)."""
+
+
+class MemberLookups(ValueLookups):
+    """Members of classes and of their bases, over every file's scope; the resolver
+    supplies how a base's reference resolves."""
+
+    _siblings: Siblings
+    _members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]]
+
+    def _member(self, ctx: Lookup, owner: ClassTarget, name: str, depth: int) -> Resolution | None:
+        """Member `name` of the class (or of its bases), remembered with what it consulted
+        (unless an assignment's value is being followed: the answer depends on which)."""
+        if ctx.following:
+            return self._find_member(ctx, owner, name, depth)
+        key = (owner.node_id, owner.bases_only, name, depth)
+        known = self._members.get(key)
+        if known is None:
+            inner = recording()
+            found = self._find_member(inner, owner, name, depth)
+            known = self._members[key] = (found, trace(inner))
+        replay(ctx, known[1])
+        return known[0]
+
+    def _find_member(
+        self, ctx: Lookup, owner: ClassTarget, name: str, depth: int
+    ) -> Resolution | None:
+        if not owner.bases_only:
+            scope = self._scopes[file_of(owner.node_id)]
+            qual = scope.symbols[owner.node_id].qualname
+            ids = defined(ctx, scope, f"{qual}.{name}", name)
+            if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
+                ids = self._siblings.find(ctx, scope, f"{qual}.{name}", name)
+            if ids:
+                return _exact(ids)
+        if depth >= MAX_HOPS:
+            return None
+        for base in self._bases(ctx, owner.node_id, depth):
+            found = self._member(ctx, ClassTarget(base), name, depth + 1)
+            if found is not None:
+                return Resolution(found.targets, min(found.confidence, CONFIDENCE_INHERITED))
+        return None
+
+    def _bases(self, ctx: Lookup, class_id: str, depth: int) -> list[str]:
+        scope = self._scopes[file_of(class_id)]
+        found: list[str] = []
+        for ref in scope.bases.get(class_id, ()):
+            resolution = self._resolve(ctx, scope, ref, depth + 1)
+            if resolution is not None and len(resolution.targets) == 1:
+                base = resolution.targets[0]
+                if base != class_id and self._scopes[file_of(base)].is_class(base):
+                    found.append(base)
+        return found
