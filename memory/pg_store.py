@@ -76,8 +76,9 @@ class PgMemoryStore(SqlMemoryStore):
         return f"{column} = ANY(%s)", list(values)
 
     def _ranked(self, words: Sequence[str], limit: int) -> list[Any]:
-        """`ts_rank_cd` of the `tsvector` the database keeps."""
-        ts_query = " | ".join(w.lower() for w in words)
+        """`ts_rank_cd` of the `tsvector` the database keeps. Each word also matches
+        the words it begins (`discount` finds `discounts`)."""
+        ts_query = " | ".join(f"{w.lower()}:*" for w in words)
         return self._read(
             "SELECT id, ts_rank_cd(search, to_tsquery('simple', %s)) AS rank FROM memories "
             "WHERE repo_id = %s AND search @@ to_tsquery('simple', %s) "

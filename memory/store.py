@@ -143,8 +143,9 @@ class MemoryStore(SqlMemoryStore):
         return f"{column} IN (SELECT value FROM json_each(?))", orjson.dumps(list(values)).decode()
 
     def _ranked(self, words: Sequence[str], limit: int) -> list[Any]:
-        """BM25 relevance, negated: higher is better."""
-        match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+        """BM25 relevance, negated: higher is better. Each word also matches the
+        words it begins (`discount` finds `discounts`)."""
+        match = " OR ".join('"' + w.replace('"', "") + '"*' for w in words)
         return self._read(
             "SELECT m.id, -bm25(memories_fts) FROM memories_fts JOIN memories m "
             "ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? "

@@ -169,6 +169,8 @@ def test_recall_ranks_with_full_text_search(team_database: str) -> None:
         )
         ranked = [m.id for m, _ in store.search("rate limiting", 5)]
     assert ranked == ["m-2"]  # found through its tag; the other shares no word
+    with PgMemoryStore(team_database, "r") as store:
+        assert [m.id for m, _ in store.search("cach", 5)] == ["m-1"]  # a word's start
 
 
 def test_the_service_reads_the_team_store_without_creating_files(

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,14 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     with MemoryStore(tmp_path / "m.db") as store:
         store.add([_memory("m-1")])
         assert store.get("m-1") == _memory("m-1")
+
+
+def test_a_search_word_finds_the_words_it_begins(tmp_path: Path) -> None:
+    notes = {"m-1": "discounts apply at checkout", "m-2": "the cart counts items"}
+    with MemoryStore(tmp_path / "m.db") as store:
+        store.add([replace(_memory(i), text=text) for i, text in notes.items()])
+        assert [m.id for m, _ in store.search("discount", 5)] == ["m-1"]
+        assert [m.id for m, _ in store.search("count", 5)] == ["m-2"]  # not "discounts"
 
 
 def test_unknown_id_suggests_near_ones(tmp_path: Path) -> None:
