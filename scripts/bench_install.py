@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 from lsp import Catalog, choose_servers  # noqa: E402
 from scripts.benchinfo import code_commit  # noqa: E402
-from tests.gitrepo import commit_all  # noqa: E402
+from tests.gitrepo import commit_all, copy_checkout  # noqa: E402
 
 PY_GOAL_S = 90.0
 TS_GOAL_S = 180.0
@@ -66,21 +66,6 @@ TINY_TS = {
     "src/core.ts": "export function helper(): number {\n  return 1;\n}\n",
     "src/main.ts": 'import { helper } from "./core";\n\nconsole.log(helper());\n',
 }
-
-
-def copy_checkout(target: Path) -> Path:
-    """This checkout's files (tracked and new, not ignored) copied to `target`."""
-    listed = subprocess.run(
-        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        source = REPO / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    return target
 
 
 def user_env(tmp: Path, home: str, *, cold: bool) -> dict[str, str]:
@@ -238,7 +223,7 @@ def main() -> int:
     try:
         env = user_env(tmp, "home", cold=args.cold)
         label = sources(env)
-        source = copy_checkout(tmp / "src")
+        source = copy_checkout(REPO, tmp / "src")
         venv = tmp / "venv"
         timed([sys.executable, "-m", "venv", str(venv)], env, tmp)
         codeanchor = venv / "bin" / "codeanchor"
@@ -256,7 +241,7 @@ def main() -> int:
         floor_s, _ = timed([*npm, *typescript.npm_packages], env, tmp)
         tools_chars = asyncio.run(tools_list_chars(codeanchor, py_repo, env))
 
-        demo_source = copy_checkout(tmp / "demo-src")
+        demo_source = copy_checkout(REPO, tmp / "demo-src")
         demo_env = user_env(tmp, "demo-home", cold=args.cold)
         demo_s, _ = timed(
             ["bash", "scripts/demo.sh", str(tmp / "demo-work")], demo_env, demo_source

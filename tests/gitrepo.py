@@ -9,6 +9,7 @@ user's own git configuration (hooks, signing, a default branch) never leaks in.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -43,3 +44,18 @@ def commit_all(root: Path, message: str) -> None:
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-qm", message)
+
+
+def copy_checkout(source: Path, target: Path) -> Path:
+    """The files of the checkout at `source` (tracked and new, not ignored) copied to
+    `target`, as a git URL would give them; `target`."""
+    listed = subprocess.run(
+        ["git", "-C", str(source), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        if (source / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / name, target / name)
+    return target

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -24,7 +23,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.conftest import write_tree
-from tests.gitrepo import commit_all
+from tests.gitrepo import commit_all, copy_checkout
 
 REPO = Path(__file__).resolve().parents[1]
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
@@ -52,19 +51,6 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], exits: tuple[int, .
     return done.stdout
 
 
-def _copy_checkout(target: Path) -> Path:
-    listed = subprocess.run(
-        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        if (REPO / name).is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, target / name)
-    return target
-
-
 def _user_env(tmp: Path, venv: Path) -> dict[str, str]:
     """A new user's environment: its own HOME, the new install first on PATH, nothing
     of the checkout anywhere (no PYTHONPATH, no .venv or .tools on PATH)."""
@@ -82,7 +68,7 @@ def _user_env(tmp: Path, venv: Path) -> dict[str, str]:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], Path]:
     """(the installed `codeanchor`, a user's environment, the folder of the built files)."""
     tmp = tmp_path_factory.mktemp("install")
-    source = _copy_checkout(tmp / "src")
+    source = copy_checkout(REPO, tmp / "src")
     dist = tmp / "dist"
     venv = tmp / "venv"
     env = _user_env(tmp, venv)
