@@ -53,6 +53,7 @@ _CLOSE_GRACE_S = 2.0
 _IGNORED_NOTIFICATIONS = (
     types.WINDOW_SHOW_MESSAGE,
     types.TELEMETRY_EVENT,
+    "$/typescriptVersion",  # typescript-language-server's own, sent once at start
 )
 
 

@@ -19,9 +19,9 @@ import orjson
 import pytest
 
 from bridge.cli.main import main
-from tests.adversarial.cli import Done
+from tests.adversarial.cli import Done, cli
 from tests.bridge.mcp_session import example_repo
-from tests.conftest import require_binary
+from tests.conftest import require_binary, write_tree
 
 PRICING = "shop/pricing.py"
 CART = "shop/cart.py"
@@ -248,6 +248,21 @@ def test_nav_refs_lists_every_use_own_file_first(
     }
     assert locations[0]["path"] == PRICING
     assert refs["data"]["count"] == len(locations)
+
+
+def test_a_typescript_answer_prints_nothing_on_stderr(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "tsconfig.json": '{"include": ["src"]}\n',
+            "src/core.ts": "export function helper(): number {\n  return 1;\n}\n",
+            "src/main.ts": 'import { helper } from "./core";\nconsole.log(helper());\n',
+        },
+    )
+    done = cli(root, "nav", "refs", "src/core.ts#helper")  # its own process: its own stderr
+    assert done.code == 0, done.err
+    assert "src/main.ts:2" in done.out
+    assert done.err == ""  # no log line of the server's own notifications ($/typescriptVersion)
 
 
 def test_nav_hover_shows_the_signature(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
