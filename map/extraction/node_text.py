@@ -13,6 +13,10 @@ COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
 CALLED = "()"
 """Marks a call in a qualifier (`make()` in `make().run()`): what it returns."""
+ELEMENT = "[]"
+"""Marks what a container holds: the value `[]Flag` holds Flags (a Go slice or map of
+them, a Python `list[Flag]`), `chain[]` is one of what `chain` holds (a `range` or
+`for` variable)."""
 SUPER_CALL = "super" + CALLED
 """The one call kept as a qualifier: it names the enclosing class's bases."""
 _LONGEST_QUALIFIER = 120
@@ -25,6 +29,11 @@ _NAMES = frozenset({"identifier", _GO_SELECTOR})
 """Go expressions that are a (dotted) name."""
 _TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
 """Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_CONTAINERS: Mapping[str, str] = MappingProxyType(
+    {"slice_type": "element", "array_type": "element", "map_type": "value"}
+)
+"""Go container types, and the field of the type of what they hold."""
+_CALLS = frozenset({"call", "call_expression"})
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
 )
@@ -113,7 +122,49 @@ def by_shape(node: Node) -> tuple[str, str]:
             return "assign.call", qualifier_of(callee)
     elif node.type in _NAMES:
         return "assign.alias", qualifier_of(node)
+    elif node.type == "type_assertion_expression":  # `c := in.(*Command)`
+        asserted = node.child_by_field_name("type")
+        named = named_type(asserted) if asserted is not None else node
+        if named.type in _TYPE_NAMES:
+            return "assign.type", qualifier_of(named)
     return _UNKNOWN_VALUE, ""
+
+
+def value_of(node: Node) -> str:
+    """An assignment's value as written (a dotted name or type: `qualifier_of`), a Go
+    container type as `[]` before what it holds (`[]*Flag`, `map[string]*Flag`:
+    `[]Flag`)."""
+    marks = ""
+    while node.type in _CONTAINERS:
+        inner = node.child_by_field_name(_CONTAINERS[node.type])
+        if inner is None:
+            return COMPLEX_QUALIFIER
+        marks, node = marks + ELEMENT, inner
+    found = qualifier_of(named_type(node))
+    return found if found == COMPLEX_QUALIFIER else marks + found
+
+
+def elements_of(node: Node) -> str:
+    """The value of a Python container annotation's element type (`list[Flag]`,
+    `List["Flag"]`: `[]Flag`)."""
+    if node.type == "string":
+        node = next((c for c in node.named_children if c.type == "string_content"), node)
+        text = text_of(node)
+        return ELEMENT + text if _PLAIN_QUALIFIER.fullmatch(text) else COMPLEX_QUALIFIER
+    found = qualifier_of(node)
+    return found if found == COMPLEX_QUALIFIER else ELEMENT + found
+
+
+def each_of(node: Node) -> str:
+    """The value of a loop variable over `node` (`for x in items`, `range chain`: one
+    of what it holds, `items[]`; over a call's result, `self.items()[]`)."""
+    found = qualifier_of(node)
+    if node.type in _CALLS and found == COMPLEX_QUALIFIER:
+        callee = node.child_by_field_name("function")
+        found = qualifier_of(callee) + CALLED if callee is not None else found
+        if found.startswith(COMPLEX_QUALIFIER):
+            return COMPLEX_QUALIFIER
+    return found if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
 
 
 def named_type(node: Node) -> Node:

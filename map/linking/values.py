@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from map.extraction.node_text import ELEMENT
 from map.linking.assigned import UNKNOWN, Givens
 from map.linking.fixtures import fixture_files, requests_fixtures
 from map.linking.lookup import Exports, Lookup, defined, see
@@ -47,8 +48,19 @@ class ClassTarget:
     bases_only: bool = False
 
 
-Target = ModuleTarget | ClassTarget | None
+@dataclass(frozen=True, slots=True)
+class ElementsTarget:
+    """A container of what `of` stands for (a Go slice or map, a Python `list[T]`): its
+    loop variables hold one (map.extraction.node_text.ELEMENT)."""
+
+    of: ModuleTarget | ClassTarget | ElementsTarget
+
+
+Target = ModuleTarget | ClassTarget | ElementsTarget | None
 """What a qualifier's segment stands for (None: nothing known)."""
+
+_HELD = (ModuleTarget, ClassTarget, ElementsTarget)
+"""What a container can be known to hold."""
 
 NOWHERE = Range(0, 0, 0, 0)
 """The range of a reference made up for a lookup."""
@@ -117,6 +129,8 @@ class ValueLookups(ABC):
         or the symbols of a name), or the instance of the class a call constructs."""
         if not assignment.value or assignment in ctx.following or depth >= MAX_HOPS:
             return None
+        if ELEMENT in assignment.value:
+            return self._elements(ctx, scope, assignment, depth)
         qualifier, _, name = assignment.value.rpartition(".")
         ctx.following.add(assignment)
         try:
@@ -136,6 +150,22 @@ class ValueLookups(ABC):
         if assignment.called:  # an instance of the class, or what the function returns
             return target or self._returns(ctx, resolution.targets, depth)
         return target or resolution
+
+    def _elements(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> Target:
+        """What a container's value (`[]Flag`: Flags) or a loop variable's (`chain[]`:
+        one of what `chain` holds) stands for."""
+        value = assignment.value
+        if value.startswith(ELEMENT):
+            held = replace(assignment, value=value[len(ELEMENT) :], called=True)
+            found = self._follow(ctx, scope, held, depth + 1)
+            return ElementsTarget(found) if isinstance(found, _HELD) else None
+        if not value.endswith(ELEMENT):
+            return None
+        container = replace(assignment, value=value[: -len(ELEMENT)], called=False)
+        found = self._follow(ctx, scope, container, depth + 1)
+        return found.of if isinstance(found, ElementsTarget) else None
 
     def _aliased(
         self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int

@@ -24,6 +24,9 @@
 (parameters (list_splat_pattern (identifier) @name)) @assign.other
 (parameters (dictionary_splat_pattern (identifier) @name)) @assign.other
 (for_statement left: (identifier) @name) @assign.other
+; a loop variable holds one of what its iterable holds (`for line in lines`, a comprehension's)
+(for_statement left: (identifier) @name right: (_) @each) @assign.type
+(for_in_clause left: (identifier) @name right: (_) @each) @assign.type
 (as_pattern alias: (as_pattern_target (identifier) @name)) @assign.other
 ; an annotated name or parameter holds an instance of its (plain) type: `app: Flask`
 (assignment left: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
@@ -41,6 +44,33 @@
 (typed_default_parameter
   name: (identifier) @name type: (type (string (string_content) @value))
   (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.type
+
+; the same, annotated with a container of a plain type: `lines: List[Line]`, `Sequence["Line"]`
+(assignment
+  left: (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(typed_parameter
+  (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(function_definition
+  return_type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+                      (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)]) @name
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.returns
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#eq? @_self "self")
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @attr.type
 
 ; what a function returns, when annotated with a plain type: `def test_client() -> FlaskClient`
 ; (or a forward reference to one: `-> "Segment"`)
