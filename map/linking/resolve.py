@@ -36,6 +36,7 @@ from map.linking.lookup import (
     shadowed_names,
 )
 from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
+from map.linking.modules import SCRIPT_LANGUAGES
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -216,6 +217,8 @@ class Resolver(MemberLookups):
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
+            if ids and scope.language in SCRIPT_LANGUAGES:
+                ids = tuple(i for i in ids if not _literal_member(scope, i))
             if ids:
                 return () if not prefix and self._shadows(scope, scope_id, name) else ids
         return ()
@@ -374,3 +377,13 @@ class Resolver(MemberLookups):
         """Definitions of `name` anywhere in the same language family."""
         ctx.consulted.add(name)
         return self._names.guess(scope.language, name, members=members)
+
+
+def _literal_member(scope: FileScope, node_id: str) -> bool:
+    """A method outside any class (an object literal's, `{ async test() {} }`): it binds
+    no name a bare use could mean."""
+    symbol = scope.symbols[node_id]
+    if symbol.kind != "method":
+        return False
+    owner = scope.by_qual.get(".".join(symbol.container), ())
+    return not (owner and scope.is_class(owner[0]))
