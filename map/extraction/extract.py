@@ -32,11 +32,11 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from disk.stamps import content_hash
 from disk.text import decode_source
+from map.extraction.block_locals import split_blocks
 from map.extraction.extract_imports import imports_of
 from map.extraction.extract_matches import Collected, Ref, Scope, collect
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.extraction.fingerprint import TokenIndex
-from map.extraction.go_blocks import split_blocks
 from map.extraction.languages import extraction_query, grammar, language_for
 from map.extraction.positions import Positions
 from map.extraction.snapshot import decode_extract, decode_symbols
@@ -96,8 +96,7 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
     found = collect(matches, language)
     span = _spans(Positions(source), source)
     symbols = _qualified(path, source, language, span, found)
-    if language == "go":
-        split_blocks(found)
+    split_blocks(found, language)
     return [
         language,
         digest,

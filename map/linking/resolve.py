@@ -261,7 +261,11 @@ class Resolver(MemberLookups):
                 return OUTSIDE
             return _exact(self._exports.find(ctx, target.files, ref.name))
         if isinstance(target, ClassTarget):
-            return self._member(ctx, target, ref.name, depth)
+            member = self._member(ctx, target, ref.name, depth)
+            if member is None and ref.kind == "calls":  # `self.undefined(...)`: a class held
+                held = self._class_held(ctx, target.node_id, ref.name, depth)
+                return _exact((held,)) if held is not None else None
+            return member
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
         return self._by_name(ctx, scope, ref.name, members=True)

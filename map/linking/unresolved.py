@@ -32,7 +32,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from map.extraction.go_blocks import written
+from map.extraction.block_locals import written
 from map.linking.lookup import segments
 from map.linking.references import References
 from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside

@@ -244,6 +244,47 @@ class ValueLookups(ABC):
                 return found
         return None
 
+    def _class_held(self, ctx: Lookup, class_id: str, name: str, depth: int) -> str | None:
+        """The class an instance attribute holds itself, not an instance of it, when
+        every value given it agrees (`self.undefined: type[Undefined]`, `self.kind =
+        Widget`): calling the attribute constructs one."""
+        if depth >= MAX_HOPS:
+            return None
+        scope = self._scopes[file_of(class_id)]
+        see(ctx, scope, name)
+        assigned = scope.attribute(class_id, name)
+        if not assigned:
+            bases = self._bases(ctx, class_id, depth)
+            return next(
+                (h for b in bases if (h := self._class_held(ctx, b, name, depth + 1))), None
+            )
+        held = {self._class_named(ctx, scope, one, depth + 1) for one in assigned}
+        return held.pop() if len(held) == 1 else None
+
+    def _class_named(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> str | None:
+        """The class an alias names itself (through the locals it is given from), not an
+        instance of it; None when it is anything else."""
+        if assignment.called or not assignment.value or depth >= MAX_HOPS:
+            return None
+        if "." not in assignment.value:
+            where = scope.assigning(assignment.scope, assignment.value)
+            if where is not None and (where, assignment.value) != (
+                assignment.scope,
+                assignment.name,
+            ):
+                givens = scope.assigned.get((where, assignment.value))
+                named = {self._class_named(ctx, scope, one, depth + 1) for one in givens}
+                return named.pop() if len(named) == 1 else None
+        qualifier, _, name = assignment.value.rpartition(".")
+        value = Reference(name, "calls", NOWHERE, assignment.scope, qualifier or None)
+        found = self._resolve(ctx, scope, value, depth + 1)
+        if found is None or found.confidence < CONFIDENCE_INHERITED:
+            return None
+        target = self._class_of(found.targets)
+        return target.node_id if isinstance(target, ClassTarget) else None
+
     def _class_of(self, ids: tuple[str, ...]) -> Target:
         if len(ids) == 1 and self._scopes[file_of(ids[0])].is_class(ids[0]):
             return ClassTarget(ids[0])

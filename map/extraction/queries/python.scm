@@ -72,6 +72,23 @@
   (#eq? @_self "self")
   (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @attr.type
 
+; a name annotated as a class itself holds the class, as an alias does: `undefined: type[Undefined]`
+(assignment left: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(typed_parameter (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(typed_default_parameter name: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#eq? @_self "self")
+  (#match? @_t "(^|[.])(type|Type)$")) @attr.alias
+
 ; what a function returns, when annotated with a plain type: `def test_client() -> FlaskClient`
 ; (or a forward reference to one: `-> "Segment"`)
 (function_definition return_type: (type [(identifier) (attribute)] @value) @name) @assign.returns
@@ -131,6 +148,12 @@
 (class_definition
   superclasses: (argument_list
     (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.inherits))
+; a generic base: `class TimedSerializer(Serializer[T])`
+(class_definition
+  superclasses: (argument_list (subscript value: (identifier) @name @ref.inherits)))
+(class_definition
+  superclasses: (argument_list
+    (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.inherits)))
 
 ; names in annotations
 (typed_parameter type: (type) @ref.types)
@@ -164,3 +187,25 @@
   (pair value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)])
 
 (comment) @comment
+
+; attributes read inside expressions (a property's reads: `segment.cell_length + 1`)
+([(binary_operator [(attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references])
+  (comparison_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (boolean_operator [(attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references])
+  (not_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (unary_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (generator_expression body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (list_comprehension body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (set_comprehension body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (if_statement condition: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (while_statement condition: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (conditional_expression (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (augmented_assignment right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (interpolation expression: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (for_statement right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (for_in_clause right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (expression_list (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (assert_statement (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (parenthesized_expression (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (await (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)])
