@@ -29,6 +29,9 @@ MARK = "'"
 """Separates a renamed local's written name from its block's start (no Go or Python
 name holds it)."""
 _MARKED = re.compile(MARK + "[0-9]+")
+_BODIES = frozenset({"block", "statement_block"})
+"""A function's body: one scope with its parameters."""
+_FILES = frozenset({"program", "source_file", "module"})
 _LOCALS = frozenset({"assign.type", "assign.call", "assign.alias", "assign.other"})
 """The assignment roles that declare a local (not a struct field's, nor a result's)."""
 
@@ -47,9 +50,40 @@ class _Blocks:
     variable in the expression before its `for`)."""
     outside: frozenset[str] = frozenset()
     """Nodes above which no declaration is a function's local (a struct, a class)."""
+    alone: bool = False
+    """Whether a name declared once, in a block below its function's (or file's)
+    own, is renamed too: the uses outside that block are not its (a test callback's
+    `const createStore` is no local of the rest of the file)."""
 
 
 _GO_FUNCTIONS = frozenset({"function_declaration", "method_declaration", "func_literal"})
+_SCRIPT_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+    }
+)
+_SCRIPT = _Blocks(
+    blocks=_SCRIPT_FUNCTIONS
+    | {
+        "program",
+        "statement_block",
+        "for_statement",
+        "for_in_statement",
+        "catch_clause",
+        "switch_case",
+    },
+    functions=_SCRIPT_FUNCTIONS,
+    declaring=frozenset(
+        {"variable_declarator", "required_parameter", "optional_parameter", "formal_parameters"}
+    ),
+    outside=frozenset({"class_body"}),
+    alone=True,
+)
 LANGUAGES: Mapping[str, _Blocks] = MappingProxyType(
     {
         "go": _Blocks(
@@ -78,6 +112,9 @@ LANGUAGES: Mapping[str, _Blocks] = MappingProxyType(
             ),
             outside=frozenset({"field_declaration", "source_file"}),
         ),
+        "typescript": _SCRIPT,
+        "tsx": _SCRIPT,
+        "javascript": _SCRIPT,
         "python": _Blocks(
             blocks=frozenset(
                 {
@@ -99,12 +136,14 @@ LANGUAGES: Mapping[str, _Blocks] = MappingProxyType(
 class _Declared:
     """One declaration of a local: its block's span, from where it is seen, its name."""
 
-    __slots__ = ("end", "name", "seen_from", "start")
+    __slots__ = ("end", "name", "own", "seen_from", "start")
 
-    def __init__(self, block: Node, seen_from: int, name: str) -> None:
+    def __init__(self, block: Node, seen_from: int, name: str, own: bool) -> None:
         self.start, self.end = block.start_byte, block.end_byte
         self.seen_from = seen_from
         self.name = name
+        self.own = own
+        """Whether the block is the function's (or the file's) own."""
 
 
 def written(text: str) -> str:
@@ -121,30 +160,32 @@ def split_blocks(found: Collected, language: str) -> None:
         return
     by_key: defaultdict[tuple[int, str], list[Ref]] = defaultdict(list)
     for ref in found.assigns:
-        if ref.kind in _LOCALS and ref.scope is not None and ref.text != "_":
+        if ref.kind in _LOCALS and (ref.scope is not None or shape.alone) and ref.text != "_":
             by_key[id(ref.scope), ref.text].append(ref)
     split: dict[tuple[int, str], list[_Declared]] = {}
     for key, refs in by_key.items():
-        if len(refs) < 2:
+        if len(refs) < 2 and not shape.alone:
             continue
         places = [_declared(ref, shape) for ref in refs]
         if any(place is None for place in places):
             continue  # a field or another name not in a function's blocks: left as it is
-        blocks = {(p.start, p.end) for p in places if p is not None}
-        if len(blocks) < 2:
+        kept = [p for p in places if p is not None]
+        blocks = {(p.start, p.end) for p in kept}
+        if shape.alone:
+            renamed = [not p.own for p in kept]
+        elif len(blocks) > 1:
+            outermost = min(blocks, key=lambda b: (b[0], -b[1]))
+            renamed = [(p.start, p.end) != outermost for p in kept]
+        else:
             continue
-        outermost = min(blocks, key=lambda b: (b[0], -b[1]))
-        for ref, place in zip(refs, places, strict=True):
-            assert place is not None
-            if (place.start, place.end) != outermost:
+        for ref, place, rename in zip(refs, kept, renamed, strict=True):
+            if rename:
                 place.name = f"{ref.text}{MARK}{place.start}"
                 ref.text = place.name
-        split[key] = [p for p in places if p is not None]
+        split[key] = kept
     if not split:
         return
     for ref in [*found.refs, *found.assigns]:
-        if ref.scope is None:
-            continue
         if ref.qualifier:
             head = ref.qualifier.partition(".")[0].partition("(")[0]
             seen = split.get((id(ref.scope), head))
@@ -182,8 +223,26 @@ def _declared(ref: Ref, shape: _Blocks) -> _Declared | None:
             seen_from = value.end_byte if value is not None else node.start_byte
         if kind in shape.blocks:
             parent = node.parent
-            if kind == "block" and parent is not None and parent.type in shape.functions:
+            if kind in _BODIES and parent is not None and parent.type in shape.functions:
                 node = parent
-            return _Declared(node, node.start_byte if seen_from is None else seen_from, ref.text)
+            own = node.type in _FILES or _owned(node, ref, shape)
+            start = node.start_byte if seen_from is None else seen_from
+            return _Declared(node, start, ref.text, own)
         node = node.parent
     return None
+
+
+def _owned(block: Node, ref: Ref, shape: _Blocks) -> bool:
+    """Whether `block` is the own block of the symbol around `ref` (its node, or the
+    function its node holds: `const render = (s) => ...`), no other block between."""
+    if ref.scope is None:
+        return False
+    symbol = ref.scope.node
+    node: Node | None = block
+    while node is not None and node.start_byte >= symbol.start_byte:
+        if node.start_byte == symbol.start_byte and node.end_byte == symbol.end_byte:
+            return True
+        node = node.parent
+        if node is not None and node.type in shape.blocks:
+            return node.start_byte == symbol.start_byte and node.end_byte == symbol.end_byte
+    return False

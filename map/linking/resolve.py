@@ -186,7 +186,7 @@ class Resolver(MemberLookups):
         if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
             givens = scope.assigned.givens((where, name))
             target = self._assigned(ctx, scope, where, name, givens, 0)
-            if isinstance(target, ClassTarget) and not givens[0][1]:
+            if isinstance(target, ClassTarget) and not any(called for _, called in givens):
                 return _exact((target.node_id,))
             if target == FOREIGN:  # `run = lib.run; run()`, or a library instance called
                 return OUTSIDE
@@ -217,8 +217,10 @@ class Resolver(MemberLookups):
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
-            if ids and scope.language in SCRIPT_LANGUAGES:
-                ids = tuple(i for i in ids if not _literal_member(scope, i))
+            if scope.language in SCRIPT_LANGUAGES:
+                ids = tuple(
+                    i for i in ids or scope.numbered(prefix + name) if not _literal(scope, i)
+                )
             if ids:
                 return () if not prefix and self._shadows(scope, scope_id, name) else ids
         return ()
@@ -383,7 +385,7 @@ class Resolver(MemberLookups):
         return self._names.guess(scope.language, name, members=members)
 
 
-def _literal_member(scope: FileScope, node_id: str) -> bool:
+def _literal(scope: FileScope, node_id: str) -> bool:
     """A method outside any class (an object literal's, `{ async test() {} }`): it binds
     no name a bare use could mean."""
     symbol = scope.symbols[node_id]

@@ -100,13 +100,20 @@ class ValueLookups(ABC):
     ) -> Target | Resolution:
         """What local `name` stands for, from what scope `where` gives it: its one
         assignment's value (`_follow`), or for a test's parameter, what the pytest
-        fixture of its name gives (`_fixture`). Several differing assignments, or an
-        unknown value (a parameter, a loop variable): nothing."""
+        fixture of its name gives (`_fixture`); several assignments, what they all stand
+        for alike (one that reads the name itself, `x = x.f()`, only outside its own
+        lookup). Differing ones, or an unknown value among them: nothing."""
         if givens == UNKNOWN and requests_fixtures(scope, where):
             return self._fixture(ctx, scope, name, depth)
-        if len(givens) != 1 or not givens[0][0]:
+        if not givens or any(not value for value, _ in givens):
             return None
-        return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+        if len(givens) == 1:
+            return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+        assigned = (Assignment(name, where, *given) for given in givens)
+        found = {  # `options = options.update_width(w)` with `options: ConsoleOptions`
+            self._follow(ctx, scope, one, depth) for one in assigned if one not in ctx.following
+        }
+        return found.pop() if len(found) == 1 else None
 
     def _fixture(self, ctx: Lookup, scope: FileScope, name: str, depth: int) -> Target:
         """What the pytest fixture `name` nearest to the file gives (map.linking.fixtures)."""
@@ -171,14 +178,18 @@ class ValueLookups(ABC):
         self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
     ) -> Target | Resolution:
         """What an alias's (dotted) value names as a module, a class, an instance or
-        a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
-        it to the name lookup (a function)."""
+        a member (`j = flask.json`, `app = self.app`, `f = self.method`: the method
+        itself, not what it returns); None leaves it to the name lookup (a function)."""
         head, *rest = assignment.value.split(".")
         target = self._head(ctx, scope, assignment.scope, head, depth + 1)
         if not rest:
             return target
         for segment in rest[:-1]:
             target = self._step(ctx, target, segment, depth)
+        if isinstance(target, ClassTarget):  # `move_to = Control.move_to`: the method itself
+            member = self._member(ctx, target, rest[-1], depth)
+            if member is not None:
+                return member
         stepped = self._step(ctx, target, rest[-1], depth)
         if stepped is not None:
             return stepped

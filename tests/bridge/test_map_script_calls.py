@@ -4,7 +4,10 @@ repository asked through the real tools on a real AppContext.
 A component rendered as a JSX element is called there (the TypeScript server counts
 `<Counter />` in its call hierarchy); `await mount<T>(tag)` calls `mount` (the grammar
 reads it as a call of `await mount`); an object literal's method binds no name, so a
-bare `test(...)` in its file is the imported library's `test`, not that method.
+bare `test(...)` in its file is the imported library's `test`, not that method. What a
+test's callback declares is its own: a `const createStore` there hides the imported one
+in that callback only, and each callback's `function Counter` is the one its
+`<Counter />` renders.
 """
 
 from __future__ import annotations
@@ -42,6 +45,28 @@ SOURCES = {
         "})\n"  # 12
         "test('again', async () => {})\n"  # 13
     ),
+    "src/store.ts": "export function createStore() {\n  return 1\n}\n",
+    "test/store.test.tsx": (
+        "import {createStore} from '../src/store'\n"  # 1
+        "\n"  # 2
+        "it('uses the real one', () => {\n"  # 3
+        "  createStore()\n"  # 4
+        "})\n"  # 5
+        "it('has its own', () => {\n"  # 6
+        "  const createStore = () => 1\n"  # 7
+        "  createStore()\n"  # 8
+        "  function Counter() {\n"  # 9
+        "    return <div />\n"  # 10
+        "  }\n"  # 11
+        "  return <Counter />\n"  # 12
+        "})\n"  # 13
+        "it('has another', () => {\n"  # 14
+        "  function Counter() {\n"  # 15
+        "    return <span />\n"  # 16
+        "  }\n"  # 17
+        "  return <Counter />\n"  # 18
+        "})\n"  # 19
+    ),
 }
 
 
@@ -65,4 +90,23 @@ def test_script_jsx_elements_generic_awaits_and_literal_methods(tmp_path: Path) 
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = method["data"]
     assert _listed(data) == []
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+
+
+def test_script_a_callback_s_own_declarations_are_seen_in_it_alone(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    store, first, second = _ask(
+        root,
+        _callers("src/store.ts#createStore"),
+        _callers("test/store.test.tsx#Counter"),
+        _callers("test/store.test.tsx#Counter~2"),
+    )
+    data = store["data"]
+    assert _listed(data) == [("test/store.test.tsx", [4])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = first["data"]
+    assert _listed(data) == [("test/store.test.tsx", [12])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = second["data"]
+    assert _listed(data) == [("test/store.test.tsx", [18])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)

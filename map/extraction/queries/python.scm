@@ -72,19 +72,58 @@
   (#eq? @_self "self")
   (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @attr.type
 
+; an optional one (`Context | None`, `Optional["Context"]`) holds the same when it holds anything
+(assignment left: (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(typed_parameter (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(typed_default_parameter name: (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(function_definition return_type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)]) @name
+  (#match? @_o "(^|[.])Optional$")) @assign.returns
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#eq? @_self "self")
+  (#match? @_o "(^|[.])Optional$")) @attr.type
+
 ; a name annotated as a class itself holds the class, as an alias does: `undefined: type[Undefined]`
 (assignment left: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
                (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
   (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
 (typed_parameter (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
                (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
   (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
 (typed_default_parameter name: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
                (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
   (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
 (assignment
   left: (attribute object: (identifier) @_self attribute: (identifier) @name)
   type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
                (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
   (#eq? @_self "self")
   (#match? @_t "(^|[.])(type|Type)$")) @attr.alias

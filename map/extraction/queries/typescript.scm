@@ -45,3 +45,8 @@
 (call_expression
   function: (await_expression (member_expression object: (_) @qualifier property: (property_identifier) @name))
   (type_arguments)) @ref.calls
+
+; parameters are locals (see ecmascript.scm's)
+(required_parameter pattern: (identifier) @name) @assign.other
+(optional_parameter pattern: (identifier) @name) @assign.other
+(required_parameter pattern: (rest_pattern (identifier) @name)) @assign.other
