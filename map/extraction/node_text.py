@@ -24,6 +24,9 @@ _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
 _GO_SELECTOR = "selector_expression"
 _UNKNOWN_VALUE = "assign.other"
+_NO_VALUE = (_UNKNOWN_VALUE, "")
+_BUILDERS = frozenset({"make", "new"})
+"""Go builtins whose first argument is the type of what they give."""
 _TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
 _NAMES = frozenset({"identifier", _GO_SELECTOR})
 """Go expressions that are a (dotted) name."""
@@ -118,8 +121,19 @@ def by_shape(node: Node) -> tuple[str, str]:
             return "assign.call", qualifier_of(node)
     elif node.type == "call_expression":
         callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is not None and text_of(callee) in _BUILDERS and arguments is not None:
+            built = arguments.named_children[0] if arguments.named_child_count else None
+            found = value_of(built) if built is not None else COMPLEX_QUALIFIER
+            # `make(Key, 0, n)`, `new(T)`, `make([]*Flag, 0)`: what the type holds
+            return ("assign.type", found) if found != COMPLEX_QUALIFIER else _NO_VALUE
         if callee is not None and callee.type in _NAMES:
             return "assign.call", qualifier_of(callee)
+    elif node.type == "index_expression":  # `flag, ok := f.formal[name]`: one it holds
+        held = node.child_by_field_name("operand")
+        found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
+        if found != COMPLEX_QUALIFIER and CALLED not in found:
+            return "assign.type", _capped(found + ELEMENT)
     elif node.type in _NAMES:
         return "assign.alias", qualifier_of(node)
     elif node.type == "type_assertion_expression":  # `c := in.(*Command)`
@@ -127,7 +141,7 @@ def by_shape(node: Node) -> tuple[str, str]:
         named = named_type(asserted) if asserted is not None else node
         if named.type in _TYPE_NAMES:
             return "assign.type", qualifier_of(named)
-    return _UNKNOWN_VALUE, ""
+    return _NO_VALUE
 
 
 def value_of(node: Node) -> str:

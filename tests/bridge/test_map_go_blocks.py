@@ -4,7 +4,9 @@ Go repository asked through the real tools on a real AppContext.
 A name declared again in a block of the same function (a `range` variable named as the
 method's receiver, a closure's parameter named as the test's local, an `if` header's
 `x := x.(T)`) is one local per block: each use sees its own block's, so the calls on
-both are typed, where the map took them for one name given two values and guessed.
+both are typed, where the map took them for one name given two values and guessed. A
+value read from a map or slice (`one, ok := flags["a"]`) holds one of what it holds,
+and `new(T)`, `make(T, n)` a T.
 """
 
 from __future__ import annotations
@@ -46,6 +48,14 @@ SOURCES = {
         "\t\tf.Run()\n"  # 37
         "\t})\n"  # 38
         "\t_ = f.Parse()\n"  # 39
+        "}\n\n"  # 40
+        "func lookup(flags map[string]*Flag) {\n"  # 42
+        "\tone, ok := flags[\"a\"]\n"  # 43
+        "\tif ok {\n"  # 44
+        "\t\tone.Run()\n"  # 45
+        "\t}\n"  # 46
+        "\ts := new(FlagSet)\n"  # 47
+        "\t_ = s.Parse()\n"  # 48
         "}\n"
     ),
 }
@@ -70,11 +80,12 @@ def test_go_a_local_per_block_types_the_calls_on_each(tmp_path: Path) -> None:
     assert _listed(data) == [
         ("command.go#Command.all", [21]),
         ("command.go#check", [37]),
+        ("command.go#lookup", [45]),
         ("command.go#usage", [30]),
     ]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = parse["data"]
-    assert _listed(data) == [("command.go#check", [39])]
+    assert _listed(data) == [("command.go#check", [39]), ("command.go#lookup", [48])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
 
 
