@@ -50,7 +50,7 @@ SOURCES = {
         "\t_ = f.Parse()\n"  # 39
         "}\n\n"  # 40
         "func lookup(flags map[string]*Flag) {\n"  # 42
-        "\tone, ok := flags[\"a\"]\n"  # 43
+        '\tone, ok := flags["a"]\n'  # 43
         "\tif ok {\n"  # 44
         "\t\tone.Run()\n"  # 45
         "\t}\n"  # 46
