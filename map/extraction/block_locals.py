@@ -178,6 +178,8 @@ def split_blocks(found: Collected, language: str) -> None:
             renamed = [(p.start, p.end) != outermost for p in kept]
         else:
             continue
+        if not any(renamed):
+            continue
         for ref, place, rename in zip(refs, kept, renamed, strict=True):
             if rename:
                 place.name = f"{ref.text}{MARK}{place.start}"
