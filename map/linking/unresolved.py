@@ -134,7 +134,7 @@ class OpenUses:
             return []
         scope, references = self._scopes[path], self._references[path]
         found: list[UseTie] = []
-        for index in references.named((name,)):
+        for index in references.named(references.written_as(name)):
             result = links.results[index]
             if is_open(result):
                 found.append(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from map import CodeMap, MapSettings
 from tests.bridge.test_map_completeness import _ask, _callers, _repo
 
 SOURCES = {
@@ -110,3 +111,22 @@ def test_script_a_callback_s_own_declarations_are_seen_in_it_alone(tmp_path: Pat
     data = second["data"]
     assert _listed(data) == [("test/store.test.tsx", [18])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+
+
+def test_script_a_callback_s_declaration_edited_relinks_as_a_fresh_build_does(
+    tmp_path: Path,
+) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    code_map = CodeMap.open(root, MapSettings(snapshot_dir=str(tmp_path / "store")))
+    before = code_map.ties("test/store.test.tsx", "createStore")
+    assert [(t.line, t.targets, t.why) for t in before if t.line == 8] == [(8, (), "local")]
+    test = root / "test" / "store.test.tsx"
+    test.write_text(test.read_text().replace("  const createStore = () => 1\n", ""))
+    code_map.rebuild()
+    edited = code_map.ties("test/store.test.tsx", "createStore")
+    assert [(t.line, t.targets) for t in edited] == [
+        (4, ("src/store.ts#createStore",)),
+        (7, ("src/store.ts#createStore",)),
+    ]
+    fresh = CodeMap.open(root, MapSettings(snapshot_dir=str(tmp_path / "fresh")))
+    assert fresh.ties("test/store.test.tsx", "createStore") == edited
