@@ -57,6 +57,12 @@ SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
         "test file: gopls listed it in one run of this bench and left it out in the next, on "
         "the same code (its test variant's interface calls come and go)"
     },
+    ("store", "packages/react-store/src/useCreateStore.ts#useCreateStore"): {
+        ("examples/react/store-context/src/index.tsx", 30): "the example imports "
+        "@tanstack/react-store, which pnpm-lock.yaml links to packages/react-store "
+        "(`version: link:../../../packages/react-store`); tsserver, with no node_modules "
+        "installed, does not resolve the package"
+    },
     ("click", "tests/test_context.py#test_with_resource_nested_exception.TestContext.__init__"): {
         (path, line): "after a `with` block whose body raises, ty takes the rest for "
         "unreachable; TestContext(handle_exception=True) suppresses the exception and the "
