@@ -62,6 +62,7 @@ from tree_sitter import Node
 from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
+    ELEMENT,
     by_shape,
     each_of,
     elements_of,
@@ -201,7 +202,8 @@ class Collected:
     def qualify(self, node: Node) -> str:
         """The qualifier text for `node`; a plain name's own parts are not references."""
         text = qualifier_of(node)
-        if text != COMPLEX_QUALIFIER and CALLED not in text:  # calls inside stay references
+        if text != COMPLEX_QUALIFIER and CALLED not in text and ELEMENT not in text:
+            # calls and indexes inside stay references
             self.qualifier_spans.append((node.start_byte, node.end_byte))
         return text
 

@@ -37,6 +37,10 @@ _CONTAINERS: Mapping[str, str] = MappingProxyType(
 )
 """Go container types, and the field of the type of what they hold."""
 _CALLS = frozenset({"call", "call_expression"})
+_INDEXES: Mapping[str, str] = MappingProxyType(
+    {"index_expression": "operand", "subscript": "value"}
+)
+"""Go and Python index nodes, and the field of what they index."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
 )
@@ -92,10 +96,16 @@ def qualifier_of(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
     plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
     (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
+    if node.type == "call_expression" and _in_go_selector(node) and _built(node):
+        return _built(node)  # `new(Route).Schemes`: a Route's
     if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
         inner = node.child_by_field_name("function")
         callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
+    if node.type in _INDEXES:  # `r.middlewares[i].Middleware`: one of what it holds
+        held = node.child_by_field_name(_INDEXES[node.type])
+        found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
+        return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -187,6 +197,17 @@ def named_type(node: Node) -> Node:
     while node.type in _TYPE_WRAPPERS and node.named_child_count:
         node = node.child_by_field_name("type") or node.named_children[0]
     return node
+
+
+def _built(node: Node) -> str:
+    """The type a Go `new(T)` builds, as a qualifier ("" for another call)."""
+    callee = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if callee is None or text_of(callee) != "new" or arguments is None:
+        return ""
+    built = arguments.named_children[0] if arguments.named_child_count else None
+    found = value_of(built) if built is not None else COMPLEX_QUALIFIER
+    return "" if found == COMPLEX_QUALIFIER or ELEMENT in found else found
 
 
 def _in_go_selector(node: Node) -> bool:

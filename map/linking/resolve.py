@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from map.extraction.node_text import CALLED
+from map.extraction.node_text import CALLED, ELEMENT
 from map.linking.definitions import DECLARING_LANGUAGES, Definitions
 from map.linking.lookup import (
     SELF_WORDS,
@@ -56,6 +56,7 @@ from map.linking.values import (
     FOREIGN,
     NOWHERE,
     ClassTarget,
+    ElementsTarget,
     ModuleTarget,
     Target,
 )
@@ -219,7 +220,7 @@ class Resolver(MemberLookups):
             ids = by_qual.get(prefix + name)
             if scope.language in SCRIPT_LANGUAGES:
                 ids = tuple(
-                    i for i in ids or scope.numbered(prefix + name) if not _literal(scope, i)
+                    i for i in ids or scope.numbered(prefix + name) if not scope.literal_member(i)
                 )
             if ids:
                 return () if not prefix and self._shadows(scope, scope_id, name) else ids
@@ -276,6 +277,9 @@ class Resolver(MemberLookups):
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id) or self._declaring_class(ctx, scope, scope_id)
             return ClassTarget(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
+        if head.endswith(ELEMENT):  # `items[0].run()`: one of what `items` holds
+            held = self._head(ctx, scope, scope_id, head[: -len(ELEMENT)], depth)
+            return held.of if isinstance(held, ElementsTarget) else None
         if head.endswith(CALLED):  # `make().run()`: what `make` returns
             return self._result(
                 ctx, self._unqualified(ctx, scope, scope_id, head[: -len(CALLED)]), depth
@@ -347,6 +351,9 @@ class Resolver(MemberLookups):
     def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
         if isinstance(target, ModuleTarget) and not target.files:
             return target  # inside a module that is not ours
+        if segment.endswith(ELEMENT):  # `r.middlewares[i].run`: one of what it holds
+            held = self._step(ctx, target, segment[: -len(ELEMENT)], depth)
+            return held.of if isinstance(held, ElementsTarget) else None
         if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
             name = segment[: -len(CALLED)]
             if isinstance(target, ClassTarget):
@@ -383,13 +390,3 @@ class Resolver(MemberLookups):
         """Definitions of `name` anywhere in the same language family."""
         ctx.consulted.add(name)
         return self._names.guess(scope.language, name, members=members)
-
-
-def _literal(scope: FileScope, node_id: str) -> bool:
-    """A method outside any class (an object literal's, `{ async test() {} }`): it binds
-    no name a bare use could mean."""
-    symbol = scope.symbols[node_id]
-    if symbol.kind != "method":
-        return False
-    owner = scope.by_qual.get(".".join(symbol.container), ())
-    return not (owner and scope.is_class(owner[0]))

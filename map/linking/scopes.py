@@ -119,6 +119,15 @@ class FileScope:
         node_id = f"{self.path}#{base}" + ("" if number == "1" else NUMBERED + number)
         return (node_id,) if node_id in self.symbols else ()
 
+    def literal_member(self, node_id: str) -> bool:
+        """A method outside any class (an object literal's, `{ async test() {} }`): it
+        binds no name a bare use could mean."""
+        symbol = self.symbols[node_id]
+        if symbol.kind != "method":
+            return False
+        owner = self.by_qual.get(".".join(symbol.container), ())
+        return not (owner and self.is_class(owner[0]))
+
     def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
         """Qualified-name prefixes under which a name used in `scope_id` is looked up,
         innermost first, ending with "" (top level); Python and Go skip classes."""

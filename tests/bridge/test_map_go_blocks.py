@@ -5,8 +5,8 @@ A name declared again in a block of the same function (a `range` variable named 
 method's receiver, a closure's parameter named as the test's local, an `if` header's
 `x := x.(T)`) is one local per block: each use sees its own block's, so the calls on
 both are typed, where the map took them for one name given two values and guessed. A
-value read from a map or slice (`one, ok := flags["a"]`) holds one of what it holds,
-and `new(T)`, `make(T, n)` a T.
+value read from a map or slice (`one, ok := flags["a"]`, `all[0].Run()`) holds one of
+what it holds, and `new(T)`, `make(T, n)` a T (`new(FlagSet).Visit(nil)`).
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ SOURCES = {
         "\t}\n"  # 46
         "\ts := new(FlagSet)\n"  # 47
         "\t_ = s.Parse()\n"  # 48
+        "\tnew(FlagSet).Visit(nil)\n"  # 49
+        "\tvar all []*Flag\n"  # 50
+        "\tall[0].Run()\n"  # 51
         "}\n"
     ),
 }
@@ -67,11 +70,12 @@ def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
 
 def test_go_a_local_per_block_types_the_calls_on_each(tmp_path: Path) -> None:
     root = _repo(tmp_path / "repo", SOURCES)
-    command, flag, parse = _ask(
+    command, flag, parse, visit = _ask(
         root,
         _callers("command.go#Command.Run"),
         _callers("command.go#Flag.Run"),
         _callers("command.go#FlagSet.Parse"),
+        _callers("command.go#FlagSet.Visit"),
     )
     data = command["data"]
     assert _listed(data) == [("command.go#Command.all", [23]), ("command.go#usage", [28])]
@@ -80,12 +84,15 @@ def test_go_a_local_per_block_types_the_calls_on_each(tmp_path: Path) -> None:
     assert _listed(data) == [
         ("command.go#Command.all", [21]),
         ("command.go#check", [37]),
-        ("command.go#lookup", [45]),
+        ("command.go#lookup", [45, 51]),
         ("command.go#usage", [30]),
     ]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = parse["data"]
     assert _listed(data) == [("command.go#check", [39]), ("command.go#lookup", [48])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = visit["data"]
+    assert _listed(data) == [("command.go#check", [36]), ("command.go#lookup", [49])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
 
 
