@@ -43,6 +43,15 @@ class _Seen(NamedTuple):
     numbered: str
 
 
+def drop_required(found: Collected, language: str) -> None:
+    """Forget the locals a CommonJS `require` declares (`const fs = require("fs")`):
+    the import binds them, as an ES import would (a local would hide it)."""
+    if language not in _SCRIPTS or not found.imports:
+        return
+    spans = [(node.start_byte, node.end_byte) for node in found.imports]
+    found.assigns = [ref for ref in found.assigns if not any(a <= ref.start < b for a, b in spans)]
+
+
 def bind_callback_functions(found: Collected, language: str) -> None:
     """Rename the uses of a function declared in a callback, inside that callback, to
     its numbered name when the file has several of its qualified name (see the module)."""

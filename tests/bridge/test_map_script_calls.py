@@ -7,7 +7,7 @@ reads it as a call of `await mount`); an object literal's method binds no name, 
 bare `test(...)` in its file is the imported library's `test`, not that method. What a
 test's callback declares is its own: a `const createStore` there hides the imported one
 in that callback only, and each callback's `function Counter` is the one its
-`<Counter />` renders.
+`<Counter />` renders; a local a `require` declares is the import's (a library's).
 """
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ SOURCES = {
         "})\n"  # 12
         "test('again', async () => {})\n"  # 13
     ),
-    "src/store.ts": "export function createStore() {\n  return 1\n}\n",
+    "src/store.ts": (
+        "export function createStore() {\n  return 1\n}\nexport class Disk {\n  readFile() {}\n}\n"
+    ),
+    "src/files.js": "const fs = require('fs')\nfs.readFile('x')\n",
     "test/store.test.tsx": (
         "import {createStore} from '../src/store'\n"  # 1
         "\n"  # 2
@@ -130,3 +133,4 @@ def test_script_a_callback_s_declaration_edited_relinks_as_a_fresh_build_does(
     ]
     fresh = CodeMap.open(root, MapSettings(snapshot_dir=str(tmp_path / "fresh")))
     assert fresh.ties("test/store.test.tsx", "createStore") == edited
+    assert [t.why for t in fresh.ties("src/files.js", "readFile")] == ["outside"]
