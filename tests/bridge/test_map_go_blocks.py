@@ -116,3 +116,38 @@ def test_go_an_edit_that_adds_a_block_local_relinks_as_a_fresh_build_does(
     assert [t.targets for t in fresh.ties("command.go", "Parse") if t.line == 43] == [
         ("command.go#FlagSet.Parse",)
     ]
+
+
+MIDDLEWARE = {
+    "go.mod": "module example.com/mux\n\ngo 1.21\n",
+    "mux.go": (
+        "package mux\n\n"  # 1
+        "type middleware interface{ Middleware(h int) int }\n\n"  # 3
+        "type auth struct{}\n\n"  # 5
+        "func (a auth) Middleware(h int) int { return h }\n\n"  # 7
+        "type Router struct{ middlewares []middleware }\n\n"  # 9
+        "func (r *Router) Use(f func(int) int) {}\n\n"  # 11
+        "func (r *Router) serve() int {\n"  # 13
+        "\treturn r.middlewares[0].Middleware(1)\n"  # 14
+        "}\n\n"  # 15
+        "func setup(r *Router) {\n"  # 17
+        "\ta := auth{}\n"  # 18
+        "\tr.Use(a.Middleware)\n"  # 19
+        "}\n"
+    ),
+}
+"""`serve` calls the interface's `Middleware` (line 14); `setup` takes `auth`'s as a
+value (line 19): gopls counts both for the interface method, and the first for auth's."""
+
+
+def test_go_an_interface_method_s_callers_include_its_implementers(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", MIDDLEWARE)
+    interface, concrete = _ask(
+        root, _callers("mux.go#middleware.Middleware"), _callers("mux.go#auth.Middleware")
+    )
+    data = interface["data"]
+    assert _listed(data) == [("mux.go#Router.serve", [14]), ("mux.go#setup", [19])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = concrete["data"]
+    assert _listed(data) == [("mux.go#setup", [19]), ("mux.go#Router.serve", [14])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
