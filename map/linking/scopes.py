@@ -115,6 +115,8 @@ class FileScope:
     def numbered(self, qualname: str) -> tuple[str, ...]:
         """The one symbol a numbered name stands for (`Counter~7`, `Counter~1`: the
         file's seventh, first `Counter`; map.extraction.script_locals), else ()."""
+        if NUMBERED not in qualname:
+            return ()
         base, _, number = qualname.rpartition(NUMBERED)
         node_id = f"{self.path}#{base}" + ("" if number == "1" else NUMBERED + number)
         return (node_id,) if node_id in self.symbols else ()
