@@ -13,6 +13,10 @@ Per language it prints:
     namesakes R / P         the same over the namesakes only
     falsely complete        answers that said `complete` while missing or adding a
                             call line (the goal: 0); `partial` answers counted apart
+    server wrong            call lines the server leaves out and the map lists, read
+                            by hand (scripts/accuracy/maptruth.py SERVER_WRONG, each
+                            with its reason): counted in the truth, and the figures
+                            against the server as it answers printed beside
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported
@@ -70,7 +74,7 @@ async def measure(label: str, language: str, root: Path, size: int, seed: int) -
         if picked:  # the truth waits for the server's index (clangd's is built in the background)
             await settled(app, code_map, picked[0][0])
         for node_id, namesake in picked:
-            graded = await grade(app, code_map, node_id, namesake)
+            graded = await grade(app, code_map, node_id, namesake, label)
             run.graded.append(graded)
             print(
                 f"  {label} {node_id}: truth {len(graded.truth)} map {len(graded.listed)} "
@@ -96,11 +100,15 @@ def figures(graded: list[Graded]) -> dict[str, Any]:
     """Recall, precision and completeness claims over `graded` (errors left out)."""
     ok = [g for g in graded if g.error is None]
     right = sum(g.right for g in ok)
+    wrong = sum(len(g.server_wrong) for g in ok)
     return {
         "answers": len(ok),
         "errors": len(graded) - len(ok),
         "recall": percent(right, sum(len(g.truth) for g in ok)),
         "precision": percent(right, sum(len(g.listed) for g in ok)),
+        "serverWrong": wrong,
+        "serverRecall": percent(right - wrong, sum(len(g.truth) for g in ok) - wrong),
+        "serverPrecision": percent(right - wrong, sum(len(g.listed) for g in ok)),
         "falselyComplete": sum(g.falsely_complete for g in ok),
         "partial": sum(g.completeness == "partial" for g in ok),
         "complete": sum(g.completeness == "complete" for g in ok),
@@ -125,10 +133,11 @@ def report(runs: list[ProjectRun], costs: dict[str, Any]) -> dict[str, Any]:
                     "nodeId": g.node_id,
                     "missed": sorted(g.truth - g.listed)[:5],
                     "added": sorted(g.listed - g.truth)[:5],
+                    "serverWrong": sorted(g.server_wrong),
                     "completeness": g.completeness,
                 }
                 for g in r.graded
-                if g.truth != g.listed
+                if g.truth != g.listed or g.server_wrong
             ],
         }
         for r in runs
@@ -180,6 +189,14 @@ def _table(result: dict[str, Any]) -> None:
             f"{pct(n['recall']):>9}{pct(n['precision']):>9}{f['falselyComplete']:>18}"
             f"{f['partial']:>9}  {', '.join(f['projects'])}"
         )
+    for language, f in result["languages"].items():
+        if f["serverWrong"]:
+            print(
+                f"{language}: {f['serverWrong']} call lines the server leaves out wrongly "
+                f"(SERVER_WRONG, read by hand) counted in the truth; against the server as "
+                f"it answers: recall {pct(f['serverRecall'])}, precision "
+                f"{pct(f['serverPrecision'])}"
+            )
     print(
         f"goals: recall >= {GOALS['recall']}%, precision >= {GOALS['precision']}%, "
         "falsely complete 0"
@@ -197,6 +214,7 @@ def _table(result: dict[str, Any]) -> None:
             print(
                 f"  {label} {wrong['nodeId']} [{wrong['completeness']}] "
                 f"missed {wrong['missed']} added {wrong['added']}"
+                + (f" server wrong {wrong['serverWrong']}" if wrong["serverWrong"] else "")
             )
 
 

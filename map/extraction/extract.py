@@ -32,12 +32,14 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from disk.stamps import content_hash
 from disk.text import decode_source
+from map.extraction.block_locals import split_blocks
 from map.extraction.extract_imports import imports_of
 from map.extraction.extract_matches import Collected, Ref, Scope, collect
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.extraction.fingerprint import TokenIndex
 from map.extraction.languages import extraction_query, grammar, language_for
 from map.extraction.positions import Positions
+from map.extraction.script_locals import bind_callback_functions, drop_required
 from map.extraction.snapshot import decode_extract, decode_symbols
 from map.model import FileExtract, Symbol, SymbolKind
 
@@ -95,6 +97,9 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
     found = collect(matches, language)
     span = _spans(Positions(source), source)
     symbols = _qualified(path, source, language, span, found)
+    drop_required(found, language)
+    split_blocks(found, language)
+    bind_callback_functions(found, language)
     return [
         language,
         digest,

@@ -20,8 +20,13 @@ what each match is:
                                       another (dotted) name's value, or a
                                       type annotation (an instance of it; a
                                       Go pointer or generic type: of the type
-                                      it names; a value of another shape: an
-                                      unknown value)
+                                      it names; a Go slice or map type: what
+                                      it holds, `[]T`; a value of another
+                                      shape: an unknown value); @elements
+                                      instead of @value: a Python container
+                                      annotation's element type (`list[T]`);
+                                      @each: a loop variable over the value
+                                      captured (one of what it holds)
     @assign.other + @name             a local name given something else
                                       (a parameter, a loop variable): unknown
     @assign.value + @name + @value    a local name given a Go expression: a
@@ -57,11 +62,14 @@ from tree_sitter import Node
 from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
+    ELEMENT,
     by_shape,
-    named_type,
+    each_of,
+    elements_of,
     qualifier_of,
     split_qualified,
     text_of,
+    value_of,
 )
 from map.model import SymbolKind
 
@@ -69,7 +77,7 @@ _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}
 )
 # Captures that are parts of a match; every pattern has exactly one other (its role).
-_PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value"})
+_PARTS: frozenset[str] = frozenset({"name", "qualifier", "prefix", "value", "elements", "each"})
 _LONGEST_NAME = 300
 # (Ruby method names may end in ?, ! or =: `valid?`, `save!`, `name=`)
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
@@ -194,7 +202,8 @@ class Collected:
     def qualify(self, node: Node) -> str:
         """The qualifier text for `node`; a plain name's own parts are not references."""
         text = qualifier_of(node)
-        if text != COMPLEX_QUALIFIER and CALLED not in text:  # calls inside stay references
+        if text != COMPLEX_QUALIFIER and CALLED not in text and ELEMENT not in text:
+            # calls and indexes inside stay references
             self.qualifier_spans.append((node.start_byte, node.end_byte))
         return text
 
@@ -235,8 +244,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))
         elif role.startswith(("assign.", "attr.")):
-            values = captures.get("value")
-            value = qualifier_of(named_type(values[0])) if values else COMPLEX_QUALIFIER
+            value = _value(captures)
             found.assigns.append(
                 new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
@@ -251,6 +259,15 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.skipped.add(node.start_byte)
             found.type_parameters.add(text_of(node))
     return found
+
+
+def _value(captures: dict[str, list[Node]]) -> str:
+    """What an assignment's captures give (`@value`, `@elements`, `@each`)."""
+    for part, read in (("value", value_of), ("elements", elements_of), ("each", each_of)):
+        nodes = captures.get(part)
+        if nodes:
+            return read(nodes[0])
+    return COMPLEX_QUALIFIER
 
 
 def _add_scope(

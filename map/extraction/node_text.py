@@ -13,6 +13,10 @@ COMPLEX_QUALIFIER = "<expr>"
 """The qualifier of a receiver that is not a plain (dotted) name: `f().g()`."""
 CALLED = "()"
 """Marks a call in a qualifier (`make()` in `make().run()`): what it returns."""
+ELEMENT = "[]"
+"""Marks what a container holds: the value `[]Flag` holds Flags (a Go slice or map of
+them, a Python `list[Flag]`), `chain[]` is one of what `chain` holds (a `range` or
+`for` variable)."""
 SUPER_CALL = "super" + CALLED
 """The one call kept as a qualifier: it names the enclosing class's bases."""
 _LONGEST_QUALIFIER = 120
@@ -20,11 +24,23 @@ _OPERATOR = re.compile(r"(?<![\w$])operator(?![\w$])")
 _PLAIN_QUALIFIER = re.compile(r"[\w$.:]+")
 _GO_SELECTOR = "selector_expression"
 _UNKNOWN_VALUE = "assign.other"
+_NO_VALUE = (_UNKNOWN_VALUE, "")
+_BUILDERS = frozenset({"make", "new"})
+"""Go builtins whose first argument is the type of what they give."""
 _TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
 _NAMES = frozenset({"identifier", _GO_SELECTOR})
 """Go expressions that are a (dotted) name."""
 _TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
 """Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_CONTAINERS: Mapping[str, str] = MappingProxyType(
+    {"slice_type": "element", "array_type": "element", "map_type": "value"}
+)
+"""Go container types, and the field of the type of what they hold."""
+_CALLS = frozenset({"call", "call_expression"})
+_INDEXES: Mapping[str, str] = MappingProxyType(
+    {"index_expression": "operand", "subscript": "value"}
+)
+"""Go and Python index nodes, and the field of what they index."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
 )
@@ -80,10 +96,16 @@ def qualifier_of(node: Node) -> str:
     """The receiver or module before a name, as written, or `<expr>` when it is not a
     plain (dotted) name; a Python or Go call in it keeps its callee, not its arguments
     (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
+    if node.type == "call_expression" and _in_go_selector(node) and _built(node):
+        return _built(node)  # `new(Route).Schemes`: a Route's
     if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
         inner = node.child_by_field_name("function")
         callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
+    if node.type in _INDEXES:  # `r.middlewares[i].Middleware`: one of what it holds
+        held = node.child_by_field_name(_INDEXES[node.type])
+        found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
+        return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -109,11 +131,64 @@ def by_shape(node: Node) -> tuple[str, str]:
             return "assign.call", qualifier_of(node)
     elif node.type == "call_expression":
         callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is not None and text_of(callee) in _BUILDERS and arguments is not None:
+            built = arguments.named_children[0] if arguments.named_child_count else None
+            found = value_of(built) if built is not None else COMPLEX_QUALIFIER
+            # `make(Key, 0, n)`, `new(T)`, `make([]*Flag, 0)`: what the type holds
+            return ("assign.type", found) if found != COMPLEX_QUALIFIER else _NO_VALUE
         if callee is not None and callee.type in _NAMES:
             return "assign.call", qualifier_of(callee)
+    elif node.type == "index_expression":  # `flag, ok := f.formal[name]`: one it holds
+        held = node.child_by_field_name("operand")
+        found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
+        if found != COMPLEX_QUALIFIER and CALLED not in found:
+            return "assign.type", _capped(found + ELEMENT)
     elif node.type in _NAMES:
         return "assign.alias", qualifier_of(node)
-    return _UNKNOWN_VALUE, ""
+    elif node.type == "type_assertion_expression":  # `c := in.(*Command)`
+        asserted = node.child_by_field_name("type")
+        named = named_type(asserted) if asserted is not None else node
+        if named.type in _TYPE_NAMES:
+            return "assign.type", qualifier_of(named)
+    return _NO_VALUE
+
+
+def value_of(node: Node) -> str:
+    """An assignment's value as written (a dotted name or type: `qualifier_of`), a Go
+    container type as `[]` before what it holds (`[]*Flag`, `map[string]*Flag`:
+    `[]Flag`)."""
+    marks = ""
+    while node.type in _CONTAINERS:
+        inner = node.child_by_field_name(_CONTAINERS[node.type])
+        if inner is None:
+            return COMPLEX_QUALIFIER
+        marks, node = marks + ELEMENT, inner
+    found = qualifier_of(named_type(node))
+    return found if found == COMPLEX_QUALIFIER else marks + found
+
+
+def elements_of(node: Node) -> str:
+    """The value of a Python container annotation's element type (`list[Flag]`,
+    `List["Flag"]`: `[]Flag`)."""
+    if node.type == "string":
+        node = next((c for c in node.named_children if c.type == "string_content"), node)
+        text = text_of(node)
+        return ELEMENT + text if _PLAIN_QUALIFIER.fullmatch(text) else COMPLEX_QUALIFIER
+    found = qualifier_of(node)
+    return found if found == COMPLEX_QUALIFIER else ELEMENT + found
+
+
+def each_of(node: Node) -> str:
+    """The value of a loop variable over `node` (`for x in items`, `range chain`: one
+    of what it holds, `items[]`; over a call's result, `self.items()[]`)."""
+    found = qualifier_of(node)
+    if node.type in _CALLS and found == COMPLEX_QUALIFIER:
+        callee = node.child_by_field_name("function")
+        found = qualifier_of(callee) + CALLED if callee is not None else found
+        if found.startswith(COMPLEX_QUALIFIER):
+            return COMPLEX_QUALIFIER
+    return found if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
 
 
 def named_type(node: Node) -> Node:
@@ -122,6 +197,17 @@ def named_type(node: Node) -> Node:
     while node.type in _TYPE_WRAPPERS and node.named_child_count:
         node = node.child_by_field_name("type") or node.named_children[0]
     return node
+
+
+def _built(node: Node) -> str:
+    """The type a Go `new(T)` builds, as a qualifier ("" for another call)."""
+    callee = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if callee is None or text_of(callee) != "new" or arguments is None:
+        return ""
+    built = arguments.named_children[0] if arguments.named_child_count else None
+    found = value_of(built) if built is not None else COMPLEX_QUALIFIER
+    return "" if found == COMPLEX_QUALIFIER or ELEMENT in found else found
 
 
 def _in_go_selector(node: Node) -> bool:

@@ -7,6 +7,8 @@ of `I.M` for each interface `I` of the project that `T` satisfies, as gopls's ca
 hierarchy counts them. Methods are matched by name over the graph: an interface's
 methods are the methods it contains (embedded interfaces' are not counted), a
 type's are the methods of its qualified name declared in its package's folder.
+The other way, a call of `I.M` may run `(T).M` of every type `T` that satisfies `I`
+(`implementers`): gopls counts it among their callers, and theirs among `I.M`'s.
 """
 
 from __future__ import annotations
@@ -39,6 +41,38 @@ def dispatchers(graph: MapGraph, node_id: str) -> list[str]:
             if parent is not None:
                 named.append((other, parent))
     return sorted(method for method, interface in named if _methods(graph, interface) <= own)
+
+
+def implementers(graph: MapGraph, node_id: str) -> list[str]:
+    """The concrete methods (node IDs, sorted) a call of the Go interface method `node_id`
+    may run: those of its name whose type has every method the interface lists ([] for
+    anything else); gopls counts their calls as the interface method's."""
+    data = graph.nodes.get(node_id)
+    if data is None or data["kind"] != "method" or not data["path"].endswith(GO_SUFFIX):
+        return []
+    interface = _interface_of(graph, node_id)
+    if interface is None:
+        return []
+    wanted = _methods(graph, interface)
+    interfaces: set[tuple[str, str]] = set()
+    methods: dict[tuple[str, str], set[str]] = {}
+    named: list[tuple[str, tuple[str, str]]] = []
+    for other, held in graph.nodes(data=True):
+        if not held["path"].endswith(GO_SUFFIX):
+            continue
+        package = posixpath.dirname(held["path"])
+        if held["kind"] == "interface":
+            interfaces.add((package, held["qualname"]))
+        elif held["kind"] == "method":
+            owner, _, method = held["qualname"].rpartition(".")
+            methods.setdefault((package, owner), set()).add(method)
+            if method == data["name"]:
+                named.append((other, (package, owner)))
+    return sorted(
+        method
+        for method, owner in named
+        if owner not in interfaces and wanted <= methods.get(owner, set())
+    )
 
 
 def _interface_of(graph: MapGraph, method: str) -> str | None:

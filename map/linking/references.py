@@ -17,11 +17,15 @@ from collections.abc import Collection, Hashable, Iterable, Sequence
 from sys import intern
 from typing import Any, TypeVar
 
+from map.extraction.block_locals import MARK
+from map.extraction.script_locals import NUMBERED
 from map.extraction.snapshot import REFERENCE_KINDS
 from map.linking.lookup import RefKey
 from map.model import EDGE_OF, Reference
 
 T = TypeVar("T", bound=Hashable)
+_MARKS = frozenset({MARK, NUMBERED})
+"""What follows a renamed name's written one."""
 _WIDTHS = (("B", 1 << 8), ("H", 1 << 16), ("I", 1 << 32))
 """Unsigned array type codes and the values each holds (below the bound)."""
 
@@ -105,6 +109,15 @@ class References:
     def named(self, names: Collection[str]) -> list[int]:
         """The indexes of the references that use one of `names`, in order."""
         return _positions(self._which[0], self._names, names)
+
+    def written_as(self, name: str) -> tuple[str, ...]:
+        """The names of the file's references written `name`: itself, and a block's own
+        local or a callback's own function renamed from it (`cmd'812`, `Counter~7`:
+        map.extraction.block_locals, map.extraction.script_locals)."""
+        size = len(name)
+        return tuple(
+            n for n in self._names if n.startswith(name) and (len(n) == size or n[size] in _MARKS)
+        )
 
     def within(self, scopes: Collection[str]) -> list[int]:
         """The indexes of the references directly inside one of `scopes` (node IDs)."""

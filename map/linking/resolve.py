@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from map.extraction.node_text import CALLED
+from map.extraction.node_text import CALLED, ELEMENT
 from map.linking.definitions import DECLARING_LANGUAGES, Definitions
 from map.linking.lookup import (
     SELF_WORDS,
@@ -36,6 +36,7 @@ from map.linking.lookup import (
     shadowed_names,
 )
 from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
+from map.linking.modules import SCRIPT_LANGUAGES
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -55,6 +56,7 @@ from map.linking.values import (
     FOREIGN,
     NOWHERE,
     ClassTarget,
+    ElementsTarget,
     ModuleTarget,
     Target,
 )
@@ -185,7 +187,7 @@ class Resolver(MemberLookups):
         if where is not None:  # `f = mod.func; f()` calls mod.func; an instance's call is not ours
             givens = scope.assigned.givens((where, name))
             target = self._assigned(ctx, scope, where, name, givens, 0)
-            if isinstance(target, ClassTarget) and not givens[0][1]:
+            if isinstance(target, ClassTarget) and not any(called for _, called in givens):
                 return _exact((target.node_id,))
             if target == FOREIGN:  # `run = lib.run; run()`, or a library instance called
                 return OUTSIDE
@@ -216,6 +218,10 @@ class Resolver(MemberLookups):
         by_qual = scope.by_qual
         for prefix in scope.lookup_prefixes(scope_id):
             ids = by_qual.get(prefix + name)
+            if scope.language in SCRIPT_LANGUAGES:
+                ids = tuple(
+                    i for i in ids or scope.numbered(prefix + name) if not scope.literal_member(i)
+                )
             if ids:
                 return () if not prefix and self._shadows(scope, scope_id, name) else ids
         return ()
@@ -258,7 +264,11 @@ class Resolver(MemberLookups):
                 return OUTSIDE
             return _exact(self._exports.find(ctx, target.files, ref.name))
         if isinstance(target, ClassTarget):
-            return self._member(ctx, target, ref.name, depth)
+            member = self._member(ctx, target, ref.name, depth)
+            if member is None and ref.kind == "calls":  # `self.undefined(...)`: a class held
+                held = self._class_held(ctx, target.node_id, ref.name, depth)
+                return _exact((held,)) if held is not None else None
+            return member
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
         return self._by_name(ctx, scope, ref.name, members=True)
@@ -267,6 +277,9 @@ class Resolver(MemberLookups):
         if head in SELF_WORDS or head in SUPER_WORDS:
             owner = scope.enclosing_class(scope_id) or self._declaring_class(ctx, scope, scope_id)
             return ClassTarget(owner, bases_only=head in SUPER_WORDS) if owner is not None else None
+        if head.endswith(ELEMENT):  # `items[0].run()`: one of what `items` holds
+            held = self._head(ctx, scope, scope_id, head[: -len(ELEMENT)], depth)
+            return held.of if isinstance(held, ElementsTarget) else None
         if head.endswith(CALLED):  # `make().run()`: what `make` returns
             return self._result(
                 ctx, self._unqualified(ctx, scope, scope_id, head[: -len(CALLED)]), depth
@@ -338,6 +351,9 @@ class Resolver(MemberLookups):
     def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
         if isinstance(target, ModuleTarget) and not target.files:
             return target  # inside a module that is not ours
+        if segment.endswith(ELEMENT):  # `r.middlewares[i].run`: one of what it holds
+            held = self._step(ctx, target, segment[: -len(ELEMENT)], depth)
+            return held.of if isinstance(held, ElementsTarget) else None
         if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
             name = segment[: -len(CALLED)]
             if isinstance(target, ClassTarget):

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from map.extraction.script_locals import NUMBERED
 from map.linking.assigned import Assigned
 from map.linking.modules import (
     INCLUDE_LANGUAGES,
@@ -110,6 +111,24 @@ class FileScope:
     def top(self, name: str) -> tuple[str, ...]:
         """Top-level symbols called `name`."""
         return self.by_qual.get(name, ())
+
+    def numbered(self, qualname: str) -> tuple[str, ...]:
+        """The one symbol a numbered name stands for (`Counter~7`, `Counter~1`: the
+        file's seventh, first `Counter`; map.extraction.script_locals), else ()."""
+        if NUMBERED not in qualname:
+            return ()
+        base, _, number = qualname.rpartition(NUMBERED)
+        node_id = f"{self.path}#{base}" + ("" if number == "1" else NUMBERED + number)
+        return (node_id,) if node_id in self.symbols else ()
+
+    def literal_member(self, node_id: str) -> bool:
+        """A method outside any class (an object literal's, `{ async test() {} }`): it
+        binds no name a bare use could mean."""
+        symbol = self.symbols[node_id]
+        if symbol.kind != "method":
+            return False
+        owner = self.by_qual.get(".".join(symbol.container), ())
+        return not (owner and self.is_class(owner[0]))
 
     def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
         """Qualified-name prefixes under which a name used in `scope_id` is looked up,

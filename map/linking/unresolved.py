@@ -32,6 +32,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from map.extraction.block_locals import written
 from map.linking.lookup import segments
 from map.linking.references import References
 from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside
@@ -133,7 +134,7 @@ class OpenUses:
             return []
         scope, references = self._scopes[path], self._references[path]
         found: list[UseTie] = []
-        for index in references.named((name,)):
+        for index in references.named(references.written_as(name)):
             result = links.results[index]
             if is_open(result):
                 found.append(
@@ -202,7 +203,8 @@ def _use(
     scope: FileScope, references: References, index: int, found: Resolution | None
 ) -> UnresolvedUse:
     where, name, qualifier, kind = references.lookup(index)
-    at = (scope.path, references.line(index), name, qualifier, EDGE_KINDS_OF_USES[kind], where)
+    shown = (written(name), written(qualifier) if qualifier is not None else None)
+    at = (scope.path, references.line(index), *shown, EDGE_KINDS_OF_USES[kind], where)
     if is_outside(found):
         return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from map.extraction.node_text import ELEMENT
 from map.linking.assigned import UNKNOWN, Givens
 from map.linking.fixtures import fixture_files, requests_fixtures
 from map.linking.lookup import Exports, Lookup, defined, see
@@ -47,8 +48,19 @@ class ClassTarget:
     bases_only: bool = False
 
 
-Target = ModuleTarget | ClassTarget | None
+@dataclass(frozen=True, slots=True)
+class ElementsTarget:
+    """A container of what `of` stands for (a Go slice or map, a Python `list[T]`): its
+    loop variables hold one (map.extraction.node_text.ELEMENT)."""
+
+    of: ModuleTarget | ClassTarget | ElementsTarget
+
+
+Target = ModuleTarget | ClassTarget | ElementsTarget | None
 """What a qualifier's segment stands for (None: nothing known)."""
+
+_HELD = (ModuleTarget, ClassTarget, ElementsTarget)
+"""What a container can be known to hold."""
 
 NOWHERE = Range(0, 0, 0, 0)
 """The range of a reference made up for a lookup."""
@@ -88,13 +100,20 @@ class ValueLookups(ABC):
     ) -> Target | Resolution:
         """What local `name` stands for, from what scope `where` gives it: its one
         assignment's value (`_follow`), or for a test's parameter, what the pytest
-        fixture of its name gives (`_fixture`). Several differing assignments, or an
-        unknown value (a parameter, a loop variable): nothing."""
+        fixture of its name gives (`_fixture`); several assignments, what they all stand
+        for alike (one that reads the name itself, `x = x.f()`, only outside its own
+        lookup). Differing ones, or an unknown value among them: nothing."""
         if givens == UNKNOWN and requests_fixtures(scope, where):
             return self._fixture(ctx, scope, name, depth)
-        if len(givens) != 1 or not givens[0][0]:
+        if not givens or any(not value for value, _ in givens):
             return None
-        return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+        if len(givens) == 1:
+            return self._follow(ctx, scope, Assignment(name, where, *givens[0]), depth)
+        assigned = (Assignment(name, where, *given) for given in givens)
+        found = {  # `options = options.update_width(w)` with `options: ConsoleOptions`
+            self._follow(ctx, scope, one, depth) for one in assigned if one not in ctx.following
+        }
+        return found.pop() if len(found) == 1 else None
 
     def _fixture(self, ctx: Lookup, scope: FileScope, name: str, depth: int) -> Target:
         """What the pytest fixture `name` nearest to the file gives (map.linking.fixtures)."""
@@ -117,6 +136,8 @@ class ValueLookups(ABC):
         or the symbols of a name), or the instance of the class a call constructs."""
         if not assignment.value or assignment in ctx.following or depth >= MAX_HOPS:
             return None
+        if ELEMENT in assignment.value:
+            return self._elements(ctx, scope, assignment, depth)
         qualifier, _, name = assignment.value.rpartition(".")
         ctx.following.add(assignment)
         try:
@@ -137,18 +158,38 @@ class ValueLookups(ABC):
             return target or self._returns(ctx, resolution.targets, depth)
         return target or resolution
 
+    def _elements(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> Target:
+        """What a container's value (`[]Flag`: Flags) or a loop variable's (`chain[]`:
+        one of what `chain` holds) stands for."""
+        value = assignment.value
+        if value.startswith(ELEMENT):
+            held = replace(assignment, value=value[len(ELEMENT) :], called=True)
+            found = self._follow(ctx, scope, held, depth + 1)
+            return ElementsTarget(found) if isinstance(found, _HELD) else None
+        if not value.endswith(ELEMENT):
+            return None
+        container = replace(assignment, value=value[: -len(ELEMENT)], called=False)
+        found = self._follow(ctx, scope, container, depth + 1)
+        return found.of if isinstance(found, ElementsTarget) else None
+
     def _aliased(
         self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
     ) -> Target | Resolution:
         """What an alias's (dotted) value names as a module, a class, an instance or
-        a member (`j = flask.json`, `app = self.app`, `f = self.method`); None leaves
-        it to the name lookup (a function)."""
+        a member (`j = flask.json`, `app = self.app`, `f = self.method`: the method
+        itself, not what it returns); None leaves it to the name lookup (a function)."""
         head, *rest = assignment.value.split(".")
         target = self._head(ctx, scope, assignment.scope, head, depth + 1)
         if not rest:
             return target
         for segment in rest[:-1]:
             target = self._step(ctx, target, segment, depth)
+        if isinstance(target, ClassTarget):  # `move_to = Control.move_to`: the method itself
+            member = self._member(ctx, target, rest[-1], depth)
+            if member is not None:
+                return member
         stepped = self._step(ctx, target, rest[-1], depth)
         if stepped is not None:
             return stepped
@@ -213,6 +254,47 @@ class ValueLookups(ABC):
             if found is not None:
                 return found
         return None
+
+    def _class_held(self, ctx: Lookup, class_id: str, name: str, depth: int) -> str | None:
+        """The class an instance attribute holds itself, not an instance of it, when
+        every value given it agrees (`self.undefined: type[Undefined]`, `self.kind =
+        Widget`): calling the attribute constructs one."""
+        if depth >= MAX_HOPS:
+            return None
+        scope = self._scopes[file_of(class_id)]
+        see(ctx, scope, name)
+        assigned = scope.attribute(class_id, name)
+        if not assigned:
+            bases = self._bases(ctx, class_id, depth)
+            return next(
+                (h for b in bases if (h := self._class_held(ctx, b, name, depth + 1))), None
+            )
+        held = {self._class_named(ctx, scope, one, depth + 1) for one in assigned}
+        return held.pop() if len(held) == 1 else None
+
+    def _class_named(
+        self, ctx: Lookup, scope: FileScope, assignment: Assignment, depth: int
+    ) -> str | None:
+        """The class an alias names itself (through the locals it is given from), not an
+        instance of it; None when it is anything else."""
+        if assignment.called or not assignment.value or depth >= MAX_HOPS:
+            return None
+        if "." not in assignment.value:
+            where = scope.assigning(assignment.scope, assignment.value)
+            if where is not None and (where, assignment.value) != (
+                assignment.scope,
+                assignment.name,
+            ):
+                givens = scope.assigned.get((where, assignment.value))
+                named = {self._class_named(ctx, scope, one, depth + 1) for one in givens}
+                return named.pop() if len(named) == 1 else None
+        qualifier, _, name = assignment.value.rpartition(".")
+        value = Reference(name, "calls", NOWHERE, assignment.scope, qualifier or None)
+        found = self._resolve(ctx, scope, value, depth + 1)
+        if found is None or found.confidence < CONFIDENCE_INHERITED:
+            return None
+        target = self._class_of(found.targets)
+        return target.node_id if isinstance(target, ClassTarget) else None
 
     def _class_of(self, ids: tuple[str, ...]) -> Target:
         if len(ids) == 1 and self._scopes[file_of(ids[0])].is_class(ids[0]):

@@ -70,9 +70,9 @@ GO = {
         "package main\n\n"
         'import "example.com/app/shapes"\n\n'
         "type areaer interface{ Area() float64 }\n\n"
-        "func total(items []areaer) float64 {\n"
+        "func total(items chan areaer) float64 {\n"
         "\tsum := 0.0\n"
-        "\tfor _, item := range items {\n"
+        "\tfor item := range items {\n"
         "\t\tsum += item.Area()\n"
         "\t}\n"
         "\treturn shapes.Scale(sum)\n"

@@ -49,10 +49,7 @@ variable of another file; `t.Run` (line 9) and `c.Run` (line 14) are the standar
 library's, `k.Run` (line 16) is `task.Run`."""
 UNTYPED_GO = {
     "drive.go": (
-        "package cli\n\n"
-        "func drive(all map[string]*Command) error {\n"
-        '\treturn all["a"].Run(nil)\n'
-        "}\n"
+        "package cli\n\nfunc drive(get func() *Command) error {\n\treturn get().Run(nil)\n}\n"
     ),
 }
 DISPATCH = {
@@ -154,7 +151,7 @@ def test_go_a_receiver_the_map_cannot_type_is_a_guess_listed_apart(tmp_path: Pat
     for data, key in ((callers["data"], "neighbors"), (impact["data"], "dependents")):
         assert _listed(data, key) == [("command_test.go#TestRun", 1.0, [11, 17])]
         assert data["completeness"] == "partial"
-        assert _open(data) == [("drive.go", 4, "<expr>", "guess")]
+        assert _open(data) == [("drive.go", 4, "get()", "guess")]
         assert data["unresolved"][0]["guesses"] == [RUN, "task.go#task.Run"]
         assert "guessed by name" in data["completenessReasons"][0]["message"]
 

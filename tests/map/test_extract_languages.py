@@ -11,7 +11,7 @@ from map.extraction.extract import extract_file
 from map.extraction.languages import LANGUAGES, extraction_query, language_for, query_source
 from map.model import SymbolKind
 
-PARTS = {"name", "qualifier", "prefix", "value"}
+PARTS = {"name", "qualifier", "prefix", "value", "elements", "each"}
 ROLES = {
     "container",
     "import",

@@ -61,3 +61,13 @@
     property: (property_identifier) @name)) @ref.calls
 
 (comment) @comment
+
+; local names (unknown values): they hide what they shadow in their block
+; (map/extraction/block_locals.py keeps a callback's apart from the file's)
+(variable_declarator name: (identifier) @name) @assign.other
+(variable_declarator name: (array_pattern (identifier) @name)) @assign.other
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name)) @assign.other
+(variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name))) @assign.other
+(arrow_function parameter: (identifier) @name) @assign.other
+(for_in_statement left: (identifier) @name) @assign.other
+(catch_clause parameter: (identifier) @name) @assign.other

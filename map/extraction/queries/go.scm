@@ -44,6 +44,8 @@
     (type_identifier) @value
     (qualified_type) @value
     (pointer_type [(type_identifier) (qualified_type)] @value)
+    (slice_type) @value
+    (map_type) @value
   ]) @assign.type
 (short_var_declaration
   left: (expression_list . (identifier) @name)
@@ -60,10 +62,13 @@
 (var_spec name: (identifier) @name !type) @assign.other
 (short_var_declaration left: (expression_list (_) . (identifier) @name)) @assign.other
 (range_clause left: (expression_list (identifier) @name)) @assign.other
+; a range's value variable holds one of what the ranged value holds (a slice's element,
+; a map's value)
+(range_clause left: (expression_list (_) . (identifier) @name) right: (_) @each) @assign.type
 (type_switch_statement alias: (expression_list (identifier) @name)) @assign.other
 ; what a function returns (its first result)
-([(function_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
-  (method_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type)] @value @name)
+([(function_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type) (slice_type) (map_type)] @value @name)
+  (method_declaration result: [(type_identifier) (qualified_type) (pointer_type) (generic_type) (slice_type) (map_type)] @value @name)
   (function_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
   (method_declaration result: (parameter_list . (parameter_declaration type: (_) @value)) @name)
  ]) @assign.returns

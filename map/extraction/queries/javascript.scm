@@ -12,7 +12,12 @@
 (class_heritage
   (member_expression object: (_) @qualifier property: (property_identifier) @name) @ref.inherits)
 
-((jsx_opening_element name: (identifier) @name @ref.references)
+((jsx_opening_element name: (identifier) @name @ref.calls)
   (#match? @name "^[A-Z]"))
-((jsx_self_closing_element name: (identifier) @name @ref.references)
+((jsx_self_closing_element name: (identifier) @name @ref.calls)
   (#match? @name "^[A-Z]"))
+
+; parameters are locals (see ecmascript.scm's)
+(formal_parameters (identifier) @name) @assign.other
+(formal_parameters (assignment_pattern left: (identifier) @name)) @assign.other
+(formal_parameters (rest_pattern (identifier) @name)) @assign.other

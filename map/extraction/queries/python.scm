@@ -24,6 +24,9 @@
 (parameters (list_splat_pattern (identifier) @name)) @assign.other
 (parameters (dictionary_splat_pattern (identifier) @name)) @assign.other
 (for_statement left: (identifier) @name) @assign.other
+; a loop variable holds one of what its iterable holds (`for line in lines`, a comprehension's)
+(for_statement left: (identifier) @name right: (_) @each) @assign.type
+(for_in_clause left: (identifier) @name right: (_) @each) @assign.type
 (as_pattern alias: (as_pattern_target (identifier) @name)) @assign.other
 ; an annotated name or parameter holds an instance of its (plain) type: `app: Flask`
 (assignment left: (identifier) @name type: (type [(identifier) (attribute)] @value)) @assign.type
@@ -41,6 +44,89 @@
 (typed_default_parameter
   name: (identifier) @name type: (type (string (string_content) @value))
   (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.type
+
+; the same, annotated with a container of a plain type: `lines: List[Line]`, `Sequence["Line"]`
+(assignment
+  left: (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(typed_parameter
+  (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.type
+(function_definition
+  return_type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+                      (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)]) @name
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @assign.returns
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(generic_type (identifier) @_c (type_parameter . (type [(identifier) (attribute) (string)] @elements)))
+               (subscript value: [(identifier) (attribute)] @_c subscript: [(identifier) (attribute) (string)] @elements)])
+  (#eq? @_self "self")
+  (#match? @_c "(^|[.])(List|list|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|Deque|deque|Generator|AsyncIterable|AsyncIterator|AsyncGenerator)$")) @attr.type
+
+; an optional one (`Context | None`, `Optional["Context"]`) holds the same when it holds anything
+(assignment left: (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(typed_parameter (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(typed_default_parameter name: (identifier) @name type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#match? @_o "(^|[.])Optional$")) @assign.type
+(function_definition return_type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)]) @name
+  (#match? @_o "(^|[.])Optional$")) @assign.returns
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(binary_operator left: [(identifier) (attribute)] @value right: (none))
+               (binary_operator left: (none) right: [(identifier) (attribute)] @value)
+               (generic_type (identifier) @_o (type_parameter . (type [(identifier) (attribute)] @value) .))
+               (generic_type (identifier) @_o (type_parameter . (type (string (string_content) @value)) .))
+               (subscript value: [(identifier) (attribute)] @_o subscript: [(identifier) (attribute)] @value .)])
+  (#eq? @_self "self")
+  (#match? @_o "(^|[.])Optional$")) @attr.type
+
+; a name annotated as a class itself holds the class, as an alias does: `undefined: type[Undefined]`
+(assignment left: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(typed_parameter (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(typed_default_parameter name: (identifier) @name type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#match? @_t "(^|[.])(type|Type)$")) @assign.alias
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(generic_type (identifier) @_t (type_parameter . (type [(identifier) (attribute)] @value)))
+               (generic_type (identifier) @_t (type_parameter . (type (string (string_content) @value))))
+               (subscript value: [(identifier) (attribute)] @_t subscript: [(identifier) (attribute)] @value)])
+  (#eq? @_self "self")
+  (#match? @_t "(^|[.])(type|Type)$")) @attr.alias
 
 ; what a function returns, when annotated with a plain type: `def test_client() -> FlaskClient`
 ; (or a forward reference to one: `-> "Segment"`)
@@ -101,6 +187,12 @@
 (class_definition
   superclasses: (argument_list
     (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.inherits))
+; a generic base: `class TimedSerializer(Serializer[T])`
+(class_definition
+  superclasses: (argument_list (subscript value: (identifier) @name @ref.inherits)))
+(class_definition
+  superclasses: (argument_list
+    (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.inherits)))
 
 ; names in annotations
 (typed_parameter type: (type) @ref.types)
@@ -134,3 +226,25 @@
   (pair value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)])
 
 (comment) @comment
+
+; attributes read inside expressions (a property's reads: `segment.cell_length + 1`)
+([(binary_operator [(attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references])
+  (comparison_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (boolean_operator [(attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references])
+  (not_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (unary_operator (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (subscript value: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (generator_expression body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (list_comprehension body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (set_comprehension body: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (if_statement condition: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (while_statement condition: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (conditional_expression (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (augmented_assignment right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (interpolation expression: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (for_statement right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (for_in_clause right: (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (expression_list (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (assert_statement (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (parenthesized_expression (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)
+  (await (attribute object: (_) @qualifier attribute: (identifier) @name) @ref.references)])

@@ -39,3 +39,14 @@
 (type_identifier) @name @ref.references
 (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name) @ref.references
 (type_parameter name: (type_identifier) @skip)
+
+; `await f<T>(x)` parses as a call of `await f`: the call is f's
+(call_expression function: (await_expression (identifier) @name) (type_arguments)) @ref.calls
+(call_expression
+  function: (await_expression (member_expression object: (_) @qualifier property: (property_identifier) @name))
+  (type_arguments)) @ref.calls
+
+; parameters are locals (see ecmascript.scm's)
+(required_parameter pattern: (identifier) @name) @assign.other
+(optional_parameter pattern: (identifier) @name) @assign.other
+(required_parameter pattern: (rest_pattern (identifier) @name)) @assign.other
