@@ -26,7 +26,8 @@ Reasons, by status:
     modified    file_changed_since_commit, file_changed, renamed_with_edits,
                 symbol_changed, lines_changed, moved_with_edits,
                 container_changed_with_edits
-    deleted     file_deleted, symbol_not_found, lines_gone, not_found_no_history
+    deleted     file_deleted, symbol_not_found, lines_gone, not_found_no_history,
+                not_found_history_cut
     unknown     unreadable, invalid_ref, ambiguous
 """
 
@@ -102,17 +103,18 @@ def check_memories(
 
     Every `modified` result says what kind of change it was; `settings` says
     which kinds make a memory stale (`memory.described`). Renames in history
-    are traced once per run for all memories (`memory.renames`), so a class
-    and its members tell one story.
+    are traced over one walk of history for all memories (`memory.renames`),
+    each question answered once, so a class and its members tell one story.
     `live`, when given, confirms every symbol the check found somewhere. The
     cyclic garbage collector is off meanwhile: a check makes a few small
     objects per reference and frees almost none until it ends, and each
     automatic pass would walk every memory loaded (not `map.gcpause`: freezing
     would keep the run's caches, which hold cycles, for good).
     """
-    ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
+    commits = {a.commit for m in memories for a in m.anchors if a.commit and not a.dirty}
+    ws.prefetch(commits)
     results = []
-    renames = Renames(ws, batch=True)
+    renames = Renames(ws, commits)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -140,20 +142,8 @@ def check_memories(
 
 
 def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> list[list[RefCheck]]:
-    """Every reference checked; those that asked history a question are checked again
-    once `renames` has asked git about all the questions together."""
-    found: list[list[RefCheck]] = []
-    again: list[tuple[int, int]] = []
-    for i, memory in enumerate(memories):
-        found.append([])
-        for j, anchor in enumerate(memory.anchors):
-            asked = renames.asked
-            found[i].append(check_anchor(ws, anchor, renames))
-            if renames.asked > asked:
-                again.append((i, j))
-    renames.answer()
-    for i, j in again:
-        found[i][j] = check_anchor(ws, memories[i].anchors[j], renames)
+    """Every reference checked, then classes followed through their members."""
+    found = [[check_anchor(ws, anchor, renames) for anchor in m.anchors] for m in memories]
     at = [(i, j) for i, memory in enumerate(memories) for j in range(len(memory.anchors))]
     pairs = [(memories[i].anchors[j], found[i][j]) for i, j in at]
     for index, result in carried_to_containers(ws, pairs).items():

@@ -288,10 +288,15 @@ def test_a_class_history_cannot_follow_is_found_through_its_members(plain_dir: R
     assert _at(init) == "pkg/render.py#Group.__init__"
 
 
-def test_a_check_out_of_time_for_history_says_so(
-    history: History, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("bound", "why"), [("HISTORY_VERSIONS", "read"), ("HISTORY_PARSES", "parsed")]
+)
+def test_a_check_whose_work_for_history_is_spent_says_so_in_its_reason(
+    history: History, monkeypatch: pytest.MonkeyPatch, bound: str, why: str
 ) -> None:
-    monkeypatch.setattr("memory.renames.HISTORY_BUDGET_S", 0.0)
-    ref = _ref(_check(history.repo, history)["load"])
-    assert (ref.status, ref.reason) == ("deleted", "symbol_not_found")
-    assert any("not every rename in history was followed" in w for w in ref.warnings)
+    monkeypatch.setattr(f"memory.renames.{bound}", 0)
+    found = _check(history.repo, history)
+    ref = _ref(found["load"])
+    assert (ref.status, ref.reason) == ("deleted", "not_found_history_cut")
+    assert any(f"not followed to the end: the check {why} the 0 old" in w for w in ref.warnings)
+    assert _ref(found["keep"]).status == "valid"
