@@ -158,7 +158,8 @@ def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) 
     if problem is not None:
         warning = f"{anchor.ref}: {problem}; it was not read (supersede or retire the memory)"
         return RefCheck(anchor, "unknown", "invalid_ref", warnings=(warning,))
-    fate = _file_fate(ws, anchor)
+    renames = renames or Renames(ws)
+    fate = _file_fate(ws, anchor, renames)
     if fate.how == "unreadable":
         return RefCheck(anchor, "unknown", "unreadable", warnings=(f"{anchor.ref}: {fate.error}",))
     if fate.how == "ambiguous":
@@ -173,7 +174,7 @@ def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) 
             return RefCheck(anchor, "valid", "unchanged", place)
         return RefCheck(anchor, "relocated", fate.reason, place, fate.confidence)
     if anchor.spec.type == "symbol":
-        return _check_symbol(ws, anchor, fate, renames or Renames(ws))
+        return _check_symbol(ws, anchor, fate, renames)
     if anchor.spec.type == "line_range":
         return check_range(ws, anchor, fate.file, fate.path, fate.reason)
     return _check_file(ws, anchor, fate)
@@ -197,7 +198,7 @@ def ref_problem(ws: Workspace, anchor: Anchor) -> str | None:
     return None
 
 
-def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
+def _file_fate(ws: Workspace, anchor: Anchor, renames: Renames) -> _FileFate:
     path = anchor.spec.path
     if anchor.commit and not anchor.dirty and ws.git is not None:
         changes = ws.changes(anchor.commit)
@@ -210,7 +211,7 @@ def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
             if change.kind == "renamed":  # git pairs files without code at random
                 return _search_file(ws, anchor)
             if change.kind == "deleted":
-                return _search_file(ws, anchor)
+                return _moved_fate(ws, anchor, renames)
             return _read_fate(ws, anchor, path, "file_changed_since_commit")
     return _read_fate(ws, anchor, path, "file_changed")
 
@@ -227,6 +228,16 @@ def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: RefReason) -> _
             return _FileFate("unchanged", path, file)
         return _FileFate("moved", path, file, reason, Confidence.IDENTITY)
     return _FileFate("changed", path, file, reason)
+
+
+def _moved_fate(ws: Workspace, anchor: Anchor, renames: Renames) -> _FileFate:
+    """A file git's diff since the anchor commit calls deleted: where the renames of the
+    commits in between took it (too changed since for the diff to pair the two ends),
+    else where its exact content is."""
+    now = None if _no_code(anchor) else renames.file_now(anchor.commit, anchor.spec.path)
+    if now is not None and now != anchor.spec.path:
+        return _read_fate(ws, anchor, now, "git_rename")
+    return _search_file(ws, anchor)
 
 
 def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:

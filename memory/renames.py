@@ -137,6 +137,16 @@ class Renames:
                     self._short[key] = str(spent)
         return self._traced[key]
 
+    def file_now(self, commit: str | None, path: str) -> str | None:
+        """Where the file at `path` in `commit` is now by the renames of the commits in
+        between (None: deleted, or history cannot tell)."""
+        if commit is None or self.unavailable(commit) is not None:
+            return None
+        try:
+            return self._walk(commit).path_now(commit, path)
+        except _Spent:
+            return None
+
     def cut_short(self, commit: str, path: str, symbol: str) -> str | None:
         """Why the trace of that symbol stopped before the end of history (None: it did not)."""
         return self._short.get((commit, path, symbol))

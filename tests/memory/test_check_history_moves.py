@@ -72,11 +72,22 @@ def indent(lines, prefix="    "):
     return [prefix + line for line in lines]
 '''
 
+CONFIG = """class Loader:
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        with open(self.path) as handle:
+            return handle.read()
+"""
+
 REFS = {
     "wrap": "pkg/text.py#wrap_words",
     "shorten": "pkg/text.py#shorten",
     "box": "pkg/shapes.py#Box",
     "area": "pkg/shapes.py#Box.area",
+    "loader": "pkg/config.py#Loader",
+    "read": "pkg/config.py#Loader.read",
 }
 
 
@@ -105,6 +116,7 @@ def moves(tmp_path_factory: pytest.TempPathFactory) -> Moves:
     repo.write("pkg/shapes.py", SHAPES)
     repo.write("pkg/geometry.py", GEOMETRY)
     repo.write("pkg/formatting.py", FORMATTING)
+    repo.write("pkg/config.py", CONFIG)
     commits: dict[str, str] = {}
 
     def step(name: str, message: str) -> None:
@@ -143,7 +155,33 @@ def moves(tmp_path_factory: pytest.TempPathFactory) -> Moves:
         f'"""Limits."""\n\n\n{short.replace("def shorten", "def truncate").rstrip()}\n',
     )
     step("truncate", "shorten becomes truncate in limits.py")
+    repo.git("mv", "pkg/config.py", "pkg/settings.py")
+    step("settings", "config.py is settings.py")
+    extra = "".join(
+        f"\n\ndef option_{i}(values):\n    return values.get('{i}')\n" for i in range(12)
+    )
+    repo.write(
+        "pkg/settings.py",
+        CONFIG.replace(
+            CONFIG[CONFIG.index("        with open") :],
+            "        fetched = fetch_all(self.path, retries=3, timeout=10.0)\n"
+            "        self.cache.setdefault(self.path, fetched)\n"
+            '        return json.loads(self.cache[self.path] or "{}")\n',
+        )
+        + extra,
+    )
+    step("rewrite", "Loader.read fetches and caches; one function per option")
     return Moves(repo, commits, memories)
+
+
+def test_a_file_moved_then_rewritten_is_followed_through_the_commits_in_between(
+    moves: Moves, tmp_path: Path
+) -> None:
+    found = moves.check("rewrite", tmp_path / "head")
+    loader, read = found["loader"], found["read"]
+    assert (loader.status, _at(loader)) == ("modified", "pkg/settings.py#Loader")
+    assert (read.status, _at(read)) == ("modified", "pkg/settings.py#Loader.read")
+    assert read.change is not None and read.change.kind == "body"
 
 
 def _at(ref: RefCheck) -> str | None:
