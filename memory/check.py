@@ -48,6 +48,7 @@ from memory.files import FileNow
 from memory.follow import follow_symbol
 from memory.follow_history import (
     carried_to_containers,
+    carried_to_members,
     not_found,
     renamed_in_history,
     via_container,
@@ -142,13 +143,16 @@ def check_memories(
 
 
 def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> list[list[RefCheck]]:
-    """Every reference checked, then classes followed through their members."""
+    """Every reference checked, then classes followed through their members, then members
+    through their classes (one story per rename)."""
     found = [[check_anchor(ws, anchor, renames) for anchor in m.anchors] for m in memories]
     at = [(i, j) for i, memory in enumerate(memories) for j in range(len(memory.anchors))]
     pairs = [(memories[i].anchors[j], found[i][j]) for i, j in at]
-    for index, result in carried_to_containers(ws, pairs).items():
-        i, j = at[index]
-        found[i][j] = result
+    for carry in (carried_to_containers, carried_to_members):
+        for index, result in carry(ws, pairs).items():
+            i, j = at[index]
+            found[i][j] = result
+            pairs[index] = (pairs[index][0], result)
     return found
 
 

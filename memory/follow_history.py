@@ -159,6 +159,67 @@ def carried_to_containers(
     return found
 
 
+def carried_to_members(
+    ws: Workspace, checked: list[tuple[Anchor, RefCheck]]
+) -> dict[int, RefCheck]:
+    """A container's place carried to its members: a member anchored in the same run as its
+    container (same file and commit) that was not found, or was found outside the place
+    its container was found at, is the member of that name there when there is one. By
+    index into `checked`."""
+    found_at = {
+        (a.spec.path, a.commit, a.spec.symbol): r
+        for a, r in checked
+        if r.status in ("relocated", "renamed", "modified") and r.place and r.place.symbol
+    }
+    found: dict[int, RefCheck] = {}
+    for index, (anchor, result) in enumerate(checked):
+        name = anchor.spec.symbol or ""
+        parts = name.split(".")
+        outer = next(
+            (
+                ".".join(parts[:n])
+                for n in range(len(parts) - 1, 0, -1)
+                if (anchor.spec.path, anchor.commit, ".".join(parts[:n])) in found_at
+            ),
+            None,
+        )
+        if anchor.spec.type != "symbol" or outer is None:
+            continue
+        container = found_at[(anchor.spec.path, anchor.commit, outer)]
+        home = container.place
+        assert home is not None and home.symbol is not None
+        target = home.symbol + name[len(outer) :]
+        if result.place is not None and (result.place.path, result.place.symbol) == (
+            home.path,
+            target,
+        ):
+            continue
+        file = ws.readable(home.path)
+        symbol = ws.index(file).by_id.get(target) if file is not None else None
+        if file is not None and symbol is not None:
+            found[index] = _in_container(anchor, file, symbol, outer, container)
+    return found
+
+
+def _in_container(
+    anchor: Anchor, file: FileNow, symbol: Symbol, outer: str, container: RefCheck
+) -> RefCheck:
+    """The anchored member is `symbol`, in the place its container was found at."""
+    place = place_of(file.path, symbol)
+    other_file = file.path != anchor.spec.path
+    where = f"{file.path}#{symbol_id(symbol)[: -len(symbol.name) - 1]}"
+    note = f"{anchor.ref}: its container {outer} is {where} now ({container.reason})"
+    since = container.since
+    exact = symbol.fingerprint.exact == anchor.content_hash
+    if exact or symbol.fingerprint.normalized == anchor.fingerprint:
+        notes = (note,) if exact else (note, whitespace_note(anchor))
+        moved: RefReason = "moved_to_other_file" if other_file else "container_changed"
+        return RefCheck(anchor, "relocated", moved, place, Confidence.NAMED, notes, since=since)
+    score = similarity(tokens(anchor.text), tokens(symbol_text(file, symbol)))
+    edited: RefReason = "moved_with_edits" if other_file else "container_changed_with_edits"
+    return RefCheck(anchor, "modified", edited, place, for_similarity(score), (note,), since=since)
+
+
 def _as_moved(
     anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, notes: tuple[str, ...]
 ) -> RefCheck:

@@ -173,9 +173,14 @@ class Renames:
 
     def _trace(self, commit: str, path: str, symbol: str, hops: int) -> Rename | None:
         walk = self._walk(commit)
-        name = simple(symbol)
+        name = simple(symbol).encode()
+        keyword: bool | None = None
         for each, step in walk.touches(commit, path):
-            if not self._fewer(step, name.encode()):
+            then = self._definitions(step.old_blob)[name]
+            keyword = then > 0 if keyword is None else keyword
+            if keyword and not then:
+                return None  # no longer defined: the commit that took it out was looked at
+            if not self._fewer(step, name, keyword):
                 continue
             found = self._moved_in(each, step, symbol)
             if found is None:
@@ -193,13 +198,12 @@ class Renames:
             return Rename(symbol, later.file, later.symbol, first, found.renamed or later.renamed)
         return None
 
-    def _fewer(self, step: FileStep, name: bytes) -> bool:
+    def _fewer(self, step: FileStep, name: bytes, keyword: bool) -> bool:
         """True when the file defines `name` fewer times after the step than before (with a
         keyword: `def`, `class`, `func`, ...; a rename may keep the old name in a
-        deprecation shim), or, where no keyword defined it, has it fewer times as a word."""
-        then = self._definitions(step.old_blob)
-        if then[name]:
-            return self._definitions(step.new_blob)[name] < then[name]
+        deprecation shim), or, for a name no keyword defines, has it fewer times as a word."""
+        if keyword:
+            return self._definitions(step.new_blob)[name] < self._definitions(step.old_blob)[name]
         return self._word_count(step.new_blob, name) < self._word_count(step.old_blob, name)
 
     def _definitions(self, blob: str) -> Counter[bytes]:

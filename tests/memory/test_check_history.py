@@ -300,3 +300,25 @@ def test_a_check_whose_work_for_history_is_spent_says_so_in_its_reason(
     assert (ref.status, ref.reason) == ("deleted", "not_found_history_cut")
     assert any(f"not followed to the end: the check {why} the 0 old" in w for w in ref.warnings)
     assert _ref(found["keep"]).status == "valid"
+
+
+def test_a_member_rewritten_in_a_renamed_class_is_found_through_its_class(
+    plain_dir: Repo,
+) -> None:
+    plain_dir.write("pkg/render.py", RENDER)
+    memory = plain_dir.remember(REFS["group"], REFS["init"], REFS["render"])
+    rewritten = "        return [console.draw(r, pad=0) for r in reversed(self.renderables)]\n"
+    renamed = RENDER.replace("class RenderGroup:", "class Group:").replace(
+        "        for item in self.renderables:\n            yield from console.render(item)\n",
+        rewritten,
+    )
+    plain_dir.write("pkg/render.py", renamed)
+    group, init, render = check_memories(Workspace(plain_dir.root), [memory])[0].refs
+    assert (group.status, _at(group)) == ("modified", "pkg/render.py#Group")
+    assert _at(init) == "pkg/render.py#Group.__init__"
+    assert (render.status, render.reason, _at(render)) == (
+        "modified",
+        "container_changed_with_edits",
+        "pkg/render.py#Group.render",
+    )
+    assert any("its container RenderGroup is pkg/render.py#Group now" in w for w in render.warnings)
