@@ -9,7 +9,8 @@ first) where the file defines the name fewer times after it (a `def`,
 `class`, `func`, ... keyword; for a name no keyword defines, fewer times as a
 word), counted from the two blobs, the commit is where the symbol went when
 it was in the file just before it and is not after, and the commit added one
-symbol of the same kind, in any file it changed, that is like it:
+symbol of the same kind (a function and a method are one), in any file it
+changed, that is like it:
 
     its name-blind tokens      SIMILAR_LOW or more alike in the same file and
                                container, OTHER_CONTAINER_MIN or more elsewhere
@@ -55,6 +56,7 @@ MAX_HOPS = 3
 """Renames and moves of one symbol followed one after the other."""
 _MASK = "__renamed_symbol__"
 _NO_BLOB = "0" * 40
+_CALLABLES = frozenset({"function", "method"})
 _DEFINED = re.compile(
     rb"\b(?:def|class|func|function|fn|struct|interface|type|enum|trait)\s+([\w$]+)"
     rb"|\bfunc\s*\([^)]*\)\s*([\w$]+)"
@@ -295,7 +297,7 @@ class Renames:
         found = []
         for candidate in self._index(file).symbols:
             new_id = symbol_id(candidate)
-            if candidate.kind != was.kind or new_id in had:
+            if _family(candidate.kind) != _family(was.kind) or new_id in had:
                 continue
             close = new_path == own and candidate.container == was.container
             score = similarity(old_tokens, _masked(symbol_text(file, candidate), candidate.name))
@@ -304,6 +306,11 @@ class Renames:
             if score >= (SIMILAR_LOW if close else OTHER_CONTAINER_MIN):
                 found.append((close, candidate.name == was.name, score, new_id, new_path))
         return found
+
+
+def _family(kind: str) -> str:
+    """Kinds a rename may turn into each other: a function that became a method is one."""
+    return "callable" if kind in _CALLABLES else kind
 
 
 def _masked(text: str, name: str) -> list[str]:

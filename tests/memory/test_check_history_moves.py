@@ -86,6 +86,7 @@ REFS = {
     "shorten": "pkg/text.py#shorten",
     "box": "pkg/shapes.py#Box",
     "area": "pkg/shapes.py#Box.area",
+    "indent": "pkg/formatting.py#indent",
     "loader": "pkg/config.py#Loader",
     "read": "pkg/config.py#Loader.read",
 }
@@ -171,6 +172,15 @@ def moves(tmp_path_factory: pytest.TempPathFactory) -> Moves:
         + extra,
     )
     step("rewrite", "Loader.read fetches and caches; one function per option")
+    repo.write(
+        "pkg/formatting.py",
+        repo.read("pkg/formatting.py").replace(
+            'def indent(lines, prefix="    "):\n    return [prefix + line for line in lines]',
+            'class Formatter:\n    def indent_lines(self, lines, prefix="    "):\n'
+            "        return [prefix + line for line in lines]",
+        ),
+    )
+    step("method", "indent is Formatter.indent_lines")
     return Moves(repo, commits, memories)
 
 
@@ -182,6 +192,18 @@ def test_a_file_moved_then_rewritten_is_followed_through_the_commits_in_between(
     assert (loader.status, _at(loader)) == ("modified", "pkg/settings.py#Loader")
     assert (read.status, _at(read)) == ("modified", "pkg/settings.py#Loader.read")
     assert read.change is not None and read.change.kind == "body"
+
+
+def test_a_function_that_became_a_method_under_another_name_is_followed(
+    moves: Moves, tmp_path: Path
+) -> None:
+    ref = moves.check("method", tmp_path / "head")["indent"]
+    assert (ref.status, ref.reason, _at(ref)) == (
+        "modified",
+        "renamed_with_edits",
+        "pkg/formatting.py#Formatter.indent_lines",
+    )
+    assert ref.since is not None and ref.since.commit == moves.commits["method"]
 
 
 def _at(ref: RefCheck) -> str | None:
