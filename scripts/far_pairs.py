@@ -119,11 +119,11 @@ def run_far(
         for i, anchor in enumerate(anchors)
     ]
     results, seconds, cpu = _timed(clone, memories)
-    renames.HISTORY_BUDGET_S, budget = 0.0, renames.HISTORY_BUDGET_S  # the baseline: no history
+    renames.HISTORY_VERSIONS, budget = 0, renames.HISTORY_VERSIONS  # the baseline: no history
     try:
         _, baseline, _ = _timed(clone, memories)
     finally:
-        renames.HISTORY_BUDGET_S = budget
+        renames.HISTORY_VERSIONS = budget
     return FarPair(project, a, b, gap, seconds, cpu, baseline, results, truth, expected)
 
 
@@ -172,8 +172,11 @@ def report_far(clone_of: dict[str, Path], pairs: list[FarPair], sample: int) -> 
     disagree = _disagreements(rows)
     print(f"classes and members anchored together whose results disagree: {len(disagree)}")
     figures["far:disagree"] = len(disagree)
-    for line in disagree[:5]:
+    for line in disagree:
         print(f"   {line}")
+    cut = [r for _, r, _, _ in rows if r.reason == "not_found_history_cut"]
+    print(f"symbols whose search through history was cut short by its bound: {len(cut)}")
+    figures["far:cut"] = len(cut)
     figures["far:kinds"] = _kinds(rows, sample)
     for pair in pairs:
         each = pair.seconds / max(1, len(pair.results)) * 1000
@@ -204,7 +207,7 @@ def _renames(clone_of: dict[str, Path], rows: list[Row], figures: dict[str, obje
         f"it {len(named)} ({_pct(len(named), len(renames))})"
     )
     figures["far:renames"] = (len(renames), len(followed), len(named))
-    for pair, r, f, w in [row for row in renames if row not in named][:12]:
+    for pair, r, f, w in [row for row in renames if row not in named]:
         since = r.since.commit[:10] if r.since else None
         print(
             f"   missed {pair.project} {r.anchor.ref}: truth {w} (renamed in "
