@@ -71,6 +71,15 @@ def join_pairs(pairs):
     return ";".join(f"{key}={value}" for key, value in pairs)
 """
 
+RANGES = '''class NumberRange(RangeBase):
+    """A range of numbers."""
+
+    def clamp(self, value):
+        for (low, high) in self.bounds:
+            value = max(low, min(high, (value)))
+        return value
+'''
+
 REFS = {
     "load": "pkg/loader.py#load_from_file",
     "keep": "pkg/loader.py#keep",
@@ -80,6 +89,8 @@ REFS = {
     "convert": "pkg/units.py#convert",
     "describe": "pkg/units.py#describe",
     "pairs": "pkg/pairs.py#split_pairs",
+    "range": "pkg/ranges.py#NumberRange",
+    "clamp": "pkg/ranges.py#NumberRange.clamp",
 }
 
 
@@ -114,6 +125,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
         ("pkg/render.py", RENDER),
         ("pkg/units.py", UNITS),
         ("pkg/pairs.py", PAIRS),
+        ("pkg/ranges.py", RANGES),
     ]:
         repo.write(path, text)
     _step(repo, commits, "start", "start")
@@ -154,6 +166,13 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
     _step(repo, commits, "pairs", "split_pairs becomes parse_pairs and skips empty chunks")
     repo.git("mv", "pkg/pairs.py", "pkg/formats.py")
     _step(repo, commits, "moved", "pairs.py is formats.py")
+    repo.write(
+        "pkg/ranges.py",
+        RANGES.replace("(RangeBase)", "(RangeBase[int, int])")
+        .replace("for (low, high) in", "for low, high in")
+        .replace("(value)))", "value))"),
+    )
+    _step(repo, commits, "generic", "NumberRange is generic; black drops brackets")
     return History(repo, commits, memories)
 
 
@@ -231,6 +250,16 @@ def test_annotations_and_docstrings_only_keep_the_memory_active(history: History
     assert any("docstrings changed" in w for w in found["describe"].warnings)
     strict = _check(history.repo, history, CheckSettings(cosmetic_changes_stale=True))
     assert strict["convert"].status == strict["describe"].status == "stale"
+
+
+def test_brackets_that_change_nothing_and_a_generic_base_keep_the_memory_active(
+    history: History,
+) -> None:
+    found = _check(history.repo, history)
+    ranged, clamp = _ref(found["range"]), _ref(found["clamp"])
+    assert ranged.change is not None and ranged.change.kind == "annotations"
+    assert clamp.change is not None and clamp.change.kind == "cosmetic"
+    assert found["range"].status == found["clamp"].status == "active"
 
 
 @pytest.mark.parametrize("step", ["pairs", "moved"])
