@@ -176,20 +176,20 @@ class Renames:
     def _trace(self, commit: str, path: str, symbol: str, hops: int) -> Rename | None:
         walk = self._walk(commit)
         name = simple(symbol).encode()
-        keyword: bool | None = None
+        start = self.ws.history.file_at(commit, path)
+        keyword = start is not None and bool(self._definitions_in(start.data)[name])
         for each, step in walk.touches(commit, path):
-            then = self._definitions(step.old_blob)[name]
-            keyword = then > 0 if keyword is None else keyword
-            if keyword and not then:
-                return None  # no longer defined: the commit that took it out was looked at
+            if keyword and not self._definitions(step.old_blob)[name]:
+                continue  # not defined before it (a side branch, or gone already)
             if not self._fewer(step, name, keyword):
                 continue
             found = self._moved_in(each, step, symbol)
             if found is None:
                 continue
             since = Since(each.sha, each.subject)
-            where = walk.path_now(each.sha, found.path)
-            file = self.ws.readable(where) if where else None
+            # a file a side branch deleted may be there still: its merge kept it
+            where = walk.path_now(each.sha, found.path) or found.path
+            file = self.ws.readable(where)
             now = self.ws.index(file).by_id.get(found.new_id) if file else None
             if file is not None and now is not None:
                 return Rename(symbol, file, now, since, found.renamed)
@@ -211,9 +211,12 @@ class Renames:
     def _definitions(self, blob: str) -> Counter[bytes]:
         """The names a file version defines with a keyword, counted once per blob."""
         if blob not in self._defined:
-            data = self._read(blob)
-            self._defined[blob] = Counter(a or b for a, b in _DEFINED.findall(data))
+            self._defined[blob] = self._definitions_in(self._read(blob))
         return self._defined[blob]
+
+    @staticmethod
+    def _definitions_in(data: bytes) -> Counter[bytes]:
+        return Counter(a or b for a, b in _DEFINED.findall(data))
 
     def _word_count(self, blob: str, name: bytes) -> int:
         if (blob, name) not in self._words:

@@ -224,15 +224,48 @@ def _named(root: Path, ref: RefCheck, item: Followed) -> bool:
 
 
 def _same_rename(root: Path, commit: str, item: Followed) -> bool:
-    """The commit the check named makes the first rename the truth saw (a side branch's
-    commit the first-parent walk saw as a merge)."""
-    if not item.first_rename:
+    """The commit the check named makes the first rename the truth saw, or is one of the
+    commits of the merge the truth saw it in (the first-parent walk sees a side branch
+    whole) that took the old name away (renamed more than once on that branch)."""
+    if not item.first_rename or not item.renamed_in:
         return False
+    old, new = item.first_rename
     blobs = Blobs(root)
     try:
-        return renamed_by(blobs, root, commit, *item.first_rename)
+        if renamed_by(blobs, root, commit, old, new):
+            return True
+        merged = _merged_by(root, commit, item.renamed_in)
+        return merged and any(renamed_by(blobs, root, commit, old, other) for other in
+                              _added(blobs, root, commit))  # fmt: skip
     finally:
         blobs.close()
+
+
+def _merged_by(root: Path, commit: str, merge: str) -> bool:
+    """True when `commit` came into the first-parent line with the merge `merge`."""
+    inside = (
+        subprocess.run(
+            ["git", "merge-base", "--is-ancestor", commit, merge], cwd=root, check=False
+        ).returncode
+        == 0
+    )
+    before = (
+        subprocess.run(
+            ["git", "merge-base", "--is-ancestor", commit, f"{merge}^1"], cwd=root, check=False
+        ).returncode
+        == 0
+    )
+    return inside and not before
+
+
+def _added(blobs: Blobs, root: Path, commit: str) -> set[str]:
+    """The qualified names `commit` added to the .py files it changed."""
+    names = git(root, "diff", "--name-only", "--no-renames", f"{commit}^1", commit, "--", "*.py")
+    found: set[str] = set()
+    for path in names.split():
+        then, now = blobs.snapshot(f"{commit}^1", path), blobs.snapshot(commit, path)
+        found.update(s.qualname for s in now.symbols(path) if not then.has_symbol(path, s.qualname))
+    return found
 
 
 def _place_ok(ref: RefCheck, want: Expected) -> bool:

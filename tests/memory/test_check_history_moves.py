@@ -5,6 +5,7 @@ commit and checked in one run at every later commit."""
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -260,3 +261,63 @@ def test_a_class_moved_then_renamed_and_its_member_tell_one_story(
     assert box.since == area.since
     assert box.since is not None and box.since.commit == moves.commits["renamed"]
     assert any("Box was renamed to Rect in pkg/geometry.py" in w for w in area.warnings)
+
+
+TASKS = '''"""Tasks."""
+
+import os
+
+DEFAULT = "all"
+
+
+def test(ctx):
+    flake(ctx)
+    ctx.run("pytest")
+
+
+def flake(ctx):
+    """Run flake8 on the code."""
+    ctx.run("flake8 .", echo=True)
+'''
+
+
+def test_a_rename_on_a_side_branch_is_followed_past_branches_merged_around_it(
+    repo: Repo,
+) -> None:
+    repo.write("tasks.py", TASKS.replace("    flake(ctx)\n", ""))
+    repo.commit("tasks without flake")
+    repo.git("branch", "early")  # forked before flake existed; touches tasks.py later
+    repo.write("tasks.py", TASKS)
+    repo.commit("flake task")
+    repo.git("branch", "side")
+    repo.git("branch", "tox")
+    repo.write("README", "read me\n")
+    repo.commit("readme")
+    memory = repo.remember("tasks.py#flake")
+    repo.git("checkout", "-q", "early")
+    repo.write("tasks.py", TASKS.replace("    flake(ctx)\n", "").replace("Tasks.", "Dev tasks."))
+    repo.commit("say what the tasks are for")
+    repo.git("checkout", "-q", "side")
+    repo.write(
+        "tasks.py",
+        TASKS.replace("flake(ctx)", "syntax(ctx)")
+        .replace("def flake(ctx):", "def syntax(ctx):")
+        .replace('ctx.run("flake8 .", echo=True)', 'ctx.run("pre-commit run", echo=True)'),
+    )
+    repo.commit("flake is syntax: pre-commit runs it")
+    renamed = repo.git("rev-parse", "HEAD").strip()
+    repo.git("checkout", "-q", "tox")
+    repo.git("rm", "-q", "tasks.py")
+    repo.commit("tox runs the tasks")
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-edit", "side")
+    repo.git("merge", "-q", "--no-edit", "early")
+    with pytest.raises(subprocess.CalledProcessError):  # tox deleted what main changed
+        repo.git("merge", "-q", "--no-edit", "tox")
+    repo.git("add", "tasks.py")  # the merge keeps it
+    repo.git("commit", "-q", "--no-edit")
+    assert "syntax" in repo.read("tasks.py") and "Dev tasks." in repo.read("tasks.py")
+    ref = repo.check_ref(memory)
+    assert (ref.status, ref.reason) == ("modified", "renamed_with_edits")
+    assert ref.place is not None and (ref.place.path, ref.place.symbol) == ("tasks.py", "syntax")
+    assert ref.since is not None and ref.since.commit == renamed
