@@ -2,13 +2,14 @@
 
 Git is asked a fixed number of times per check, however many distinct
 anchor commits there are (see `Workspace.prefetch`): what changed since each,
-with renames. A reference into a file git reports untouched is valid
+with renames; and, when a file or symbol is not found, one walk of history
+since them all (`memory.lineage`). A reference into a file git reports untouched is valid
 without reading it. Everything else is read, hashed and (for symbols) extracted once
 per content. Staleness is reported, never corrected: each result carries the
 place the reference points to now, which `verify` may adopt.
 
 A symbol no longer under its node ID is followed (`memory.follow`), then
-through the renames in git history (`memory.follow_history`); a
+through its renames and moves in git history (`memory.follow_history`); a
 line range whose text is gone is looked for as a similar block
 (`memory.blocks`); neither is ever matched on equal content alone, and two
 equally good candidates give `unknown` (reason `ambiguous`) with both listed.
