@@ -43,6 +43,7 @@ class Walk:
         self._at = {c.sha: i for i, c in enumerate(self.commits)}
         self._after: dict[str, list[WalkCommit]] = {}
         self._bases: dict[str, str | None] = {}
+        self._touches: dict[tuple[str, str], list[tuple[WalkCommit, FileStep]]] = {}
 
     def covers(self, commit: str) -> bool:
         """True when the walk holds every commit in `commit`..HEAD."""
@@ -69,15 +70,18 @@ class Walk:
     def touches(self, commit: str, path: str) -> list[tuple[WalkCommit, FileStep]]:
         """The commits after `commit` that changed the file at `path` then, oldest first,
         with what each did to it (its path followed through git's renames)."""
-        paths = {path}
-        found = []
-        for each in self.after(commit):
-            for step in each.files:
-                if step.old_path in paths:
-                    found.append((each, step))
-                    if step.new_path is not None:
-                        paths.add(step.new_path)
-        return found
+        key = (commit, path)
+        if key not in self._touches:
+            paths = {path}
+            found = []
+            for each in self.after(commit):
+                for step in each.files:
+                    if step.old_path in paths:
+                        found.append((each, step))
+                        if step.new_path is not None:
+                            paths.add(step.new_path)
+            self._touches[key] = found
+        return self._touches[key]
 
     def path_now(self, commit: str, path: str) -> str | None:
         """Where the file at `path` in `commit` is now (None: deleted since)."""
