@@ -66,19 +66,26 @@ def via_container(
     found = ws.index(rename.file).by_id.get(symbol_id(rename.symbol) + symbol[len(missing) :])
     if found is None:
         return None
-    place = place_of(rename.file.path, found)
     since = rename.since
-    other_file = rename.file.path != anchor.spec.path
     went = f"renamed to {symbol_id(rename.symbol)}" if rename.renamed else "moved"
-    went += f" in {rename.file.path}" if other_file else ""
+    went += f" in {rename.file.path}" if rename.file.path != anchor.spec.path else ""
     when = f"{since.commit[:10]} ({since.subject})"
     note = f"{anchor.ref}: its container {missing} was {went} in {when}"
-    exact = found.fingerprint.exact == anchor.content_hash
-    if exact or found.fingerprint.normalized == anchor.fingerprint:
+    return _as_member(anchor, rename.file, found, since, note)
+
+
+def _as_member(
+    anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, note: str
+) -> RefCheck:
+    """The anchored member is `symbol`, in its container's new place (`note` says which)."""
+    place = place_of(file.path, symbol)
+    other_file = file.path != anchor.spec.path
+    exact = symbol.fingerprint.exact == anchor.content_hash
+    if exact or symbol.fingerprint.normalized == anchor.fingerprint:
         notes = (note,) if exact else (note, whitespace_note(anchor))
         moved: RefReason = "moved_to_other_file" if other_file else "container_changed"
         return RefCheck(anchor, "relocated", moved, place, Confidence.NAMED, notes, since=since)
-    score = similarity(tokens(anchor.text), tokens(symbol_text(rename.file, found)))
+    score = similarity(tokens(anchor.text), tokens(symbol_text(file, symbol)))
     edited: RefReason = "moved_with_edits" if other_file else "container_changed_with_edits"
     return RefCheck(anchor, "modified", edited, place, for_similarity(score), (note,), since=since)
 
@@ -197,27 +204,10 @@ def carried_to_members(
         file = ws.readable(home.path)
         symbol = ws.index(file).by_id.get(target) if file is not None else None
         if file is not None and symbol is not None:
-            found[index] = _in_container(anchor, file, symbol, outer, container)
+            where = f"{file.path}#{symbol_id(symbol)[: -len(symbol.name) - 1]}"
+            note = f"{anchor.ref}: its container {outer} is {where} now ({container.reason})"
+            found[index] = _as_member(anchor, file, symbol, container.since, note)
     return found
-
-
-def _in_container(
-    anchor: Anchor, file: FileNow, symbol: Symbol, outer: str, container: RefCheck
-) -> RefCheck:
-    """The anchored member is `symbol`, in the place its container was found at."""
-    place = place_of(file.path, symbol)
-    other_file = file.path != anchor.spec.path
-    where = f"{file.path}#{symbol_id(symbol)[: -len(symbol.name) - 1]}"
-    note = f"{anchor.ref}: its container {outer} is {where} now ({container.reason})"
-    since = container.since
-    exact = symbol.fingerprint.exact == anchor.content_hash
-    if exact or symbol.fingerprint.normalized == anchor.fingerprint:
-        notes = (note,) if exact else (note, whitespace_note(anchor))
-        moved: RefReason = "moved_to_other_file" if other_file else "container_changed"
-        return RefCheck(anchor, "relocated", moved, place, Confidence.NAMED, notes, since=since)
-    score = similarity(tokens(anchor.text), tokens(symbol_text(file, symbol)))
-    edited: RefReason = "moved_with_edits" if other_file else "container_changed_with_edits"
-    return RefCheck(anchor, "modified", edited, place, for_similarity(score), (note,), since=since)
 
 
 def _as_moved(
