@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from map import Symbol, language_for
 from memory.bodies import SymbolIndex, symbol_id, symbol_text
-from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, TIE_MARGIN
+from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_HIGH, SIMILAR_LOW, TIE_MARGIN
 from memory.files import FileNow
 from memory.git import FileStep, WalkCommit
 from memory.lineage import WALK_LIMIT, Walk, walk_base
@@ -54,6 +54,9 @@ HISTORY_PARSES = 800
 """Old file versions one check may parse to see where a name went."""
 MAX_HOPS = 3
 """Renames and moves of one symbol followed one after the other."""
+TINY_TOKENS = 24
+"""Below this many tokens a symbol renamed needs SIMILAR_HIGH: `def f(x): return None`
+resembles every other one-liner by its skeleton alone."""
 _MASK = "__renamed_symbol__"
 _NO_BLOB = "0" * 40
 _CALLABLES = frozenset({"function", "method"})
@@ -306,7 +309,10 @@ class Renames:
             score = similarity(old_tokens, _masked(symbol_text(file, candidate), candidate.name))
             if old_members:
                 score = max(score, _overlap(old_members, _members(self.ws, file, candidate)))
-            if score >= (SIMILAR_LOW if close else OTHER_CONTAINER_MIN):
+            least = SIMILAR_LOW if close else OTHER_CONTAINER_MIN
+            if len(old_tokens) < TINY_TOKENS and candidate.name != was.name:
+                least = SIMILAR_HIGH  # a one-liner is like many another by its skeleton
+            if score >= least:
                 found.append((close, candidate.name == was.name, score, new_id, new_path))
         return found
 

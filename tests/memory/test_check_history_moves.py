@@ -321,3 +321,23 @@ def test_a_rename_on_a_side_branch_is_followed_past_branches_merged_around_it(
     assert (ref.status, ref.reason) == ("modified", "renamed_with_edits")
     assert ref.place is not None and (ref.place.path, ref.place.symbol) == ("tasks.py", "syntax")
     assert ref.since is not None and ref.since.commit == renamed
+
+
+def test_a_one_liner_removed_is_not_taken_for_another_added_in_its_commit(repo: Repo) -> None:
+    compat = (
+        'import re\n\nWORD = re.compile(r"\\w+")\n\n\n'
+        "def is_word(x):\n    return WORD.search(x) is not None\n"
+    )
+    repo.write("compat.py", compat)
+    repo.commit("compat")
+    memory = repo.remember("compat.py#is_word")
+    repo.write(
+        "compat.py",
+        compat.replace(
+            "def is_word(x):\n    return WORD.search(x) is not None",
+            "def console_stream(f, encoding, errors):\n    return None",
+        ),
+    )
+    repo.commit("drop py2 helpers; no console stream here")
+    ref = repo.check_ref(memory)
+    assert (ref.status, ref.reason, ref.place) == ("deleted", "symbol_not_found", None)
