@@ -20,7 +20,8 @@ job per module:
     ranges     find a block of lines again
     check      per-reference status, worst case per memory
     follow     a symbol that moved, was renamed, or moved and changed
-    renames    a symbol's renames in git history (pickaxe), the commit that made each
+    lineage    one walk of git history per check: commits since an anchor, a file's path chain
+    renames    a symbol's renames and moves in that history, the commit that made each
     follow_history   a symbol's result told from its renames (one story per rename)
     kinds      what kind of change: cosmetic, annotations, signature, body (syntax trees)
     described  a modified result's change kind, and whether it makes a memory stale

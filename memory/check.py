@@ -2,13 +2,14 @@
 
 Git is asked a fixed number of times per check, however many distinct
 anchor commits there are (see `Workspace.prefetch`): what changed since each,
-with renames. A reference into a file git reports untouched is valid
+with renames; and, when a file or symbol is not found, one walk of history
+since them all (`memory.lineage`). A reference into a file git reports untouched is valid
 without reading it. Everything else is read, hashed and (for symbols) extracted once
 per content. Staleness is reported, never corrected: each result carries the
 place the reference points to now, which `verify` may adopt.
 
 A symbol no longer under its node ID is followed (`memory.follow`), then
-through the renames in git history (`memory.follow_history`); a
+through its renames and moves in git history (`memory.follow_history`); a
 line range whose text is gone is looked for as a similar block
 (`memory.blocks`); neither is ever matched on equal content alone, and two
 equally good candidates give `unknown` (reason `ambiguous`) with both listed.
@@ -26,7 +27,8 @@ Reasons, by status:
     modified    file_changed_since_commit, file_changed, renamed_with_edits,
                 symbol_changed, lines_changed, moved_with_edits,
                 container_changed_with_edits
-    deleted     file_deleted, symbol_not_found, lines_gone, not_found_no_history
+    deleted     file_deleted, symbol_not_found, lines_gone, not_found_no_history,
+                not_found_history_cut
     unknown     unreadable, invalid_ref, ambiguous
 """
 
@@ -47,6 +49,7 @@ from memory.files import FileNow
 from memory.follow import follow_symbol
 from memory.follow_history import (
     carried_to_containers,
+    carried_to_members,
     not_found,
     renamed_in_history,
     via_container,
@@ -102,17 +105,18 @@ def check_memories(
 
     Every `modified` result says what kind of change it was; `settings` says
     which kinds make a memory stale (`memory.described`). Renames in history
-    are traced once per run for all memories (`memory.renames`), so a class
-    and its members tell one story.
+    are traced over one walk of history for all memories (`memory.renames`),
+    each question answered once, so a class and its members tell one story.
     `live`, when given, confirms every symbol the check found somewhere. The
     cyclic garbage collector is off meanwhile: a check makes a few small
     objects per reference and frees almost none until it ends, and each
     automatic pass would walk every memory loaded (not `map.gcpause`: freezing
     would keep the run's caches, which hold cycles, for good).
     """
-    ws.prefetch(a.commit for m in memories for a in m.anchors if a.commit and not a.dirty)
+    commits = {a.commit for m in memories for a in m.anchors if a.commit and not a.dirty}
+    ws.prefetch(commits)
     results = []
-    renames = Renames(ws, batch=True)
+    renames = Renames(ws, commits)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -140,25 +144,16 @@ def check_memories(
 
 
 def _checked(ws: Workspace, memories: Sequence[Memory], renames: Renames) -> list[list[RefCheck]]:
-    """Every reference checked; those that asked history a question are checked again
-    once `renames` has asked git about all the questions together."""
-    found: list[list[RefCheck]] = []
-    again: list[tuple[int, int]] = []
-    for i, memory in enumerate(memories):
-        found.append([])
-        for j, anchor in enumerate(memory.anchors):
-            asked = renames.asked
-            found[i].append(check_anchor(ws, anchor, renames))
-            if renames.asked > asked:
-                again.append((i, j))
-    renames.answer()
-    for i, j in again:
-        found[i][j] = check_anchor(ws, memories[i].anchors[j], renames)
+    """Every reference checked, then classes followed through their members, then members
+    through their classes (one story per rename)."""
+    found = [[check_anchor(ws, anchor, renames) for anchor in m.anchors] for m in memories]
     at = [(i, j) for i, memory in enumerate(memories) for j in range(len(memory.anchors))]
     pairs = [(memories[i].anchors[j], found[i][j]) for i, j in at]
-    for index, result in carried_to_containers(ws, pairs).items():
-        i, j = at[index]
-        found[i][j] = result
+    for carry in (carried_to_containers, carried_to_members):
+        for index, result in carry(ws, pairs).items():
+            i, j = at[index]
+            found[i][j] = result
+            pairs[index] = (pairs[index][0], result)
     return found
 
 
@@ -168,7 +163,8 @@ def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) 
     if problem is not None:
         warning = f"{anchor.ref}: {problem}; it was not read (supersede or retire the memory)"
         return RefCheck(anchor, "unknown", "invalid_ref", warnings=(warning,))
-    fate = _file_fate(ws, anchor)
+    renames = renames or Renames(ws)
+    fate = _file_fate(ws, anchor, renames)
     if fate.how == "unreadable":
         return RefCheck(anchor, "unknown", "unreadable", warnings=(f"{anchor.ref}: {fate.error}",))
     if fate.how == "ambiguous":
@@ -183,7 +179,7 @@ def check_anchor(ws: Workspace, anchor: Anchor, renames: Renames | None = None) 
             return RefCheck(anchor, "valid", "unchanged", place)
         return RefCheck(anchor, "relocated", fate.reason, place, fate.confidence)
     if anchor.spec.type == "symbol":
-        return _check_symbol(ws, anchor, fate, renames or Renames(ws))
+        return _check_symbol(ws, anchor, fate, renames)
     if anchor.spec.type == "line_range":
         return check_range(ws, anchor, fate.file, fate.path, fate.reason)
     return _check_file(ws, anchor, fate)
@@ -207,7 +203,7 @@ def ref_problem(ws: Workspace, anchor: Anchor) -> str | None:
     return None
 
 
-def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
+def _file_fate(ws: Workspace, anchor: Anchor, renames: Renames) -> _FileFate:
     path = anchor.spec.path
     if anchor.commit and not anchor.dirty and ws.git is not None:
         changes = ws.changes(anchor.commit)
@@ -220,7 +216,7 @@ def _file_fate(ws: Workspace, anchor: Anchor) -> _FileFate:
             if change.kind == "renamed":  # git pairs files without code at random
                 return _search_file(ws, anchor)
             if change.kind == "deleted":
-                return _search_file(ws, anchor)
+                return _moved_fate(ws, anchor, renames)
             return _read_fate(ws, anchor, path, "file_changed_since_commit")
     return _read_fate(ws, anchor, path, "file_changed")
 
@@ -237,6 +233,16 @@ def _read_fate(ws: Workspace, anchor: Anchor, path: str, reason: RefReason) -> _
             return _FileFate("unchanged", path, file)
         return _FileFate("moved", path, file, reason, Confidence.IDENTITY)
     return _FileFate("changed", path, file, reason)
+
+
+def _moved_fate(ws: Workspace, anchor: Anchor, renames: Renames) -> _FileFate:
+    """A file git's diff since the anchor commit calls deleted: where the renames of the
+    commits in between took it (too changed since for the diff to pair the two ends),
+    else where its exact content is."""
+    now = None if _no_code(anchor) else renames.file_now(anchor.commit, anchor.spec.path)
+    if now is not None and now != anchor.spec.path:
+        return _read_fate(ws, anchor, now, "git_rename")
+    return _search_file(ws, anchor)
 
 
 def _search_file(ws: Workspace, anchor: Anchor) -> _FileFate:

@@ -2,12 +2,17 @@
 
     a member whose container is gone    the container is traced; the member is
                                         looked for under the container's new
-                                        name -> relocated (container_changed)
-                                        or modified (container_changed_with_edits),
-                                        naming the container's rename
+                                        name -> relocated (container_changed;
+                                        moved_to_other_file) or modified
+                                        (container_changed_with_edits;
+                                        moved_with_edits), naming the
+                                        container's rename or move
     a symbol renamed, body the same     renamed (same_body_new_name)
     a symbol renamed with edits         modified (renamed_with_edits)
-    neither, and no history to ask      deleted (not_found_no_history)
+    a symbol moved, its name kept       relocated (moved_to_other_file) or
+                                        modified (moved_with_edits)
+    none, and no history to ask         deleted (not_found_no_history)
+    none, the search cut short          deleted (not_found_history_cut)
 
 Every result found through history carries the renaming commit (`since`).
 The container and its members ask the same question of the same run
@@ -25,7 +30,7 @@ from memory.bodies import body_fingerprint, symbol_id, symbol_text
 from memory.confidence import Confidence, for_similarity
 from memory.files import FileNow
 from memory.model import Anchor, RefCheck, RefReason, Since
-from memory.renames import HISTORY_BUDGET_S, Rename, Renames, simple
+from memory.renames import Rename, Renames, simple
 from memory.results import place_of, whitespace_note
 from memory.similarity import similarity, tokens
 from memory.workspace import Workspace
@@ -61,21 +66,28 @@ def via_container(
     found = ws.index(rename.file).by_id.get(symbol_id(rename.symbol) + symbol[len(missing) :])
     if found is None:
         return None
-    place = place_of(rename.file.path, found)
     since = rename.since
-    note = (
-        f"{anchor.ref}: its container {missing} was renamed to {symbol_id(rename.symbol)} "
-        f"in {since.commit[:10]} ({since.subject})"
-    )
-    exact = found.fingerprint.exact == anchor.content_hash
-    if exact or found.fingerprint.normalized == anchor.fingerprint:
+    went = f"renamed to {symbol_id(rename.symbol)}" if rename.renamed else "moved"
+    went += f" in {rename.file.path}" if rename.file.path != anchor.spec.path else ""
+    when = f"{since.commit[:10]} ({since.subject})"
+    note = f"{anchor.ref}: its container {missing} was {went} in {when}"
+    return _as_member(anchor, rename.file, found, since, note)
+
+
+def _as_member(
+    anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, note: str
+) -> RefCheck:
+    """The anchored member is `symbol`, in its container's new place (`note` says which)."""
+    place = place_of(file.path, symbol)
+    other_file = file.path != anchor.spec.path
+    exact = symbol.fingerprint.exact == anchor.content_hash
+    if exact or symbol.fingerprint.normalized == anchor.fingerprint:
         notes = (note,) if exact else (note, whitespace_note(anchor))
-        return RefCheck(
-            anchor, "relocated", "container_changed", place, Confidence.NAMED, notes, since=since
-        )
-    score = similarity(tokens(anchor.text), tokens(symbol_text(rename.file, found)))
-    reason: RefReason = "container_changed_with_edits"
-    return RefCheck(anchor, "modified", reason, place, for_similarity(score), (note,), since=since)
+        moved: RefReason = "moved_to_other_file" if other_file else "container_changed"
+        return RefCheck(anchor, "relocated", moved, place, Confidence.NAMED, notes, since=since)
+    score = similarity(tokens(anchor.text), tokens(symbol_text(file, symbol)))
+    edited: RefReason = "moved_with_edits" if other_file else "container_changed_with_edits"
+    return RefCheck(anchor, "modified", edited, place, for_similarity(score), (note,), since=since)
 
 
 def renamed_in_history(ws: Workspace, anchor: Anchor, renames: Renames) -> RefCheck | None:
@@ -90,6 +102,8 @@ def renamed_in_history(ws: Workspace, anchor: Anchor, renames: Renames) -> RefCh
 
 
 def _renamed(anchor: Anchor, rename: Rename) -> RefCheck:
+    if not rename.renamed:
+        return _as_moved(anchor, rename.file, rename.symbol, rename.since, ())
     return _as_renamed(anchor, rename.file, rename.symbol, rename.since)
 
 
@@ -152,6 +166,50 @@ def carried_to_containers(
     return found
 
 
+def carried_to_members(
+    ws: Workspace, checked: list[tuple[Anchor, RefCheck]]
+) -> dict[int, RefCheck]:
+    """A container's place carried to its members: a member anchored in the same run as its
+    container (same file and commit) that was not found, or was found outside the place
+    its container was found at, is the member of that name there when there is one. By
+    index into `checked`."""
+    found_at = {
+        (a.spec.path, a.commit, a.spec.symbol): r
+        for a, r in checked
+        if r.status in ("relocated", "renamed", "modified") and r.place and r.place.symbol
+    }
+    found: dict[int, RefCheck] = {}
+    for index, (anchor, result) in enumerate(checked):
+        name = anchor.spec.symbol or ""
+        parts = name.split(".")
+        outer = next(
+            (
+                ".".join(parts[:n])
+                for n in range(len(parts) - 1, 0, -1)
+                if (anchor.spec.path, anchor.commit, ".".join(parts[:n])) in found_at
+            ),
+            None,
+        )
+        if anchor.spec.type != "symbol" or outer is None:
+            continue
+        container = found_at[(anchor.spec.path, anchor.commit, outer)]
+        home = container.place
+        assert home is not None and home.symbol is not None
+        target = home.symbol + name[len(outer) :]
+        if result.place is not None and (result.place.path, result.place.symbol) == (
+            home.path,
+            target,
+        ):
+            continue
+        file = ws.readable(home.path)
+        symbol = ws.index(file).by_id.get(target) if file is not None else None
+        if file is not None and symbol is not None:
+            where = f"{file.path}#{symbol_id(symbol)[: -len(symbol.name) - 1]}"
+            note = f"{anchor.ref}: its container {outer} is {where} now ({container.reason})"
+            found[index] = _as_member(anchor, file, symbol, container.since, note)
+    return found
+
+
 def _as_moved(
     anchor: Anchor, file: FileNow, symbol: Symbol, since: Since | None, notes: tuple[str, ...]
 ) -> RefCheck:
@@ -180,17 +238,28 @@ def with_since(anchor: Anchor, result: RefCheck, renames: Renames) -> RefCheck:
 
 def not_found(anchor: Anchor, gone: bool, renames: Renames) -> RefCheck:
     """`deleted`, saying when history could not be asked (no git, a shallow clone) or was
-    not asked to the end (the run's time for it was spent)."""
+    not asked to the end (the check's work for history was spent)."""
     reason: RefReason = "file_deleted" if gone else "symbol_not_found"
-    why = renames.unavailable(_commit(anchor))
+    commit = _commit(anchor)
+    why = renames.unavailable(commit)
     if why is not None:
         return RefCheck(
             anchor, "deleted", "not_found_no_history", warnings=(f"{anchor.ref}: {why}",)
         )
-    if renames.cut:
-        warning = (
-            f"{anchor.ref}: not every rename in history was followed: the check's "
-            f"{HISTORY_BUDGET_S:g} s for history were spent"
-        )
-        return RefCheck(anchor, "deleted", reason, warnings=(warning,))
+    short = _cut_short(anchor, commit, renames)
+    if short is not None:
+        warning = f"{anchor.ref}: its renames in history were not followed to the end: {short}"
+        return RefCheck(anchor, "deleted", "not_found_history_cut", warnings=(warning,))
     return RefCheck(anchor, "deleted", reason)
+
+
+def _cut_short(anchor: Anchor, commit: str | None, renames: Renames) -> str | None:
+    """Why the search for the symbol, or for one of its containers, stopped short."""
+    if commit is None:
+        return None
+    symbol = anchor.spec.symbol or ""
+    parts = symbol.split(".")
+    asked = [".".join(parts[:n]) for n in range(len(parts), 0, -1)]
+    return next(
+        (w for w in (renames.cut_short(commit, anchor.spec.path, s) for s in asked) if w), None
+    )

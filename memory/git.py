@@ -8,10 +8,9 @@ then runs on hashes alone.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -170,56 +169,24 @@ class GitRepo:
             walk.kill()
         return found
 
-    def pickaxe(
-        self, names: Sequence[str], since: str, paths: Sequence[str], *, timeout: float
-    ) -> list[tuple[str, str]]:
-        """(commit, subject) of the commits after `since` up to HEAD, oldest first, that
-        changed how often one of `names` ends a word in one of `paths` (`edit_file` in
-        `edit_files` does not: a rename that adds a suffix is seen; a boundary in front
-        as well made git's regular expression cost twice as much again).
-        Raises GitError (also when it takes longer than `timeout` seconds)."""
-        words = "|".join(re.escape(name) for name in names)
+    def walk(self, since: str, *, limit: int) -> tuple[list[WalkCommit], bool]:
+        """Every commit after `since` up to HEAD, parents before children, with the files
+        each changed against its first parent (renames detected; none for merges), and
+        True when there were more than `limit` (the oldest are then left out)."""
         out = self.run(
-            "log", "--reverse", "--no-merges", "--relative", "--pickaxe-regex",
-            f"-S({words})[^A-Za-z0-9_$]", "--format=%H%x00%s",
-            f"{since}..HEAD", "--", *paths, timeout=timeout,
+            "log", "--reverse", "--topo-order", "-M", "--raw", "--no-abbrev", "-z",
+            "--relative", "--format=%x01%H%x00%P%x00%s", f"--max-count={limit + 1}",
+            f"{since}..HEAD",
         )  # fmt: skip
-        lines = (line.partition("\0") for line in out.splitlines())
-        return [(sha, subject) for sha, _, subject in lines]
+        commits = [_walk_commit(block) for block in out.split("\1")[1:]]
+        return commits[-limit:] if limit else [], len(commits) > limit
 
-    def renames_since(self, since: str, *, timeout: float) -> list[tuple[str, str]]:
-        """The file renames after `since` up to HEAD, oldest first: (old path, new path)."""
-        out = self.run(
-            "log", "--reverse", "--relative", "-M", "--diff-filter=R", "--name-status", "-z",
-            "--format=%x01", f"{since}..HEAD", timeout=timeout,
-        )  # fmt: skip
-        found: list[tuple[str, str]] = []
-        for block in out.split("\1")[1:]:
-            fields = [f.strip("\n") for f in block.split("\0") if f.strip("\n")]
-            changes, _ = _parse_name_status(fields, 0)
-            found.extend((old, c.new_path) for old, c in changes.items() if c.new_path)
-        return found
-
-    def commit_files(
-        self, commits: Sequence[str], *, timeout: float
-    ) -> dict[str, dict[str, Change]]:
-        """The files each commit changed (against its first parent, renames detected), by
-        path before it, in one git process."""
-        if not commits:
-            return {}
-        out = self.run(
-            "diff-tree", "--stdin", "-r", "-M", "--name-status", "-z", "--relative",
-            stdin="".join(f"{c}\n" for c in commits), timeout=timeout,
-        )  # fmt: skip
-        fields, found, index = out.split("\0"), {}, 0
-        wanted = set(commits)
-        while index < len(fields):
-            sha = fields[index].strip()
-            if sha not in wanted:
-                index += 1
-                continue
-            found[sha], index = _parse_name_status(fields, index + 1, stop_at=wanted)
-        return found
+    def octopus_base(self, commits: Sequence[str]) -> str | None:
+        """The best common ancestor of all `commits`, or None when there is none."""
+        try:
+            return self.run("merge-base", "--octopus", *commits).strip() or None
+        except GitError:
+            return None
 
     def merge_base(self, commit: str, other: str) -> str | None:
         """The best common ancestor of two commits, or None when there is none."""
@@ -227,6 +194,52 @@ class GitRepo:
             return self.run("merge-base", commit, other).strip() or None
         except GitError:
             return None
+
+
+@dataclass(frozen=True, slots=True)
+class FileStep:
+    """One file a commit changed: its path and content (blob ID) before and after it."""
+
+    old_path: str | None
+    """None: added by the commit."""
+    new_path: str | None
+    """None: deleted by the commit."""
+    old_blob: str
+    new_blob: str
+
+
+@dataclass(frozen=True, slots=True)
+class WalkCommit:
+    """A commit of a history walk, with the files it changed."""
+
+    sha: str
+    parents: tuple[str, ...]
+    subject: str
+    files: tuple[FileStep, ...]
+
+
+def _walk_commit(block: str) -> WalkCommit:
+    """One commit of `git log --raw -z --format=%x01%H%x00%P%x00%s` (the \\1 taken off)."""
+    fields = block.split("\0")
+    sha, parents, subject = fields[0], tuple(fields[1].split()), fields[2]
+    files: list[FileStep] = []
+    index = 3
+    while index < len(fields) and fields[index].strip().startswith(":"):
+        _, _, old_blob, new_blob, status = fields[index].strip()[1:].split()
+        letter = status[0]
+        if letter in "RC":
+            old, new = fields[index + 1], fields[index + 2]
+            index += 3
+            files.append(FileStep(old if letter == "R" else None, new, old_blob, new_blob))
+            continue
+        path = fields[index + 1]
+        index += 2
+        files.append(
+            FileStep(
+                None if letter == "A" else path, None if letter == "D" else path, old_blob, new_blob
+            )
+        )
+    return WalkCommit(sha, parents, subject, tuple(files))
 
 
 class BlobReader:
@@ -249,6 +262,10 @@ class BlobReader:
         """The content of `path` (relative to the root) at `commit`, or None when absent."""
         if "\n" in path:
             return None
+        return self.object(f"{commit}:./{path}")
+
+    def object(self, name: str) -> bytes | None:
+        """The content of the blob `name` (a blob ID, or `commit:./path`), or None."""
         if self._process is None:
             self._process = subprocess.Popen(
                 ["git", "cat-file", "--batch"],
@@ -260,7 +277,7 @@ class BlobReader:
         stdin, stdout = self._process.stdin, self._process.stdout
         if stdin is None or stdout is None:
             return None
-        stdin.write(f"{commit}:./{path}\n".encode())
+        stdin.write(f"{name}\n".encode())
         stdin.flush()
         header = stdout.readline().split()
         if len(header) != 3 or not header[2].isdigit():
@@ -314,17 +331,11 @@ def _follow(rename: Change, after: Change | None) -> Change:
 
 
 def _parse_name_status(
-    fields: list[str], index: int, *, stop: str | None = None, stop_at: Set[str] = frozenset()
+    fields: list[str], index: int, *, stop: str | None = None
 ) -> tuple[dict[str, Change], int]:
-    """Read `--name-status -z` entries from `index` until the end, an empty field, `stop` or
-    a field in `stop_at`."""
+    """Read `--name-status -z` entries from `index` until the end, an empty field or `stop`."""
     changes: dict[str, Change] = {}
-    while (
-        index < len(fields)
-        and fields[index]
-        and fields[index] != stop
-        and fields[index].strip() not in stop_at
-    ):
+    while index < len(fields) and fields[index] and fields[index] != stop:
         status = fields[index]
         letter = status[0]
         if letter in "RC":

@@ -102,10 +102,17 @@ class History:
         """The file at `path` in `commit` (any commit name git knows: `abc^` too), read
         once per run; None when absent or not source text."""
         if (commit, path) not in self._then:
-            if self._blobs is None:
-                self._blobs = BlobReader(self.ws.root)
-            self._then[(commit, path)] = file_at(self._blobs, commit, path)
+            self._then[(commit, path)] = file_at(self._reader(), commit, path)
         return self._then[(commit, path)]
+
+    def blob(self, blob_id: str) -> bytes | None:
+        """The content of a blob by its ID (not kept: callers keep what they need)."""
+        return self._reader().object(blob_id)
+
+    def _reader(self) -> BlobReader:
+        if self._blobs is None:
+            self._blobs = BlobReader(self.ws.root)
+        return self._blobs
 
     def close(self) -> None:
         """End the git process that reads old versions (a later call starts it again)."""

@@ -8,7 +8,9 @@ annotation (a type hint: Python's `: T` and `-> T`, TypeScript's `: T`,
 or code. A leaf is in the definition's signature when it is in its parameters,
 return type, bases or type parameters (not its name or decorators). A comma
 before a closing bracket is no leaf, 'a' and "a" are the same string, and a
-Python class's `(object)` is no bases at all.
+Python class's `(object)` is no bases at all. Python brackets that change nothing
+(`cos((x))`, `for (a, b) in`) are no leaves, and a base class's type arguments
+(`Base[int]`) are type hints.
 
     cosmetic     only comments and docstrings differ (whitespace is no leaf)
     annotations  the code is the same once type hints are left out
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import pairwise
 from typing import Literal
@@ -54,6 +56,12 @@ _SIGNATURE_FIELDS = (
 type, its `declarator` its name and parameters)."""
 _QUOTES = frozenset({"string_start", "string_end", "'", '"'})
 """Leaves that only quote a string (Python's string_start/end, the ECMAScript quotes)."""
+_PRIMARY = frozenset({
+    "identifier", "attribute", "call", "subscript", "string", "integer", "float", "true",
+    "false", "none", "list", "dict", "set", "tuple", "parenthesized_expression",
+    "concatenated_string",
+})  # fmt: skip
+"""Python expressions that never need brackets around them."""
 _TYPE_ONLY = frozenset({"interface_declaration", "type_alias_declaration"})
 """Declarations made of types: their types are their code."""
 _SHELLS: dict[str, tuple[str, str]] = {
@@ -155,6 +163,7 @@ def _leaves(language: str, text: str, *, member: bool, definition: bool) -> list
     node = _definition(tree.root_node, skip) if definition else None
     spans = [] if node is None else _signature_spans(node)
     plain = _plain_bases(node) if language == "python" else None
+    generic = _generic_bases(node) if language == "python" else []
     hints = _ANNOTATIONS.get(language, frozenset())
     if node is not None and node.type in _TYPE_ONLY:
         hints = frozenset()
@@ -162,6 +171,13 @@ def _leaves(language: str, text: str, *, member: bool, definition: bool) -> list
     _walk(tree.root_node, language, hints, "code", spans, skip, found)
     if plain is not None:
         found = [leaf for leaf in found if not plain[0] <= leaf.start < plain[1]]
+    if generic:
+        found = [
+            replace(leaf, category="annotation")
+            if leaf.category == "code" and any(a <= leaf.start < b for a, b in generic)
+            else leaf
+            for leaf in found
+        ]
     return _without_trailing_commas(found)
 
 
@@ -171,6 +187,19 @@ def _plain_bases(node: Node | None) -> tuple[int, int] | None:
     if bases is None or (bases.text or b"").replace(b" ", b"") != b"(object)":
         return None
     return bases.start_byte, bases.end_byte
+
+
+def _generic_bases(node: Node | None) -> list[tuple[int, int]]:
+    """The spans of a Python class's bases' type arguments (`Base[int, str]`): type hints."""
+    bases = node.child_by_field_name("superclasses") if node is not None else None
+    if bases is None:
+        return []
+    found = []
+    for base in bases.named_children:
+        index = base.child_by_field_name("value") if base.type == "subscript" else None
+        if index is not None:
+            found.append((index.end_byte, base.end_byte))
+    return found
 
 
 def _signature_spans(node: Node) -> list[tuple[int, int]]:
@@ -224,7 +253,10 @@ def _walk(
             signature = any(start <= node.start_byte < end for start, end in spans)
             out.append(_Leaf(text, kind, signature, row, node.start_byte))
         return
+    redundant = language == "python" and _redundant_parens(node)
     for index, child in enumerate(children):
+        if redundant and index in (0, len(children) - 1) and child.type in ("(", ")"):
+            continue
         inner = category
         if category == "code":
             if _is_hint(child, node, hints, language) or (
@@ -237,6 +269,17 @@ def _walk(
             elif language == "python" and _is_docstring(child, node, children[:index]):
                 inner = "docstring"
         _walk(child, language, hints, inner, spans, skip, out)
+
+
+def _redundant_parens(node: Node) -> bool:
+    """Python brackets that change nothing: `((x))`, `cos((x))`, `for (a, b) in`."""
+    if node.type == "parenthesized_expression":
+        inner = node.named_children
+        return len(inner) == 1 and inner[0].type in _PRIMARY
+    if node.type == "tuple_pattern":
+        parent = node.parent
+        return parent is not None and parent.type in ("for_statement", "assignment")
+    return False
 
 
 def _is_hint(child: Node, parent: Node, hints: frozenset[str], language: str) -> bool:

@@ -22,7 +22,8 @@ RefReason = Literal[
     "same_body_new_name",  # renamed
     "file_changed_since_commit", "file_changed", "renamed_with_edits", "symbol_changed",
     "lines_changed", "moved_with_edits", "container_changed_with_edits",  # modified
-    "file_deleted", "symbol_not_found", "lines_gone", "not_found_no_history",  # deleted
+    "file_deleted", "symbol_not_found", "lines_gone", "not_found_no_history",
+    "not_found_history_cut",  # deleted
     "unreadable", "invalid_ref", "ambiguous",  # unknown
 ]  # fmt: skip
 """Why a reference has its status (docs/contracts.md#reference-statuses)."""

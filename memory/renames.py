@@ -1,14 +1,16 @@
-"""Follow a symbol's name through git history: the commit that renamed it, and the new name.
+"""Follow a symbol's name through git history: the commit that renamed or moved it, and where.
 
 Asked when a symbol is no longer under its node ID and its text is not
-found elsewhere as it was. Git's pickaxe lists the commits since the anchor
-commit that changed how often the name occurs in the anchored file, under
-every path git's rename detection gave it since (so a file moved or deleted
-since is searched too), and the commit's own files are read from git. In
-each commit (oldest first) where the file holds the name fewer times as a
-word after it, the commit is the rename when the symbol was in the file just
-before it and is not after, and the commit added one symbol of the same kind,
-under another name, in any file it changed, that is like it:
+found elsewhere as it was. The check's one walk of history (`memory.lineage`)
+lists the commits since the anchor commit that changed the anchored file,
+along every path git's rename detection gave it since (a file moved before
+or after the symbol's rename, or deleted, is one chain). In each (oldest
+first) where the file defines the name fewer times after it (a `def`,
+`class`, `func`, ... keyword; for a name no keyword defines, fewer times as a
+word), counted from the two blobs, the commit is where the symbol went when
+it was in the file just before it and is not after, and the commit added one
+symbol of the same kind (a function and a method are one), in any file it
+changed, that is like it:
 
     its name-blind tokens      SIMILAR_LOW or more alike in the same file and
                                container, OTHER_CONTAINER_MIN or more elsewhere
@@ -17,48 +19,57 @@ under another name, in any file it changed, that is like it:
                                that class renamed)
 
 One in the same file and container is taken before any elsewhere (a method
-renamed alike in several classes); two with the same evidence within
-TIE_MARGIN are no answer. The new name is then looked for where that file is
-now; renamed again later, it is followed again (up to MAX_HOPS renames). One
-run answers each question once, and spends at most HISTORY_BUDGET_S seconds
-on history in all: past it, `cut` says so. A check of many memories notes its
-questions first, then asks git once per anchor commit for all the names and
-files (`Renames.answer`). Not found: a symbol that went to another file
-before it was renamed there.
+renamed alike in several classes), and then one under the same name (moved to
+another file or class); two with the same evidence within TIE_MARGIN are no
+answer. The new name is then looked for where that file is now; moved or
+renamed again later, it is followed again (up to MAX_HOPS steps), so a symbol
+moved to another file and renamed there is found.
+
+The work is bounded, not the time: a check reads at most HISTORY_VERSIONS old
+file versions to count names in and parses at most HISTORY_PARSES. A search
+the bound cut short is known as such (`cut_short` says why), never taken for
+a deletion.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from map import Symbol, language_for
-from memory.bodies import symbol_id, symbol_text
-from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_LOW, TIE_MARGIN
+from memory.bodies import SymbolIndex, symbol_id, symbol_text
+from memory.confidence import OTHER_CONTAINER_MIN, SIMILAR_HIGH, SIMILAR_LOW, TIE_MARGIN
 from memory.files import FileNow
-from memory.git import Change, GitError
+from memory.git import FileStep, WalkCommit
+from memory.lineage import WALK_LIMIT, Walk, walk_base
 from memory.model import Since
 from memory.similarity import similarity, tokens
 from memory.workspace import Workspace
 
-HISTORY_BUDGET_S = 5.0
-"""Seconds one check may spend asking git's history about renames, in all."""
+HISTORY_VERSIONS = 6_000
+"""Old file versions one check may read to count a name's definitions in them."""
+HISTORY_PARSES = 800
+"""Old file versions one check may parse to see where a name went."""
 MAX_HOPS = 3
-"""Renames of one symbol followed one after the other."""
+"""Renames and moves of one symbol followed one after the other."""
+TINY_TOKENS = 24
+"""Below this many tokens a symbol renamed needs SIMILAR_HIGH: `def f(x): return None`
+resembles every other one-liner by its skeleton alone."""
 _MASK = "__renamed_symbol__"
-_WORD = re.compile(r"[\w$]+")
+_NO_BLOB = "0" * 40
+_CALLABLES = frozenset({"function", "method"})
 _DEFINED = re.compile(
-    r"\b(?:def|class|func|function|fn|struct|interface|type|enum|trait)\s+([\w$]+)"
-    r"|\bfunc\s*\([^)]*\)\s*([\w$]+)"
+    rb"\b(?:def|class|func|function|fn|struct|interface|type|enum|trait)\s+([\w$]+)"
+    rb"|\bfunc\s*\([^)]*\)\s*([\w$]+)"
 )
 """A definition of a name, in the languages that spell one with a keyword."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rename:
-    """Where a renamed symbol is now, and the commit that renamed it."""
+    """Where a renamed (or moved) symbol is now, and the commit that renamed it."""
 
     old_id: str
     """The symbol part of the node ID it had (`Qual.Name`)."""
@@ -67,23 +78,21 @@ class Rename:
     symbol: Symbol
     """The symbol now."""
     since: Since
-    """The commit that took the old name away (the first, when renamed more than once)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Touch:
-    """A commit that changed how often a name asked about occurs: its files, by path before it."""
-
-    sha: str
-    subject: str
-    files: dict[str, Change]
+    """The first commit that renamed it (moved only: the first that moved it)."""
+    renamed: bool
+    """True when its name changed on the way (False: moved under its own name)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Step:
     new_id: str
     path: str
-    """The path of the file holding it, at the renaming commit."""
+    """The path of the file holding it, at the commit that moved it."""
+    renamed: bool
+
+
+class _Spent(Exception):
+    """The check's work for history is spent; the message says which bound."""
 
 
 def simple(symbol: str) -> str:
@@ -92,27 +101,20 @@ def simple(symbol: str) -> str:
 
 
 class Renames:
-    """The renames one check run traced, and the time it spent on history.
+    """The renames one check run traced, over one walk of history, within its work bounds."""
 
-    With `batch`, questions are only noted (`trace` answers None and counts them in
-    `asked`) until `answer` asks git once per anchor commit and file for all of them;
-    the references that asked are then checked again.
-    """
-
-    def __init__(self, ws: Workspace, *, batch: bool = False) -> None:
+    def __init__(self, ws: Workspace, commits: Iterable[str] = ()) -> None:
+        """`commits`: the run's anchor commits, so that one walk serves them all."""
         self.ws = ws
-        self.batch = batch
-        self.asked = 0
-        """Questions noted while batching."""
-        self._wanted: dict[str, dict[str, tuple[str, ...]]] = {}
-        """Anchor commit -> name asked -> the paths its file had since."""
-        self._hits: dict[str, list[Touch]] = {}
-        self._renamed: dict[str, list[tuple[str, str]]] = {}
-        self._counts: dict[tuple[str, str], tuple[Counter[str], Counter[str]]] = {}
+        self._starts = sorted(set(commits))
+        self._walks: list[Walk] = []
+        self._defined: dict[str, Counter[bytes]] = {}
+        self._words: dict[tuple[str, bytes], int] = {}
+        self._parsed: set[tuple[str, str]] = set()
         self._traced: dict[tuple[str, str, str], Rename | None] = {}
-        self._spent = 0.0
-        self.cut = False
-        """True once the run's time for history was spent (some renames not looked for)."""
+        self._short: dict[tuple[str, str, str], str] = {}
+        self.versions_read = 0
+        """Old file versions read so far (bounded by HISTORY_VERSIONS)."""
 
     def unavailable(self, commit: str | None) -> str | None:
         """Why history cannot be searched from `commit` (None when it can)."""
@@ -129,187 +131,195 @@ class Renames:
 
     def trace(self, commit: str, path: str, symbol: str) -> Rename | None:
         """Where the symbol `symbol` of the file at `path` in `commit` went by renames
-        since then (None: not renamed, or history cannot tell in time)."""
+        and moves since then (None: nowhere history shows, or the search was cut short)."""
         key = (commit, path, symbol)
-        if key in self._traced:
-            return self._traced[key]
-        if self.batch:
+        if key not in self._traced:
+            self._traced[key] = None
             if self._askable(commit, symbol):
-                self.asked += 1
-                lineage = self._wanted.setdefault(commit, {}).setdefault(simple(symbol), ())
-                self._wanted[commit][simple(symbol)] = (*lineage, *self._lineage(commit, path))
-            return None
-        started = time.perf_counter()
-        try:
-            self._traced[key] = self._trace(commit, path, symbol, MAX_HOPS)
-        finally:
-            self._spent += time.perf_counter() - started
+                try:
+                    self._traced[key] = self._trace(commit, path, symbol, MAX_HOPS)
+                except _Spent as spent:
+                    self._short[key] = str(spent)
         return self._traced[key]
 
-    def answer(self) -> None:
-        """Ask git about every noted question at once: one pickaxe per anchor commit over
-        every name and every path their files had, then the files of the commits found."""
-        started = time.perf_counter()
-        self.batch = False
+    def file_now(self, commit: str | None, path: str) -> str | None:
+        """Where the file at `path` in `commit` is now by the renames of the commits in
+        between (None: deleted, or history cannot tell)."""
+        if commit is None or self.unavailable(commit) is not None:
+            return None
         try:
-            for commit, asked in sorted(self._wanted.items()):
-                paths = sorted({p for lineage in asked.values() for p in lineage})
-                self._hits[commit] = self._touches(sorted(asked), commit, paths)
-        finally:
-            self._spent += time.perf_counter() - started
+            return self._walk(commit).path_now(commit, path)
+        except _Spent:
+            return None
 
-    def _lineage(self, commit: str, path: str) -> tuple[str, ...]:
-        """Every path the file at `path` in `commit` had since then (renamed by git,
-        whether or not it is still there)."""
-        if commit not in self._renamed:
-            git, left = self.ws.git, self._left()
-            try:
-                self._renamed[commit] = git.renames_since(commit, timeout=left) if git else []
-            except GitError:
-                self._renamed[commit] = []
-        paths = [path]
-        for old, new in self._renamed[commit]:
-            if old == paths[-1]:
-                paths.append(new)
-        now = self._path_now(commit, path)
-        return tuple(sorted({*paths, *([now] if now else [])}))
-
-    def _touches(self, names: list[str], commit: str, paths: list[str]) -> list[Touch]:
-        """The commits since `commit` that changed how often one of `names` occurs in
-        `paths`, with every file each changed."""
-        git, left = self.ws.git, self._left()
-        if git is None or left <= 0 or not paths:
-            return []
-        try:
-            found = git.pickaxe(names, commit, paths, timeout=left)
-            files = git.commit_files([sha for sha, _ in found], timeout=max(self._left(), 1))
-        except GitError:
-            self._left()
-            return []
-        return [Touch(sha, subject, files.get(sha, {})) for sha, subject in found]
+    def cut_short(self, commit: str, path: str, symbol: str) -> str | None:
+        """Why the trace of that symbol stopped before the end of history (None: it did not)."""
+        return self._short.get((commit, path, symbol))
 
     def _askable(self, commit: str, symbol: str) -> bool:
         name = simple(symbol)
         return not self.unavailable(commit) and re.fullmatch(r"[\w$]+", name) is not None
 
-    def _left(self) -> float:
-        left = HISTORY_BUDGET_S - self._spent
-        if left <= 0:
-            self.cut = True
-        return left
+    def _walk(self, commit: str) -> Walk:
+        """The walk that covers `commit`..HEAD: the run's first one covers every anchor
+        commit git knows."""
+        for walk in self._walks:
+            if walk.covers(commit):
+                return walk
+        git = self.ws.git
+        assert git is not None  # `_askable` said history is there
+        known = [c for c in self._starts if self.ws.changes(c) is not None]
+        base = (walk_base(git, [*known, commit]) if not self._walks else None) or commit
+        walk = Walk(git, base, self.ws.worktree)
+        self._walks.append(walk)
+        if not walk.covers(commit):
+            raise _Spent(f"its history is longer than the {WALK_LIMIT:,} commits a check walks")
+        return walk
 
     def _trace(self, commit: str, path: str, symbol: str, hops: int) -> Rename | None:
-        if not self._askable(commit, symbol):
-            return None
-        touches = self._hits.get(commit)
-        if touches is None:
-            touches = self._touches([simple(symbol)], commit, list(self._lineage(commit, path)))
-        for touch in touches:
-            if self._left() <= 0:
-                return None
-            step = self._renamed_in(touch, symbol)
-            if step is None:
+        walk = self._walk(commit)
+        name = simple(symbol).encode()
+        start = self.ws.history.file_at(commit, path)
+        keyword = start is not None and bool(self._definitions_in(start.data)[name])
+        for each, step in walk.touches(commit, path):
+            if keyword and not self._definitions(step.old_blob)[name]:
+                continue  # not defined before it (a side branch, or gone already)
+            if not self._fewer(step, name, keyword):
                 continue
-            since = Since(touch.sha, touch.subject)
-            where_now = self._path_now(touch.sha, step.path)
-            file = self.ws.readable(where_now) if where_now else None
-            found = self.ws.index(file).by_id.get(step.new_id) if file else None
-            if file is not None and found is not None:
-                return Rename(symbol, file, found, since)
-            later = self._trace(touch.sha, step.path, step.new_id, hops - 1) if hops > 1 else None
-            return None if later is None else Rename(symbol, later.file, later.symbol, since)
+            found = self._moved_in(each, step, symbol)
+            if found is None:
+                continue
+            since = Since(each.sha, each.subject)
+            # a file a side branch deleted may be there still: its merge kept it
+            where = walk.path_now(each.sha, found.path) or found.path
+            file = self.ws.readable(where)
+            now = self.ws.index(file).by_id.get(found.new_id) if file else None
+            if file is not None and now is not None:
+                return Rename(symbol, file, now, since, found.renamed)
+            later = self._trace(each.sha, found.path, found.new_id, hops - 1) if hops > 1 else None
+            if later is None:
+                return None
+            first = since if found.renamed or not later.renamed else later.since
+            return Rename(symbol, later.file, later.symbol, first, found.renamed or later.renamed)
         return None
 
-    def _path_now(self, commit: str, path: str) -> str | None:
-        """Where the file at `path` in `commit` is now (None: deleted since)."""
-        change = (self.ws.changes(commit) or {}).get(path)
-        if change is None or change.kind == "modified":
-            return path
-        return change.new_path if change.kind == "renamed" else None
+    def _fewer(self, step: FileStep, name: bytes, keyword: bool) -> bool:
+        """True when the file defines `name` fewer times after the step than before (with a
+        keyword: `def`, `class`, `func`, ...; a rename may keep the old name in a
+        deprecation shim), or, for a name no keyword defines, has it fewer times as a word."""
+        if keyword:
+            return self._definitions(step.new_blob)[name] < self._definitions(step.old_blob)[name]
+        return self._word_count(step.new_blob, name) < self._word_count(step.old_blob, name)
 
-    def _renamed_in(self, touch: Touch, symbol: str) -> _Step | None:
-        """The symbol `symbol` took another name in the commit `touch`: its new ID and file."""
-        history, name, sha = self.ws.history, simple(symbol), touch.sha
-        pairs: dict[str, str | None] = {}
-        for old, change in touch.files.items():
-            if change.kind == "renamed" and change.new_path:
-                pairs[change.new_path] = old
-            elif change.kind == "modified":
-                pairs[old] = old
-        for old, change in touch.files.items():
-            if change.kind == "added":
-                pairs.setdefault(old, None)
-        for old, change in touch.files.items():
-            if change.kind == "added" or language_for(old) is None:
-                continue
-            before = history.file_at(f"{sha}^", old)
-            if before is None or not self.ws.mentions(before, name):
-                continue
-            after_path = change.new_path or old
-            after = history.file_at(sha, after_path) if change.kind != "deleted" else None
-            if after is not None and not self._fewer(before, after, name):
-                continue  # the commit touched another name asked about, not this one
-            was = self.ws.index(before).by_id.get(symbol)
-            if was is None:
-                continue
-            if after is not None and symbol in self.ws.index(after).by_id:
-                return None
-            return self._likeliest(sha, before, was, pairs, after_path)
-        return None
+    def _definitions(self, blob: str) -> Counter[bytes]:
+        """The names a file version defines with a keyword, counted once per blob."""
+        if blob not in self._defined:
+            self._defined[blob] = self._definitions_in(self._read(blob))
+        return self._defined[blob]
 
-    def _fewer(self, before: FileNow, after: FileNow, name: str) -> bool:
-        """True when `after` defines `name` fewer times than `before` (with a keyword:
-        `def`, `class`, `func`, ...; a rename may keep the old name in a deprecation shim),
-        or, where no keyword defined it, has it fewer times as a word: a commit that only
-        changed how often the name is used is not parsed."""
-        (words_then, defined_then), (words_now, defined_now) = map(self._counts_of, (before, after))
-        if defined_then[name]:
-            return defined_now[name] < defined_then[name]
-        return words_now[name] < words_then[name]
+    @staticmethod
+    def _definitions_in(data: bytes) -> Counter[bytes]:
+        return Counter(a or b for a, b in _DEFINED.findall(data))
 
-    def _counts_of(self, file: FileNow) -> tuple[Counter[str], Counter[str]]:
-        """The file's words and the names it defines with a keyword, counted once per content."""
+    def _word_count(self, blob: str, name: bytes) -> int:
+        if (blob, name) not in self._words:
+            word = re.compile(rb"(?<![\w$])" + re.escape(name) + rb"(?![\w$])")
+            self._words[(blob, name)] = len(word.findall(self._read(blob)))
+        return self._words[(blob, name)]
+
+    def _read(self, blob: str) -> bytes:
+        if blob == _NO_BLOB:
+            return b""
+        if self.versions_read >= HISTORY_VERSIONS:
+            raise _Spent(f"the check read the {HISTORY_VERSIONS:,} old file versions it may")
+        self.versions_read += 1
+        return self.ws.history.blob(blob) or b""
+
+    def _index(self, file: FileNow) -> SymbolIndex:
+        """An old file version's symbols, within the check's bound on parses."""
         key = (file.path, file.hash)
-        if key not in self._counts:
-            defined = Counter(a or b for a, b in _DEFINED.findall(file.text))
-            self._counts[key] = (Counter(_WORD.findall(file.text)), defined)
-        return self._counts[key]
+        if key not in self._parsed:
+            if len(self._parsed) >= HISTORY_PARSES:
+                raise _Spent(f"the check parsed the {HISTORY_PARSES:,} old file versions it may")
+            self._parsed.add(key)
+        return self.ws.index(file)
 
-    def _likeliest(
-        self, sha: str, before: FileNow, was: Symbol, pairs: dict[str, str | None], own: str
-    ) -> _Step | None:
-        """The one symbol commit `sha` added that is `was` under another name."""
-        history = self.ws.history
+    def _moved_in(self, each: WalkCommit, step: FileStep, symbol: str) -> _Step | None:
+        """Where the commit `each` put the symbol `symbol` its step took out of the file."""
+        history, sha = self.ws.history, each.sha
+        if step.old_path is None or language_for(step.old_path) is None:
+            return None
+        before = history.file_at(f"{sha}^", step.old_path)
+        was = self._index(before).by_id.get(symbol) if before is not None else None
+        if before is None or was is None:
+            return None
+        after = history.file_at(sha, step.new_path) if step.new_path else None
+        if after is not None and symbol in self._index(after).by_id:
+            return None  # still there: the commit removed another definition of the name
+        return self._likeliest(each, before, was, step.new_path or step.old_path)
+
+    def _likeliest(self, each: WalkCommit, before: FileNow, was: Symbol, own: str) -> _Step | None:
+        """The one symbol commit `each` added that is `was`, under another name or
+        elsewhere. Its own file is searched first: a candidate there in the same
+        container outranks any other, so the other files are parsed only without one."""
         old_tokens = _masked(symbol_text(before, was), was.name)
         old_members = _members(self.ws, before, was)
-        scored: list[tuple[bool, float, str, str]] = []
-        for new_path, old_path in pairs.items():
-            if language_for(new_path) is None:
-                continue
-            file = history.file_at(sha, new_path)
-            prior = history.file_at(f"{sha}^", old_path) if old_path else None
-            if file is None:
-                continue
-            had = self.ws.index(prior).by_id if prior is not None else {}
-            for candidate in self.ws.index(file).symbols:
-                new_id = symbol_id(candidate)
-                if candidate.kind != was.kind or candidate.name == was.name or new_id in had:
-                    continue
-                close = new_path == own and candidate.container == was.container
-                score = similarity(
-                    old_tokens, _masked(symbol_text(file, candidate), candidate.name)
-                )
-                if old_members:
-                    score = max(score, _overlap(old_members, _members(self.ws, file, candidate)))
-                if score >= (SIMILAR_LOW if close else OTHER_CONTAINER_MIN):
-                    scored.append((close, score, new_id, new_path))
+        pairs = {s.new_path: s.old_path for s in each.files if s.new_path is not None}
+        order = sorted(pairs, key=lambda path: path != own)
+        scored: list[tuple[bool, bool, float, str, str]] = []
+        for new_path in order:
+            if new_path != own and any(close for close, *_ in scored):
+                break
+            scored.extend(self._candidates(each.sha, new_path, pairs[new_path], own, was,
+                                           old_tokens, old_members))  # fmt: skip
         if not scored:
             return None
-        scored.sort(reverse=True)  # the same file and container first
+        scored.sort(reverse=True)  # the same file and container first, then the same name
         best, second = scored[0], scored[1] if len(scored) > 1 else None
-        if second is not None and second[0] == best[0] and best[1] - second[1] < TIE_MARGIN:
+        if second is not None and second[:2] == best[:2] and best[2] - second[2] < TIE_MARGIN:
             return None
-        return _Step(best[2], best[3])
+        return _Step(best[3], best[4], renamed=not best[1])
+
+    def _candidates(
+        self,
+        sha: str,
+        new_path: str,
+        old_path: str | None,
+        own: str,
+        was: Symbol,
+        old_tokens: list[str],
+        old_members: frozenset[str],
+    ) -> list[tuple[bool, bool, float, str, str]]:
+        """The symbols like `was` the commit added in one file: (same file and container,
+        same name, score, new ID, path)."""
+        history = self.ws.history
+        if language_for(new_path) is None:
+            return []
+        file = history.file_at(sha, new_path)
+        prior = history.file_at(f"{sha}^", old_path) if old_path else None
+        if file is None:
+            return []
+        had = self._index(prior).by_id if prior is not None else {}
+        found = []
+        for candidate in self._index(file).symbols:
+            new_id = symbol_id(candidate)
+            if _family(candidate.kind) != _family(was.kind) or new_id in had:
+                continue
+            close = new_path == own and candidate.container == was.container
+            score = similarity(old_tokens, _masked(symbol_text(file, candidate), candidate.name))
+            if old_members:
+                score = max(score, _overlap(old_members, _members(self.ws, file, candidate)))
+            least = SIMILAR_LOW if close else OTHER_CONTAINER_MIN
+            if len(old_tokens) < TINY_TOKENS and candidate.name != was.name:
+                least = SIMILAR_HIGH  # a one-liner is like many another by its skeleton
+            if score >= least:
+                found.append((close, candidate.name == was.name, score, new_id, new_path))
+        return found
+
+
+def _family(kind: str) -> str:
+    """Kinds a rename may turn into each other: a function that became a method is one."""
+    return "callable" if kind in _CALLABLES else kind
 
 
 def _masked(text: str, name: str) -> list[str]:

@@ -71,6 +71,15 @@ def join_pairs(pairs):
     return ";".join(f"{key}={value}" for key, value in pairs)
 """
 
+RANGES = '''class NumberRange(RangeBase):
+    """A range of numbers."""
+
+    def clamp(self, value):
+        for (low, high) in self.bounds:
+            value = max(low, min(high, (value)))
+        return value
+'''
+
 REFS = {
     "load": "pkg/loader.py#load_from_file",
     "keep": "pkg/loader.py#keep",
@@ -80,6 +89,8 @@ REFS = {
     "convert": "pkg/units.py#convert",
     "describe": "pkg/units.py#describe",
     "pairs": "pkg/pairs.py#split_pairs",
+    "range": "pkg/ranges.py#NumberRange",
+    "clamp": "pkg/ranges.py#NumberRange.clamp",
 }
 
 
@@ -114,6 +125,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
         ("pkg/render.py", RENDER),
         ("pkg/units.py", UNITS),
         ("pkg/pairs.py", PAIRS),
+        ("pkg/ranges.py", RANGES),
     ]:
         repo.write(path, text)
     _step(repo, commits, "start", "start")
@@ -154,6 +166,13 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
     _step(repo, commits, "pairs", "split_pairs becomes parse_pairs and skips empty chunks")
     repo.git("mv", "pkg/pairs.py", "pkg/formats.py")
     _step(repo, commits, "moved", "pairs.py is formats.py")
+    repo.write(
+        "pkg/ranges.py",
+        RANGES.replace("(RangeBase)", "(RangeBase[int, int])")
+        .replace("for (low, high) in", "for low, high in")
+        .replace("(value)))", "value))"),
+    )
+    _step(repo, commits, "generic", "NumberRange is generic; black drops brackets")
     return History(repo, commits, memories)
 
 
@@ -233,6 +252,16 @@ def test_annotations_and_docstrings_only_keep_the_memory_active(history: History
     assert strict["convert"].status == strict["describe"].status == "stale"
 
 
+def test_brackets_that_change_nothing_and_a_generic_base_keep_the_memory_active(
+    history: History,
+) -> None:
+    found = _check(history.repo, history)
+    ranged, clamp = _ref(found["range"]), _ref(found["clamp"])
+    assert ranged.change is not None and ranged.change.kind == "annotations"
+    assert clamp.change is not None and clamp.change.kind == "cosmetic"
+    assert found["range"].status == found["clamp"].status == "active"
+
+
 @pytest.mark.parametrize("step", ["pairs", "moved"])
 def test_a_rename_in_a_file_later_moved_is_followed_before_and_after_the_move(
     history: History, step: str, tmp_path: Path
@@ -288,10 +317,37 @@ def test_a_class_history_cannot_follow_is_found_through_its_members(plain_dir: R
     assert _at(init) == "pkg/render.py#Group.__init__"
 
 
-def test_a_check_out_of_time_for_history_says_so(
-    history: History, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("bound", "why"), [("HISTORY_VERSIONS", "read"), ("HISTORY_PARSES", "parsed")]
+)
+def test_a_check_whose_work_for_history_is_spent_says_so_in_its_reason(
+    history: History, monkeypatch: pytest.MonkeyPatch, bound: str, why: str
 ) -> None:
-    monkeypatch.setattr("memory.renames.HISTORY_BUDGET_S", 0.0)
-    ref = _ref(_check(history.repo, history)["load"])
-    assert (ref.status, ref.reason) == ("deleted", "symbol_not_found")
-    assert any("not every rename in history was followed" in w for w in ref.warnings)
+    monkeypatch.setattr(f"memory.renames.{bound}", 0)
+    found = _check(history.repo, history)
+    ref = _ref(found["load"])
+    assert (ref.status, ref.reason) == ("deleted", "not_found_history_cut")
+    assert any(f"not followed to the end: the check {why} the 0 old" in w for w in ref.warnings)
+    assert _ref(found["keep"]).status == "valid"
+
+
+def test_a_member_rewritten_in_a_renamed_class_is_found_through_its_class(
+    plain_dir: Repo,
+) -> None:
+    plain_dir.write("pkg/render.py", RENDER)
+    memory = plain_dir.remember(REFS["group"], REFS["init"], REFS["render"])
+    rewritten = "        return [console.draw(r, pad=0) for r in reversed(self.renderables)]\n"
+    renamed = RENDER.replace("class RenderGroup:", "class Group:").replace(
+        "        for item in self.renderables:\n            yield from console.render(item)\n",
+        rewritten,
+    )
+    plain_dir.write("pkg/render.py", renamed)
+    group, init, render = check_memories(Workspace(plain_dir.root), [memory])[0].refs
+    assert (group.status, _at(group)) == ("modified", "pkg/render.py#Group")
+    assert _at(init) == "pkg/render.py#Group.__init__"
+    assert (render.status, render.reason, _at(render)) == (
+        "modified",
+        "container_changed_with_edits",
+        "pkg/render.py#Group.render",
+    )
+    assert any("its container RenderGroup is pkg/render.py#Group now" in w for w in render.warnings)
