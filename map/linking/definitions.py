@@ -3,7 +3,8 @@ method declared in its class, is an edge to the definition
 (docs/contracts.md#declarations-and-definitions).
 
 A declaration's definitions are the functions and methods of its qualified
-name in the C family that are not declarations themselves: those of the
+name in the C family that are not declarations themselves (nor `static` in another
+file: out of the declaration's sight): those of the
 declaration's own file first, else those of a file of the same stem
 (`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES: the
 declaration stays the target, as it does when nothing defines it). Each
@@ -22,6 +23,7 @@ from map.linking.resolution import (
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
     MAX_CANDIDATES,
+    STATIC,
     Resolution,
     file_of,
 )
@@ -85,6 +87,7 @@ class Definitions:
             held = scope.symbols[other]
             if (
                 not held.declaration
+                and (held.form != STATIC or file_of(other) == file_of(node_id))
                 and held.kind in CALLABLE_KINDS
                 and held.qualname == symbol.qualname
                 and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY

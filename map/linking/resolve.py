@@ -8,7 +8,8 @@ stand for: map.linking.values). A qualifier typed as something not ours (a
 library's module, an instance of a library's type) makes the use `OUTSIDE`:
 never guessed. When none of that answers, a name may still be guessed by name
 (map.linking.resolution). A C or C++ declaration found is replaced by
-its definitions (map.linking.definitions).
+its definitions (map.linking.definitions), and a call of a function-like macro reaches
+what its body calls (map.linking.macros).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -35,6 +36,7 @@ from map.linking.lookup import (
     segments,
     shadowed_names,
 )
+from map.linking.macros import Macros
 from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
@@ -90,6 +92,7 @@ class Resolver(MemberLookups):
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes if declarations is None else declarations, defs_by_name)
         self._definitions = Definitions(scopes, defs_by_name)
+        self._macros = Macros(scopes, self._macro_call)
         self._siblings = Siblings(scopes)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
@@ -106,6 +109,7 @@ class Resolver(MemberLookups):
         self._exports.forget()
         self._names.forget()
         self._definitions.forget()
+        self._macros.forget()
         self._siblings.forget()
         self._members.clear()
         self._in_file.clear()
@@ -143,7 +147,10 @@ class Resolver(MemberLookups):
         if found is not None and ref.kind == VALUES:
             found = self._callable(found)
         if found is not None and scope.language in DECLARING_LANGUAGES:
-            return self._definitions.resolve(ctx, found, ref.scope)
+            found = self._definitions.resolve(ctx, found, ref.scope)
+            if found is not None and ref.kind == "calls":
+                return self._macros.expand(ctx, found)
+            return found
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
             return found
         target = self._class_of(found.targets)
@@ -153,6 +160,13 @@ class Resolver(MemberLookups):
         if constructor is None:
             return found
         return Resolution(found.targets, found.confidence, constructor.targets)
+
+    def _macro_call(
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+    ) -> Resolution | None:
+        """What a call of `name` in a C or C++ macro's body (`scope_id`) names."""
+        found = self._unqualified(ctx, scope, scope_id, name)
+        return self._definitions.resolve(ctx, found, scope_id) if found is not None else None
 
     def _callable(self, found: Resolution) -> Resolution | None:
         """A function taken as a value names only functions and methods, and is never

@@ -27,6 +27,7 @@ from map.model import (
     Import,
     Reference,
     Symbol,
+    SymbolForm,
     SymbolKind,
 )
 
@@ -75,6 +76,8 @@ class Declared:
     container: tuple[str, ...]
     declaration: bool = False
     """Declared here, defined elsewhere (map.model.Symbol.declaration)."""
+    form: SymbolForm | None = None
+    """A C or C++ `static` function or function-like `macro` (map.model.Symbol.form)."""
 
 
 @dataclass(slots=True)
@@ -98,6 +101,8 @@ class FileScope:
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
     assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""
+    expansions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A C or C++ function-like macro (node ID) -> the names its body calls."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_attribute: dict[tuple[str, str], tuple[Assignment, ...]] | None = None
@@ -206,8 +211,20 @@ def declared(symbols: Iterable[Symbol]) -> dict[str, Declared]:
     found: dict[str, Declared] = {}
     for s in symbols:
         container = containers.setdefault(s.container, s.container)
-        found[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
+        found[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration, s.form)
     return found
+
+
+def expansions(extract: FileExtract) -> dict[str, tuple[str, ...]]:
+    """The names each function-like macro of a file calls in its body, by node ID."""
+    macros = {s.node_id for s in extract.symbols if s.form == "macro"}
+    if not macros:
+        return {}
+    called: defaultdict[str, dict[str, None]] = defaultdict(dict)
+    for ref in extract.references:
+        if ref.scope in macros and ref.kind == "calls" and ref.qualifier is None:
+            called[ref.scope][ref.name] = None
+    return {macro: tuple(names) for macro, names in called.items()}
 
 
 def new_scope(extract: FileExtract) -> FileScope:
@@ -228,6 +245,7 @@ def new_scope(extract: FileExtract) -> FileScope:
         imports=extract.imports,
         bases={c: tuple(refs) for c, refs in bases.items()},
         assigned=Assigned(extract.assignments),
+        expansions=expansions(extract),
     )
 
 

@@ -1,0 +1,118 @@
+"""C callers as a compiler sees them: real maps of small C repositories asked through the
+real tools on a real AppContext.
+
+A call made through a function-like macro calls what the macro's body calls, at the
+line the macro is used (through macros that use macros, never through a call of a
+macro's own parameter); a `static` function is seen by its own file only, so two
+files' `static` functions of one name each keep their own callers; a header's macro
+that renames a function under a condition (`#define zopen zopen64`) leaves the
+prototype beside it in force. Each answer lists its callers exactly and says
+`complete`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bridge.tools.mapgraph import map_neighbors
+from tests.bridge.test_map_completeness import _ask, _repo
+
+C = {
+    "include/check.h": (
+        "#ifndef CHECK_H\n"
+        "#define CHECK_H\n"
+        "void fail_at(const char *what, int line);\n"
+        "int check_equal(long a, long b, int line);\n"
+        "#define CHECK_EQ_AT(a, b, line) check_equal((long)(a), (long)(b), (line))\n"
+        "#define CHECK_EQ(a, b) CHECK_EQ_AT(a, b, __LINE__)\n"
+        "#define CHECK_ALL(f, n) do { int i; for (i = 0; i < (n); i++) f(i); } while (0)\n"
+        "#define FAIL(what) fail_at(#what, __LINE__)\n"
+        "#ifdef BIG\n"
+        "#  define zopen zopen64\n"
+        "#else\n"
+        "int zopen(const char *path);\n"
+        "#endif\n"
+        "int twice(int x);\n"
+        "#endif\n"
+    ),
+    "src/check.c": (
+        '#include "../include/check.h"\n'
+        "static int report(int line) { return line; }\n"
+        "void fail_at(const char *what, int line) { report(line); }\n"
+        "int check_equal(long a, long b, int line) {\n"
+        '    if (a != b) { fail_at("eq", line); return 0; }\n'
+        "    return 1;\n"
+        "}\n"
+        "int zopen(const char *path) { return path != 0; }\n"
+    ),
+    "src/other.c": (
+        "static int report(int line) { return -line; }\n"
+        "int other(void) { return report(1); }\n"
+        "static int twice(int x) { return x + x; }\n"
+        "int other_twice(void) { return twice(3); }\n"
+    ),
+    "src/math.c": '#include "../include/check.h"\nint twice(int x) { return 2 * x; }\n',
+    "tests/test_main.c": (
+        '#include "../include/check.h"\n'
+        "static void one(int i) { CHECK_EQ(i, i); }\n"
+        "int main(void) {\n"
+        "    CHECK_EQ(1, 1);\n"
+        "    CHECK_ALL(one, 3);\n"
+        '    if (!zopen("a")) FAIL(open);\n'
+        "    return check_equal(twice(2), 4, 0);\n"
+        "}\n"
+    ),
+}
+"""`check_equal` is called in `one` (line 2) and `main` (line 4) through two macros,
+directly in `main` (line 7), and in the bodies of `CHECK_EQ_AT` and `CHECK_EQ` (lines 5
+and 6 of the header);
+`fail_at` through `FAIL` (line 6) and in `check_equal`; the `static` `report` and
+`twice` of each source file by that file alone, the header's `twice` (math.c's) by
+`main` (line 7); `zopen` by `main` through the header's prototype."""
+
+
+def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
+    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+
+
+def _answers(tmp_path: Path, *node_ids: str) -> list[dict[str, Any]]:
+    root = _repo(tmp_path / "repo", C)
+    calls = {"direction": "in", "kinds": ["calls"]}
+    asked = [(map_neighbors, {"node_id": node_id, **calls}) for node_id in node_ids]
+    return [answer["data"] for answer in _ask(root, *asked)]
+
+
+def test_calls_through_function_like_macros_call_what_the_macro_calls(tmp_path: Path) -> None:
+    check, fail = _answers(tmp_path, "src/check.c#check_equal", "src/check.c#fail_at")
+    assert _listed(check) == [
+        ("include/check.h#CHECK_EQ", [6]),
+        ("include/check.h#CHECK_EQ_AT", [5]),
+        ("tests/test_main.c#main", [4, 7]),
+        ("tests/test_main.c#one", [2]),
+    ]
+    assert check["completeness"] == "complete"
+    assert _listed(fail) == [
+        ("include/check.h#FAIL", [8]),
+        ("src/check.c#check_equal", [5]),
+        ("tests/test_main.c#main", [6]),
+    ]
+    assert fail["completeness"] == "complete"
+
+
+def test_static_functions_of_one_name_keep_their_own_callers(tmp_path: Path) -> None:
+    asked = ("src/check.c#report", "src/other.c#report", "src/math.c#twice", "src/other.c#twice")
+    answers = _answers(tmp_path, *asked)
+    assert [_listed(data) for data in answers] == [
+        [("src/check.c#fail_at", [3])],
+        [("src/other.c#other", [2])],
+        [("tests/test_main.c#main", [7])],
+        [("src/other.c#other_twice", [4])],
+    ]
+    assert {data["completeness"] for data in answers} == {"complete"}
+
+
+def test_a_macro_renaming_a_function_leaves_its_prototype_in_force(tmp_path: Path) -> None:
+    (opened,) = _answers(tmp_path, "src/check.c#zopen")
+    assert _listed(opened) == [("tests/test_main.c#main", [6])]
+    assert opened["completeness"] == "complete"
