@@ -1,6 +1,6 @@
 """What C and C++ say of a function beyond its name: `static` at file level (internal
-linkage) or a function-like macro (map.model.Symbol.form), and the calls a macro's
-body makes.
+linkage) or a function-like macro (map.model.Symbol.form); the calls a macro's body
+makes; a call the parser took for a prototype.
 
 A macro's body is text to tree-sitter (`preproc_arg`). Its calls are read from a
 second parse of a stand-in source of the file's length: every function-like macro's
@@ -30,6 +30,10 @@ _FILE_LEVEL = frozenset(
 """What may hold a function at file level (a namespace's or `extern "C"`'s body, a
 conditional's branch): not a class body."""
 _OPEN = b"void _(){"
+_NOT_PARAMETERS = frozenset(
+    {"ERROR", "number_literal", "string_literal", "char_literal", "concatenated_string"}
+    | {"null", "true", "false"}
+)
 _BLANK = bytes(0x0A if byte == 0x0A else 0x20 for byte in range(256))
 """Every byte but a newline to a space."""
 _NOT_CALLS = frozenset({"defined", "sizeof", "_Generic", "__typeof__", "typeof"})
@@ -48,6 +52,29 @@ def form_of(node: Node) -> SymbolForm | None:
         if child.type == "storage_class_specifier" and child.text == b"static":
             return "static"
     return None
+
+
+def misparsed_call(node: Node) -> bool:
+    """Whether a prototype or definition the parser made of a statement is a call: its
+    parameter list holds a literal or a parse error (`EXPECT_ABORT_BEGIN` on the line
+    before `TEST_ASSERT_EQUAL(a, 1);`, a macro written without its semicolon, reads as
+    the call's return type), or it is a prototype inside a function's body."""
+    if node.type == "declaration" and _in_body(node):
+        return True
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters") if declarator else None
+    return parameters is not None and any(c.type in _NOT_PARAMETERS for c in parameters.children)
+
+
+def _in_body(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "compound_statement":
+            return True
+        parent = parent.parent
+    return False
 
 
 def macro_calls(source: bytes, found: Collected, language: str) -> list[Ref]:

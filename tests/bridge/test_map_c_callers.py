@@ -6,7 +6,8 @@ line the macro is used (through macros that use macros, never through a call of 
 macro's own parameter); a `static` function is seen by its own file only, so two
 files' `static` functions of one name each keep their own callers; a header's macro
 that renames a function under a condition (`#define zopen zopen64`) leaves the
-prototype beside it in force. Each answer lists its callers exactly and says
+prototype beside it in force; a call the parser reads as a prototype (after a macro
+written without its semicolon) is a call. Each answer lists its callers exactly and says
 `complete`.
 """
 
@@ -62,12 +63,20 @@ C = {
         '    if (!zopen("a")) FAIL(open);\n'
         "    return check_equal(twice(2), 4, 0);\n"
         "}\n"
+        "#define BEGIN_EXPECT if (1) {\n"
+        "#define END_EXPECT }\n"
+        "void expect_fail(const char *what, int line) {\n"
+        "    BEGIN_EXPECT\n"
+        "    fail_at(what, line);\n"
+        "    END_EXPECT\n"
+        "}\n"
     ),
 }
 """`check_equal` is called in `one` (line 2) and `main` (line 4) through two macros,
 directly in `main` (line 7), and in the bodies of `CHECK_EQ_AT` and `CHECK_EQ` (lines 5
 and 6 of the header);
-`fail_at` through `FAIL` (line 6) and in `check_equal`; the `static` `report` and
+`fail_at` through `FAIL` (line 6), in `check_equal`, and in `expect_fail` (line 13,
+after a macro without its semicolon: the parser reads a prototype); the `static` `report` and
 `twice` of each source file by that file alone, the header's `twice` (math.c's) by
 `main` (line 7); `zopen` by `main` through the header's prototype."""
 
@@ -95,6 +104,7 @@ def test_calls_through_function_like_macros_call_what_the_macro_calls(tmp_path: 
     assert _listed(fail) == [
         ("include/check.h#FAIL", [8]),
         ("src/check.c#check_equal", [5]),
+        ("tests/test_main.c#expect_fail", [13]),
         ("tests/test_main.c#main", [6]),
     ]
     assert fail["completeness"] == "complete"
