@@ -104,6 +104,8 @@ def figures(graded: list[Graded]) -> dict[str, Any]:
         "falselyComplete": sum(g.falsely_complete for g in ok),
         "partial": sum(g.completeness == "partial" for g in ok),
         "complete": sum(g.completeness == "complete" for g in ok),
+        "confirmedByDefinition": sum(g.confirmed for g in ok),
+        "inMacroBodies": sum(g.in_macros for g in ok),
     }
 
 

@@ -57,6 +57,12 @@ class Graded:
     completeness: str
     unresolved: int
     error: str | None = None
+    confirmed: int = 0
+    """Call lines the server's call hierarchy left out and its own go-to-definition at
+    the call confirms (in `truth`)."""
+    in_macros: int = 0
+    """Call lines in the bodies of C macros the map lists and a call hierarchy never
+    does (a macro body is no call until expanded): left out of `listed`."""
 
     @property
     def right(self) -> int:
@@ -147,9 +153,58 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         (n["nodeId"].partition("#")[0], line) for n in data["neighbors"] for line in n["at"]
     )
     truth = frozenset(place for place in truth if not place[0].startswith("/"))
-    return Graded(
-        node_id, namesake, truth, listed, data["completeness"], data.get("unresolvedCount", 0)
+    macros = frozenset(
+        (n["nodeId"].partition("#")[0], line)
+        for n in data["neighbors"]
+        if _is_macro(app.root, code_map.node(n["nodeId"]))
+        for line in n["at"]
     )
+    listed -= macros
+    confirmed = frozenset(
+        [place for place in listed - truth if await _defined_at(app, details, place)]
+    )
+    return Graded(
+        node_id,
+        namesake,
+        truth | confirmed,
+        listed,
+        data["completeness"],
+        data.get("unresolvedCount", 0),
+        confirmed=len(confirmed),
+        in_macros=len(macros),
+    )
+
+
+def _is_macro(root: Path, caller: Any) -> bool:
+    """Whether a caller the map lists (its details) is a C function-like macro."""
+    path = caller["path"]
+    if caller["kind"] == "file" or not path.endswith((".c", ".h", ".hpp", ".cc", ".cpp")):
+        return False
+    lines = (root / path).read_text(errors="replace").splitlines()
+    first = caller["lines"][0] - 1
+    return first < len(lines) and lines[first].lstrip().startswith("#")
+
+
+async def _defined_at(app: AppContext, details: Any, place: tuple[str, int]) -> bool:
+    """Whether the server's go-to-definition on the call of the symbol at `place` (a call
+    line its call hierarchy left out) lands on the symbol, or on a prototype of it."""
+    path, line = place
+    name = details["name"]
+    lines = (app.root / path).read_text(errors="replace").splitlines()
+    found = (
+        re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", lines[line - 1])
+        if line <= len(lines)
+        else None
+    )
+    if found is None:
+        return False
+    try:
+        targets = await app.live.definition(path, line - 1, found.start())
+    except (LspError, ToolError):
+        return False
+    home = (details["path"], details["selection"].start_line + 1)
+    prototype = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(.*\)\s*;")
+    return any((t.path, t.line) == home or prototype.search(t.text) for t in targets)
 
 
 def _property(file: Path, details: Any) -> bool:
