@@ -1,17 +1,26 @@
 """A class's members as a reference's lookup finds them: its own, else its bases'
 (each base resolved as the reference naming it), at most `MAX_HOPS` deep, each
-answer remembered with the names it consulted. `MemberLookups` is the part of the
-resolver (map.linking.resolve) that looks members up.
+answer remembered with the names it consulted; a bare call in a method that names a
+method of the class's bases (`_inherited`); the class a C++ method defined out of line
+belongs to. `MemberLookups` is the part of the resolver (map.linking.resolve) that
+looks members up.
 """
 
 from __future__ import annotations
 
+from map.linking.definitions import DECLARING_LANGUAGES
 from map.linking.lookup import Lookup, Trace, defined, recording, replay, trace
 from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
 from map.linking.resolution import exact as _exact
+from map.linking.scopes import FileScope
 from map.linking.siblings import Siblings
 from map.linking.values import MAX_HOPS, ClassTarget, ValueLookups
 
+INHERITED_BARE = frozenset({"ruby", "java", "csharp", "kotlin", "scala", "swift"})
+"""Languages where a bare call in a class's method may name a method its bases (or
+mixins) define."""
+INHERITED_KINDS = frozenset({"calls", "values"})
+"""The uses of a bare name that may be such a call."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -67,3 +76,28 @@ class MemberLookups(ValueLookups):
                 if base != class_id and self._scopes[file_of(base)].is_class(base):
                     found.append(base)
         return found
+
+    def _inherited(
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+    ) -> Resolution | None:
+        """A bare call in a class's method that names a method of its bases (`debug "x"`
+        in a Ruby subclass); None when it names none."""
+        owner = scope.enclosing_class(scope_id)
+        if owner is None:
+            return None
+        found = self._member(ctx, ClassTarget(owner, bases_only=True), name, 0)
+        return found if found is not None and found.targets else None
+
+    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
+        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
+        to, as a file it includes declares it."""
+        symbol = scope.symbols.get(scope_id)
+        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
+            return None
+        qual = ".".join(symbol.container)
+        for path in scope.visible_files:
+            other = self._scopes[path]
+            for node_id in defined(ctx, other, qual, symbol.container[-1]):
+                if other.is_class(node_id):
+                    return node_id
+        return None

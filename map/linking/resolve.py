@@ -37,7 +37,12 @@ from map.linking.lookup import (
     shadowed_names,
 )
 from map.linking.macros import Macros
-from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
+from map.linking.members import (
+    INHERITED_BARE,
+    INHERITED_KINDS,
+    PACKAGE_METHOD_LANGUAGES,
+    MemberLookups,
+)
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -53,6 +58,7 @@ from map.linking.resolution import (
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
+from map.linking.tables import TABLE_LANGUAGES, own_table, table_members
 from map.linking.values import (
     FOREIGN,
     NOWHERE,
@@ -185,12 +191,15 @@ class Resolver(MemberLookups):
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         if ref.qualifier is None:
-            return self._unqualified(ctx, scope, ref.scope, ref.name)
+            inherited = ref.kind in INHERITED_KINDS and scope.language in INHERITED_BARE
+            return self._unqualified(ctx, scope, ref.scope, ref.name, inherited=inherited)
         return self._qualified(ctx, scope, ref, depth)
 
     def _unqualified(
-        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str, *, inherited: bool = False
     ) -> Resolution | None:
+        """What a bare name names; `inherited`: a call, which may name a method the
+        class around it inherits (map.linking.members)."""
         if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
             owner = scope.enclosing_class(scope_id)
             return _exact((owner,)) if owner is not None else None
@@ -218,6 +227,9 @@ class Resolver(MemberLookups):
             ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
         if ids:
             return _exact(ids)
+        found = self._inherited(ctx, scope, scope_id, name) if inherited else None
+        if found is not None:
+            return found
         if scope.language in BY_NAME_LANGUAGES:
             return self._by_name(ctx, scope, name, members=False)
         return None
@@ -270,11 +282,18 @@ class Resolver(MemberLookups):
         if isinstance(target, ModuleTarget):
             if not target.files:  # a library's module, or an instance of a library's type
                 return OUTSIDE
-            return _exact(self._exports.find(ctx, target.files, ref.name))
+            ids = self._exports.find(ctx, target.files, ref.name)
+            if not ids and scope.language in TABLE_LANGUAGES:  # the table the module returns
+                ids = table_members(ctx, self._scopes, target.files, ref.name)
+            return _exact(ids)
         if isinstance(target, ClassTarget):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
+        if scope.language in TABLE_LANGUAGES and target is None:
+            found = own_table(scope, ref.scope, ref.qualifier or "", ref.name)
+            if found is not None:
+                return found
         return self._by_name(ctx, scope, ref.name, members=True)
 
     def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
@@ -311,20 +330,6 @@ class Resolver(MemberLookups):
     def _is_value(self, node_id: str) -> bool:
         """Whether a symbol is a variable or constant (what it holds is its value)."""
         return self._scopes[file_of(node_id)].symbols[node_id].kind in VALUE_KINDS
-
-    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
-        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
-        to, as a file it includes declares it."""
-        symbol = scope.symbols.get(scope_id)
-        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
-            return None
-        qual = ".".join(symbol.container)
-        for path in scope.visible_files:
-            other = self._scopes[path]
-            for node_id in defined(ctx, other, qual, symbol.container[-1]):
-                if other.is_class(node_id):
-                    return node_id
-        return None
 
     def _local_value(
         self, ctx: Lookup, scope: FileScope, where: str, head: str, depth: int

@@ -34,9 +34,11 @@ from map.model import (
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
 HEAD_BINDING_LANGUAGES = frozenset({"python"})
-UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
+UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go", "php", "rust"})
 """Languages whose class members are not in scope unqualified inside the class (Python's
-class body, a Go method's receiver type): only through `self` or a receiver."""
+class body, a Go method's receiver type, a PHP class, a Rust `impl`): only through
+`self`/`$this`/`Self::` or a receiver (a PHP `unlink($path)` in a method `unlink` is the
+builtin, a Rust `new()` in an `impl` a free function)."""
 FLAT_LANGUAGES = frozenset({"go"})
 """Languages whose bare names are looked up at the top level only (Go: no function
 nests a named one, and a method is reached through its receiver, even in its file)."""
