@@ -3,12 +3,12 @@ method declared in its class, is an edge to the definition
 (docs/contracts.md#declarations-and-definitions).
 
 A declaration's definitions are the functions and methods of its qualified
-name in the C family that are not declarations themselves (nor `static` in another
-file: out of the declaration's sight): those of the
-declaration's own file first, else those of a file of the same stem
-(`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES: the
-declaration stays the target, as it does when nothing defines it). Each
-lookup consults the declaration's name, so an edit that adds, removes or
+name in the C family that are not declarations themselves, nor `static` in a file
+that does not include the declaration (a header's `static` prototype is each
+includer's): those of the declaration's own file first, else those of a file of the
+same stem (`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES:
+the declaration stays the target, as a guess; when nothing defines it, the target).
+Each lookup consults the declaration's name, so an edit that adds, removes or
 changes a definition resolves the references that reached it again.
 """
 
@@ -20,6 +20,7 @@ from pathlib import PurePosixPath
 from map.linking.lookup import Lookup
 from map.linking.resolution import (
     CALLABLE_KINDS,
+    CONFIDENCE_BY_NAME,
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
     MAX_CANDIDATES,
@@ -43,10 +44,13 @@ class Definitions:
         self._scopes = scopes
         self._defs = defs_by_name
         self._known: dict[str, tuple[str, ...]] = {}
+        self._crowded: set[str] = set()
+        """Declarations with more definitions than MAX_CANDIDATES."""
 
     def forget(self) -> None:
         """Drop what was found; call whenever scopes or definitions change."""
         self._known.clear()
+        self._crowded.clear()
 
     def resolve(self, ctx: Lookup, found: Resolution, scope_id: str) -> Resolution | None:
         """`found` with each declaration among its targets replaced by its definitions
@@ -54,15 +58,20 @@ class Definitions:
         A declaration's own reference (`scope_id` is the declaration) names its
         definitions only: no target when there are none."""
         targets: list[str] = []
+        crowded = False
         for target in found.targets:
             symbol = self._symbol(target)
             if not symbol.declaration:
                 targets.append(target)
                 continue
             defined = self._of(ctx, target, symbol)
+            crowded = crowded or target in self._crowded
             if defined != (target,) or target != scope_id:
                 targets.extend(defined)
         unique = tuple(dict.fromkeys(targets))
+        if crowded and unique:  # which of many definitions is meant: a guess
+            share = min(found.confidence, CONFIDENCE_BY_NAME)
+            return Resolution(unique, share, found.constructors)
         if unique == found.targets:
             return found
         if not unique:  # known, and nothing to link: not a use left open (map.linking.unresolved)
@@ -87,7 +96,7 @@ class Definitions:
             held = scope.symbols[other]
             if (
                 not held.declaration
-                and (held.form != STATIC or file_of(other) == file_of(node_id))
+                and (held.form != STATIC or self._sees(file_of(other), file_of(node_id)))
                 and held.kind in CALLABLE_KINDS
                 and held.qualname == symbol.qualname
                 and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY
@@ -100,6 +109,14 @@ class Definitions:
             [f for f in found if PurePosixPath(file_of(f)).stem == stem],
             found,
         ):
+            if len(preferred) > MAX_CANDIDATES:
+                self._crowded.add(node_id)
             if preferred:
                 return tuple(sorted(preferred)) if len(preferred) <= MAX_CANDIDATES else (node_id,)
         return (node_id,)
+
+    def _sees(self, path: str, declared_in: str) -> bool:
+        """Whether a `static` function of `path` may define a declaration of the file
+        `declared_in`: its own, or one it includes (a header's `static` prototype is
+        each includer's)."""
+        return path == declared_in or declared_in in self._scopes[path].visible_files

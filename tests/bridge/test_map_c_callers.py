@@ -126,3 +126,28 @@ def test_a_macro_renaming_a_function_leaves_its_prototype_in_force(tmp_path: Pat
     (opened,) = _answers(tmp_path, "src/check.c#zopen")
     assert _listed(opened) == [("tests/test_main.c#main", [6])]
     assert opened["completeness"] == "complete"
+
+
+RUNNER = {
+    "include/runner.h": "static void run_tests(void);\nint main(void) { run_tests(); return 0; }\n",
+    **{
+        f"tests/t{n}.c": f'#include "../include/runner.h"\nstatic void run_tests(void) {{ {n}; }}\n'
+        for n in range(6)
+    },
+}
+"""A header's `static` prototype, called in the header, is defined by each of six test
+files that include it: which one a call means depends on the file compiled."""
+
+
+def test_a_header_s_static_prototype_is_each_includer_s_a_guess_among_many(
+    tmp_path: Path,
+) -> None:
+    root = _repo(tmp_path / "repo", RUNNER)
+    asked = (map_neighbors, {"node_id": "tests/t0.c#run_tests", "direction": "in"})
+    (answer,) = _ask(root, asked)
+    data = answer["data"]
+    assert _listed(data) == []
+    assert data["completeness"] == "partial"
+    assert [(u["path"], u["line"], u["why"]) for u in data["unresolved"]] == [
+        ("include/runner.h", 2, "guess")
+    ]
