@@ -13,6 +13,11 @@ Per language it prints:
     namesakes R / P         the same over the namesakes only
     falsely complete        answers that said `complete` while missing or adding a
                             call line (the goal: 0); `partial` answers counted apart
+    counted apart           call lines the server's call hierarchy left out and its
+                            go-to-definition confirms (added to the truth); lines
+                            in C macro bodies and lines that take the function as a
+                            value, which a call hierarchy does not list (left out
+                            of the map's)
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported
@@ -106,6 +111,7 @@ def figures(graded: list[Graded]) -> dict[str, Any]:
         "complete": sum(g.completeness == "complete" for g in ok),
         "confirmedByDefinition": sum(g.confirmed for g in ok),
         "inMacroBodies": sum(g.in_macros for g in ok),
+        "takenAsValues": sum(g.as_values for g in ok),
     }
 
 

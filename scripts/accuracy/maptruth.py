@@ -43,6 +43,8 @@ EXTENSIONS = {
     "c": (".c", ".h"),
     "typescript": (".ts", ".tsx", ".js"),
 }
+C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
+"""Where a function taken as a value, and a macro's body, are counted apart (C, C++)."""
 BUDGET = 50_000
 
 
@@ -63,6 +65,9 @@ class Graded:
     in_macros: int = 0
     """Call lines in the bodies of C macros the map lists and a call hierarchy never
     does (a macro body is no call until expanded): left out of `listed`."""
+    as_values: int = 0
+    """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
+    as a value (a function pointer) and not called: left out of `listed`."""
 
     @property
     def right(self) -> int:
@@ -160,6 +165,12 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         for line in n["at"]
     )
     listed -= macros
+    values = frozenset(
+        p
+        for p in listed - truth
+        if p[0].endswith(C_FILES) and not _called_at(app.root, details["name"], p)
+    )
+    listed -= values
     confirmed = frozenset(
         [place for place in listed - truth if await _defined_at(app, details, place)]
     )
@@ -172,13 +183,22 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         data.get("unresolvedCount", 0),
         confirmed=len(confirmed),
         in_macros=len(macros),
+        as_values=len(values),
     )
+
+
+def _called_at(root: Path, name: str, place: tuple[str, int]) -> bool:
+    """Whether the line at `place` calls `name` (`name(`), rather than take it as a
+    value (`.close = redisNetClose,`), which a call hierarchy may not list."""
+    lines = (root / place[0]).read_text(errors="replace").splitlines()
+    text = lines[place[1] - 1] if place[1] <= len(lines) else ""
+    return re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text) is not None
 
 
 def _is_macro(root: Path, caller: Any) -> bool:
     """Whether a caller the map lists (its details) is a C function-like macro."""
     path = caller["path"]
-    if caller["kind"] == "file" or not path.endswith((".c", ".h", ".hpp", ".cc", ".cpp")):
+    if caller["kind"] == "file" or not path.endswith(C_FILES):
         return False
     lines = (root / path).read_text(errors="replace").splitlines()
     first = caller["lines"][0] - 1
