@@ -14,13 +14,16 @@ from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import FileScope
 from map.linking.siblings import Siblings
-from map.linking.values import MAX_HOPS, ClassTarget, ValueLookups
+from map.linking.values import MAX_HOPS, ClassTarget, Target, ValueLookups
 
 INHERITED_BARE = frozenset({"ruby", "java", "csharp", "kotlin", "scala", "swift"})
 """Languages where a bare call in a class's method may name a method its bases (or
 mixins) define."""
 INHERITED_KINDS = frozenset({"calls", "values"})
 """The uses of a bare name that may be such a call."""
+FIELD_LANGUAGES = frozenset({"java"})
+"""Languages where a bare name in a method may be a field of its class (`data.get(k)`
+with `Map data` declared in the class body)."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -87,6 +90,11 @@ class MemberLookups(ValueLookups):
             return None
         found = self._member(ctx, ClassTarget(owner, bases_only=True), name, 0)
         return found if found is not None and found.targets else None
+
+    def _field(self, ctx: Lookup, scope: FileScope, scope_id: str, name: str, depth: int) -> Target:
+        """What a field of the class around `scope_id` holds, when `name` is one."""
+        owner = scope.enclosing_class(scope_id)
+        return self._attribute(ctx, owner, name, depth) if owner is not None else None
 
     def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
         """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs

@@ -38,6 +38,7 @@ from map.linking.lookup import (
 )
 from map.linking.macros import Macros
 from map.linking.members import (
+    FIELD_LANGUAGES,
     INHERITED_BARE,
     INHERITED_KINDS,
     PACKAGE_METHOD_LANGUAGES,
@@ -322,6 +323,8 @@ class Resolver(MemberLookups):
                     return self._module_variable(ctx, binding.files, name, depth)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
             ids = self._siblings.find(ctx, scope, head, head)
+        if not ids and scope.language in FIELD_LANGUAGES:  # a field of the class around
+            return self._field(ctx, scope, scope_id, head, depth)
         target = self._class_of(ids)
         if target is None and len(ids) == 1 and self._is_value(ids[0]):
             return self._module_variable(ctx, (file_of(ids[0]),), head, depth)

@@ -5,7 +5,9 @@ fixture's, checked by hand against the language's rules (no server for these her
 Ruby: a bare call in a subclass names its base's method, and so does a method called
 without arguments or parentheses (`warn "up" if ping`), unless a local holds that name.
 PHP and Rust: a bare call inside a class or an `impl` is never one of its methods (PHP's
-`unlink($path)` is the builtin, Rust's `new()` the free function). Lua: a required
+`unlink($path)` is the builtin, Rust's `new()` the free function). Java: a typed
+parameter, local or field holds its type (`xs.get(0)` on a `List` is java.util's,
+`c.get(k)` on a `Cache` ours). Lua: a required
 module is the table it returns, a file's own table holds the functions defined on it,
 and the standard library's tables (`coroutine.wrap`) are not ours. Each answer lists
 its callers exactly and says `complete`.
@@ -61,6 +63,21 @@ RUST = {
         "}\n"
     ),
 }
+JAVA = {
+    "src/main/java/a/Cache.java": (
+        "package a;\n\n"
+        "import java.util.HashMap;\nimport java.util.List;\nimport java.util.Map;\n\n"
+        "public class Cache {\n"
+        "    private final Map<String, String> data = new HashMap<>();\n\n"
+        "    public String get(String k) { return data.get(k); }\n\n"
+        "    public String fetch(String k) { Cache c = new Cache(); return c.get(k); }\n\n"
+        "    public String other(List<String> xs) { return xs.get(0); }\n\n"
+        "    public Long local() { var m = new HashMap<String, Long>(); return m.get(k()); }\n\n"
+        "    public String self(String k) { return get(k) + this.get(k); }\n\n"
+        '    private String k() { return "k"; }\n'
+        "}\n"
+    ),
+}
 LUA = {
     "pl/stringx.lua": (
         "local stringx = {}\n"
@@ -96,6 +113,15 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
         ),
         (PHP, {"src/Files.php#Files.unlink": [("src/Files.php#Files.clean", [6])]}),
         (
+            JAVA,
+            {
+                "src/main/java/a/Cache.java#Cache.get": [
+                    ("src/main/java/a/Cache.java#Cache.fetch", [12]),
+                    ("src/main/java/a/Cache.java#Cache.self", [18]),
+                ]
+            },
+        ),
+        (
             RUST,
             {
                 "src/lib.rs#new": [("src/lib.rs#Parser.new", [6])],
@@ -112,7 +138,7 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
             },
         ),
     ],
-    ids=["ruby", "php", "rust", "lua"],
+    ids=["ruby", "php", "java", "rust", "lua"],
 )
 def test_callers_follow_the_language_s_own_binding(
     tmp_path: Path, sources: dict[str, str], asked: dict[str, list[tuple[str, list[int]]]]
