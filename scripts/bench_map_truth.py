@@ -5,7 +5,8 @@ the mirrors the search tool's `fetch` brings, cloned under /tmp; never committed
 it samples functions and methods whose name is called somewhere, at least half of
 them namesakes (scripts/accuracy/maptruth.py), and grades the map's callers
 (map_neighbors in, `calls`: the call lines of its items) against the live server's
-call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server).
+call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server,
+rust-analyzer when installed).
 Per language it prints:
 
     recall / precision      call lines both list / the truth's, / the map's,
@@ -52,7 +53,9 @@ SERVERS = {
     "python": "ty",
     "c": "clangd",
     "typescript": "typescript-language-server",
+    "rust": "rust-analyzer",
 }
+"""The servers asked, per language (intelephense, PHP's, has no call hierarchy)."""
 LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
 SETTLE_S = 300.0
 """How long the bench waits for a server to load its workspace before grading."""

@@ -42,6 +42,7 @@ EXTENSIONS = {
     "python": (".py",),
     "c": (".c", ".h"),
     "typescript": (".ts", ".tsx", ".js"),
+    "rust": (".rs",),
 }
 C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
 """Where a function taken as a value, and a macro's body, are counted apart (C, C++)."""
