@@ -23,6 +23,7 @@ from map.linking.resolution import (
     CONFIDENCE_BY_NAME,
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
+    MACRO,
     MAX_CANDIDATES,
     STATIC,
     Resolution,
@@ -78,6 +79,24 @@ class Definitions:
             return Resolution((), CONFIDENCE_EXACT)
         share = found.confidence * len(found.targets) / len(unique)
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
+
+    def one_of(self, found: Resolution) -> Resolution:
+        """`found`, a guess when it is several C functions of one name in one file: C
+        has no overloads, so they are alternatives under preprocessor conditions
+        (`#if ... #else`), and which one a call runs depends on the build."""
+        if len(found.targets) < 2 or found.confidence <= CONFIDENCE_BY_NAME:
+            return found
+        first = found.targets[0]
+        scope = self._scopes[file_of(first)]
+        if scope.language != _FAMILY or any(file_of(t) != scope.path for t in found.targets):
+            return found
+        symbols = [scope.symbols[t] for t in found.targets]
+        if any(s.kind not in CALLABLE_KINDS or s.form == MACRO for s in symbols):
+            return found
+        if len({s.qualname for s in symbols}) != 1:
+            return found
+        share = CONFIDENCE_BY_NAME / len(found.targets)
+        return Resolution(found.targets, share, found.constructors)
 
     def _symbol(self, node_id: str) -> Declared:
         return self._scopes[file_of(node_id)].symbols[node_id]

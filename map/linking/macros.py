@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from map.linking.lookup import Lookup, Trace, recording, replay, trace
-from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, file_of
+from map.linking.resolution import CONFIDENCE_BY_NAME, MACRO, Resolution, file_of
 from map.linking.scopes import FileScope
 
 MAX_MACROS = 32
@@ -51,7 +51,7 @@ class Macros:
         return Resolution(found.targets, found.confidence, found.constructors + tuple(runs))
 
     def _is_macro(self, node_id: str) -> bool:
-        return self._scopes[file_of(node_id)].symbols[node_id].form == "macro"
+        return self._scopes[file_of(node_id)].symbols[node_id].form == MACRO
 
     def _runs(self, ctx: Lookup, macro: str) -> tuple[str, ...]:
         known = self._known.get(macro)

@@ -24,6 +24,8 @@ CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
 CONFIDENCE_BY_NAME = CONFIDENCE_GUESSED
 MAX_CANDIDATES = 5
+MACRO = "macro"
+"""A C or C++ function-like macro's form (map.linking.macros)."""
 STATIC = "static"
 """A C or C++ function's form when only its own file (and its includers) see it: never
 guessed by name, never the definition of another file's declaration."""

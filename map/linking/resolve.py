@@ -155,6 +155,7 @@ class Resolver(MemberLookups):
             found = self._callable(found)
         if found is not None and scope.language in DECLARING_LANGUAGES:
             found = self._definitions.resolve(ctx, found, ref.scope)
+            found = self._definitions.one_of(found) if found is not None else None
             if found is not None and ref.kind == "calls":
                 return self._macros.expand(ctx, found)
             return found

@@ -54,6 +54,14 @@ C = {
         "int other_twice(void) { return twice(3); }\n"
     ),
     "src/math.c": '#include "../include/check.h"\nint twice(int x) { return 2 * x; }\n',
+    "src/stack.c": (
+        "#ifdef DEBUG\n"
+        "static void relstack(int *s) { s[0] = 0; }\n"
+        "#else\n"
+        "static void relstack(int *s) { (void)s; }\n"
+        "#endif\n"
+        "void shrink(int *s) { relstack(s); }\n"
+    ),
     "tests/test_main.c": (
         '#include "../include/check.h"\n'
         "static void one(int i) { CHECK_EQ(i, i); }\n"
@@ -78,7 +86,9 @@ and 6 of the header);
 `fail_at` through `FAIL` (line 6), in `check_equal`, and in `expect_fail` (line 13,
 after a macro without its semicolon: the parser reads a prototype); the `static` `report` and
 `twice` of each source file by that file alone, the header's `twice` (math.c's) by
-`main` (line 7); `zopen` by `main` through the header's prototype."""
+`main` (line 7); `relstack`, defined under `#ifdef DEBUG` and under `#else`, by
+`shrink` (line 6 of stack.c), whichever the build compiles; `zopen` by `main` through
+the header's prototype."""
 
 
 def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
@@ -120,6 +130,18 @@ def test_static_functions_of_one_name_keep_their_own_callers(tmp_path: Path) -> 
         [("src/other.c#other_twice", [4])],
     ]
     assert {data["completeness"] for data in answers} == {"complete"}
+
+
+def test_a_function_defined_twice_under_conditions_is_a_guess_between_them(
+    tmp_path: Path,
+) -> None:
+    answers = _answers(tmp_path, "src/stack.c#relstack", "src/stack.c#relstack~2")
+    for data in answers:
+        assert _listed(data) == []
+        assert data["completeness"] == "partial"
+        assert [(u["path"], u["line"], u["why"]) for u in data["unresolved"]] == [
+            ("src/stack.c", 6, "guess")
+        ]
 
 
 def test_a_macro_renaming_a_function_leaves_its_prototype_in_force(tmp_path: Path) -> None:
