@@ -63,8 +63,11 @@ GOALS = {"recall": 95.0, "precision": 97.0}
 HERE = Path(__file__).resolve().parents[1]
 
 
-async def measure(label: str, language: str, root: Path, size: int, seed: int) -> ProjectRun:
-    """One project's sample, graded."""
+async def measure(
+    label: str, language: str, root: Path, size: int, seed: int, given: list[Any] | None
+) -> ProjectRun:
+    """One project's sample (`given`: the node IDs and namesake flags of an earlier
+    run's, those the map still has), graded."""
     server = SERVERS[language]
     config = Config(
         bridge=BridgeConfig(watch=False), servers={language: server}, live=LIVE_SETTINGS
@@ -73,7 +76,10 @@ async def measure(label: str, language: str, root: Path, size: int, seed: int) -
     run = ProjectRun(label, language, server)
     try:
         code_map = await app.code_map(graph=True)
-        picked = sample(code_map, root, language, size, seed)
+        if given is None:
+            picked = sample(code_map, root, language, size, seed)
+        else:
+            picked = [(node_id, flag) for node_id, flag in given if code_map.has_node(node_id)]
         run.symbols = len(picked)
         if picked:  # the truth waits for the server's index (clangd's is built in the background)
             await settled(app, code_map, picked[0][0])
@@ -131,6 +137,7 @@ def report(runs: list[ProjectRun], costs: dict[str, Any]) -> dict[str, Any]:
     projects = {
         r.label: {
             **figures(r.graded),
+            "sampled": [[g.node_id, g.namesake] for g in r.graded],
             "wrong": [
                 {
                     "nodeId": g.node_id,
@@ -219,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="build timings per code")
     parser.add_argument("--baseline", type=Path, help="a tree of the code to compare costs with")
     parser.add_argument("--json", action="store_true", help="machine output on stdout")
+    parser.add_argument(
+        "--same-sample",
+        type=Path,
+        help="grade the symbols an earlier --json run sampled (by project), not a new sample",
+    )
     args = parser.parse_args(argv)
     projects = []
     for given in args.projects:
@@ -226,8 +238,18 @@ def main(argv: list[str] | None = None) -> int:
         if language not in SERVERS or not Path(path).is_dir():
             parser.error(f"not LANGUAGE:PATH of a checkout: {given}")
         projects.append((Path(path).name, language, Path(path).resolve()))
+    earlier = json.loads(args.same_sample.read_text())["projects"] if args.same_sample else {}
     runs = [
-        asyncio.run(measure(label, language, root, args.size, args.seed))
+        asyncio.run(
+            measure(
+                label,
+                language,
+                root,
+                args.size,
+                args.seed,
+                earlier[label]["sampled"] if label in earlier else None,
+            )
+        )
         for label, language, root in projects
     ]
     result = report(runs, costs(projects, args.baseline, args.rounds))
