@@ -23,8 +23,8 @@ _UNKNOWN_VALUE = "assign.other"
 _TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
 _NAMES = frozenset({"identifier", _GO_SELECTOR})
 """Go expressions that are a (dotted) name."""
-_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
-"""Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type", "reference_type"})
+"""Type nodes whose named type an instance is of (Go's `*T`, `T[int]`, Rust's `&T`)."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
 )

@@ -7,7 +7,8 @@ without arguments or parentheses (`warn "up" if ping`), unless a local holds tha
 PHP and Rust: a bare call inside a class or an `impl` is never one of its methods (PHP's
 `unlink($path)` is the builtin, Rust's `new()` the free function). Java: a typed
 parameter, local or field holds its type (`xs.get(0)` on a `List` is java.util's,
-`c.get(k)` on a `Cache` ours). Lua: a required
+`c.get(k)` on a `Cache` ours); so in Rust (`m.get` on std's `HashMap`, `cfg.get` on
+`let cfg = Config::new()`, `c.get` on `c: &Config`). Lua: a required
 module is the table it returns, a file's own table holds the functions defined on it,
 and the standard library's tables (`coroutine.wrap`) are not ours. Each answer lists
 its callers exactly and says `complete`.
@@ -78,6 +79,27 @@ JAVA = {
         "}\n"
     ),
 }
+RUST_TYPED = {
+    "Cargo.toml": RUST["Cargo.toml"],
+    "src/lib.rs": (
+        "use std::collections::HashMap;\n"
+        "\n"
+        "pub struct Config { items: HashMap<String, String> }\n"
+        "\n"
+        "impl Config {\n"
+        "    pub fn new() -> Config { Config { items: HashMap::new() } }\n"
+        "    pub fn get(&self, k: &str) -> Option<&String> { self.items.get(k) }\n"
+        "}\n"
+        "\n"
+        "pub fn load(c: &Config) -> usize {\n"
+        "    let m: HashMap<String, String> = HashMap::new();\n"
+        "    let cfg = Config::new();\n"
+        '    m.get("a");\n'
+        '    cfg.get("b");\n'
+        '    c.get("c").map(|s| s.len()).unwrap_or(0)\n'
+        "}\n"
+    ),
+}
 LUA = {
     "pl/stringx.lua": (
         "local stringx = {}\n"
@@ -128,6 +150,7 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
                 "src/lib.rs#Parser.new": [("src/lib.rs#Parser.again", [8])],
             },
         ),
+        (RUST_TYPED, {"src/lib.rs#Config.get": [("src/lib.rs#load", [14, 15])]}),
         (
             LUA,
             {
@@ -138,7 +161,7 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
             },
         ),
     ],
-    ids=["ruby", "php", "java", "rust", "lua"],
+    ids=["ruby", "php", "java", "rust", "rust-typed", "lua"],
 )
 def test_callers_follow_the_language_s_own_binding(
     tmp_path: Path, sources: dict[str, str], asked: dict[str, list[tuple[str, list[int]]]]
