@@ -59,7 +59,7 @@ from map.linking.resolution import (
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
-from map.linking.tables import TABLE_LANGUAGES, own_table, table_members
+from map.linking.tables import TABLE_LANGUAGES, table_members
 from map.linking.values import (
     FOREIGN,
     NOWHERE,
@@ -292,11 +292,8 @@ class Resolver(MemberLookups):
             return self._member(ctx, target, ref.name, depth)
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
-        if scope.language in TABLE_LANGUAGES and target is None:
-            found = own_table(scope, ref.scope, ref.qualifier or "", ref.name)
-            if found is not None:
-                return found
-        return self._by_name(ctx, scope, ref.name, members=True)
+        found = self._unknown_head(ctx, scope, ref) if target is None else None
+        return found or self._by_name(ctx, scope, ref.name, members=True)
 
     def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
         if head in SELF_WORDS or head in SUPER_WORDS:

@@ -8,7 +8,8 @@ PHP and Rust: a bare call inside a class or an `impl` is never one of its method
 `unlink($path)` is the builtin, Rust's `new()` the free function). Java: a typed
 parameter, local or field holds its type (`xs.get(0)` on a `List` is java.util's,
 `c.get(k)` on a `Cache` ours); so in Rust (`m.get` on std's `HashMap`, `cfg.get` on
-`let cfg = Config::new()`, `c.get` on `c: &Config`). Lua: a required
+`let cfg = Config::new()`, `c.get` on `c: &Config`). C#: a call on a capitalized name
+no file defines is a library type's (`Enum.GetValues`), not our `GetValues`. Lua: a required
 module is the table it returns, a file's own table holds the functions defined on it,
 and the standard library's tables (`coroutine.wrap`) are not ours. Each answer lists
 its callers exactly and says `complete`.
@@ -100,6 +101,23 @@ RUST_TYPED = {
         "}\n"
     ),
 }
+CSHARP = {
+    "Enums.cs": (
+        "using System;\n"
+        "\n"
+        "namespace App\n"
+        "{\n"
+        "    public class Lister\n"
+        "    {\n"
+        "        public static string[] GetValues(Type t) { return Enum.GetNames(t); }\n"
+        "\n"
+        "        public object[] All() { return (object[])Enum.GetValues(typeof(Lister)); }\n"
+        "\n"
+        "        public string[] Mine() { return Lister.GetValues(typeof(Lister)); }\n"
+        "    }\n"
+        "}\n"
+    ),
+}
 LUA = {
     "pl/stringx.lua": (
         "local stringx = {}\n"
@@ -150,6 +168,7 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
                 "src/lib.rs#Parser.new": [("src/lib.rs#Parser.again", [8])],
             },
         ),
+        (CSHARP, {"Enums.cs#Lister.GetValues": [("Enums.cs#Lister.Mine", [11])]}),
         (RUST_TYPED, {"src/lib.rs#Config.get": [("src/lib.rs#load", [14, 15])]}),
         (
             LUA,
@@ -161,7 +180,7 @@ def _callers(sources: dict[str, str], tmp_path: Path, *node_ids: str) -> list[di
             },
         ),
     ],
-    ids=["ruby", "php", "java", "rust", "rust-typed", "lua"],
+    ids=["ruby", "php", "java", "csharp", "rust", "rust-typed", "lua"],
 )
 def test_callers_follow_the_language_s_own_binding(
     tmp_path: Path, sources: dict[str, str], asked: dict[str, list[tuple[str, list[int]]]]
