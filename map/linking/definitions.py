@@ -81,19 +81,23 @@ class Definitions:
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
 
     def one_of(self, found: Resolution) -> Resolution:
-        """`found`, a guess when it is several C functions of one name in one file: C
-        has no overloads, so they are alternatives under preprocessor conditions
-        (`#if ... #else`), and which one a call runs depends on the build."""
+        """`found`, a guess when its targets are alternatives under preprocessor
+        conditions, as C has no overloads: several functions of one name in one file
+        (`#if ... #else`), or a function and a macro of its name (`#define zmemcpy
+        memcpy` beside the prototype of `zmemcpy`); which one a call runs depends on
+        the build. Macros alone stay as they are (their expansions are the union)."""
         if len(found.targets) < 2 or found.confidence <= CONFIDENCE_BY_NAME:
             return found
-        first = found.targets[0]
-        scope = self._scopes[file_of(first)]
-        if scope.language != _FAMILY or any(file_of(t) != scope.path for t in found.targets):
+        symbols = [(t, self._symbol(t)) for t in found.targets]
+        if any(self._scopes[file_of(t)].language != _FAMILY for t, _ in symbols):
             return found
-        symbols = [scope.symbols[t] for t in found.targets]
-        if any(s.kind not in CALLABLE_KINDS or s.form == MACRO for s in symbols):
+        if len({s.name for _, s in symbols}) != 1:
             return found
-        if len({s.qualname for s in symbols}) != 1:
+        macros = [t for t, s in symbols if s.form == MACRO or s.kind == "constant"]
+        functions = [t for t, s in symbols if s.kind in CALLABLE_KINDS and s.form != MACRO]
+        if len(macros) + len(functions) != len(symbols) or not functions:
+            return found
+        if not macros and len({file_of(t) for t in functions}) != 1:
             return found
         share = CONFIDENCE_BY_NAME / len(found.targets)
         return Resolution(found.targets, share, found.constructors)
