@@ -17,8 +17,10 @@ Per language it prints:
     counted apart           call lines the server's call hierarchy left out and its
                             go-to-definition confirms (added to the truth); lines
                             in C macro bodies and lines that take the function as a
-                            value, which a call hierarchy does not list (left out
-                            of the map's)
+                            value, which a call hierarchy does not list, and lines
+                            inside a preprocessor conditional where the server's
+                            go-to-definition finds nothing (code its configuration
+                            leaves out): left out of the map's
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported
@@ -121,6 +123,7 @@ def figures(graded: list[Graded]) -> dict[str, Any]:
         "confirmedByDefinition": sum(g.confirmed for g in ok),
         "inMacroBodies": sum(g.in_macros for g in ok),
         "takenAsValues": sum(g.as_values for g in ok),
+        "inactiveForServer": sum(g.inactive for g in ok),
     }
 
 

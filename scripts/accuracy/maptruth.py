@@ -29,6 +29,7 @@ from bridge.context import AppContext
 from bridge.contract.errors import ToolError
 from bridge.tools import mapgraph
 from lsp.errors import LspError
+from lsp.model import Location
 from map.live.codemap import CodeMap
 
 COMMON_NAMES = frozenset(
@@ -47,6 +48,7 @@ EXTENSIONS = {
 C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
 """Where a function taken as a value, and a macro's body, are counted apart (C, C++)."""
 BUDGET = 50_000
+_DIRECTIVE = re.compile(r"\s*#\s*(ifndef|ifdef|if|endif)\b\s*(\w*)")
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,10 @@ class Graded:
     in_macros: int = 0
     """Call lines in the bodies of C macros the map lists and a call hierarchy never
     does (a macro body is no call until expanded): left out of `listed`."""
+    inactive: int = 0
+    """Lines of C the map lists and the truth does not, inside a preprocessor conditional,
+    where the server's go-to-definition finds nothing (code its configuration leaves
+    out): left out of `listed`."""
     as_values: int = 0
     """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
     as a value (a function pointer) and not called: left out of `listed`."""
@@ -172,9 +178,20 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         if p[0].endswith(C_FILES) and not _called_at(app.root, details["name"], p)
     )
     listed -= values
+    seen = {place: await _definitions_at(app, details["name"], place) for place in listed - truth}
+    home = (details["path"], details["selection"].start_line + 1)
+    prototype = re.compile(rf"(?<![\w$]){re.escape(details['name'])}\s*\(.*\)\s*;")
     confirmed = frozenset(
-        [place for place in listed - truth if await _defined_at(app, details, place)]
+        place
+        for place, targets in seen.items()
+        if any((t.path, t.line) == home or prototype.search(t.text) for t in targets or ())
     )
+    inactive = frozenset(
+        place
+        for place, targets in seen.items()
+        if targets == [] and place[0].endswith(C_FILES) and _conditional(app.root, place)
+    )
+    listed -= inactive
     return Graded(
         node_id,
         namesake,
@@ -185,6 +202,7 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         confirmed=len(confirmed),
         in_macros=len(macros),
         as_values=len(values),
+        inactive=len(inactive),
     )
 
 
@@ -206,26 +224,42 @@ def _is_macro(root: Path, caller: Any) -> bool:
     return first < len(lines) and lines[first].lstrip().startswith("#")
 
 
-async def _defined_at(app: AppContext, details: Any, place: tuple[str, int]) -> bool:
-    """Whether the server's go-to-definition on the call of the symbol at `place` (a call
-    line its call hierarchy left out) lands on the symbol, or on a prototype of it."""
+async def _definitions_at(
+    app: AppContext, name: str, place: tuple[str, int]
+) -> list[Location] | None:
+    """The server's go-to-definition on the call of `name` at `place` (a call line its
+    call hierarchy left out); None when the line has no such call or the server failed."""
     path, line = place
-    name = details["name"]
     lines = (app.root / path).read_text(errors="replace").splitlines()
-    found = (
-        re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", lines[line - 1])
-        if line <= len(lines)
-        else None
-    )
+    text = lines[line - 1] if line <= len(lines) else ""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
     if found is None:
-        return False
+        return None
     try:
-        targets = await app.live.definition(path, line - 1, found.start())
+        return await app.live.definition(path, line - 1, found.start())
     except (LspError, ToolError):
-        return False
-    home = (details["path"], details["selection"].start_line + 1)
-    prototype = re.compile(rf"(?<![\w$]){re.escape(name)}\s*\(.*\)\s*;")
-    return any((t.path, t.line) == home or prototype.search(t.text) for t in targets)
+        return None
+
+
+def _conditional(root: Path, place: tuple[str, int]) -> bool:
+    """Whether the line at `place` sits inside a preprocessor conditional (`#if`,
+    `#ifdef`, `#ifndef`; a header's include guard aside)."""
+    lines = (root / place[0]).read_text(errors="replace").splitlines()
+    depth = 0
+    guard = None
+    for number, text in enumerate(lines[: place[1] - 1]):
+        directive = _DIRECTIVE.match(text)
+        if directive is None:
+            continue
+        if directive[1].startswith("if"):
+            depth += 1
+            follows = lines[number + 1].split() if number + 1 < len(lines) else []
+            name = directive[2] if directive[1] == "ifndef" else None
+            if guard is None and depth == 1 and name and follows[-1:] == [name]:
+                guard = depth
+        elif directive[1] == "endif":
+            depth -= 1
+    return depth > (1 if guard else 0)
 
 
 def _property(file: Path, details: Any) -> bool:
