@@ -207,11 +207,13 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
 
 
 def _called_at(root: Path, name: str, place: tuple[str, int]) -> bool:
-    """Whether the line at `place` calls `name` (`name(`), rather than take it as a
-    value (`.close = redisNetClose,`), which a call hierarchy may not list."""
+    """Whether the line at `place` calls `name` (`name(`, or through a macro that does
+    not name it) rather than take it as a value (`.close = redisNetClose,`), which a
+    call hierarchy may not list."""
     lines = (root / place[0]).read_text(errors="replace").splitlines()
     text = lines[place[1] - 1] if place[1] <= len(lines) else ""
-    return re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text) is not None
+    named = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
+    return not named or re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text) is not None
 
 
 def _is_macro(root: Path, caller: Any) -> bool:
