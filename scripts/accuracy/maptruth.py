@@ -69,9 +69,10 @@ class Graded:
     """Call lines in the bodies of C macros the map lists and a call hierarchy never
     does (a macro body is no call until expanded): left out of `listed`."""
     inactive: int = 0
-    """Lines of C the map lists and the truth does not, inside a preprocessor conditional,
-    where the server's go-to-definition finds nothing (code its configuration leaves
-    out): left out of `listed`."""
+    """Lines of C the map lists and the truth does not, where the server's go-to-definition
+    finds nothing: inside a preprocessor conditional (code its configuration leaves
+    out), or on the macro a line reaches the symbol through (a file it cannot compile):
+    left out of `listed`."""
     as_values: int = 0
     """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
     as a value (a function pointer) and not called: left out of `listed`."""
@@ -191,7 +192,16 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         for place, targets in seen.items()
         if targets == [] and place[0].endswith(C_FILES) and _conditional(app.root, place)
     )
-    listed -= inactive
+    unread = frozenset(  # a call through a macro the server cannot resolve there
+        [
+            place
+            for place, targets in seen.items()
+            if targets is None
+            and place[0].endswith(C_FILES)
+            and await _definitions_at(app, None, place) == []
+        ]
+    )
+    listed -= inactive | unread
     return Graded(
         node_id,
         namesake,
@@ -202,7 +212,7 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         confirmed=len(confirmed),
         in_macros=len(macros),
         as_values=len(values),
-        inactive=len(inactive),
+        inactive=len(inactive | unread),
     )
 
 
@@ -227,14 +237,17 @@ def _is_macro(root: Path, caller: Any) -> bool:
 
 
 async def _definitions_at(
-    app: AppContext, name: str, place: tuple[str, int]
+    app: AppContext, name: str | None, place: tuple[str, int]
 ) -> list[Location] | None:
-    """The server's go-to-definition on the call of `name` at `place` (a call line its
-    call hierarchy left out); None when the line has no such call or the server failed."""
+    """The server's go-to-definition on the call of `name` (None: of the line's first
+    call, a macro's when the line reaches the symbol through one) at `place` (a call
+    line its call hierarchy left out); None when the line has no such call or the
+    server failed."""
     path, line = place
     lines = (app.root / path).read_text(errors="replace").splitlines()
     text = lines[line - 1] if line <= len(lines) else ""
-    found = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
+    called = r"[A-Za-z_]\w*" if name is None else re.escape(name)
+    found = re.search(rf"(?<![\w$]){called}\s*\(", text)
     if found is None:
         return None
     try:
