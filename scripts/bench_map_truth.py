@@ -18,10 +18,11 @@ Per language it prints:
                             go-to-definition confirms (added to the truth); lines
                             in C macro bodies and lines that take the function as a
                             value, which a call hierarchy does not list, and lines
-                            where the server's go-to-definition finds nothing, in a
-                            preprocessor conditional (code its configuration leaves
-                            out) or on the macro the line calls through (a file it
-                            cannot compile): left out of the map's
+                            in code the server cannot see: in a preprocessor
+                            conditional its configuration leaves out (its
+                            go-to-definition finds nothing there), or calls through
+                            a macro in a file its index does not cover (not in
+                            compile_commands.json): left out of the map's
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported

@@ -14,6 +14,7 @@ lines differ from the truth's.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -70,9 +71,10 @@ class Graded:
     does (a macro body is no call until expanded): left out of `listed`."""
     inactive: int = 0
     """Lines of C the map lists and the truth does not, where the server's go-to-definition
-    finds nothing: inside a preprocessor conditional (code its configuration leaves
-    out), or on the macro a line reaches the symbol through (a file it cannot compile):
-    left out of `listed`."""
+    finds nothing inside a preprocessor conditional (code its configuration leaves out),
+    or that reach the symbol through a macro in a file its index does not cover (not
+    in compile_commands.json) or where it cannot resolve the macro: left out of
+    `listed`."""
     as_values: int = 0
     """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
     as a value (a function pointer) and not called: left out of `listed`."""
@@ -192,13 +194,17 @@ async def grade(app: AppContext, code_map: CodeMap, node_id: str, namesake: bool
         for place, targets in seen.items()
         if targets == [] and place[0].endswith(C_FILES) and _conditional(app.root, place)
     )
-    unread = frozenset(  # a call through a macro the server cannot resolve there
+    indexed = _compiled(app.root)
+    unread = frozenset(  # a call through a macro, where the server's index cannot see it
         [
             place
             for place, targets in seen.items()
             if targets is None
             and place[0].endswith(C_FILES)
-            and await _definitions_at(app, None, place) == []
+            and (
+                (indexed is not None and place[0] not in indexed)
+                or await _definitions_at(app, None, place) == []
+            )
         ]
     )
     listed -= inactive | unread
@@ -254,6 +260,17 @@ async def _definitions_at(
         return await app.live.definition(path, line - 1, found.start())
     except (LspError, ToolError):
         return None
+
+
+def _compiled(root: Path) -> frozenset[str] | None:
+    """The source files the project's compile_commands.json names (clangd's background
+    index covers those and the headers they include); None without one."""
+    listed = root / "compile_commands.json"
+    if not listed.is_file():
+        return None
+    commands = json.loads(listed.read_text())
+    files = (Path(c["directory"], c["file"]).resolve() for c in commands)
+    return frozenset(str(f.relative_to(root)) for f in files if f.is_relative_to(root))
 
 
 def _conditional(root: Path, place: tuple[str, int]) -> bool:
