@@ -223,10 +223,11 @@ class Resolver(MemberLookups):
             ids = self._exports.find(ctx, scope.stars, name)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
             ids = self._siblings.find(ctx, scope, name, name)
+        every = not ids and scope.language in DECLARING_LANGUAGES  # one translation unit
         for visible in () if scope.language in PACKAGE_METHOD_LANGUAGES else scope.visible_files:
-            if ids:
+            if ids and not every:
                 break
-            ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
+            ids += self._visible(ctx, scope, scope_id, self._scopes[visible], name)
         if ids:
             return _exact(ids)
         found = self._inherited(ctx, scope, scope_id, name) if inherited else None

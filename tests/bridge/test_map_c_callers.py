@@ -146,6 +146,32 @@ def test_a_function_defined_twice_under_conditions_is_a_guess_between_them(
         ]
 
 
+PREFIXED = {
+    "zconf.h": "#ifdef Z_PREFIX\n#  define flush_bits z_flush_bits\n#endif\n",
+    "deflate.h": '#include "zconf.h"\nvoid flush_bits(int s);\n',
+    "trees.c": '#include "deflate.h"\nvoid flush_bits(int s) { (void)s; }\n',
+    "deflate.c": '#include "zconf.h"\n#include "deflate.h"\nvoid run(int s) { flush_bits(s); }\n',
+}
+"""zlib's shape: one header renames a function under a condition, another declares it;
+a file that includes both sees both, whichever it includes first."""
+
+
+def test_a_rename_in_one_header_and_a_prototype_in_another_are_both_seen(
+    tmp_path: Path,
+) -> None:
+    root = _repo(tmp_path / "repo", PREFIXED)
+    asked = (
+        map_neighbors,
+        {"node_id": "trees.c#flush_bits", "direction": "in", "kinds": ["calls"]},
+    )
+    (answer,) = _ask(root, asked)
+    data = answer["data"]
+    assert (_listed(data), data["completeness"]) == ([], "partial")
+    assert [(u["path"], u["line"], u["guesses"]) for u in data["unresolved"]] == [
+        ("deflate.c", 3, ["zconf.h#flush_bits", "trees.c#flush_bits"])
+    ]
+
+
 def test_a_macro_renaming_a_function_under_a_condition_is_a_guess_between_them(
     tmp_path: Path,
 ) -> None:
