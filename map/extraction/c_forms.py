@@ -1,6 +1,7 @@
 """What C and C++ say of a function beyond its name: `static` at file level (internal
 linkage) or a function-like macro (map.model.Symbol.form); the calls a macro's body
-makes; a call the parser took for a prototype.
+makes (and the name an object-like macro stands for, when it is one); a call the
+parser took for a prototype.
 
 A macro's body is text to tree-sitter (`preproc_arg`). Its calls are read from a
 second parse of a stand-in source of the file's length: every function-like macro's
@@ -12,6 +13,7 @@ stands as one name no definition has, a stringified parameter (`#a`) as the para
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from tree_sitter import Node, Parser, Query, QueryCursor
@@ -22,6 +24,9 @@ from map.model import SymbolForm
 
 C_FAMILY = frozenset({"c", "cpp"})
 MACRO = "preproc_function_def"
+ALIAS = "preproc_def"
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_KEYWORDS = frozenset({b"static", b"inline", b"const", b"extern", b"volatile", b"register"})
 _FILE_LEVEL = frozenset(
     {"translation_unit", "declaration_list", "linkage_specification"}
     | {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
@@ -40,8 +45,9 @@ _NOT_CALLS = frozenset({"defined", "sizeof", "_Generic", "__typeof__", "typeof"}
 
 
 def form_of(node: Node) -> SymbolForm | None:
-    """The form of the function defined or declared at `node` (None: neither)."""
-    if node.type == MACRO:
+    """The form of the function defined or declared at `node`, or of a macro that names
+    one (`#define s_free hi_free`) (None: neither)."""
+    if node.type == MACRO or _alias(node) is not None:
         return "macro"
     parent = node.parent
     while parent is not None and parent.type == "template_declaration":
@@ -80,9 +86,11 @@ def _in_body(node: Node) -> bool:
 def macro_calls(source: bytes, found: Collected, language: str) -> list[Ref]:
     """The calls the bodies of the file's function-like macros make, by name (none of
     a macro's own parameters)."""
+    aliases = [_alias(scope.node) for scope in found.scopes if scope.node.type == ALIAS]
+    named = [new_ref(value, "values", None) for value in aliases if value is not None]
     macros = [scope.node for scope in found.scopes if scope.node.type == MACRO]
     if not macros:
-        return []
+        return named
     stand_in = bytearray(source.translate(_BLANK))
     own: list[tuple[int, int, frozenset[str]]] = []
     for macro in sorted(macros, key=lambda n: n.start_byte):
@@ -103,7 +111,17 @@ def macro_calls(source: bytes, found: Collected, language: str) -> list[Ref]:
         held = next((p for start, end, p in own if start <= ref.start < end), None)
         if held is not None and ref.text not in held and ref.text not in _NOT_CALLS:
             calls.append(ref)
-    return calls
+    return named + calls
+
+
+def _alias(node: Node) -> Node | None:
+    """The value of an object-like macro that is one name (`#define s_free hi_free`: a
+    call of `s_free` calls `hi_free`, when that is a function)."""
+    if node.type != ALIAS:
+        return None
+    value = node.child_by_field_name("value")
+    text = value.text if value is not None else None
+    return value if text and _NAME.fullmatch(text) and text not in _KEYWORDS else None
 
 
 def _parameters(macro: Node) -> frozenset[str]:

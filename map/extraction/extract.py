@@ -32,7 +32,7 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from disk.stamps import content_hash
 from disk.text import decode_source
-from map.extraction.c_forms import C_FAMILY, form_of, macro_calls, misparsed_call
+from map.extraction.c_forms import ALIAS, C_FAMILY, form_of, macro_calls, misparsed_call
 from map.extraction.extract_imports import imports_of
 from map.extraction.extract_matches import Collected, Ref, Scope, collect, new_ref
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
@@ -168,6 +168,8 @@ def _c_forms(found: Collected) -> None:
             if scope.node.type in _MISPARSED and misparsed_call(scope.node):
                 found.refs.append(new_ref(scope.name_node, "calls", None))
                 continue
+            scope.form = form_of(scope.node)
+        elif scope.node.type == ALIAS:
             scope.form = form_of(scope.node)
         kept.append(scope)
     found.scopes = kept

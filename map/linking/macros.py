@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from map.linking.lookup import Lookup, Trace, recording, replay, trace
-from map.linking.resolution import CONFIDENCE_BY_NAME, MACRO, Resolution, file_of
+from map.linking.resolution import (
+    CALLABLE_KINDS,
+    CONFIDENCE_BY_NAME,
+    MACRO,
+    Resolution,
+    file_of,
+)
 from map.linking.scopes import FileScope
 
 MAX_MACROS = 32
@@ -73,7 +79,8 @@ class Macros:
                 if hit is None or hit.confidence <= CONFIDENCE_BY_NAME:
                     continue
                 for target in hit.targets:
-                    if target not in seen:
+                    symbol = self._scopes[file_of(target)].symbols[target]
+                    if target not in seen and (symbol.kind in CALLABLE_KINDS or symbol.form):
                         seen.add(target)
                         found[target] = None
                         if self._is_macro(target):

@@ -31,6 +31,8 @@ from map.model import (
     SymbolKind,
 )
 
+MACRO_CALLS = frozenset({"calls", "values"})
+"""What a macro's body does with a function that a use of the macro does too."""
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
 HEAD_BINDING_LANGUAGES = frozenset({"python"})
@@ -224,7 +226,7 @@ def expansions(extract: FileExtract) -> dict[str, tuple[str, ...]]:
         return {}
     called: defaultdict[str, dict[str, None]] = defaultdict(dict)
     for ref in extract.references:
-        if ref.scope in macros and ref.kind == "calls" and ref.qualifier is None:
+        if ref.scope in macros and ref.kind in MACRO_CALLS and ref.qualifier is None:
             called[ref.scope][ref.name] = None
     return {macro: tuple(names) for macro, names in called.items()}
 

@@ -122,6 +122,23 @@ def test_calls_through_function_like_macros_call_what_the_macro_calls(tmp_path: 
     assert fail["completeness"] == "complete"
 
 
+ALIASED = {
+    "sdsalloc.h": '#include "alloc.h"\n#define s_free hi_free\n#define local static\n',
+    "alloc.h": "static inline void hi_free(void *p) { (void)p; }\n",
+    "sds.c": '#include "sdsalloc.h"\nlocal void sdsfree(void *s) { s_free(s); }\n',
+}
+"""hiredis's shape: `s_free` stands for `hi_free`."""
+
+
+def test_a_call_through_a_macro_naming_a_function_calls_it(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", ALIASED)
+    asked = (map_neighbors, {"node_id": "alloc.h#hi_free", "direction": "in", "kinds": ["calls"]})
+    (answer,) = _ask(root, asked)
+    data = answer["data"]
+    assert _listed(data) == [("sds.c#sdsfree", [2]), ("sdsalloc.h#s_free", [2])]
+    assert data["completeness"] == "complete"
+
+
 def test_static_functions_of_one_name_keep_their_own_callers(tmp_path: Path) -> None:
     asked = ("src/check.c#report", "src/other.c#report", "src/math.c#twice", "src/other.c#twice")
     answers = _answers(tmp_path, *asked)
