@@ -80,12 +80,14 @@ class Definitions:
         share = found.confidence * len(found.targets) / len(unique)
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
 
-    def one_of(self, found: Resolution) -> Resolution:
+    def one_of(self, ctx: Lookup, found: Resolution) -> Resolution:
         """`found`, a guess when its targets are alternatives under preprocessor
         conditions, as C has no overloads: several functions of one name in one file
         (`#if ... #else`), or a function and a macro of its name (`#define zmemcpy
         memcpy` beside the prototype of `zmemcpy`); which one a call runs depends on
-        the build. Macros alone stay as they are (their expansions are the union)."""
+        the build. A macro that renames the name to nothing of ours (zlib's `#define
+        gzopen z_gzopen`, which renames the definition too) is no rival. Macros alone
+        stay as they are (their expansions are the union)."""
         if len(found.targets) < 2 or found.confidence <= CONFIDENCE_BY_NAME:
             return found
         symbols = [(t, self._symbol(t)) for t in found.targets]
@@ -94,10 +96,17 @@ class Definitions:
         if len({s.name for _, s in symbols}) != 1:
             return found
         macros = [t for t, s in symbols if s.form == MACRO or s.kind == "constant"]
+        renames = [t for t in macros if self._symbol(t).kind == "constant"]
+        for macro in renames:  # a rename to nothing of ours (zlib's Z_PREFIX) is no rival
+            names = self._scopes[file_of(macro)].expansions.get(macro, ())
+            ctx.consulted.update(names)
+            if not any(self._defs.get(name) for name in names):
+                macros.remove(macro)
+                symbols = [(t, s) for t, s in symbols if t != macro]
         functions = [t for t, s in symbols if s.kind in CALLABLE_KINDS and s.form != MACRO]
         if len(macros) + len(functions) != len(symbols) or not functions:
             return found
-        if not macros and len({file_of(t) for t in functions}) != 1:
+        if not macros and (len(functions) < 2 or len({file_of(t) for t in functions}) != 1):
             return found
         share = CONFIDENCE_BY_NAME / len(found.targets)
         return Resolution(found.targets, share, found.constructors)

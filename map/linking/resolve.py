@@ -48,6 +48,7 @@ from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
     CALLABLE_KINDS,
+    CONFIDENCE_EXACT,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
     OUTSIDE,
@@ -155,7 +156,7 @@ class Resolver(MemberLookups):
             found = self._callable(found)
         if found is not None and scope.language in DECLARING_LANGUAGES:
             found = self._definitions.resolve(ctx, found, ref.scope)
-            found = self._definitions.one_of(found) if found is not None else None
+            found = self._definitions.one_of(ctx, found) if found is not None else None
             if found is not None and ref.kind == "calls":
                 return self._macros.expand(ctx, found)
             return found
@@ -228,8 +229,8 @@ class Resolver(MemberLookups):
             if ids and not every:
                 break
             ids += self._visible(ctx, scope, scope_id, self._scopes[visible], name)
-        if ids:
-            return _exact(ids)
+        if ids:  # in C, all that the includes declare hold at once (alternatives: `one_of`)
+            return Resolution(ids, CONFIDENCE_EXACT) if every and ids else _exact(ids)
         found = self._inherited(ctx, scope, scope_id, name) if inherited else None
         if found is not None:
             return found
