@@ -88,8 +88,10 @@ class Definitions:
         the build. A macro that renames the name to nothing of ours (zlib's `#define
         gzopen z_gzopen`, which renames the definition too) is no rival. Macros alone
         stay as they are (their expansions are the union)."""
-        if len(found.targets) < 2 or found.confidence <= CONFIDENCE_BY_NAME:
+        if found.confidence <= CONFIDENCE_BY_NAME:
             return found
+        if len(found.targets) == 1:
+            return self._renamed(ctx, found)
         symbols = [(t, self._symbol(t)) for t in found.targets]
         if any(self._scopes[file_of(t)].language != _FAMILY for t, _ in symbols):
             return found
@@ -110,6 +112,31 @@ class Definitions:
             return found
         share = CONFIDENCE_BY_NAME / len(found.targets)
         return Resolution(found.targets, share, found.constructors)
+
+    def _renamed(self, ctx: Lookup, found: Resolution) -> Resolution:
+        """A call that reaches only a macro renaming it to nothing of ours (zlib's
+        `Z_PREFIX` renames, where the prototype beside it went unread): a guess among
+        the C functions of its name, if any."""
+        macro = found.targets[0]
+        symbol = self._symbol(macro)
+        names = self._scopes[file_of(macro)].expansions.get(macro, ())
+        if symbol.kind != "constant" or not names:
+            return found
+        ctx.consulted.update((*names, symbol.name))
+        if any(self._defs.get(name) for name in names):
+            return found
+        rivals = sorted(
+            node_id
+            for node_id in self._defs.get(symbol.name, ())
+            if (held := self._symbol(node_id)).kind in CALLABLE_KINDS
+            and not held.declaration
+            and held.form is None
+            and self._scopes[file_of(node_id)].language == _FAMILY
+        )
+        if not rivals:
+            return found
+        share = CONFIDENCE_BY_NAME / (len(rivals) + 1)
+        return Resolution((macro, *rivals), share, found.constructors)
 
     def _symbol(self, node_id: str) -> Declared:
         return self._scopes[file_of(node_id)].symbols[node_id]
