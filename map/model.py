@@ -32,6 +32,9 @@ SymbolKind = Literal[
     "constant",
 ]
 
+SymbolForm = Literal["static", "macro"]
+"""What C or C++ says of a function beyond its kind (`Symbol.form`)."""
+
 EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
 EDGE_KINDS: tuple[EdgeKind, ...] = get_args(EdgeKind)
 ReferenceKind = Literal["calls", "references", "inherits", "values"]
@@ -94,7 +97,10 @@ class Symbol:
     (`("TokenStore",)` for `TokenStore.issue`). `declaration`: a C or C++
     function or method declared here and defined elsewhere (a header's
     prototype, a method declared in its class): uses that reach it are edges
-    to its definition (docs/contracts.md#declarations-and-definitions).
+    to its definition (docs/contracts.md#declarations-and-definitions). `form`: a C
+    or C++ function `static` at file level (seen only by its own file and the files
+    that include it), or a function-like `macro` (a call of it runs what its body
+    calls: map.linking.macros).
     """
 
     node_id: str
@@ -106,6 +112,7 @@ class Symbol:
     container: tuple[str, ...]
     fingerprint: Fingerprint
     declaration: bool = False
+    form: SymbolForm | None = None
 
 
 @dataclass(frozen=True, slots=True)

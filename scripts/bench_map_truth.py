@@ -5,7 +5,8 @@ the mirrors the search tool's `fetch` brings, cloned under /tmp; never committed
 it samples functions and methods whose name is called somewhere, at least half of
 them namesakes (scripts/accuracy/maptruth.py), and grades the map's callers
 (map_neighbors in, `calls`: the call lines of its items) against the live server's
-call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server).
+call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server,
+rust-analyzer when installed).
 Per language it prints:
 
     recall / precision      call lines both list / the truth's, / the map's,
@@ -17,6 +18,15 @@ Per language it prints:
                             by hand (scripts/accuracy/maptruth.py SERVER_WRONG, each
                             with its reason): counted in the truth, and the figures
                             against the server as it answers printed beside
+    counted apart           call lines the server's call hierarchy left out and its
+                            go-to-definition confirms (added to the truth); lines
+                            in C macro bodies and lines that take the function as a
+                            value, which a call hierarchy does not list, and lines
+                            in code the server cannot see: in a preprocessor
+                            conditional its configuration leaves out (its
+                            go-to-definition finds nothing there), or calls through
+                            a macro in a file its index does not cover (not in
+                            compile_commands.json): left out of the map's
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported
@@ -51,7 +61,9 @@ SERVERS = {
     "python": "ty",
     "c": "clangd",
     "typescript": "typescript-language-server",
+    "rust": "rust-analyzer",
 }
+"""The servers asked, per language (intelephense, PHP's, has no call hierarchy)."""
 LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
 SETTLE_S = 300.0
 """How long the bench waits for a server to load its workspace before grading."""
@@ -59,8 +71,11 @@ GOALS = {"recall": 95.0, "precision": 97.0}
 HERE = Path(__file__).resolve().parents[1]
 
 
-async def measure(label: str, language: str, root: Path, size: int, seed: int) -> ProjectRun:
-    """One project's sample, graded."""
+async def measure(
+    label: str, language: str, root: Path, size: int, seed: int, given: list[Any] | None
+) -> ProjectRun:
+    """One project's sample (`given`: the node IDs and namesake flags of an earlier
+    run's, those the map still has), graded."""
     server = SERVERS[language]
     config = Config(
         bridge=BridgeConfig(watch=False), servers={language: server}, live=LIVE_SETTINGS
@@ -69,7 +84,10 @@ async def measure(label: str, language: str, root: Path, size: int, seed: int) -
     run = ProjectRun(label, language, server)
     try:
         code_map = await app.code_map(graph=True)
-        picked = sample(code_map, root, language, size, seed)
+        if given is None:
+            picked = sample(code_map, root, language, size, seed)
+        else:
+            picked = [(node_id, flag) for node_id, flag in given if code_map.has_node(node_id)]
         run.symbols = len(picked)
         if picked:  # the truth waits for the server's index (clangd's is built in the background)
             await settled(app, code_map, picked[0][0])
@@ -112,6 +130,10 @@ def figures(graded: list[Graded]) -> dict[str, Any]:
         "falselyComplete": sum(g.falsely_complete for g in ok),
         "partial": sum(g.completeness == "partial" for g in ok),
         "complete": sum(g.completeness == "complete" for g in ok),
+        "confirmedByDefinition": sum(g.confirmed for g in ok),
+        "inMacroBodies": sum(g.in_macros for g in ok),
+        "takenAsValues": sum(g.as_values for g in ok),
+        "inactiveForServer": sum(g.inactive for g in ok),
     }
 
 
@@ -128,6 +150,7 @@ def report(runs: list[ProjectRun], costs: dict[str, Any]) -> dict[str, Any]:
     projects = {
         r.label: {
             **figures(r.graded),
+            "sampled": [[g.node_id, g.namesake] for g in r.graded],
             "wrong": [
                 {
                     "nodeId": g.node_id,
@@ -197,6 +220,14 @@ def _table(result: dict[str, Any]) -> None:
                 f"it answers: recall {pct(f['serverRecall'])}, precision "
                 f"{pct(f['serverPrecision'])}"
             )
+        apart = (f["confirmedByDefinition"], f["inMacroBodies"], f["takenAsValues"])
+        if any(apart) or f["inactiveForServer"]:
+            print(
+                f"{language}: counted apart: {apart[0]} call lines confirmed by the server's "
+                f"go-to-definition (in the truth); left out of the map's: {apart[1]} in macro "
+                f"bodies, {apart[2]} taking the function as a value, "
+                f"{f['inactiveForServer']} the server cannot see"
+            )
     print(
         f"goals: recall >= {GOALS['recall']}%, precision >= {GOALS['precision']}%, "
         "falsely complete 0"
@@ -226,6 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="build timings per code")
     parser.add_argument("--baseline", type=Path, help="a tree of the code to compare costs with")
     parser.add_argument("--json", action="store_true", help="machine output on stdout")
+    parser.add_argument(
+        "--same-sample",
+        type=Path,
+        help="grade the symbols an earlier --json run sampled (by project), not a new sample",
+    )
     args = parser.parse_args(argv)
     projects = []
     for given in args.projects:
@@ -233,8 +269,18 @@ def main(argv: list[str] | None = None) -> int:
         if language not in SERVERS or not Path(path).is_dir():
             parser.error(f"not LANGUAGE:PATH of a checkout: {given}")
         projects.append((Path(path).name, language, Path(path).resolve()))
+    earlier = json.loads(args.same_sample.read_text())["projects"] if args.same_sample else {}
     runs = [
-        asyncio.run(measure(label, language, root, args.size, args.seed))
+        asyncio.run(
+            measure(
+                label,
+                language,
+                root,
+                args.size,
+                args.seed,
+                earlier[label]["sampled"] if label in earlier else None,
+            )
+        )
         for label, language, root in projects
     ]
     result = report(runs, costs(projects, args.baseline, args.rounds))

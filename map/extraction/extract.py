@@ -33,8 +33,9 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extraction.block_locals import split_blocks
+from map.extraction.c_forms import ALIAS, C_FAMILY, form_of, macro_calls, misparsed_call
 from map.extraction.extract_imports import imports_of
-from map.extraction.extract_matches import Collected, Ref, Scope, collect
+from map.extraction.extract_matches import Collected, Ref, Scope, collect, new_ref
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.extraction.fingerprint import TokenIndex
 from map.extraction.languages import extraction_query, grammar, language_for
@@ -57,11 +58,16 @@ _LEAVES: frozenset[str] = frozenset({"type"})
 # A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
+_NOT_DEFINITIONS = frozenset({_PROTOTYPE, "preproc_def", "preproc_function_def"})
+"""What defines no function of its name: a prototype, a macro (`#define gzopen gzopen64`
+under a condition leaves zlib.h's prototype of `gzopen` in force otherwise)."""
 # A function or method defined elsewhere: a prototype, a method declared in its class.
 _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
+_MISPARSED = frozenset({_PROTOTYPE, "function_definition"})
+"""Where a C or C++ call can be misread as a function (map.extraction.c_forms)."""
 # Overload stubs: signatures written before the implementation that takes the bare ID.
 _SIGNATURES = frozenset({"function_signature", "method_signature"})
 _OVERLOAD_STUBS: Mapping[str, Callable[[Scope], bool]] = MappingProxyType(
@@ -95,6 +101,8 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
     query = extraction_query(language)
     matches = QueryCursor(query).matches(tree.root_node)
     found = collect(matches, language)
+    if language in C_FAMILY:
+        found.refs += macro_calls(source, found, language)
     span = _spans(Positions(source), source)
     symbols = _qualified(path, source, language, span, found)
     drop_required(found, language)
@@ -148,11 +156,28 @@ def _qualified(
 ) -> list[list[Any]]:
     """`qualified_symbols` as the store's symbol lists."""
     declarations = _DECLARATIONS.get(language, frozenset())
+    if language in C_FAMILY:
+        _c_forms(found)
     stub = _OVERLOAD_STUBS.get(language, _never)
     symbols = _symbols(source, span, found, declarations, stub)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
         symbols = _symbols(source, span, found, declarations, stub)
     return symbols
+
+
+def _c_forms(found: Collected) -> None:
+    """Each C or C++ function's form; a call the parser took for a prototype is a call."""
+    kept: list[Scope] = []
+    for scope in found.scopes:
+        if scope.kind in _CALLABLE:
+            if scope.node.type in _MISPARSED and misparsed_call(scope.node):
+                found.refs.append(new_ref(scope.name_node, "calls", None))
+                continue
+            scope.form = form_of(scope.node)
+        elif scope.node.type == ALIAS:
+            scope.form = form_of(scope.node)
+        kept.append(scope)
+    found.scopes = kept
 
 
 def _spans(positions: Positions, source: bytes) -> Span:
@@ -284,7 +309,7 @@ def _drop_defined_prototypes(found: Collected, symbols: list[list[Any]]) -> bool
         if scope.name_node.start_byte in prototypes
         and ".".join(scope.parts) in defined
         and any(
-            other.node.type != _PROTOTYPE and other.parts == scope.parts and other.kind
+            other.node.type not in _NOT_DEFINITIONS and other.parts == scope.parts and other.kind
             for other in found.scopes
         )
     }
@@ -350,6 +375,7 @@ def _symbol(
         None if qualname == scope.tail else qualname,
         None if container == tuple(qualname.split("."))[:-1] else container,
         scope.declaration,
+        scope.form,
     ]
 
 

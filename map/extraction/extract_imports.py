@@ -269,10 +269,21 @@ def _swift(node: Node) -> ImportFacts:
 
 
 def _lua(node: Node) -> ImportFacts:
-    """Lua: `require("a.b")`: the module file a/b.lua (or a/b/init.lua)."""
+    """Lua: `require("a.b")`: the module file a/b.lua (or a/b/init.lua); `local m =
+    require("a.b")` binds `m` to it (the table the module returns)."""
     arguments = node.child_by_field_name("arguments")
     module = _literal(arguments) if arguments is not None else ""
-    return [(module, ())] if module else []
+    if not module:
+        return []
+    values = node.parent
+    statement = values.parent if values is not None and values.type == "expression_list" else None
+    if statement is None or statement.type != "assignment_statement" or values is None:
+        return [(module, ())]
+    targets = statement.child_by_field_name("variable_list") or statement.named_children[0]
+    names = [c for c in targets.named_children if c.type == "identifier"]
+    if len(names) != 1 or len(values.named_children) != 1:
+        return [(module, ())]
+    return [(module, (("*", text_of(names[0])),))]
 
 
 def _bash(node: Node) -> ImportFacts:

@@ -71,7 +71,7 @@ from map.extraction.node_text import (
     text_of,
     value_of,
 )
-from map.model import SymbolKind
+from map.model import SymbolForm, SymbolKind
 
 _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}
@@ -158,6 +158,8 @@ class Scope:
     """A symbol's node ID without its path (`Qual.Name~2`); "" for a container."""
     declaration: bool = False
     """A function declared without its body (see map.model.Symbol.declaration)."""
+    form: SymbolForm | None = None
+    """A C or C++ `static` function or function-like `macro` (map.model.Symbol.form)."""
 
 
 @dataclass(slots=True)

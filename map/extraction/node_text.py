@@ -30,8 +30,8 @@ _BUILDERS = frozenset({"make", "new"})
 _TYPE_NAMES = frozenset({"type_identifier", "qualified_type"})
 _NAMES = frozenset({"identifier", _GO_SELECTOR})
 """Go expressions that are a (dotted) name."""
-_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type"})
-"""Go type nodes whose named type an instance is of (`*T`, `T[int]`)."""
+_TYPE_WRAPPERS = frozenset({"pointer_type", "generic_type", "reference_type"})
+"""Type nodes whose named type an instance is of (Go's `*T`, `T[int]`, Rust's `&T`)."""
 _CONTAINERS: Mapping[str, str] = MappingProxyType(
     {"slice_type": "element", "array_type": "element", "map_type": "value"}
 )

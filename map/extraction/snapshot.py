@@ -29,12 +29,15 @@ from map.model import (
     SymbolKind,
 )
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 SYMBOL_KINDS: dict[str, SymbolKind] = {kind: kind for kind in get_args(SymbolKind)}
 """A stored kind -> the one string of that kind (orjson gives a new one per symbol)."""
 REFERENCE_KINDS: tuple[ReferenceKind, ...] = ("calls", "references", "inherits", "values")
 INHERITS = REFERENCE_KINDS.index("inherits")
 """The stored kind of a reference that names a base class."""
+
+MACRO = "macro"
+"""The form of a C function-like macro (map.model.Symbol.form)."""
 
 PACK_LEVEL = 1
 """zlib's fastest level: a map's blobs pack in about a second, to a fifth of their size."""
@@ -74,6 +77,7 @@ def encode_extract(e: FileExtract) -> list[Any]:
                 None if s.qualname == s.node_id[cut:] else s.qualname,
                 None if s.container == tuple(s.qualname.split("."))[:-1] else s.container,
                 s.declaration,
+                s.form,
             ]
             for s in e.symbols
         ],
@@ -104,13 +108,15 @@ def decode_extract(
 ) -> FileExtract:
     """The extract of `path` from `encode_extract`'s lists; raises ValueError, TypeError,
     KeyError or IndexError when they are malformed. `bases_only`: of the references,
-    only those that name a base class (what a file's scope reads), for the linker,
+    only those a file's scope reads (those that name a base class, the calls in a C
+    macro's body), for the linker,
     which takes the rest from the lists as columns (map.linking.references): building a
     million reference objects was most of a graph load's decoding. `own`: node IDs
     as already held (a loaded graph's), for the symbols to share."""
     language, digest, symbols, imports, references, assignments = raw
     if bases_only:
-        references = [r for r in references if r[1] == INHERITS]
+        macros = {s[0] for s in symbols if s[10] == MACRO}
+        references = [r for r in references if r[1] == INHERITS or r[3] in macros]
     prefix = path + "#"
     ids: dict[str | None, str] = {None: path}  # one string per scope, shared by its references
     lines: dict[int, int] = {}  # one int per line number, shared by every range on that line
@@ -164,7 +170,7 @@ def _symbols(
     """Decode symbol lists; each one's node ID goes in `ids` by its tail (the string
     `own` holds, when it does)."""
     built: list[Symbol] = []
-    for tail, name, kind, rng, sel, exact, normalized, qual, container, declaration in raw:
+    for tail, name, kind, rng, sel, exact, normalized, qual, container, declaration, form in raw:
         qualname = tail if qual is None else qual
         node_id = prefix + tail
         ids[tail] = node_id if own is None else own.get(node_id, node_id)
@@ -181,6 +187,7 @@ def _symbols(
                 else tuple(container),
                 fingerprint=Fingerprint(exact, normalized),
                 declaration=declaration,
+                form=form,
             )
         )
     return tuple(built)

@@ -4,7 +4,8 @@ The repository's layout besides its sources (`layout`: go.mod, the TS/JS
 configuration read by `projects`, resolved by `scripts`); per file, what it can
 see (`scopes`, `assigned`, `modules`, `siblings`); one lookup or resolution
 through the import structure (`lookup`, `resolve`, `resolution`, `values`, `members`,
-`definitions`, and pytest's fixtures: `fixtures`); the references as compact
+`definitions`, C macros' expansions: `macros`, Lua's tables: `tables`, and pytest's
+fixtures: `fixtures`); the references as compact
 columns, what each consulted, what stayed open and why (`references`,
 `consulted`, `unresolved`); the linker that keeps the graph's edges equal to a
 from-scratch link edit by edit (`linker`, `link_input`, `link_changes`,

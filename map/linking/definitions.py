@@ -3,11 +3,12 @@ method declared in its class, is an edge to the definition
 (docs/contracts.md#declarations-and-definitions).
 
 A declaration's definitions are the functions and methods of its qualified
-name in the C family that are not declarations themselves: those of the
-declaration's own file first, else those of a file of the same stem
-(`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES: the
-declaration stays the target, as it does when nothing defines it). Each
-lookup consults the declaration's name, so an edit that adds, removes or
+name in the C family that are not declarations themselves, nor `static` in a file
+that does not include the declaration (a header's `static` prototype is each
+includer's): those of the declaration's own file first, else those of a file of the
+same stem (`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES:
+the declaration stays the target, as a guess; when nothing defines it, the target).
+Each lookup consults the declaration's name, so an edit that adds, removes or
 changes a definition resolves the references that reached it again.
 """
 
@@ -19,9 +20,12 @@ from pathlib import PurePosixPath
 from map.linking.lookup import Lookup
 from map.linking.resolution import (
     CALLABLE_KINDS,
+    CONFIDENCE_BY_NAME,
     CONFIDENCE_EXACT,
     LANGUAGE_FAMILIES,
+    MACRO,
     MAX_CANDIDATES,
+    STATIC,
     Resolution,
     file_of,
 )
@@ -41,10 +45,13 @@ class Definitions:
         self._scopes = scopes
         self._defs = defs_by_name
         self._known: dict[str, tuple[str, ...]] = {}
+        self._crowded: set[str] = set()
+        """Declarations with more definitions than MAX_CANDIDATES."""
 
     def forget(self) -> None:
         """Drop what was found; call whenever scopes or definitions change."""
         self._known.clear()
+        self._crowded.clear()
 
     def resolve(self, ctx: Lookup, found: Resolution, scope_id: str) -> Resolution | None:
         """`found` with each declaration among its targets replaced by its definitions
@@ -52,21 +59,84 @@ class Definitions:
         A declaration's own reference (`scope_id` is the declaration) names its
         definitions only: no target when there are none."""
         targets: list[str] = []
+        crowded = False
         for target in found.targets:
             symbol = self._symbol(target)
             if not symbol.declaration:
                 targets.append(target)
                 continue
             defined = self._of(ctx, target, symbol)
+            crowded = crowded or target in self._crowded
             if defined != (target,) or target != scope_id:
                 targets.extend(defined)
         unique = tuple(dict.fromkeys(targets))
+        if crowded and unique:  # which of many definitions is meant: a guess
+            share = min(found.confidence, CONFIDENCE_BY_NAME)
+            return Resolution(unique, share, found.constructors)
         if unique == found.targets:
             return found
         if not unique:  # known, and nothing to link: not a use left open (map.linking.unresolved)
             return Resolution((), CONFIDENCE_EXACT)
         share = found.confidence * len(found.targets) / len(unique)
         return Resolution(unique, min(CONFIDENCE_EXACT, share), found.constructors)
+
+    def one_of(self, ctx: Lookup, found: Resolution) -> Resolution:
+        """`found`, a guess when its targets are alternatives under preprocessor
+        conditions, as C has no overloads: several functions of one name in one file
+        (`#if ... #else`), or a function and a macro of its name (`#define zmemcpy
+        memcpy` beside the prototype of `zmemcpy`); which one a call runs depends on
+        the build. A macro that renames the name to nothing of ours (zlib's `#define
+        gzopen z_gzopen`, which renames the definition too) is no rival. Macros alone
+        stay as they are (their expansions are the union)."""
+        if found.confidence <= CONFIDENCE_BY_NAME:
+            return found
+        if len(found.targets) == 1:
+            return self._renamed(ctx, found)
+        symbols = [(t, self._symbol(t)) for t in found.targets]
+        if any(self._scopes[file_of(t)].language != _FAMILY for t, _ in symbols):
+            return found
+        if len({s.name for _, s in symbols}) != 1:
+            return found
+        macros = [t for t, s in symbols if s.form == MACRO or s.kind == "constant"]
+        renames = [t for t in macros if self._symbol(t).kind == "constant"]
+        for macro in renames:  # a rename to nothing of ours (zlib's Z_PREFIX) is no rival
+            names = self._scopes[file_of(macro)].expansions.get(macro, ())
+            ctx.consulted.update(names)
+            if not any(self._defs.get(name) for name in names):
+                macros.remove(macro)
+                symbols = [(t, s) for t, s in symbols if t != macro]
+        functions = [t for t, s in symbols if s.kind in CALLABLE_KINDS and s.form != MACRO]
+        if len(macros) + len(functions) != len(symbols) or not functions:
+            return found
+        if not macros and (len(functions) < 2 or len({file_of(t) for t in functions}) != 1):
+            return found
+        share = CONFIDENCE_BY_NAME / len(found.targets)
+        return Resolution(found.targets, share, found.constructors)
+
+    def _renamed(self, ctx: Lookup, found: Resolution) -> Resolution:
+        """A call that reaches only a macro renaming it to nothing of ours (zlib's
+        `Z_PREFIX` renames, where the prototype beside it went unread): a guess among
+        the C functions of its name, if any."""
+        macro = found.targets[0]
+        symbol = self._symbol(macro)
+        names = self._scopes[file_of(macro)].expansions.get(macro, ())
+        if symbol.kind != "constant" or not names:
+            return found
+        ctx.consulted.update((*names, symbol.name))
+        if any(self._defs.get(name) for name in names):
+            return found
+        rivals = sorted(
+            node_id
+            for node_id in self._defs.get(symbol.name, ())
+            if (held := self._symbol(node_id)).kind in CALLABLE_KINDS
+            and not held.declaration
+            and held.form is None
+            and self._scopes[file_of(node_id)].language == _FAMILY
+        )
+        if not rivals:
+            return found
+        share = CONFIDENCE_BY_NAME / (len(rivals) + 1)
+        return Resolution((macro, *rivals), share, found.constructors)
 
     def _symbol(self, node_id: str) -> Declared:
         return self._scopes[file_of(node_id)].symbols[node_id]
@@ -85,6 +155,7 @@ class Definitions:
             held = scope.symbols[other]
             if (
                 not held.declaration
+                and (held.form != STATIC or self._sees(file_of(other), file_of(node_id)))
                 and held.kind in CALLABLE_KINDS
                 and held.qualname == symbol.qualname
                 and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY
@@ -97,6 +168,14 @@ class Definitions:
             [f for f in found if PurePosixPath(file_of(f)).stem == stem],
             found,
         ):
+            if len(preferred) > MAX_CANDIDATES:
+                self._crowded.add(node_id)
             if preferred:
                 return tuple(sorted(preferred)) if len(preferred) <= MAX_CANDIDATES else (node_id,)
         return (node_id,)
+
+    def _sees(self, path: str, declared_in: str) -> bool:
+        """Whether a `static` function of `path` may define a declaration of the file
+        `declared_in`: its own, or one it includes (a header's `static` prototype is
+        each includer's)."""
+        return path == declared_in or declared_in in self._scopes[path].visible_files

@@ -18,7 +18,8 @@ def visible_facts(scope: FileScope) -> Facts:
     """What other files can see of `scope`'s file, name by name, and its star imports.
 
     A name's entry holds every symbol of that name (ID, kind, whether it is a
-    declaration, and a class's bases as written), what an import binds to it and what a module-level
+    declaration, a class's bases as written, a C function's form and what a macro's
+    body calls), what an import binds to it and what a module-level
     assignment, an instance attribute, a return annotation or a fixture's body gives it; when an
     entry is unchanged, no lookup of that name in this file can answer
     differently.
@@ -26,7 +27,9 @@ def visible_facts(scope: FileScope) -> Facts:
     table: defaultdict[str, list[object]] = defaultdict(list)
     for node_id, symbol in scope.symbols.items():
         bases = tuple((r.name, r.qualifier) for r in scope.bases.get(node_id, ()))
-        table[symbol.name].append((node_id, symbol.kind, symbol.declaration, bases))
+        calls = scope.expansions.get(node_id, ())  # what a C macro's body calls
+        facts = (node_id, symbol.kind, symbol.declaration, bases, symbol.form, calls)
+        table[symbol.name].append(facts)
     for local, binding in scope.bindings.items():
         table[local].append(binding)
     for (where, local), values in scope.assigned.items():

@@ -1,17 +1,36 @@
 """A class's members as a reference's lookup finds them: its own, else its bases'
 (each base resolved as the reference naming it), at most `MAX_HOPS` deep, each
-answer remembered with the names it consulted. `MemberLookups` is the part of the
-resolver (map.linking.resolve) that looks members up.
+answer remembered with the names it consulted; a bare call in a method that names a
+method of the class's bases (`_inherited`); the class a C++ method defined out of line
+belongs to. `MemberLookups` is the part of the resolver (map.linking.resolve) that
+looks members up.
 """
 
 from __future__ import annotations
 
-from map.linking.lookup import Lookup, Trace, defined, recording, replay, trace
-from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of
-from map.linking.resolution import exact as _exact
-from map.linking.siblings import Siblings
-from map.linking.values import MAX_HOPS, ClassTarget, ValueLookups
+from collections.abc import Mapping
 
+from map.linking.definitions import DECLARING_LANGUAGES
+from map.linking.lookup import Lookup, Trace, defined, recording, replay, trace
+from map.linking.resolution import CONFIDENCE_INHERITED, OUTSIDE, Resolution, file_of
+from map.linking.resolution import exact as _exact
+from map.linking.scopes import FileScope
+from map.linking.siblings import Siblings
+from map.linking.tables import TABLE_LANGUAGES, own_table
+from map.linking.values import MAX_HOPS, ClassTarget, Target, ValueLookups
+from map.model import Reference
+
+INHERITED_BARE = frozenset({"ruby", "java", "csharp", "kotlin", "scala", "swift"})
+"""Languages where a bare call in a class's method may name a method its bases (or
+mixins) define."""
+INHERITED_KINDS = frozenset({"calls", "values"})
+"""The uses of a bare name that may be such a call."""
+TYPED_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "swift"})
+"""Languages whose types are capitalized names: a call on a capitalized name no file
+defines is a library type's."""
+FIELD_LANGUAGES = frozenset({"java"})
+"""Languages where a bare name in a method may be a field of its class (`data.get(k)`
+with `Map data` declared in the class body)."""
 PACKAGE_METHOD_LANGUAGES = frozenset({"go"})
 """Languages whose methods may be declared in any file of their type's package (and
 whose package siblings are looked up through map.linking.siblings)."""
@@ -22,6 +41,7 @@ class MemberLookups(ValueLookups):
     supplies how a base's reference resolves."""
 
     _siblings: Siblings
+    _defs: Mapping[str, set[str]]
     _members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]]
 
     def _member(self, ctx: Lookup, owner: ClassTarget, name: str, depth: int) -> Resolution | None:
@@ -67,3 +87,48 @@ class MemberLookups(ValueLookups):
                 if base != class_id and self._scopes[file_of(base)].is_class(base):
                     found.append(base)
         return found
+
+    def _inherited(
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+    ) -> Resolution | None:
+        """A bare call in a class's method that names a method of its bases (`debug "x"`
+        in a Ruby subclass); None when it names none."""
+        owner = scope.enclosing_class(scope_id)
+        if owner is None:
+            return None
+        found = self._member(ctx, ClassTarget(owner, bases_only=True), name, 0)
+        return found if found is not None and found.targets else None
+
+    def _field(self, ctx: Lookup, scope: FileScope, scope_id: str, name: str, depth: int) -> Target:
+        """What a field of the class around `scope_id` holds, when `name` is one."""
+        owner = scope.enclosing_class(scope_id)
+        return self._attribute(ctx, owner, name, depth) if owner is not None else None
+
+    def _unknown_head(self, ctx: Lookup, scope: FileScope, ref: Reference) -> Resolution | None:
+        """A call on a receiver the lookups could not type: a Lua table's (`own_table`),
+        or, where types are capitalized, a type no file of the project defines
+        (C#'s `Enum.GetValues`, Java's `Objects.hash`): `OUTSIDE`. None: unknown."""
+        qualifier = ref.qualifier or ""
+        if scope.language in TABLE_LANGUAGES:
+            return own_table(scope, ref.scope, qualifier, ref.name)
+        head = qualifier.split(".", 1)[0]
+        if scope.language not in TYPED_LANGUAGES or not head[:1].isupper() or "(" in head:
+            return None
+        ctx.consulted.add(head)
+        if self._defs.get(head) or scope.assigning(ref.scope, head) is not None:
+            return None
+        return OUTSIDE
+
+    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
+        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
+        to, as a file it includes declares it."""
+        symbol = scope.symbols.get(scope_id)
+        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
+            return None
+        qual = ".".join(symbol.container)
+        for path in scope.visible_files:
+            other = self._scopes[path]
+            for node_id in defined(ctx, other, qual, symbol.container[-1]):
+                if other.is_class(node_id):
+                    return node_id
+        return None

@@ -3,7 +3,8 @@
 A name no lookup answers may still match definitions elsewhere: one match
 is kept with `CONFIDENCE_BY_NAME`, a few are kept together as candidates
 with the confidence split between them, more are dropped rather than
-guessed. A method name that Python's builtin types, generators or files
+guessed (never a C `static` function: another file's is out of sight). A method
+name that Python's builtin types, generators or files
 have (`get`, `pop`, `send`) is never guessed on a receiver of unknown type.
 A use the lookups type as something not ours (a member of a library's module, of
 an instance of a library's type) is `OUTSIDE`: never guessed, never an edge.
@@ -23,6 +24,11 @@ CONFIDENCE_EXACT = 1.0
 CONFIDENCE_INHERITED = 0.9
 CONFIDENCE_BY_NAME = CONFIDENCE_GUESSED
 MAX_CANDIDATES = 5
+MACRO = "macro"
+"""A C or C++ function-like macro's form (map.linking.macros)."""
+STATIC = "static"
+"""A C or C++ function's form when only its own file (and its includers) see it: never
+guessed by name, never the definition of another file's declaration."""
 BY_NAME_LANGUAGES = frozenset(
     {"c", "cpp", "java", "rust", "go"}
     | {"ruby", "php", "csharp", "kotlin", "swift", "scala", "lua", "bash"}
@@ -132,8 +138,10 @@ class NameIndex:
         matches: list[str] = []
         for node_id in self._defs.get(name, ()):
             owner = self._scopes[file_of(node_id)]
+            symbol = owner.symbols[node_id]
             if (
-                bool(owner.symbols[node_id].container) == members
+                symbol.form != STATIC
+                and bool(symbol.container) == members
                 and LANGUAGE_FAMILIES.get(owner.language, owner.language) == family
             ):
                 matches.append(node_id)

@@ -8,7 +8,8 @@ stand for: map.linking.values). A qualifier typed as something not ours (a
 library's module, an instance of a library's type) makes the use `OUTSIDE`:
 never guessed. When none of that answers, a name may still be guessed by name
 (map.linking.resolution). A C or C++ declaration found is replaced by
-its definitions (map.linking.definitions).
+its definitions (map.linking.definitions), and a call of a function-like macro reaches
+what its body calls (map.linking.macros).
 
 Every name looked up in another file or in the global name index is added
 to `consulted`: the linker re-resolves a reference only when a changed
@@ -35,12 +36,20 @@ from map.linking.lookup import (
     segments,
     shadowed_names,
 )
-from map.linking.members import PACKAGE_METHOD_LANGUAGES, MemberLookups
+from map.linking.macros import Macros
+from map.linking.members import (
+    FIELD_LANGUAGES,
+    INHERITED_BARE,
+    INHERITED_KINDS,
+    PACKAGE_METHOD_LANGUAGES,
+)
 from map.linking.modules import SCRIPT_LANGUAGES
+from map.linking.qualifiers import QualifierSteps
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
     CALLABLE_KINDS,
+    CONFIDENCE_EXACT,
     CONFIDENCE_INHERITED,
     LEXICAL_CONSTANT_LANGUAGES,
     OUTSIDE,
@@ -52,6 +61,7 @@ from map.linking.resolution import (
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import Binding, FileScope, ModuleBinding, NameBinding
 from map.linking.siblings import Siblings
+from map.linking.tables import TABLE_LANGUAGES, table_members
 from map.linking.values import (
     FOREIGN,
     NOWHERE,
@@ -75,9 +85,10 @@ Answer = tuple[Resolution | None, frozenset[str]]
 """What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
-class Resolver(MemberLookups):
+class Resolver(QualifierSteps):
     """Answers name lookups against every file's scope and the global name index (what
-    a value stands for: `ValueLookups`; a class's members: `MemberLookups`)."""
+    a value stands for: `ValueLookups`; a class's members: `MemberLookups`; a
+    qualifier's next segment: `QualifierSteps`)."""
 
     def __init__(
         self,
@@ -92,6 +103,7 @@ class Resolver(MemberLookups):
         self._exports = Exports(scopes)
         self._names = NameIndex(scopes if declarations is None else declarations, defs_by_name)
         self._definitions = Definitions(scopes, defs_by_name)
+        self._macros = Macros(scopes, self._macro_call)
         self._siblings = Siblings(scopes)
         self._members: dict[tuple[str, bool, str, int], tuple[Resolution | None, Trace]] = {}
         self._file = ""
@@ -108,6 +120,7 @@ class Resolver(MemberLookups):
         self._exports.forget()
         self._names.forget()
         self._definitions.forget()
+        self._macros.forget()
         self._siblings.forget()
         self._members.clear()
         self._in_file.clear()
@@ -145,7 +158,11 @@ class Resolver(MemberLookups):
         if found is not None and ref.kind == VALUES:
             found = self._callable(found)
         if found is not None and scope.language in DECLARING_LANGUAGES:
-            return self._definitions.resolve(ctx, found, ref.scope)
+            found = self._definitions.resolve(ctx, found, ref.scope)
+            found = self._definitions.one_of(ctx, found) if found is not None else None
+            if found is not None and ref.kind == "calls":
+                return self._macros.expand(ctx, found)
+            return found
         if found is None or ref.kind != "calls" or scope.language not in CONSTRUCTOR_NAMES:
             return found
         target = self._class_of(found.targets)
@@ -155,6 +172,13 @@ class Resolver(MemberLookups):
         if constructor is None:
             return found
         return Resolution(found.targets, found.confidence, constructor.targets)
+
+    def _macro_call(
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+    ) -> Resolution | None:
+        """What a call of `name` in a C or C++ macro's body (`scope_id`) names."""
+        found = self._unqualified(ctx, scope, scope_id, name)
+        return self._definitions.resolve(ctx, found, scope_id) if found is not None else None
 
     def _callable(self, found: Resolution) -> Resolution | None:
         """A function taken as a value names only functions and methods, and is never
@@ -173,12 +197,15 @@ class Resolver(MemberLookups):
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         if ref.qualifier is None:
-            return self._unqualified(ctx, scope, ref.scope, ref.name)
+            inherited = ref.kind in INHERITED_KINDS and scope.language in INHERITED_BARE
+            return self._unqualified(ctx, scope, ref.scope, ref.name, inherited=inherited)
         return self._qualified(ctx, scope, ref, depth)
 
     def _unqualified(
-        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str
+        self, ctx: Lookup, scope: FileScope, scope_id: str, name: str, *, inherited: bool = False
     ) -> Resolution | None:
+        """What a bare name names; `inherited`: a call, which may name a method the
+        class around it inherits (map.linking.members)."""
         if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
             owner = scope.enclosing_class(scope_id)
             return _exact((owner,)) if owner is not None else None
@@ -200,12 +227,16 @@ class Resolver(MemberLookups):
             ids = self._exports.find(ctx, scope.stars, name)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
             ids = self._siblings.find(ctx, scope, name, name)
+        every = not ids and scope.language in DECLARING_LANGUAGES  # one translation unit
         for visible in () if scope.language in PACKAGE_METHOD_LANGUAGES else scope.visible_files:
-            if ids:
+            if ids and not every:
                 break
-            ids = self._visible(ctx, scope, scope_id, self._scopes[visible], name)
-        if ids:
-            return _exact(ids)
+            ids += self._visible(ctx, scope, scope_id, self._scopes[visible], name)
+        if ids:  # in C, all that the includes declare hold at once (alternatives: `one_of`)
+            return Resolution(ids, CONFIDENCE_EXACT) if every and ids else _exact(ids)
+        found = self._inherited(ctx, scope, scope_id, name) if inherited else None
+        if found is not None:
+            return found
         if scope.language in BY_NAME_LANGUAGES:
             return self._by_name(ctx, scope, name, members=False)
         return None
@@ -262,7 +293,10 @@ class Resolver(MemberLookups):
         if isinstance(target, ModuleTarget):
             if not target.files:  # a library's module, or an instance of a library's type
                 return OUTSIDE
-            return _exact(self._exports.find(ctx, target.files, ref.name))
+            ids = self._exports.find(ctx, target.files, ref.name)
+            if not ids and scope.language in TABLE_LANGUAGES:  # the table the module returns
+                ids = table_members(ctx, self._scopes, target.files, ref.name)
+            return _exact(ids)
         if isinstance(target, ClassTarget):
             member = self._member(ctx, target, ref.name, depth)
             if member is None and ref.kind == "calls":  # `self.undefined(...)`: a class held
@@ -271,7 +305,8 @@ class Resolver(MemberLookups):
             return member
         if scope.language == "python" and (ref.kind == "references" or ref.name in BUILTIN_MEMBERS):
             return None  # a use (not a call), or a builtin type's method, on an unknown receiver
-        return self._by_name(ctx, scope, ref.name, members=True)
+        found = self._unknown_head(ctx, scope, ref) if target is None else None
+        return found or self._by_name(ctx, scope, ref.name, members=True)
 
     def _head(self, ctx: Lookup, scope: FileScope, scope_id: str, head: str, depth: int) -> Target:
         if head in SELF_WORDS or head in SUPER_WORDS:
@@ -302,6 +337,8 @@ class Resolver(MemberLookups):
                     return self._module_variable(ctx, binding.files, name, depth)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
             ids = self._siblings.find(ctx, scope, head, head)
+        if not ids and scope.language in FIELD_LANGUAGES:  # a field of the class around
+            return self._field(ctx, scope, scope_id, head, depth)
         target = self._class_of(ids)
         if target is None and len(ids) == 1 and self._is_value(ids[0]):
             return self._module_variable(ctx, (file_of(ids[0]),), head, depth)
@@ -310,20 +347,6 @@ class Resolver(MemberLookups):
     def _is_value(self, node_id: str) -> bool:
         """Whether a symbol is a variable or constant (what it holds is its value)."""
         return self._scopes[file_of(node_id)].symbols[node_id].kind in VALUE_KINDS
-
-    def _declaring_class(self, ctx: Lookup, scope: FileScope, scope_id: str) -> str | None:
-        """The class a method defined out of line (C++ `Shape::area` in a .cpp) belongs
-        to, as a file it includes declares it."""
-        symbol = scope.symbols.get(scope_id)
-        if symbol is None or not symbol.container or scope.language not in DECLARING_LANGUAGES:
-            return None
-        qual = ".".join(symbol.container)
-        for path in scope.visible_files:
-            other = self._scopes[path]
-            for node_id in defined(ctx, other, qual, symbol.container[-1]):
-                if other.is_class(node_id):
-                    return node_id
-        return None
 
     def _local_value(
         self, ctx: Lookup, scope: FileScope, where: str, head: str, depth: int
@@ -347,42 +370,6 @@ class Resolver(MemberLookups):
             else:
                 self._locals[key] = (target, frozenset(inner.consulted))
         return target
-
-    def _step(self, ctx: Lookup, target: Target, segment: str, depth: int) -> Target:
-        if isinstance(target, ModuleTarget) and not target.files:
-            return target  # inside a module that is not ours
-        if segment.endswith(ELEMENT):  # `r.middlewares[i].run`: one of what it holds
-            held = self._step(ctx, target, segment[: -len(ELEMENT)], depth)
-            return held.of if isinstance(held, ElementsTarget) else None
-        if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
-            name = segment[: -len(CALLED)]
-            if isinstance(target, ClassTarget):
-                return self._result(ctx, self._member(ctx, target, name, depth), depth)
-            if isinstance(target, ModuleTarget) and target.files:
-                return self._result(ctx, _exact(self._exports.find(ctx, target.files, name)), depth)
-            return None
-        if isinstance(target, ModuleTarget):
-            if not target.files:
-                return target
-            ids = self._exports.find(ctx, target.files, segment)
-            if ids:
-                return self._class_of(ids)
-            submodule = self._submodule(ctx, target.files[0], segment)
-            return submodule or self._module_variable(ctx, target.files, segment, depth)
-        if isinstance(target, ClassTarget):  # a nested class, a property's value, an attribute
-            member = self._member(ctx, ClassTarget(target.node_id), segment, depth)
-            found = self._result(ctx, member, depth) if member is not None else None
-            return found or self._attribute(ctx, target.node_id, segment, depth)
-        return None
-
-    def _submodule(self, ctx: Lookup, package_file: str, segment: str) -> Target:
-        ctx.consulted.add(segment)
-        directory = package_file.rsplit("/", 1)[0] if "/" in package_file else ""
-        prefix = f"{directory}/" if directory else ""
-        for candidate in (f"{prefix}{segment}.py", f"{prefix}{segment}/__init__.py"):
-            if candidate in self._scopes:
-                return ModuleTarget((candidate,))
-        return None
 
     def _by_name(
         self, ctx: Lookup, scope: FileScope, name: str, *, members: bool

@@ -28,15 +28,20 @@ from map.model import (
     Import,
     Reference,
     Symbol,
+    SymbolForm,
     SymbolKind,
 )
 
+MACRO_CALLS = frozenset({"calls", "values"})
+"""What a macro's body does with a function that a use of the macro does too."""
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 MAX_INCLUDE_DEPTH = 8
 HEAD_BINDING_LANGUAGES = frozenset({"python"})
-UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go"})
+UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go", "php", "rust"})
 """Languages whose class members are not in scope unqualified inside the class (Python's
-class body, a Go method's receiver type): only through `self` or a receiver."""
+class body, a Go method's receiver type, a PHP class, a Rust `impl`): only through
+`self`/`$this`/`Self::` or a receiver (a PHP `unlink($path)` in a method `unlink` is the
+builtin, a Rust `new()` in an `impl` a free function)."""
 FLAT_LANGUAGES = frozenset({"go"})
 """Languages whose bare names are looked up at the top level only (Go: no function
 nests a named one, and a method is reached through its receiver, even in its file)."""
@@ -76,6 +81,8 @@ class Declared:
     container: tuple[str, ...]
     declaration: bool = False
     """Declared here, defined elsewhere (map.model.Symbol.declaration)."""
+    form: SymbolForm | None = None
+    """A C or C++ `static` function or function-like `macro` (map.model.Symbol.form)."""
 
 
 @dataclass(slots=True)
@@ -99,6 +106,8 @@ class FileScope:
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
     assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""
+    expansions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A C or C++ function-like macro (node ID) -> the names its body calls."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_attribute: dict[tuple[str, str], tuple[Assignment, ...]] | None = None
@@ -225,8 +234,20 @@ def declared(symbols: Iterable[Symbol]) -> dict[str, Declared]:
     found: dict[str, Declared] = {}
     for s in symbols:
         container = containers.setdefault(s.container, s.container)
-        found[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration)
+        found[s.node_id] = Declared(s.name, s.qualname, s.kind, container, s.declaration, s.form)
     return found
+
+
+def expansions(extract: FileExtract) -> dict[str, tuple[str, ...]]:
+    """The names each function-like macro of a file calls in its body, by node ID."""
+    macros = {s.node_id for s in extract.symbols if s.form == "macro"}
+    if not macros:
+        return {}
+    called: defaultdict[str, dict[str, None]] = defaultdict(dict)
+    for ref in extract.references:
+        if ref.scope in macros and ref.kind in MACRO_CALLS and ref.qualifier is None:
+            called[ref.scope][ref.name] = None
+    return {macro: tuple(names) for macro, names in called.items()}
 
 
 def new_scope(extract: FileExtract) -> FileScope:
@@ -247,6 +268,7 @@ def new_scope(extract: FileExtract) -> FileScope:
         imports=extract.imports,
         bases={c: tuple(refs) for c, refs in bases.items()},
         assigned=Assigned(extract.assignments),
+        expansions=expansions(extract),
     )
 
 

@@ -14,6 +14,7 @@ lines differ from the truth's.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -29,6 +30,7 @@ from bridge.context import AppContext
 from bridge.contract.errors import ToolError
 from bridge.tools import mapgraph
 from lsp.errors import LspError
+from lsp.model import Location
 from map.live.codemap import CodeMap
 
 COMMON_NAMES = frozenset(
@@ -42,7 +44,10 @@ EXTENSIONS = {
     "python": (".py",),
     "c": (".c", ".h"),
     "typescript": (".ts", ".tsx", ".js"),
+    "rust": (".rs",),
 }
+C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
+"""Where a function taken as a value, and a macro's body, are counted apart (C, C++)."""
 BUDGET = 50_000
 _FIXTURE = "a pytest fixture (conftest.py) gives it; ty does not type fixtures"
 _WIN32 = "code for `sys.platform == 'win32'`: ty checks for this host's platform and skips it"
@@ -92,6 +97,7 @@ SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
 """Call lines the live server leaves out and the map lists, read by hand: (project
 name, the node ID) -> {(path, line): why the server is wrong}. `grade` counts them in
 the truth and says how many (`Graded.server_wrong`)."""
+_DIRECTIVE = re.compile(r"\s*#\s*(ifndef|ifdef|if|endif)\b\s*(\w*)")
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,21 @@ class Graded:
     completeness: str
     unresolved: int
     error: str | None = None
+    confirmed: int = 0
+    """Call lines the server's call hierarchy left out and its own go-to-definition at
+    the call confirms (in `truth`)."""
+    in_macros: int = 0
+    """Call lines in the bodies of C macros the map lists and a call hierarchy never
+    does (a macro body is no call until expanded): left out of `listed`."""
+    inactive: int = 0
+    """Lines of C the map lists and the truth does not, where the server's go-to-definition
+    finds nothing inside a preprocessor conditional (code its configuration leaves out),
+    or that reach the symbol through a macro in a file its index does not cover (not
+    in compile_commands.json) or where it cannot resolve the macro: left out of
+    `listed`."""
+    as_values: int = 0
+    """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
+    as a value (a function pointer) and not called: left out of `listed`."""
     server_wrong: frozenset[tuple[str, int]] = frozenset()
     """Call lines the server left out wrongly (`SERVER_WRONG`), counted in `truth`."""
 
@@ -200,6 +221,46 @@ async def grade(
         (n["nodeId"].partition("#")[0], line) for n in data["neighbors"] for line in n["at"]
     )
     truth = frozenset(place for place in truth if not place[0].startswith("/"))
+    macros = frozenset(
+        (n["nodeId"].partition("#")[0], line)
+        for n in data["neighbors"]
+        if _is_macro(app.root, code_map.node(n["nodeId"]))
+        for line in n["at"]
+    )
+    listed -= macros
+    values = frozenset(
+        p
+        for p in listed - truth
+        if p[0].endswith(C_FILES) and not _called_at(app.root, details["name"], p)
+    )
+    listed -= values
+    seen = {place: await _definitions_at(app, details["name"], place) for place in listed - truth}
+    home = (details["path"], details["selection"].start_line + 1)
+    prototype = re.compile(rf"(?<![\w$]){re.escape(details['name'])}\s*\(.*\)\s*;")
+    confirmed = frozenset(
+        place
+        for place, targets in seen.items()
+        if any((t.path, t.line) == home or prototype.search(t.text) for t in targets or ())
+    )
+    inactive = frozenset(
+        place
+        for place, targets in seen.items()
+        if targets == [] and place[0].endswith(C_FILES) and _conditional(app.root, place)
+    )
+    indexed = _compiled(app.root)
+    unread = frozenset(  # a call through a macro, where the server's index cannot see it
+        [
+            place
+            for place, targets in seen.items()
+            if targets is None
+            and place[0].endswith(C_FILES)
+            and (
+                (indexed is not None and place[0] not in indexed)
+                or await _definitions_at(app, None, place) == []
+            )
+        ]
+    )
+    listed -= inactive | unread
     wrong = next(
         (
             lines
@@ -208,6 +269,7 @@ async def grade(
         ),
         {},
     )
+    truth |= confirmed
     corrected = frozenset(place for place in wrong if place in listed and place not in truth)
     return Graded(
         node_id,
@@ -217,7 +279,83 @@ async def grade(
         data["completeness"],
         data.get("unresolvedCount", 0),
         server_wrong=corrected,
+        confirmed=len(confirmed),
+        in_macros=len(macros),
+        as_values=len(values),
+        inactive=len(inactive | unread),
     )
+
+
+def _called_at(root: Path, name: str, place: tuple[str, int]) -> bool:
+    """Whether the line at `place` calls `name` (`name(`, or through a macro that does
+    not name it) rather than take it as a value (`.close = redisNetClose,`), which a
+    call hierarchy may not list."""
+    lines = (root / place[0]).read_text(errors="replace").splitlines()
+    text = lines[place[1] - 1] if place[1] <= len(lines) else ""
+    named = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
+    return not named or re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text) is not None
+
+
+def _is_macro(root: Path, caller: Any) -> bool:
+    """Whether a caller the map lists (its details) is a C function-like macro."""
+    path = caller["path"]
+    if caller["kind"] == "file" or not path.endswith(C_FILES):
+        return False
+    lines = (root / path).read_text(errors="replace").splitlines()
+    first = caller["lines"][0] - 1
+    return first < len(lines) and lines[first].lstrip().startswith("#")
+
+
+async def _definitions_at(
+    app: AppContext, name: str | None, place: tuple[str, int]
+) -> list[Location] | None:
+    """The server's go-to-definition on the call of `name` (None: of the line's first
+    call, a macro's when the line reaches the symbol through one) at `place` (a call
+    line its call hierarchy left out); None when the line has no such call or the
+    server failed."""
+    path, line = place
+    lines = (app.root / path).read_text(errors="replace").splitlines()
+    text = lines[line - 1] if line <= len(lines) else ""
+    called = r"[A-Za-z_]\w*" if name is None else re.escape(name)
+    found = re.search(rf"(?<![\w$]){called}\s*\(", text)
+    if found is None:
+        return None
+    try:
+        return await app.live.definition(path, line - 1, found.start())
+    except (LspError, ToolError):
+        return None
+
+
+def _compiled(root: Path) -> frozenset[str] | None:
+    """The source files the project's compile_commands.json names (clangd's background
+    index covers those and the headers they include); None without one."""
+    listed = root / "compile_commands.json"
+    if not listed.is_file():
+        return None
+    commands = json.loads(listed.read_text())
+    files = (Path(c["directory"], c["file"]).resolve() for c in commands)
+    return frozenset(str(f.relative_to(root)) for f in files if f.is_relative_to(root))
+
+
+def _conditional(root: Path, place: tuple[str, int]) -> bool:
+    """Whether the line at `place` sits inside a preprocessor conditional (`#if`,
+    `#ifdef`, `#ifndef`; a header's include guard aside)."""
+    lines = (root / place[0]).read_text(errors="replace").splitlines()
+    depth = 0
+    guard = None
+    for number, text in enumerate(lines[: place[1] - 1]):
+        directive = _DIRECTIVE.match(text)
+        if directive is None:
+            continue
+        if directive[1].startswith("if"):
+            depth += 1
+            follows = lines[number + 1].split() if number + 1 < len(lines) else []
+            name = directive[2] if directive[1] == "ifndef" else None
+            if guard is None and depth == 1 and name and follows[-1:] == [name]:
+                guard = depth
+        elif directive[1] == "endif":
+            depth -= 1
+    return depth > (1 if guard else 0)
 
 
 def _property(file: Path, details: Any) -> bool:

@@ -92,8 +92,8 @@ EDGES = {
     ],
     "lua": [
         ("lua/shop/checkout.lua", "lua/shop/cart.lua", "imports", 1.0),
-        # a required module's table is not followed: its functions are found by name
-        ("lua/shop/checkout.lua#Checkout.pay", "lua/shop/cart.lua#Cart.total", "calls", 0.5),
+        # a required module is the table it returns (map.linking.tables)
+        ("lua/shop/checkout.lua#Checkout.pay", "lua/shop/cart.lua#Cart.total", "calls", 1.0),
     ],
     "bash": [
         ("sh/checkout.sh", "sh/lib/cart.sh", "imports", 1.0),

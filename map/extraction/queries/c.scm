@@ -13,6 +13,18 @@
     (function_declarator declarator: (identifier) @name)
     (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
   ]) @def.function
+; a parenthesized name keeps a macro of its name from expanding: `int (lua_gettop) (lua_State *L);`
+(declaration
+  declarator: [
+    (function_declarator declarator: (parenthesized_declarator (identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator declarator: (parenthesized_declarator (identifier) @name)))
+  ]) @def.function
+; ... as the parser reads it after a type macro (`LUA_API void (lua_rotate) (...)`)
+(declaration
+  declarator: (function_declarator
+    declarator: (function_declarator
+      parameters: (parameter_list . (parameter_declaration type: (type_identifier) @name !declarator) .)))) @def.function
 
 (struct_specifier name: (type_identifier) @name body: (_)) @def.struct
 (union_specifier name: (type_identifier) @name body: (_)) @def.struct

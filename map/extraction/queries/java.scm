@@ -35,5 +35,25 @@
 (scoped_type_identifier (_) @qualifier . (type_identifier) @name .) @ref.references
 (type_parameter (type_identifier) @skip)
 
+; typed parameters, locals and fields hold an instance of their type: `Store store`,
+; `List<String> xs` (java.util's: not ours); `var c = new Cache()` a Cache
+(formal_parameter type: (_) @value name: (identifier) @name) @assign.type
+(local_variable_declaration
+  type: (_) @value
+  declarator: (variable_declarator name: (identifier) @name)
+  (#not-eq? @value "var")) @assign.type
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @name
+    value: (object_creation_expression type: (_) @value))) @assign.call
+(field_declaration type: (_) @value declarator: (variable_declarator name: (identifier) @name)) @assign.type
+(enhanced_for_statement type: (_) @value name: (identifier) @name (#not-eq? @value "var")) @assign.type
+(formal_parameter name: (identifier) @name) @assign.other
+(catch_formal_parameter name: (identifier) @name) @assign.other
+(enhanced_for_statement name: (identifier) @name) @assign.other
+(lambda_expression parameters: (identifier) @name) @assign.other
+(inferred_parameters (identifier) @name) @assign.other
+(variable_declarator name: (identifier) @name) @assign.other
+
 (line_comment) @comment
 (block_comment) @comment

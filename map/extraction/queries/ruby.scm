@@ -38,6 +38,18 @@
   method: (identifier) @_new
   (#eq? @_new "new")) @ref.calls
 
+; a method called without arguments or parentheses (`warn "up" if ping`): a bare name
+; in a value's place, a use of the method unless a local of that name holds it
+(body_statement (identifier) @name @ref.values)
+(parenthesized_statements (identifier) @name @ref.values)
+(_ condition: (identifier) @name) @ref.values
+(binary left: (identifier) @name) @ref.values
+(binary right: (identifier) @name) @ref.values
+(unary operand: (identifier) @name) @ref.values
+(argument_list (identifier) @name @ref.values)
+(assignment right: (identifier) @name) @ref.values
+(operator_assignment right: (identifier) @name) @ref.values
+
 (superclass (constant) @name @ref.inherits)
 (superclass (scope_resolution scope: (_) @qualifier name: (constant) @name) @ref.inherits)
 

@@ -45,5 +45,19 @@
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @name) @ref.references
 (type_parameter name: (type_identifier) @skip)
 
+; typed parameters, locals and struct fields hold an instance of their type (`c: &Config`,
+; `items: HashMap<..>`: std's, not ours); `let c = Config::new()` a Config
+(parameter pattern: (identifier) @name type: (_) @value) @assign.type
+(let_declaration pattern: (identifier) @name type: (_) @value) @assign.type
+(let_declaration
+  pattern: (identifier) @name
+  value: (call_expression
+    function: (scoped_identifier path: (_) @value name: (identifier) @_made))
+  (#match? @_made "^(new|default|from|with_[a-z_]+)$")) @assign.call
+(field_declaration name: (field_identifier) @name type: (_) @value) @assign.type
+(parameter pattern: (identifier) @name) @assign.other
+(let_declaration pattern: (identifier) @name) @assign.other
+(closure_parameters (identifier) @name) @assign.other
+
 (line_comment) @comment
 (block_comment) @comment

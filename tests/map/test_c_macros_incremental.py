@@ -1,0 +1,50 @@
+"""C links through function-like macros, `static` functions and alternatives under
+`#if` keep equal to a fresh build edit by edit (the linker re-resolves a call when
+a macro's body, a static or a definition it consulted moves)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from map.extraction.extract import extract_file
+from map.linking.layout import Layout
+from map.linking.link_input import Change
+from tests.bridge.test_map_c_callers import C
+from tests.map.graph_state import graph_state
+from tests.map.test_declarations import _details, _link
+
+HEADER = "include/check.h"
+EDITS: list[tuple[str, str | None, str]] = [
+    (
+        HEADER,
+        C[HEADER].replace("check_equal((long)(a)", 'fail_at("eq", (line)); check_equal((long)(a)'),
+        "a macro's body calls one more function",
+    ),
+    (HEADER, C[HEADER].replace("#define CHECK_EQ(a, b)", "#define CHECK_IS(a, b)"), "renamed"),
+    ("src/other.c", "int other(void) { return report(1); }\n", "a file's static removed"),
+    ("src/math.c", None, "the file defining the header's prototype deleted"),
+    ("src/check.c", C["src/check.c"].replace("int check_equal(", "int check_same("), "renamed"),
+    ("src/stack.c", C["src/stack.c"].replace("#else\n", "#endif\n#ifdef NDEBUG\n"), "re-guarded"),
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_c_edits_link_like_a_fresh_build(seed: int) -> None:
+    sources = dict(C)
+    graph, linker = _link(sources)
+    edits = list(EDITS) if seed == 1 else random.Random(seed).sample(EDITS, len(EDITS))
+    for path, text, what in edits:
+        old = linker.extracts.get(path)
+        change: Change
+        if text is None:
+            sources.pop(path, None)
+            change = (old, None)
+        else:
+            sources[path] = text
+            change = (old, extract_file(path, text.encode()))
+        linker.apply({path: change}, Layout())
+        fresh, fresh_linker = _link(sources)
+        assert graph_state(graph) == graph_state(fresh), what
+        assert _details(linker) == _details(fresh_linker), what
