@@ -103,10 +103,26 @@ class LivePool:
     def still_loading(self, path: str) -> bool:
         """True when the server for `path` is running but still loading the
         workspace, so an answer it just gave may be incomplete."""
+        session = self._made(path)
+        return session is not None and session.loading
+
+    def pulls_diagnostics(self, path: str) -> bool:
+        """True when the running server for `path` answers `textDocument/diagnostic`
+        itself, for many files at once (a check cheap per file); False while it is
+        not running, when it only publishes, or when it is asked through tsserver
+        one file at a time."""
+        session = self._made(path)
+        return (
+            session is not None
+            and not session.spec.pull_through_tsserver
+            and session.supports(types.TEXT_DOCUMENT_DIAGNOSTIC)
+        )
+
+    def _made(self, path: str) -> ServerSession | None:
+        """The session serving `path`, if one was made (it may not be running)."""
         language = self.catalog.language_of(path)
         spec = None if language is None else self.catalog.server_for_language(language)
-        session = None if spec is None else self._sessions.get(spec.name)
-        return session is not None and session.loading
+        return None if spec is None else self._sessions.get(spec.name)
 
     def workspace_problems(self, path: str) -> list[WorkspaceProblem]:
         """What keeps the server for `path` from answering in full (Go modules

@@ -145,6 +145,11 @@ class ServerSession:
         """How many times the server was started again after the first start."""
         return max(0, self._starts - 1)
 
+    def supports(self, method: str) -> bool:
+        """Whether the running server announced `method` (False while none runs)."""
+        conn = self._connection
+        return conn is not None and conn.alive and conn.supports(method)
+
     def open_documents(self) -> list[Path]:
         """The documents the server has open, least recently queried first."""
         return self._documents.paths()
