@@ -88,6 +88,9 @@ class Documents:
         self._language_ids = language_ids
         self._limit = max(1, limit)
         self._open: OrderedDict[Path, OpenDocument] = OrderedDict()
+        self._overlaid: set[Path] = set()
+        """Documents sent with a text not the disk's: never closed to make room (the
+        server would read the disk in their place) until `refresh`."""
 
     def __len__(self) -> int:
         return len(self._open)
@@ -128,8 +131,8 @@ class Documents:
         )
         self._open[path] = doc
         _send_open(sink, doc.uri, doc.language_id, doc.version, doc.text)
-        while len(self._open) > self._limit:
-            oldest = next(iter(self._open))
+        room = [p for p in self._open if p not in self._overlaid][:-1]
+        for oldest in room[: max(0, len(self._open) - self._limit)]:
             self._close(oldest, sink)
         return doc
 
@@ -169,6 +172,7 @@ class Documents:
         """Send the open document `path` with `text` in place of the disk's, until the
         next `refresh` sends the disk again (its stamp no longer vouches for it)."""
         doc = self._open[path]
+        self._overlaid.add(path)
         doc.version += 1
         doc.digest, doc.seen_ns = "", 0
         doc.text, doc.line_count = text, len(text.splitlines())
@@ -185,6 +189,7 @@ class Documents:
 
     def refresh(self, sink: DocumentSink) -> None:
         """Bring every open document up to date with the disk; close the vanished."""
+        self._overlaid.clear()
         for path, doc in list(self._open.items()):
             stamp, seen_ns = _stat(path)
             if stamp is None:
@@ -230,6 +235,7 @@ class Documents:
         _send_change(sink, doc.uri, doc.version, doc.text)
 
     def _close(self, path: Path, sink: DocumentSink) -> None:
+        self._overlaid.discard(path)
         doc = self._open.pop(path, None)
         if doc is not None:
             _send_close(sink, doc.uri)

@@ -13,8 +13,9 @@ from tests.bridge.mcp_session import call, serve
 from tests.bridge.test_diagnostics import BREAKING, SCENARIO_TIMEOUT_S, _errors, _repo
 from tests.conftest import require_binary
 
-USERS = 60
-"""More user files than the cap for servers waited for one file at a time (40)."""
+USERS = 70
+"""More user files than the cap for servers waited for one file at a time (40), and
+than the documents a server keeps open (64): each must still be open when asked."""
 
 
 def test_every_user_of_a_changed_function_is_checked_when_the_server_answers_pulls(
