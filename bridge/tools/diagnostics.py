@@ -99,7 +99,7 @@ async def nav_diagnostics(
         scope = ChangeScope([asked], [], diff)
     else:
         scope = await change_scope(app, since)
-    wanted, capped = await _within_caps(app, scope.files)
+    wanted, capped = await within_caps(app, scope.files)
     within = app.live_settings.cold_start_deadline
 
     async def one(file: str) -> DiagnosticsReport | tuple[NotCheckedReason, str]:
@@ -114,9 +114,12 @@ async def nav_diagnostics(
                 raise
             return "server_error", str(exc)
 
-    if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
-        await app.live.sync([f.path for f in wanted])
-    answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
+    answers: dict[ToCheck, DiagnosticsReport | tuple[NotCheckedReason, str]] = {}
+    for start in range(0, len(wanted), app.live.batch):  # each file still open when asked
+        batch = wanted[start : start + app.live.batch]
+        if len(batch) > 1:  # every file sent first: a server cancels a pull when a file opens
+            await app.live.sync([f.path for f in batch])
+        answers.update(zip(batch, await asyncio.gather(*(one(f.path) for f in batch)), strict=True))
     reports = {f: a for f, a in answers.items() if not isinstance(a, tuple)}
     left = {f: a for f, a in answers.items() if isinstance(a, tuple)}
     loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
@@ -160,7 +163,7 @@ def _rank(item: tuple[Diagnostic, DiagnosticChange]) -> tuple[int, int, str, int
     return (_RANK.get(d.severity, 4), _CHANGE_RANK[change], d.path, d.line, d.column)
 
 
-async def _within_caps(
+async def within_caps(
     app: AppContext, files: list[ToCheck]
 ) -> tuple[list[ToCheck], list[tuple[ToCheck, int]]]:
     """The files to check, in order, within the cap of their server's kind (MAX_FILES,
