@@ -117,7 +117,11 @@ class ServerSession:
         self._root = root
         self._executable = executable
         self._settings = settings
-        self._documents = Documents(spec.language_ids, settings.max_open_documents)
+        self._documents = Documents(
+            spec.language_ids,
+            settings.max_open_documents,
+            touch_with_new_text=spec.touch_with_new_text,
+        )
         self._disk = DiskSync(spec, root, self._documents)
         self._connection: Connection | None = None
         self._lock = asyncio.Lock()

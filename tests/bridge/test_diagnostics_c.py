@@ -5,9 +5,19 @@ another header are checked too."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
-from tests.bridge.test_diagnostics import CASES, _checked, _diagnose_change, _errors, _repo
+from tests.bridge.mcp_session import call, serve
+from tests.bridge.test_diagnostics import (
+    CASES,
+    SCENARIO_TIMEOUT_S,
+    _checked,
+    _diagnose_change,
+    _errors,
+    _repo,
+)
 from tests.conftest import require_binary
 from tests.lsp.conftest import line_of
 
@@ -42,4 +52,32 @@ def test_a_changed_prototype_breaks_callers_seen_through_other_headers_as_new(
         data
     )
     assert data["baseline"]["missing"] == []
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_files_a_change_leaves_clean_are_settled_though_clangd_has_nothing_new(
+    tmp_path: Path,
+) -> None:
+    """clangd publishes nothing for a file sent again unchanged whose headers did not
+    change: such a file in the scope is settled all the same, not waited for in vain."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("src/geometry.c", repo.read("src/geometry.c") + "\nint unused(void) { return 0; }\n")
+    repo.commit("a function to rename")
+    repo.write("src/other.c", "int unused(void);\n\nint twice(void) { return 2 * unused(); }\n")
+    repo.commit("a user of it")
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            await call(client, "nav_diagnostics", path="src/other.c")  # open, published
+            geometry = repo.read("src/geometry.c")
+            repo.write("src/geometry.c", geometry.replace("int unused(", "int spare("))
+            answer = await call(client, "nav_diagnostics")
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    data = asyncio.run(scenario())
+    assert "src/other.c" in {path for path, _, _ in _checked(data)}, data["files"]
+    assert {f["settled"] for f in data["files"]} == {True}, data["files"]
     assert data["completeness"] == "complete", data["completenessReasons"]

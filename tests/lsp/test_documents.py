@@ -165,6 +165,22 @@ def test_an_overlaid_document_is_never_closed_to_make_room_until_refreshed(
     assert ("close", "a.py", None, None) in sink.take()
 
 
+def test_a_touch_for_a_server_that_needs_new_text_adds_a_blank_line_until_the_next_sync(
+    tmp_path: Path, sink: Recorder
+) -> None:
+    path = tmp_path / "a.c"
+    path.write_text("int x;\n", encoding="utf-8")
+    docs = Documents({".c": "c"}, 64, touch_with_new_text=True)
+    docs.current(path, sink)
+    docs.touch(path, sink)
+    docs.current(path, sink)
+    assert sink.take() == [
+        ("open", "a.c", 1, "int x;\n"),
+        ("change", "a.c", 2, "int x;\n\n"),
+        ("change", "a.c", 3, "int x;\n"),
+    ]
+
+
 def test_replay_opens_everything_again_from_the_disk(tmp_path: Path, sink: Recorder) -> None:
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("a = 1\n", encoding="utf-8")
