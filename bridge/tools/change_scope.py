@@ -19,7 +19,7 @@ the one it is listed with):
                           verdict partial: uses it could not tie to a
                           definition), so the live references widen the set
     imports_changed_file  a file importing a changed file (the map's imports
-                          edges; a C or C++ header's includers through the
+                          edges; a C or C++ file's includers through the
                           headers including it too): a change of a type or a
                           signature can break it without a call the map could
                           see (a structural type, an inferred one, a
@@ -53,10 +53,11 @@ MAX_NAMES = 10
 """Old names of removed, renamed or moved symbols searched for in one answer."""
 GONE = frozenset({"removed", "renamed", "moved"})
 """The symbol changes whose old node ID left the map."""
-HEADERS = frozenset({".h", ".hh", ".hpp", ".hxx"})
-HEADER_DEPTH = 6
-"""A C or C++ header's includers are followed this many hops: a file sees the header
-through the headers it includes (zlib's inflate.c through zutil.h)."""
+INCLUDE_DEPTH = 6
+"""A C or C++ file's includers are followed this many hops: a file sees a header
+through the headers it includes (zlib's inflate.c sees zlib.h through zutil.h), and
+a source file included as a header (cJSON's tests include ../cJSON.c through
+common.h) is seen the same way."""
 _ORDER = {why: rank for rank, why in enumerate(get_args(CheckedFor))}
 
 
@@ -123,7 +124,7 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
         now = file.new_path or old
         if file.kind == "deleted" or not change.code_map.has_node(now):
             continue
-        depth = HEADER_DEPTH if PurePosixPath(now).suffix in HEADERS else 1
+        depth = INCLUDE_DEPTH if app.catalog.language_of(now) in ("c", "cpp") else 1
         for user in change.code_map.neighbors(now, "in", ["imports"], depth):
             add(user.node_id.partition("#")[0], "imports_changed_file")
         if app.catalog.language_of(now) == "go":

@@ -81,3 +81,19 @@ def test_files_a_change_leaves_clean_are_settled_though_clangd_has_nothing_new(
     assert "src/other.c" in {path for path, _, _ in _checked(data)}, data["files"]
     assert {f["settled"] for f in data["files"]} == {True}, data["files"]
     assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_a_source_file_included_through_a_header_has_its_includers_checked(
+    tmp_path: Path,
+) -> None:
+    """cJSON's tests include ../cJSON.c through common.h: they see its definitions."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("include/bundle.h", '#include "../src/geometry.c"\n')
+    repo.write("src/bundled.c", '#include "bundle.h"\n\nint four(void) { return 4; }\n')
+    repo.commit("a file including geometry.c through a header")
+    geometry = repo.read("src/geometry.c")
+    repo.write("src/geometry.c", geometry.replace("return v * v;", "return v * v * 1;"))
+    data = _diagnose_change(repo)
+    assert ("src/bundled.c", "imports_changed_file", []) in _checked(data), data["files"]
