@@ -118,7 +118,8 @@ async def nav_diagnostics(
     for start in range(0, len(wanted), app.live.batch):  # each file still open when asked
         batch = wanted[start : start + app.live.batch]
         if len(batch) > 1:  # every file sent first: a server cancels a pull when a file opens
-            await app.live.sync([f.path for f in batch])
+            with contextlib.suppress(LspError):  # each file's own query says it again
+                await app.live.sync([f.path for f in batch])
         answers.update(zip(batch, await asyncio.gather(*(one(f.path) for f in batch)), strict=True))
     reports = {f: a for f, a in answers.items() if not isinstance(a, tuple)}
     left = {f: a for f, a in answers.items() if isinstance(a, tuple)}
