@@ -124,8 +124,7 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
         now = file.new_path or old
         if file.kind == "deleted" or not change.code_map.has_node(now):
             continue
-        depth = INCLUDE_DEPTH if app.catalog.language_of(now) in ("c", "cpp") else 1
-        for user in change.code_map.neighbors(now, "in", ["imports"], depth):
+        for user in change.code_map.neighbors(now, "in", ["imports"], import_depth(app, now, 1)):
             add(user.node_id.partition("#")[0], "imports_changed_file")
         if app.catalog.language_of(now) == "go":
             for sibling in sorted(change.code_map.files()):
@@ -134,6 +133,12 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
     files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
     files.sort(key=lambda f: (_ORDER[f.why], f.path))
     return ChangeScope(files, unknown, change.diff)
+
+
+def import_depth(app: AppContext, path: str, depth: int) -> int:
+    """How many hops of imports edges to follow to the files importing `path`: `depth`,
+    or INCLUDE_DEPTH for a C or C++ file."""
+    return INCLUDE_DEPTH if app.catalog.language_of(path) in ("c", "cpp") else depth
 
 
 def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:

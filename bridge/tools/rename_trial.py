@@ -3,8 +3,9 @@
 The edits are sent to the servers in place of the files' content on disk
 (`LivePool.diagnostics_as_if`, as a diagnostics baseline is), and the errors
 of the edited files and of the files importing them (the map's imports edges,
-up to IMPORT_DEPTH hops) are compared with those the same files have now: an
-error the rename would add is a site it leaves broken, whether or not it
+up to IMPORT_DEPTH hops; a C or C++ file's includers through other headers)
+are compared with those the same files have now: an error the rename would
+add is a site it leaves broken, whether or not it
 names the symbol (a class that stood for a Protocol through the renamed
 method, a use of a type whose member was renamed, the cascade that follows).
 Errors are compared by file, severity, code, message and line text, with the
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from bridge.context import AppContext
 from bridge.contract.change_shapes import NotRenamed, RenameTrial, UntriedFile
-from bridge.tools.change_scope import ToCheck
+from bridge.tools.change_scope import ToCheck, import_depth
 from bridge.tools.diagnostics import within_caps
 from lsp import LspError
 from map import MapError
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from lsp import Diagnostic, DiagnosticsReport
 
 IMPORT_DEPTH = 2
-"""Hops along imports edges from an edited file (a re-exporting module counts one)."""
+"""Hops along imports edges from an edited file (a re-exporting module counts one; a
+C or C++ file's includers are followed as `nav_diagnostics` follows them)."""
 
 _Key = tuple[str, str, str | None, str, str]
 
@@ -99,7 +101,8 @@ async def _scope(app: AppContext, edited: list[str]) -> list[ToCheck]:
         for path in edited:
             if not code_map.has_node(path):
                 continue
-            for user in code_map.neighbors(path, "in", ["imports"], IMPORT_DEPTH):
+            depth = import_depth(app, path, IMPORT_DEPTH)
+            for user in code_map.neighbors(path, "in", ["imports"], depth):
                 file = user.node_id.partition("#")[0]
                 if app.catalog.language_of(file) is not None:
                     found.setdefault(file, ToCheck(file, "imports_changed_file"))
