@@ -9,6 +9,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from bridge.context import AppContext
+from bridge.tools.rename_trial import try_rename
 from tests.bridge.mcp_session import call, serve
 from tests.bridge.test_diagnostics import (
     CASES,
@@ -97,3 +99,31 @@ def test_a_source_file_included_through_a_header_has_its_includers_checked(
     repo.write("src/geometry.c", geometry.replace("return v * v;", "return v * v * 1;"))
     data = _diagnose_change(repo)
     assert ("src/bundled.c", "imports_changed_file", []) in _checked(data), data["files"]
+
+
+def test_a_renames_trial_reaches_files_including_the_header_through_others(
+    tmp_path: Path,
+) -> None:
+    """The trial of edits to geometry.h finds the error they would add in a file that
+    includes it three headers away (cJSON's tests see cJSON.h through common.h and
+    ../cJSON.c)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("include/a.h", '#include "geometry.h"\n')
+    repo.write("include/b.h", '#include "a.h"\n')
+    repo.write("include/c.h", '#include "b.h"\n')
+    repo.write("src/deep.c", '#include "c.h"\n\nint nine(void) { return square(3); }\n')
+    repo.commit("a file three headers away from geometry.h")
+    edited = repo.read("include/geometry.h").replace("int square(int v);", "int squared(int v);")
+
+    async def scenario() -> list[tuple[str, int]]:
+        app = AppContext(repo.root)
+        try:
+            async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+                trial = await try_rename(app, {"include/geometry.h": edited}, "square", "squared")
+                return [(e.path, e.line) for e in trial.errors]
+        finally:
+            await app.aclose()
+
+    assert ("src/deep.c", 3) in asyncio.run(scenario())
