@@ -1,7 +1,7 @@
 """nav_diagnostics on a C header's change, through a real MCP client and clangd: the
 calls it broke are `new` against the baseline (the header sent as it was at HEAD
-reaches the files including it), and the files that see the header only through
-another header are checked too."""
+reaches the files including it), the files that see the header only through
+another header are checked too, and a rename's trial reaches them as well."""
 
 from __future__ import annotations
 
