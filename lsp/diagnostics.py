@@ -12,13 +12,16 @@ with what is there, flagged not settled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from disk.errors import DiskError
 from disk.paths import relative_posix
 from lsp.errors import ServerRequestError, UnsupportedQueryError
 from lsp.model import DiagnosticsSource
@@ -126,3 +129,29 @@ async def diagnostics_of(
         found = () if published is None else published.current(doc.uri)
         return DiagnosticsReport(shown, "published", convert(root, doc.path, found), settled)
     return DiagnosticsReport(shown, "pull", convert(root, doc.path, found), True)
+
+
+async def held_diagnostics(
+    held: Held,
+    server: ServerSession,
+    wanted: Mapping[str, Path],
+    root: Path,
+    *,
+    within: float,
+    batch: int,
+) -> dict[str, DiagnosticsReport]:
+    """The diagnostics of the files `wanted` (absolute by path) on the held `server`,
+    `batch` files opened at a time so that each is still open when asked (a server
+    answers a closed document with nothing); files that cannot be read are left out."""
+    found: dict[str, DiagnosticsReport] = {}
+    items = list(wanted.items())
+    for start in range(0, len(items), batch):
+        docs: dict[str, OpenDocument] = {}
+        for path, absolute in items[start : start + batch]:
+            with contextlib.suppress(DiskError):
+                docs[path] = await held.sync(absolute)
+        reports = await asyncio.gather(
+            *(diagnostics_of(held, server, d, root, within) for d in docs.values())
+        )
+        found.update(zip(docs, reports, strict=True))
+    return found

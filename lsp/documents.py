@@ -84,10 +84,16 @@ def _snapshot(path: Path, stamp: FileStamp, seen_ns: int) -> _Snapshot:
 class Documents:
     """The open documents of one server, kept equal to the disk."""
 
-    def __init__(self, language_ids: Mapping[str, str], limit: int) -> None:
+    def __init__(
+        self, language_ids: Mapping[str, str], limit: int, *, touch_with_new_text: bool = False
+    ) -> None:
         self._language_ids = language_ids
+        self._touch_with_new_text = touch_with_new_text
         self._limit = max(1, limit)
         self._open: OrderedDict[Path, OpenDocument] = OrderedDict()
+        self._overlaid: set[Path] = set()
+        """Documents sent with a text not the disk's: never closed to make room (the
+        server would read the disk in their place) until `refresh`."""
 
     def __len__(self) -> int:
         return len(self._open)
@@ -128,8 +134,8 @@ class Documents:
         )
         self._open[path] = doc
         _send_open(sink, doc.uri, doc.language_id, doc.version, doc.text)
-        while len(self._open) > self._limit:
-            oldest = next(iter(self._open))
+        room = [p for p in self._open if p not in self._overlaid][:-1]
+        for oldest in room[: max(0, len(self._open) - self._limit)]:
             self._close(oldest, sink)
         return doc
 
@@ -158,10 +164,14 @@ class Documents:
         return uri
 
     def touch(self, path: Path, sink: DocumentSink) -> OpenDocument:
-        """Send the open document `path` again, same text, next version: the server
-        checks it again and publishes its diagnostics for that version."""
+        """Send the open document `path` again, same text (one more blank line at its end
+        for a server that needs new text), next version: the server checks it again and
+        publishes its diagnostics for that version."""
         doc = self._open[path]
         doc.version += 1
+        if self._touch_with_new_text:  # a blank line more; the next sync sends the disk
+            doc.text += "\n"
+            doc.digest, doc.seen_ns = "", 0
         _send_change(sink, doc.uri, doc.version, doc.text)
         return doc
 
@@ -169,6 +179,7 @@ class Documents:
         """Send the open document `path` with `text` in place of the disk's, until the
         next `refresh` sends the disk again (its stamp no longer vouches for it)."""
         doc = self._open[path]
+        self._overlaid.add(path)
         doc.version += 1
         doc.digest, doc.seen_ns = "", 0
         doc.text, doc.line_count = text, len(text.splitlines())
@@ -185,6 +196,7 @@ class Documents:
 
     def refresh(self, sink: DocumentSink) -> None:
         """Bring every open document up to date with the disk; close the vanished."""
+        self._overlaid.clear()
         for path, doc in list(self._open.items()):
             stamp, seen_ns = _stat(path)
             if stamp is None:
@@ -230,6 +242,7 @@ class Documents:
         _send_change(sink, doc.uri, doc.version, doc.text)
 
     def _close(self, path: Path, sink: DocumentSink) -> None:
+        self._overlaid.discard(path)
         doc = self._open.pop(path, None)
         if doc is not None:
             _send_close(sink, doc.uri)

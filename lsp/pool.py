@@ -23,7 +23,7 @@ from disk.paths import resolve_in_root
 from lsp.catalog import Catalog, ServerSpec
 from lsp.compdb import GeneratedDatabase
 from lsp.convert import Converter, LocationResult
-from lsp.diagnostics import DiagnosticsReport, diagnostics_of
+from lsp.diagnostics import DiagnosticsReport, diagnostics_of, held_diagnostics
 from lsp.documents import OpenDocument
 from lsp.edits import FileEdits, file_edits
 from lsp.errors import (
@@ -100,13 +100,35 @@ class LivePool:
             self._sessions[spec.name] = session
         return session
 
+    @property
+    def batch(self) -> int:
+        """How many documents to open together so that each is still open when asked
+        about (half the open-document limit; the rest stay for the overlaid ones)."""
+        return max(1, self.settings.max_open_documents // 2)
+
     def still_loading(self, path: str) -> bool:
         """True when the server for `path` is running but still loading the
         workspace, so an answer it just gave may be incomplete."""
+        session = self._made(path)
+        return session is not None and session.loading
+
+    def pulls_diagnostics(self, path: str) -> bool:
+        """True when the running server for `path` answers `textDocument/diagnostic`
+        itself, for many files at once (a check cheap per file); False while it is
+        not running, when it only publishes, or when it is asked through tsserver
+        one file at a time."""
+        session = self._made(path)
+        return (
+            session is not None
+            and not session.spec.pull_through_tsserver
+            and session.supports(types.TEXT_DOCUMENT_DIAGNOSTIC)
+        )
+
+    def _made(self, path: str) -> ServerSession | None:
+        """The session serving `path`, if one was made (it may not be running)."""
         language = self.catalog.language_of(path)
         spec = None if language is None else self.catalog.server_for_language(language)
-        session = None if spec is None else self._sessions.get(spec.name)
-        return session is not None and session.loading
+        return None if spec is None else self._sessions.get(spec.name)
 
     def workspace_problems(self, path: str) -> list[WorkspaceProblem]:
         """What keeps the server for `path` from answering in full (Go modules
@@ -240,14 +262,11 @@ class LivePool:
         found: dict[str, DiagnosticsReport] = {}
         for session, overlay, wanted in groups.values():
             async with session.overlaid(overlay) as held:
-                docs: dict[str, OpenDocument] = {}
-                for path, absolute in wanted.items():
-                    with contextlib.suppress(DiskError):
-                        docs[path] = await held.sync(absolute)
-                reports = await asyncio.gather(
-                    *(diagnostics_of(held, session, d, self.root, within) for d in docs.values())
+                found.update(
+                    await held_diagnostics(
+                        held, session, wanted, self.root, within=within, batch=self.batch
+                    )
                 )
-                found.update(zip(docs, reports, strict=True))
         return found
 
     async def sync(self, paths: Sequence[str]) -> None:

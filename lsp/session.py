@@ -117,7 +117,11 @@ class ServerSession:
         self._root = root
         self._executable = executable
         self._settings = settings
-        self._documents = Documents(spec.language_ids, settings.max_open_documents)
+        self._documents = Documents(
+            spec.language_ids,
+            settings.max_open_documents,
+            touch_with_new_text=spec.touch_with_new_text,
+        )
         self._disk = DiskSync(spec, root, self._documents)
         self._connection: Connection | None = None
         self._lock = asyncio.Lock()
@@ -144,6 +148,11 @@ class ServerSession:
     def restarts(self) -> int:
         """How many times the server was started again after the first start."""
         return max(0, self._starts - 1)
+
+    def supports(self, method: str) -> bool:
+        """Whether the running server announced `method` (False while none runs)."""
+        conn = self._connection
+        return conn is not None and conn.alive and conn.supports(method)
 
     def open_documents(self) -> list[Path]:
         """The documents the server has open, least recently queried first."""

@@ -203,6 +203,7 @@ NotRenamedWhy = Literal[
     "overload",
     "protocol_use",
     "reexported_as_alias",
+    "error_after_rename",
 ]
 """Why a site a rename leaves counts (see bridge.tools.rename_check)."""
 
@@ -214,6 +215,25 @@ class NotRenamed(TypedDict):
     line: int
     text: str
     why: NotRenamedWhy
+    message: NotRequired[str]
+    """(`error_after_rename`) the error the server gives there with the edits sent."""
+
+
+class UntriedFile(TypedDict):
+    """A file the rename's trial did not check, and why."""
+
+    path: str
+    message: str
+
+
+class RenameTrial(TypedDict):
+    """The rename's edits tried on the live servers before anything is written: the
+    files checked (the edited ones and those importing them), the errors the edits
+    add there (each in `notRenamed`), and the files not checked."""
+
+    checkedFiles: int
+    newErrors: int
+    notChecked: list[UntriedFile]
 
 
 class RenameData(TypedDict):
@@ -229,6 +249,7 @@ class RenameData(TypedDict):
     files: list[RenamedFile]
     completeness: Completeness
     notRenamed: list[NotRenamed]
+    trial: RenameTrial
 
 
 # ----------------------------------------------------------------- map_changes

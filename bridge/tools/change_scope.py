@@ -19,9 +19,11 @@ the one it is listed with):
                           verdict partial: uses it could not tie to a
                           definition), so the live references widen the set
     imports_changed_file  a file importing a changed file (the map's imports
-                          edges): a change of a type or a signature can break
-                          it without a call the map could see (a structural
-                          type, an inferred one)
+                          edges; a C or C++ file's includers through the
+                          headers including it too): a change of a type or a
+                          signature can break it without a call the map could
+                          see (a structural type, an inferred one, a
+                          function's definition beside its prototype)
     same_package          (Go) a file of a changed file's package, which uses
                           its names without importing anything
 
@@ -51,6 +53,11 @@ MAX_NAMES = 10
 """Old names of removed, renamed or moved symbols searched for in one answer."""
 GONE = frozenset({"removed", "renamed", "moved"})
 """The symbol changes whose old node ID left the map."""
+INCLUDE_DEPTH = 6
+"""A C or C++ file's includers are followed this many hops: a file sees a header
+through the headers it includes (zlib's inflate.c sees zlib.h through zutil.h), and
+a source file included as a header (cJSON's tests include ../cJSON.c through
+common.h) is seen the same way."""
 _ORDER = {why: rank for rank, why in enumerate(get_args(CheckedFor))}
 
 
@@ -117,7 +124,7 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
         now = file.new_path or old
         if file.kind == "deleted" or not change.code_map.has_node(now):
             continue
-        for user in change.code_map.neighbors(now, "in", ["imports"], 1):
+        for user in change.code_map.neighbors(now, "in", ["imports"], import_depth(app, now, 1)):
             add(user.node_id.partition("#")[0], "imports_changed_file")
         if app.catalog.language_of(now) == "go":
             for sibling in sorted(change.code_map.files()):
@@ -126,6 +133,12 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
     files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
     files.sort(key=lambda f: (_ORDER[f.why], f.path))
     return ChangeScope(files, unknown, change.diff)
+
+
+def import_depth(app: AppContext, path: str, depth: int) -> int:
+    """How many hops of imports edges to follow to the files importing `path`: `depth`,
+    or INCLUDE_DEPTH for a C or C++ file."""
+    return INCLUDE_DEPTH if app.catalog.language_of(path) in ("c", "cpp") else depth
 
 
 def _unmapped(app: AppContext, change: ChangeSet) -> list[str]:

@@ -16,6 +16,8 @@ not be looked for (`users_unknown`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import Counter
 from typing import TYPE_CHECKING, cast
 
 from bridge.context import AppContext
@@ -33,7 +35,7 @@ from bridge.contract.change_shapes import (
     Severity,
     Since,
 )
-from bridge.contract.envelope import respond
+from bridge.contract.envelope import ranked_lists, respond
 from bridge.contract.errors import ToolError
 from bridge.contract.schema_types import Budget
 from bridge.tools.change_scope import ChangeScope, ToCheck, change_scope
@@ -47,7 +49,10 @@ if TYPE_CHECKING:  # the LSP types load with the first language server, not at s
     from lsp import Diagnostic, DiagnosticsReport
 
 MAX_FILES = 40
-"""Files checked in one answer, changed ones first (the rest are named in `notChecked`)."""
+"""Files checked in one answer, changed ones first (the rest are named in `notChecked`),
+of servers waited for one file at a time (published diagnostics, tsserver)."""
+MAX_PULLED_FILES = 200
+"""The same cap for the files of servers that answer pulls for many files at once."""
 _RANK: dict[str, int] = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
@@ -94,7 +99,7 @@ async def nav_diagnostics(
         scope = ChangeScope([asked], [], diff)
     else:
         scope = await change_scope(app, since)
-    wanted, capped = scope.files[:MAX_FILES], scope.files[MAX_FILES:]
+    wanted, capped = await within_caps(app, scope.files)
     within = app.live_settings.cold_start_deadline
 
     async def one(file: str) -> DiagnosticsReport | tuple[NotCheckedReason, str]:
@@ -109,9 +114,13 @@ async def nav_diagnostics(
                 raise
             return "server_error", str(exc)
 
-    if len(wanted) > 1:  # every file sent first: a server cancels a pull when a file opens
-        await app.live.sync([f.path for f in wanted])
-    answers = dict(zip(wanted, await asyncio.gather(*(one(f.path) for f in wanted)), strict=True))
+    answers: dict[ToCheck, DiagnosticsReport | tuple[NotCheckedReason, str]] = {}
+    for start in range(0, len(wanted), app.live.batch):  # each file still open when asked
+        batch = wanted[start : start + app.live.batch]
+        if len(batch) > 1:  # every file sent first: a server cancels a pull when a file opens
+            with contextlib.suppress(LspError):  # each file's own query says it again
+                await app.live.sync([f.path for f in batch])
+        answers.update(zip(batch, await asyncio.gather(*(one(f.path) for f in batch)), strict=True))
     reports = {f: a for f, a in answers.items() if not isinstance(a, tuple)}
     left = {f: a for f, a in answers.items() if isinstance(a, tuple)}
     loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
@@ -135,13 +144,15 @@ async def nav_diagnostics(
         completenessReasons=reasons,
         files=[_file(f, r, r.path in loading) for f, r in reports.items()],
         notChecked=[_left_out(f, why, m) for f, (why, m) in left.items()]
-        + [_left_out(f, "files_capped", f"over the cap of {MAX_FILES} files") for f in capped],
+        + [_left_out(f, "files_capped", f"over the cap of {cap} files") for f, cap in capped],
         diagnostics=[_item(d, c) for d, c in ranked],
     )
     if reasons:
         codes = ", ".join(r["code"] for r in reasons)
         warnings.append(f"partial answer ({codes}): see data.completenessReasons")
-    return respond(data, budget_tokens=budget_tokens, items_key="diagnostics", warnings=warnings)
+    # the diagnostics are the answer: the lists of files checked and left go first
+    order = ranked_lists(data, "diagnostics", "notChecked", "files")
+    return respond(data, budget_tokens=budget_tokens, ranked=order, warnings=warnings)
 
 
 _CHANGE_RANK: dict[str, int] = {"new": 0, "unknown": 1, "existing": 2}
@@ -151,6 +162,30 @@ def _rank(item: tuple[Diagnostic, DiagnosticChange]) -> tuple[int, int, str, int
     """Errors first, and within each severity the new ones first."""
     d, change = item
     return (_RANK.get(d.severity, 4), _CHANGE_RANK[change], d.path, d.line, d.column)
+
+
+async def within_caps(
+    app: AppContext, files: list[ToCheck]
+) -> tuple[list[ToCheck], list[tuple[ToCheck, int]]]:
+    """The files to check, in order, within the cap of their server's kind (MAX_FILES,
+    or MAX_PULLED_FILES for a server answering pulls), and those left with their cap.
+    The servers are started first: whether one pulls is known once it runs."""
+    if len(files) <= MAX_FILES:
+        return files, []
+    first = {app.catalog.language_of(f.path): f.path for f in reversed(files)}
+    with contextlib.suppress(LspError):
+        await app.live.sync(list(first.values()))
+    counts: Counter[int] = Counter()
+    wanted: list[ToCheck] = []
+    capped: list[tuple[ToCheck, int]] = []
+    for file in files:
+        cap = MAX_PULLED_FILES if app.live.pulls_diagnostics(file.path) else MAX_FILES
+        counts[cap] += 1
+        if counts[cap] <= cap:
+            wanted.append(file)
+        else:
+            capped.append((file, cap))
+    return wanted, capped
 
 
 async def _diff(app: AppContext, since: str) -> Diff | None:
@@ -231,8 +266,9 @@ def _reasons(
         reasons.append(
             DiagnosticsReason(
                 code="files_capped",
-                message=f"{capped} more files to check were not checked (cap {MAX_FILES}; "
-                "see notChecked): pass `path` for each",
+                message=f"{capped} more files to check were not checked (cap {MAX_FILES}, "
+                f"{MAX_PULLED_FILES} for servers answering pulls; see notChecked): pass `path` "
+                "for each",
             )
         )
     if unknown:

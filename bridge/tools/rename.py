@@ -35,6 +35,7 @@ from bridge.contract.errors import BadInputError, NotFoundError, ToolError
 from bridge.contract.schema_types import Budget, Name, Target
 from bridge.tools.live_target import aim_at, retry_once
 from bridge.tools.rename_check import check_rename
+from bridge.tools.rename_trial import trial_shape, trial_sites, try_rename
 from disk.errors import DiskError
 from disk.stamps import content_hash
 from disk.text import decode_source, read_source_bytes
@@ -150,6 +151,9 @@ async def nav_rename(
         if again != edits:
             edits, check = again, await check_rename(app, aim, wanted, again)
     planned = [_plan(e) for e in edits]
+    texts = {p.shown["path"]: p.after.decode("utf-8").removeprefix("\ufeff") for p in planned}
+    trial = await try_rename(app, texts, check.old, wanted)
+    left = check.left + trial_sites(app, trial, texts, check.left)
     if apply:
         changed = _conflicts(planned, hashes)
         if changed:
@@ -167,16 +171,22 @@ async def nav_rename(
         fileCount=len(planned),
         editCount=sum(p.shown["edits"] for p in planned),
         files=[p.shown for p in planned],
-        completeness=check.completeness,
-        notRenamed=check.left,
+        completeness="partial" if left or trial.not_checked else "complete",
+        notRenamed=sorted(left, key=lambda site: (site["path"], site["line"])),
+        trial=trial_shape(trial),
     )
     warnings = aim.warnings()
     if not apply:
         warnings.append("preview only: nothing written (pass apply=true to write it)")
-    if check.left:
+    if left:
         warnings.append(
-            f"the edits leave {len(check.left)} sites naming the symbol (see data.notRenamed): "
-            "rename them too, or the code keeps the old name there"
+            f"the edits leave {len(left)} sites (see data.notRenamed): rename or fix them "
+            "too, or the code keeps the old name there"
+        )
+    if trial.not_checked:
+        warnings.append(
+            f"the edits were not tried on {len(trial.not_checked)} files (see "
+            "data.trial.notChecked): errors they add there are not listed"
         )
     return respond(
         data,

@@ -24,7 +24,9 @@ why it counts:
                           the public name stays the old one, and the code
                           using it keeps it
 
-The preview is `complete` when no site is left.
+The preview is `complete` when no site is left here and its trial on the live
+servers (bridge.tools.rename_trial: `error_after_rename`) finds no error the
+edits add.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class RenameCheck:
 
     completeness: Completeness
     left: list[NotRenamed]
+    old: str
+    """The name renamed."""
 
 
 async def check_rename(app: AppContext, aim: Aim, new: str, edits: list[FileEdits]) -> RenameCheck:
@@ -94,7 +98,7 @@ async def check_rename(app: AppContext, aim: Aim, new: str, edits: list[FileEdit
         NotRenamed(path=path, line=line, text=_line(app, path, line), why=why)
         for (path, line), why in sorted(left.items())
     ]
-    return RenameCheck("partial" if listed else "complete", listed)
+    return RenameCheck("partial" if listed else "complete", listed, old)
 
 
 async def _protocol_uses(

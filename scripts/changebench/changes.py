@@ -12,10 +12,20 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from map import extract_file
+from map import Range, extract_file
 
-EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
-ADDED = {"python": "added_param", "typescript": "addedParam: number", "go": "addedParam int"}
+EXTENSIONS = {
+    "python": (".py",),
+    "typescript": (".ts", ".tsx"),
+    "go": (".go",),
+    "c": (".c", ".h"),
+}
+ADDED = {
+    "python": "added_param",
+    "typescript": "addedParam: number",
+    "go": "addedParam int",
+    "c": "int added_param",
+}
 COMMON_NAMES = frozenset(
     {"catch", "then", "finally", "call", "apply", "bind", "push", "get", "set", "keys", "values"}
     | {"items", "update", "close", "open", "read", "write", "send", "next", "toString"}
@@ -66,8 +76,10 @@ def targets(root: Path, language: str, limit: int) -> list[Target]:
                 continue
             word = re.compile(rf"\b{re.escape(sym.name)}\s*\(")
             calls = sum(len(word.findall(t)) for p, t in texts.items() if p != path)
+            line = texts[path].splitlines()[sym.selection.start_line]
+            if language == "c" and not _c_function(line, path, texts[path], sym.range):
+                continue
             if calls:
-                line = texts[path].splitlines()[sym.selection.start_line]
                 found.append(
                     (
                         -calls,
@@ -85,6 +97,16 @@ def targets(root: Path, language: str, limit: int) -> list[Target]:
                 )
     found.sort(key=lambda f: (f[0], f[1].node_id))
     return [t for _, t, _ in found][:limit]
+
+
+def _c_function(line: str, path: str, text: str, span: Range) -> bool:
+    """A C function's definition (in a .c file) or its prototype (in a header): not a
+    macro, nor a library function declared `extern` for the file's own use."""
+    if line.lstrip().startswith("#") or re.search(r"\bextern\b", line):
+        return False
+    return path.endswith(".h") or "{" in "\n".join(
+        text.splitlines()[span.start_line : span.end_line + 1]
+    )
 
 
 def _params(line: str, name: str) -> tuple[int, int] | None:
@@ -125,23 +147,21 @@ def edit(kind: str, language: str, text: str, t: Target) -> str | None:
     if any(mark in params for mark in ("*", "=", "...", "?", "{", "[")):
         return None
     if kind == "add_param":
-        added = {
-            "python": "added_param",
-            "typescript": "addedParam: number",
-            "go": "addedParam int",
-        }[language]
-        new = f"{params}, {added}" if params.strip() else added
+        added = ADDED[language]
+        new = f"{params}, {added}" if params.strip() and params.strip() != "void" else added
         lines[i] = line[: open_at + 1] + new + line[close_at:]
     elif kind == "remove_param":
         parts = [p for p in params.split(",") if p.strip()]
         if (
             not parts
             or parts[-1].strip() in ("self", "cls")
-            or (language == "go" and " " not in parts[-1].strip())
+            or (language in ("go", "c") and " " not in parts[-1].strip())
         ):
             return None
         lines[i] = line[: open_at + 1] + ",".join(parts[:-1]) + line[close_at:]
     else:  # return_type
+        if language == "c":
+            return None  # written before the name, often through a macro
         rest = line[close_at + 1 :]
         if language == "python":
             match = re.match(r"\s*->\s*([^:]+):", rest)

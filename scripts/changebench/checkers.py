@@ -2,15 +2,22 @@
 
 ty check (concise output); tsc --noEmit from .tools/node; Go: go build and
 go test -run ^$ with -gcflags=-e (the type checker stops at 10 errors a
-package without it; `go test` compiles the test files too), and go vet.
+package without it; `go test` compiles the test files too), and go vet; C:
+`cc -fsyntax-only` on every entry of the compilation database clangd is given
+(the tree's own, else the one codeanchor generates under .codeanchor/clangd/),
+with what clang makes errors by default in C99 and later made errors for gcc
+too (an implicit declaration, incompatible pointers, int conversions).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import subprocess
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +34,14 @@ def _run(root: Path, *command: str) -> str:
 
 _TY = re.compile(r"^(?P<path>[^:\s]+\.pyi?):(?P<line>\d+):\d+: error\[[^\]]*\] (?P<msg>.*)$")
 _TSC = re.compile(r"^(?P<path>[^(\s]+)\((?P<line>\d+),\d+\): error (?P<msg>.*)$")
+_CC = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<msg>.*)$")
+_C_ERRORS = (
+    "-Werror=implicit-function-declaration",
+    "-Werror=incompatible-pointer-types",
+    "-Werror=int-conversion",
+)
+_DATABASES = ("compile_commands.json", "build/compile_commands.json")
+GENERATED_DATABASE = ".codeanchor/clangd/compile_commands.json"
 _GO = re.compile(r"^(?:\.\/)?(?P<path>[^:\s]+\.go):(?P<line>\d+):\d+: (?P<msg>.*)$")
 
 
@@ -37,6 +52,8 @@ def checker_errors(language: str, root: Path) -> list[tuple[str, int, str]]:
             _run(root, str(ROOT / ".venv/bin/ty"), "check", "--output-format", "concise"),
             _TY,
         )
+    elif language == "c":
+        return _c_errors(root)
     elif language == "typescript":
         out, pattern = _run(root, str(NODE_BIN / "tsc"), "--noEmit", "-p", "."), _TSC
     else:
@@ -54,6 +71,40 @@ def checker_errors(language: str, root: Path) -> list[tuple[str, int, str]]:
             path = (
                 os.path.relpath(root / match["path"], root) if language == "go" else match["path"]
             )
+            found.add((path, int(match["line"]), match["msg"].strip()))
+    return sorted(found)
+
+
+def _c_errors(root: Path) -> list[tuple[str, int, str]]:
+    """`cc -fsyntax-only` on each entry of the tree's compilation database."""
+    database = next(
+        (root / p for p in (*_DATABASES, GENERATED_DATABASE) if (root / p).is_file()), None
+    )
+    if database is None:
+        raise SystemExit(f"{root}: no compilation database (ask a C file's diagnostics first)")
+    entries = json.loads(database.read_text(encoding="utf-8"))
+
+    def one(entry: dict[str, object]) -> str:
+        raw = entry.get("arguments") or shlex.split(str(entry["command"]))
+        assert isinstance(raw, list)
+        args, skip = [], False
+        for arg in raw[1:]:
+            if skip or arg == "-c":
+                skip = False
+                continue
+            if arg == "-o":
+                skip = True
+                continue
+            args.append(str(arg))
+        return _run(Path(str(entry["directory"])), "cc", "-fsyntax-only", *_C_ERRORS, *args)
+
+    with ThreadPoolExecutor(4) as pool:
+        out = "\n".join(pool.map(one, entries))
+    found = set()
+    for raw in out.splitlines():
+        match = _CC.match(raw.strip())
+        if match is not None:
+            path = os.path.relpath(root / match["path"], root)
             found.add((path, int(match["line"]), match["msg"].strip()))
     return sorted(found)
 

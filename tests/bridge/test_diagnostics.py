@@ -309,6 +309,7 @@ def test_files_over_the_cap_are_named_with_why_and_the_answer_is_partial(
     repo = _repo(tmp_path, edit.case)
     repo.write(edit.case.path, repo.read(edit.case.path).replace(edit.old, edit.new))
     monkeypatch.setattr(diagnostics, "MAX_FILES", 1)
+    monkeypatch.setattr(diagnostics, "MAX_PULLED_FILES", 1)  # ty answers pulls
 
     async def scenario() -> dict[str, Any]:
         app = AppContext(repo.root)

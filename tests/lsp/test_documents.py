@@ -138,6 +138,49 @@ def test_the_least_recently_queried_document_is_closed_first(
     assert len(docs) == 2
 
 
+def test_an_overlaid_document_is_never_closed_to_make_room_until_refreshed(
+    tmp_path: Path, sink: Recorder
+) -> None:
+    """A baseline sends a changed file's old text: closing it to make room would have
+    the server read the disk in its place."""
+    paths = []
+    for name in ("a", "b", "c", "d"):
+        path = tmp_path / f"{name}.py"
+        path.write_text(f"{name} = 1\n", encoding="utf-8")
+        paths.append(path)
+    docs = _docs(limit=2)
+    docs.current(paths[0], sink)
+    docs.overlay(paths[0], "a = 0\n", sink)
+    sink.take()
+    docs.current(paths[1], sink)
+    docs.current(paths[2], sink)
+    assert sink.take() == [
+        ("open", "b.py", 1, "b = 1\n"),
+        ("open", "c.py", 1, "c = 1\n"),
+        ("close", "b.py", None, None),
+    ]
+    docs.refresh(sink)
+    sink.take()
+    docs.current(paths[3], sink)
+    assert ("close", "a.py", None, None) in sink.take()
+
+
+def test_a_touch_for_a_server_that_needs_new_text_adds_a_blank_line_until_the_next_sync(
+    tmp_path: Path, sink: Recorder
+) -> None:
+    path = tmp_path / "a.c"
+    path.write_text("int x;\n", encoding="utf-8")
+    docs = Documents({".c": "c"}, 64, touch_with_new_text=True)
+    docs.current(path, sink)
+    docs.touch(path, sink)
+    docs.current(path, sink)
+    assert sink.take() == [
+        ("open", "a.c", 1, "int x;\n"),
+        ("change", "a.c", 2, "int x;\n\n"),
+        ("change", "a.c", 3, "int x;\n"),
+    ]
+
+
 def test_replay_opens_everything_again_from_the_disk(tmp_path: Path, sink: Recorder) -> None:
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("a = 1\n", encoding="utf-8")

@@ -1,0 +1,129 @@
+"""nav_diagnostics on a C header's change, through a real MCP client and clangd: the
+calls it broke are `new` against the baseline (the header sent as it was at HEAD
+reaches the files including it), the files that see the header only through
+another header are checked too, and a rename's trial reaches them as well."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bridge.context import AppContext
+from bridge.tools.rename_trial import try_rename
+from tests.bridge.mcp_session import call, serve
+from tests.bridge.test_diagnostics import (
+    CASES,
+    SCENARIO_TIMEOUT_S,
+    _checked,
+    _diagnose_change,
+    _errors,
+    _repo,
+)
+from tests.conftest import require_binary
+from tests.lsp.conftest import line_of
+
+OLD = "int distance2(struct point a, struct point b);"
+NEW = "int distance2(struct point a, struct point b, int scale);"
+
+
+def test_a_changed_prototype_breaks_callers_seen_through_other_headers_as_new(
+    tmp_path: Path,
+) -> None:
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("include/shapes.h", '#include "geometry.h"\n\nint far(void);\n')
+    repo.write(
+        "src/uses.c",
+        '#include "shapes.h"\n\nint far(void) {\n'
+        "  struct point a = {0, 0};\n  return distance2(a, a);\n}\n",
+    )
+    repo.commit("a file seeing geometry.h through shapes.h")
+    repo.write("include/geometry.h", repo.read("include/geometry.h").replace(OLD, NEW))
+    data = _diagnose_change(repo)
+    checked = {path: why for path, why, _ in _checked(data)}
+    assert checked.get("src/uses.c") == "imports_changed_file", data["files"]
+    broken = [
+        ("src/main.c", line_of(repo.root, "src/main.c", "distance2(origin, corner)")),
+        ("src/uses.c", 5),
+    ]
+    changes = {(d["path"], d["line"]): d["change"] for d in data["diagnostics"]}
+    assert {changes.get(site) for site in broken} == {"new"}, data["diagnostics"]
+    assert ("src/geometry.c", line_of(repo.root, "src/geometry.c", "int distance2(")) in _errors(
+        data
+    )
+    assert data["baseline"]["missing"] == []
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_files_a_change_leaves_clean_are_settled_though_clangd_has_nothing_new(
+    tmp_path: Path,
+) -> None:
+    """clangd publishes nothing for a file sent again unchanged whose headers did not
+    change: such a file in the scope is settled all the same, not waited for in vain."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("src/geometry.c", repo.read("src/geometry.c") + "\nint unused(void) { return 0; }\n")
+    repo.commit("a function to rename")
+    repo.write("src/other.c", "int unused(void);\n\nint twice(void) { return 2 * unused(); }\n")
+    repo.commit("a user of it")
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            await call(client, "nav_diagnostics", path="src/other.c")  # open, published
+            geometry = repo.read("src/geometry.c")
+            repo.write("src/geometry.c", geometry.replace("int unused(", "int spare("))
+            answer = await call(client, "nav_diagnostics")
+            data: dict[str, Any] = answer["data"]
+            return data
+
+    data = asyncio.run(scenario())
+    assert "src/other.c" in {path for path, _, _ in _checked(data)}, data["files"]
+    assert {f["settled"] for f in data["files"]} == {True}, data["files"]
+    assert data["completeness"] == "complete", data["completenessReasons"]
+
+
+def test_a_source_file_included_through_a_header_has_its_includers_checked(
+    tmp_path: Path,
+) -> None:
+    """cJSON's tests include ../cJSON.c through common.h: they see its definitions."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("include/bundle.h", '#include "../src/geometry.c"\n')
+    repo.write("src/bundled.c", '#include "bundle.h"\n\nint four(void) { return 4; }\n')
+    repo.commit("a file including geometry.c through a header")
+    geometry = repo.read("src/geometry.c")
+    repo.write("src/geometry.c", geometry.replace("return v * v;", "return v * v * 1;"))
+    data = _diagnose_change(repo)
+    assert ("src/bundled.c", "imports_changed_file", []) in _checked(data), data["files"]
+
+
+def test_a_renames_trial_reaches_files_including_the_header_through_others(
+    tmp_path: Path,
+) -> None:
+    """The trial of edits to geometry.h finds the error they would add in a file that
+    includes it three headers away (cJSON's tests see cJSON.h through common.h and
+    ../cJSON.c)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write("include/a.h", '#include "geometry.h"\n')
+    repo.write("include/b.h", '#include "a.h"\n')
+    repo.write("include/c.h", '#include "b.h"\n')
+    repo.write("src/deep.c", '#include "c.h"\n\nint nine(void) { return square(3); }\n')
+    repo.commit("a file three headers away from geometry.h")
+    edited = repo.read("include/geometry.h").replace("int square(int v);", "int squared(int v);")
+
+    async def scenario() -> list[tuple[str, int]]:
+        app = AppContext(repo.root)
+        try:
+            async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+                trial = await try_rename(app, {"include/geometry.h": edited}, "square", "squared")
+                return [(e.path, e.line) for e in trial.errors]
+        finally:
+            await app.aclose()
+
+    assert ("src/deep.c", 3) in asyncio.run(scenario())
