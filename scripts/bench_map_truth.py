@@ -5,7 +5,8 @@ the mirrors the search tool's `fetch` brings, cloned under /tmp; never committed
 it samples functions and methods whose name is called somewhere, at least half of
 them namesakes (scripts/accuracy/maptruth.py), and grades the map's callers
 (map_neighbors in, `calls`: the call lines of its items) against the live server's
-call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server).
+call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server; for
+PHP intelephense's references, it has no call hierarchy).
 Per language it prints:
 
     recall / precision      call lines both list / the truth's, / the map's,
@@ -47,6 +48,7 @@ SERVERS = {
     "python": "ty",
     "c": "clangd",
     "typescript": "typescript-language-server",
+    "php": "intelephense",
 }
 LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}
 SETTLE_S = 300.0
