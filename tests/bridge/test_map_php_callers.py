@@ -1,0 +1,100 @@
+"""PHP callers through what a receiver holds: a real map of a small repository asked
+through the real tool on a real AppContext; the truth is the fixture's, checked by
+hand (and the same answers intelephense's go-to-definition gives at each call).
+
+A method's declared return type (`function make(): Results`, `?Results` too) types
+what its call returns, whether kept in a local (`$x = $this->make()`,
+`$y = Router::create()`) or called on at once (`$this->make()->status()`); a typed
+property (`private Results $res;`, a promoted constructor parameter) or one given
+`new Results()` in a method types `$this->res`. So `status()` on them is
+`Results.status`, never a guess between it and `Other.status`, and a property of a
+library's type (`LoggerInterface`) holds no method of ours: its `info()` is left
+outside, not guessed to be `Notes.info`. A receiver nothing types (an untyped
+parameter) stays a guess, listed apart, and the answer says `partial`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bridge.tools.mapgraph import map_neighbors
+from tests.bridge.test_map_completeness import _ask, _repo
+
+ROUTER = """<?php
+namespace App;
+
+use Psr\\Log\\LoggerInterface;
+
+class Results {
+    public function status(): int { return 1; }
+}
+
+class Router {
+    private Results $res;
+    private ?Results $kept;
+    private LoggerInterface $log;
+
+    public function __construct(private Results $given, LoggerInterface $log) {
+        $this->kept = new Results();
+        $this->log = $log;
+    }
+
+    public function make(): Results { return new Results(); }
+
+    public static function create(): ?Results { return new Results(); }
+
+    public function route($any) {
+        $x = $this->make();
+        $x->status();
+        $y = Router::create();
+        $y->status();
+        $this->res->status();
+        $this->given->status();
+        $this->kept->status();
+        $this->make()->status();
+        $this->log->info('routed');
+        $any->flush();
+        return self::create()->status();
+    }
+}
+"""
+OTHER = """<?php
+namespace App;
+
+class Other {
+    public function status(): int { return 2; }
+    public function flush(): void {}
+}
+
+class Notes {
+    public function info(string $m): string { return $m; }
+    public function note(): string { return $this->info('n'); }
+}
+"""
+ASKED = {
+    "src/Router.php#Results.status": [
+        ("src/Router.php#Router.route", [26, 28, 29, 30, 31, 32, 35]),
+    ],
+    "src/Router.php#Router.make": [("src/Router.php#Router.route", [25, 32])],
+    "src/Router.php#Router.create": [("src/Router.php#Router.route", [27, 35])],
+    "src/Other.php#Other.status": [],
+    "src/Other.php#Notes.info": [("src/Other.php#Notes.note", [11])],
+    "src/Other.php#Other.flush": [],
+}
+
+
+def test_php_receivers_are_typed_by_return_types_and_properties(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", {"src/Router.php": ROUTER, "src/Other.php": OTHER})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in ASKED])
+    ]
+    assert {
+        node_id: [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+        for node_id, data in zip(ASKED, answers, strict=True)
+    } == ASKED
+    assert [data["completeness"] for data in answers] == ["complete"] * 5 + ["partial"]
+    flush = answers[-1]["unresolved"]
+    assert [(s["line"], s["receiver"], s["why"]) for s in flush] == [(34, "$any", "guess")]
