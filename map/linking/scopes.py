@@ -359,7 +359,7 @@ def _submodule(
         found = index.resolve(path, language, f"{module}.{name}")
         return found if len(found) == 1 and _stem(found[0]) == name else ()
     if language == "php":
-        return tuple(f for f in index.resolve(path, language, module) if _stem(f) == name)[:1]
+        return index.php_class(path, module, name)
     if language != "python":
         return ()
     dotted = module + name if module.endswith(".") else f"{module}.{name}"

@@ -98,3 +98,56 @@ def test_php_receivers_are_typed_by_return_types_and_properties(tmp_path: Path) 
     assert [data["completeness"] for data in answers] == ["complete"] * 5 + ["partial"]
     flush = answers[-1]["unresolved"]
     assert [(s["line"], s["receiver"], s["why"]) for s in flush] == [(34, "$any", "guess")]
+
+
+COMPOSER = {
+    "src/Util/Factory.php": (
+        "<?php\nnamespace Acme\\Cli\\Util;\n\n"
+        "class Factory {\n    public function build(): int { return 1; }\n}\n"
+    ),
+    "tests/Util/ReaderTest.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests\\Util;\n\nclass ReaderTest {}\n"
+    ),
+    "tests/TestBase.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests;\n\n"
+        "class TestBase {\n    protected function helper(): int { return 2; }\n}\n"
+    ),
+    "tests/Util/FactoryTest.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests\\Util;\n\n"
+        "use Acme\\Cli\\Tests\\TestBase;\n"
+        "use Acme\\Cli\\Util\\Factory;\n\n"
+        "class FactoryTest extends TestBase {\n"
+        "    public function testBuild() {\n"
+        "        $f = new Factory();\n"
+        "        return $f->build() + $this->helper();\n"
+        "    }\n"
+        "}\n"
+    ),
+}
+
+
+def test_php_use_finds_the_class_file_where_composer_would(tmp_path: Path) -> None:
+    """`use Acme\\Cli\\Util\\Factory` from tests/Util/ is src/Util/Factory.php, not a
+    guess in tests/Util/ (the nearer directory of that name, which has no Factory),
+    and `Acme\\Cli\\Tests\\TestBase` is tests/TestBase.php (Composer's usual
+    `Acme\\Cli\\Tests\\` -> tests/): the test's calls are exact edges, the answers
+    complete."""
+    root = _repo(tmp_path / "repo", COMPOSER)
+    asked = {
+        "src/Util/Factory.php#Factory.build": [
+            ("tests/Util/FactoryTest.php#FactoryTest.testBuild", [10])
+        ],
+        "tests/TestBase.php#TestBase.helper": [
+            ("tests/Util/FactoryTest.php#FactoryTest.testBuild", [10])
+        ],
+    }
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert {
+        node_id: [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+        for node_id, data in zip(asked, answers, strict=True)
+    } == asked
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
