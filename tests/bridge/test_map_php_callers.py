@@ -151,3 +151,55 @@ def test_php_use_finds_the_class_file_where_composer_would(tmp_path: Path) -> No
         for node_id, data in zip(asked, answers, strict=True)
     } == asked
     assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+DOCBLOCKS = """<?php
+namespace App;
+
+class Argument {
+    public function hasPrefix(): bool { return true; }
+}
+
+class Flag {
+    public function hasPrefix(): bool { return false; }
+}
+
+class Filter {
+    /** @var Argument */
+    private $first;
+
+    /**
+     * @param Argument|null $argument
+     * @param int $n
+     */
+    public function noPrefix($argument, $n) {
+        return !$argument->hasPrefix() && $this->first->hasPrefix();
+    }
+
+    /** @param array $all */
+    public function any($all) { return $all->hasPrefix(); }
+}
+"""
+
+
+def test_php_docblocks_type_untyped_parameters_and_properties(tmp_path: Path) -> None:
+    """`@param Argument|null $argument` and a property's `@var Argument` type their
+    values as intelephense reads them: `hasPrefix()` on them is `Argument.hasPrefix`,
+    not a guess beside `Flag.hasPrefix`; a scalar's tag (`@param array $all`) types
+    nothing, so that call stays a guess and both answers say `partial` for it alone."""
+    root = _repo(tmp_path / "repo", {"src/Filter.php": DOCBLOCKS})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Filter.php#Argument.hasPrefix", "src/Filter.php#Flag.hasPrefix"]
+    argument, flag = (
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    )
+    assert [(n["nodeId"], n["at"]) for n in argument["neighbors"]] == [
+        ("src/Filter.php#Filter.noPrefix", [21])
+    ]
+    assert flag["neighbors"] == []
+    for data in (argument, flag):
+        assert data["completeness"] == "partial"
+        assert [(s["line"], s["receiver"], s["why"]) for s in data["unresolved"]] == [
+            (25, "$all", "guess")
+        ]

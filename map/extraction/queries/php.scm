@@ -76,6 +76,11 @@
   left: (member_access_expression object: (variable_name (name) @_self) name: (name) @name)
   right: (object_creation_expression (name) @value)
   (#eq? @_self "this")) @attr.call
+; a docblock's classes: its param and var tags (map.extraction.docblocks)
+(declaration_list
+  (comment) @value . [(method_declaration) (property_declaration)] @name) @assign.doc
+([(program) (compound_statement)]
+  (comment) @value . (function_definition) @name) @assign.doc
 (simple_parameter name: (variable_name) @name) @assign.other
 (assignment_expression left: (variable_name) @name) @assign.other
 
