@@ -175,6 +175,13 @@ class ModuleIndex:
                     return (_nearest(importer, found),)
         return ()
 
+    def php_unplaced(self, language: str, name: str) -> bool:
+        """Whether a PHP class imported from a namespace that names no folder of the
+        project may yet be ours: a file of the project is `Name.php` (Composer maps a
+        namespace prefix onto any folder, `FastRoute\\` onto src/, in composer.json,
+        which the map does not read)."""
+        return language == "php" and bool(self._basenames.get(f"{name}.php"))
+
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
         """The `language` files of the directory nearest the importer whose path ends
         in `parts`."""

@@ -203,3 +203,51 @@ def test_php_docblocks_type_untyped_parameters_and_properties(tmp_path: Path) ->
         assert [(s["line"], s["receiver"], s["why"]) for s in data["unresolved"]] == [
             (25, "$all", "guess")
         ]
+
+
+UNPLACED = {
+    "src/FastRoute.php": (
+        "<?php\nnamespace FastRoute;\n\n"
+        "final class FastRoute {\n"
+        "    public static function settings(): self { return new self(); }\n"
+        "    public function info(): int { return 1; }\n"
+        "}\n"
+    ),
+    "test/FastRouteTest.php": (
+        "<?php\nnamespace FastRoute\\Test;\n\n"
+        "use FastRoute\\FastRoute;\n"
+        "use Psr\\Log\\Logger;\n\n"
+        "class FastRouteTest {\n"
+        "    public function testIt() {\n"
+        "        Logger::info();\n"
+        "        return FastRoute::settings()->info();\n"
+        "    }\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
+    tmp_path: Path,
+) -> None:
+    """Composer maps `FastRoute\\` onto src/ (in composer.json, which the map does not
+    read): `use FastRoute\\FastRoute` names no folder, but the project has a
+    FastRoute.php, so its calls are open uses (why `config`) and the answers say
+    `partial`, never `complete` without them; `Psr\\Log\\Logger`, of which the
+    project has no file, stays outside and `info()` on it is no use of ours."""
+    root = _repo(tmp_path / "repo", UNPLACED)
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/FastRoute.php#FastRoute.settings", "src/FastRoute.php#FastRoute.info"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [data["neighbors"] for data in answers] == [[], []]
+    assert [data["completeness"] for data in answers] == ["partial", "partial"]
+    assert [
+        [(s["path"], s["line"], s["receiver"], s["why"]) for s in data["unresolved"]]
+        for data in answers
+    ] == [
+        [("test/FastRouteTest.php", 10, "FastRoute", "config")],
+        [("test/FastRouteTest.php", 10, "FastRoute.settings()", "config")],
+    ]
