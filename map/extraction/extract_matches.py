@@ -237,8 +237,8 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
         elif role == "ref.types":
             _add_type_refs(found, node)
         elif role == _DOC:  # a PHP docblock's types (map.extraction.docblocks)
-            for name_node, value in doc_types(captures["value"][0], captures["name"][0]):
-                found.assigns.append(new_ref(name_node, role, value))
+            for name_node, given, value in doc_types(captures["value"][0], captures["name"][0]):
+                found.assigns.append(new_ref(name_node, given, value))
         elif role == _BY_SHAPE:
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))

@@ -178,14 +178,24 @@ class Filter {
 
     /** @param array $all */
     public function any($all) { return $all->hasPrefix(); }
+
+    /** @return Argument */
+    public function head() { return $this->first; }
+
+    /** @return $this */
+    public function me() { return $this; }
+
+    public function chain() { return $this->me()->head()->hasPrefix(); }
 }
 """
 
 
 def test_php_docblocks_type_untyped_parameters_and_properties(tmp_path: Path) -> None:
-    """`@param Argument|null $argument` and a property's `@var Argument` type their
-    values as intelephense reads them: `hasPrefix()` on them is `Argument.hasPrefix`,
-    not a guess beside `Flag.hasPrefix`; a scalar's tag (`@param array $all`) types
+    """`@param Argument|null $argument`, a property's `@var Argument` and what a
+    method without a declared return type says it returns (`@return Argument`,
+    `@return $this`: its own class) type values as intelephense reads them:
+    `hasPrefix()` on them is `Argument.hasPrefix`, not a guess beside
+    `Flag.hasPrefix`; a scalar's tag (`@param array $all`) types
     nothing, so that call stays a guess and both answers say `partial` for it alone."""
     root = _repo(tmp_path / "repo", {"src/Filter.php": DOCBLOCKS})
     calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
@@ -195,7 +205,8 @@ def test_php_docblocks_type_untyped_parameters_and_properties(tmp_path: Path) ->
         for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
     )
     assert [(n["nodeId"], n["at"]) for n in argument["neighbors"]] == [
-        ("src/Filter.php#Filter.noPrefix", [21])
+        ("src/Filter.php#Filter.chain", [33]),
+        ("src/Filter.php#Filter.noPrefix", [21]),
     ]
     assert flag["neighbors"] == []
     for data in (argument, flag):
