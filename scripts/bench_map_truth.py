@@ -6,7 +6,8 @@ it samples functions and methods whose name is called somewhere, at least half o
 them namesakes (scripts/accuracy/maptruth.py), and grades the map's callers
 (map_neighbors in, `calls`: the call lines of its items) against the live server's
 call hierarchy, asked directly (gopls, ty, clangd, typescript-language-server,
-rust-analyzer when installed).
+rust-analyzer when installed; for PHP intelephense's references: it has no call
+hierarchy).
 Per language it prints:
 
     recall / precision      call lines both list / the truth's, / the map's,
@@ -62,6 +63,7 @@ SERVERS = {
     "c": "clangd",
     "typescript": "typescript-language-server",
     "rust": "rust-analyzer",
+    "php": "intelephense",
 }
 """The servers asked, per language (intelephense, PHP's, has no call hierarchy)."""
 LIVE_SETTINGS = {"request_timeout": 60.0, "cold_start_deadline": 30.0}

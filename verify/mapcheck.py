@@ -328,7 +328,8 @@ _WHAT = {
     "too many of that name to guess)",
     "outside": "into libraries imported from outside the project",
     "config": "through imports a project configuration the map could not read "
-    "(a tsconfig.json or package.json) may tie to the project",
+    "(a tsconfig.json or package.json; a PHP namespace Composer maps onto a folder) "
+    "may tie to the project",
     "local": "calls through locals or parameters",
     "builtin": "builtins of the language",
 }

@@ -35,6 +35,9 @@ what each match is:
     @attr.call / @attr.alias / @attr.type + @name + @value
                                       the same for an instance attribute
                                       given in a method (`self.app = app`)
+    @assign.doc + @name + @value      a PHP docblock (@value) and the declaration
+                                      below it (@name): the classes its tags
+                                      give parameters or a property
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
     @assign.gives / @assign.gives.alias + @name + @value
@@ -59,6 +62,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
+from map.extraction.docblocks import doc_types
 from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
@@ -82,6 +86,7 @@ _LONGEST_NAME = 300
 # (Ruby method names may end in ?, ! or =: `valid?`, `save!`, `name=`)
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _BY_SHAPE = "assign.value"
+_DOC = "assign.doc"
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
@@ -242,6 +247,9 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.comments.append((node.start_byte, node.end_byte))
         elif role == "ref.types":
             _add_type_refs(found, node)
+        elif role == _DOC:  # a PHP docblock's types (map.extraction.docblocks)
+            for name_node, given, value in doc_types(captures["value"][0], captures["name"][0]):
+                found.assigns.append(new_ref(name_node, given, value))
         elif role == _BY_SHAPE:
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))

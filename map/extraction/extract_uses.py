@@ -37,6 +37,7 @@ ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "assign.type": 0,
         "assign.call": 1,
         "assign.alias": 1,
+        "assign.doc": 1,
         "assign.other": 2,
         "attr.type": 0,
         "attr.call": 1,

@@ -42,9 +42,24 @@ _INDEXES: Mapping[str, str] = MappingProxyType(
 )
 """Go and Python index nodes, and the field of what they index."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {"attribute": ("object", "attribute"), _GO_SELECTOR: ("operand", "field")}
+    {
+        "attribute": ("object", "attribute"),
+        _GO_SELECTOR: ("operand", "field"),
+        "member_access_expression": ("object", "name"),
+        "nullsafe_member_access_expression": ("object", "name"),
+        "scoped_property_access_expression": ("scope", "name"),
+    }
 )
-"""Member access node types (Python, Go): the fields of the receiver and the name."""
+"""Member access node types (Python, Go, PHP): the fields of the receiver and the name."""
+_PHP_CALLS: Mapping[str, str] = MappingProxyType(
+    {
+        "member_call_expression": "object",
+        "nullsafe_member_call_expression": "object",
+        "scoped_call_expression": "scope",
+        "function_call_expression": "",
+    }
+)
+"""PHP call node types: the field of the receiver (none: a function's call)."""
 
 
 def text_of(node: Node | None) -> str:
@@ -106,6 +121,8 @@ def qualifier_of(node: Node) -> str:
         held = node.child_by_field_name(_INDEXES[node.type])
         found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
+    if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`
+        return _php_call(node)
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -214,6 +231,18 @@ def _in_go_selector(node: Node) -> bool:
     """A Go call whose result a selector reads (`NewRouter().Handle`)."""
     parent = node.parent
     return parent is not None and parent.type == _GO_SELECTOR
+
+
+def _php_call(node: Node) -> str:
+    """A PHP call as a qualifier: its callee, then `()` (what the call returns)."""
+    field = _PHP_CALLS[node.type]
+    receiver = node.child_by_field_name(field) if field else None
+    name = node.child_by_field_name("name" if field else "function")
+    callee = qualifier_of(name) if name is not None else COMPLEX_QUALIFIER
+    if field:
+        head = qualifier_of(receiver) if receiver is not None else COMPLEX_QUALIFIER
+        callee = COMPLEX_QUALIFIER if head == COMPLEX_QUALIFIER else f"{head}.{callee}"
+    return COMPLEX_QUALIFIER if COMPLEX_QUALIFIER in callee else _capped(callee + CALLED)
 
 
 def _capped(text: str) -> str:

@@ -157,6 +157,31 @@ class ModuleIndex:
                 return found
         return ()
 
+    def php_class(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
+        """The file of PHP's `use Namespace\\Name`: `Name.php` in a directory whose path
+        ends in the longest suffix of the namespace's that has one, nearest the importer
+        first (tests/Util/ holds no `Util\\UtilFactory`: src/Util/ does); else with the
+        directories' case aside (Composer's usual `Vendor\\Tests\\` is tests/)."""
+        parts = [part for part in namespace.split("\\") if part]
+        for fold in (str, str.casefold):
+            for start in range(len(parts)):
+                suffix = fold("/" + "/".join(parts[start:]))
+                found = [
+                    f"{d}/{name}.php"
+                    for d in self._dirs
+                    if fold("/" + d).endswith(suffix) and f"{d}/{name}.php" in self._files
+                ]
+                if found:
+                    return (_nearest(importer, found),)
+        return ()
+
+    def php_unplaced(self, language: str, name: str) -> bool:
+        """Whether a PHP class imported from a namespace that names no folder of the
+        project may yet be ours: a file of the project is `Name.php` (Composer maps a
+        namespace prefix onto any folder, `FastRoute\\` onto src/, in composer.json,
+        which the map does not read)."""
+        return language == "php" and bool(self._basenames.get(f"{name}.php"))
+
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
         """The `language` files of the directory nearest the importer whose path ends
         in `parts`."""

@@ -102,7 +102,8 @@ class FileScope:
     direct_includes: tuple[str, ...] = ()
     unplaced: frozenset[str] = frozenset()
     """Local names bound by imports that led nowhere while the file's project
-    configuration could not be read (map.linking.scripts): they may be ours."""
+    configuration could not be read (map.linking.scripts), or PHP classes of a
+    namespace the map could not place (map.linking.modules): they may be ours."""
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
     assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""
@@ -316,6 +317,8 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
             else:
                 whole_module = True
                 bindings[alias] = NameBinding(files, name)
+                if not files and index.php_unplaced(language, name):
+                    unplaced.append(alias)
         for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)
@@ -400,7 +403,7 @@ def _submodule(
         found = index.resolve(path, language, f"{module}.{name}")
         return found if len(found) == 1 and _stem(found[0]) == name else ()
     if language == "php":
-        return tuple(f for f in index.resolve(path, language, module) if _stem(f) == name)[:1]
+        return index.php_class(path, module, name)
     if language != "python":
         return ()
     dotted = module + name if module.endswith(".") else f"{module}.{name}"

@@ -45,6 +45,7 @@ EXTENSIONS = {
     "c": (".c", ".h"),
     "typescript": (".ts", ".tsx", ".js"),
     "rust": (".rs",),
+    "php": (".php",),
 }
 C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
 """Where a function taken as a value, and a macro's body, are counted apart (C, C++)."""
@@ -208,12 +209,9 @@ async def grade(
     assert details["kind"] != "file"
     path, selection = details["path"], details["selection"]
     try:
-        calls = await app.live.incoming_calls(path, selection.start_line, selection.start_char)
+        truth = await _live_lines(app, path, selection.start_line, selection.start_char)
     except (LspError, ToolError) as exc:
         return Graded(node_id, namesake, frozenset(), frozenset(), "error", 0, str(exc))
-    truth = frozenset(
-        (call.location.path, span.start_line + 1) for call in calls for span in call.call_spans
-    )
     kinds: list[Any] = ["calls", "references"] if _property(app.root / path, details) else ["calls"]
     answer = await mapgraph.map_neighbors(app, node_id, direction="in", kinds=kinds, budget=BUDGET)
     data: dict[str, Any] = dict(answer["data"])
@@ -356,6 +354,30 @@ def _conditional(root: Path, place: tuple[str, int]) -> bool:
         elif directive[1] == "endif":
             depth -= 1
     return depth > (1 if guard else 0)
+
+
+async def _live_lines(
+    app: AppContext, path: str, line: int, character: int
+) -> frozenset[tuple[str, int]]:
+    """The live server's call lines of the symbol at the position: its incoming calls,
+    or in PHP (intelephense has no call hierarchy) its references whose go-to-definition
+    is this symbol (intelephense's references of a method list the calls of its whole
+    family: an interface's method those of each implementation, an override those of its
+    siblings; a PHP method or function is referred to by calling it, or by name in a
+    callable string the map does not read either)."""
+    if not path.endswith(EXTENSIONS["php"]):
+        calls = await app.live.incoming_calls(path, line, character)
+        return frozenset(
+            (call.location.path, span.start_line + 1) for call in calls for span in call.call_spans
+        )
+    found = await app.live.references(path, line, character, include_declaration=False)
+    own: set[tuple[str, int]] = set()
+    for ref in found:
+        if (ref.path, ref.line) != (path, line + 1):
+            targets = await app.live.definition(ref.path, ref.line - 1, ref.span.start_char)
+            if any((t.path, t.line) == (path, line + 1) for t in targets):
+                own.add((ref.path, ref.line))
+    return frozenset(own)
 
 
 def _property(file: Path, details: Any) -> bool:

@@ -21,6 +21,7 @@ ROLES = {
     "assign.call",
     "assign.value",
     "assign.alias",
+    "assign.doc",
     "assign.type",
     "assign.other",
     "assign.gives",

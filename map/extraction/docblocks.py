@@ -1,0 +1,86 @@
+"""What a PHP docblock says a parameter or property holds, or a function returns:
+`@param Argument $arg` and `@return Builder` above a method or function, `@var
+Router` (or `@var Router $router`) above a property. Untyped PHP code types its
+values this way, and its language server reads them; so does the map, as a type it
+ranks below one the code declares.
+
+A tag names one class or none: a union with `null` (`?Router`, `Router|null`) is the
+class; a scalar (`int`, `string`, `array`: written in lower case), an array of a
+class (`Router[]`), a generic (`Collection<int, Router>`) or a union of two classes
+types nothing. A qualified name keeps its last part (`\\League\\Router` -> `Router`),
+which the file's scope resolves as it resolves any other use.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+_TAG = re.compile(r"@(param|var|return)\s+(\S+)(?:\s+(\$\w+))?")
+_CLASS = re.compile(r"\\?(?:[A-Za-z_]\w*\\)*([A-Z]\w*)")
+_PARAMETERS = frozenset({"simple_parameter", "property_promotion_parameter"})
+_OWN_CLASS = frozenset({"self", "static", "$this"})
+"""What a method returns when it returns its own object (`@return $this`)."""
+_SELF = "self"
+DOC_ROLE = "assign.doc"
+"""The role of what a tag gives a parameter or property (ranked below a declared type)."""
+RETURNS_ROLE = "assign.returns"
+
+
+def doc_types(comment: Node, declaration: Node) -> list[tuple[Node, str, str]]:
+    """(name node, role, class name) for what `comment`'s tags type in `declaration`:
+    each parameter a `@param` names (its `variable_name`), the property a `@var`
+    stands above (the `name` inside its `variable_name`), and what a function or
+    method without a declared return type returns (`@return`; `self`, `static` or
+    `$this`: its own class), keyed on its parameter list, inside it."""
+    raw = comment.text
+    if not raw or not raw.startswith(b"/**"):
+        return []
+    tags = _TAG.findall(raw.decode("utf-8", errors="replace"))
+    if declaration.type == "property_declaration":
+        name = _property_name(declaration)
+        types = [_class_of(written) for tag, written, _ in tags if tag == "var"]
+        return [(name, DOC_ROLE, types[0])] if name is not None and types and types[0] else []
+    written_for = {var: _class_of(written) for tag, written, var in tags if tag == "param" and var}
+    parameters = declaration.child_by_field_name("parameters")
+    found = []
+    for parameter in parameters.named_children if parameters is not None else ():
+        variable = parameter.child_by_field_name("name") if parameter.type in _PARAMETERS else None
+        text = variable.text.decode("utf-8", errors="replace") if variable and variable.text else ""
+        if variable is not None and written_for.get(text):
+            found.append((variable, DOC_ROLE, written_for[text]))
+    returned = [_class_of(written) for tag, written, _ in tags if tag == "return"]
+    declared = declaration.child_by_field_name("return_type")
+    if returned and returned[0] and parameters is not None and declared is None:
+        own = returned[0] == _SELF
+        value = _own_class(declaration) if own else returned[0]
+        if value:
+            found.append((parameters, RETURNS_ROLE, value))
+    return found
+
+
+def _own_class(declaration: Node) -> str:
+    """The name of the class (interface, trait, enum) a method is declared in, or ""."""
+    body = declaration.parent
+    owner = body.parent if body is not None else None
+    name = owner.child_by_field_name("name") if owner is not None else None
+    return name.text.decode("utf-8", errors="replace") if name is not None and name.text else ""
+
+
+def _property_name(declaration: Node) -> Node | None:
+    """The `name` inside the first property's `variable_name` (`$router`: `router`)."""
+    for element in declaration.named_children:
+        variable = element.child_by_field_name("name")
+        if element.type == "property_element" and variable is not None:
+            return variable.named_children[0] if variable.named_children else None
+    return None
+
+
+def _class_of(written: str) -> str:
+    """The one class a tag's type names (`_SELF` for its own), or ""."""
+    kinds = [k for k in written.removeprefix("?").split("|") if k.lower() != "null"]
+    if len(kinds) == 1 and kinds[0] in _OWN_CLASS:
+        return _SELF
+    match = _CLASS.fullmatch(kinds[0]) if len(kinds) == 1 else None
+    return match[1] if match else ""

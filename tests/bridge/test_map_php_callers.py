@@ -1,0 +1,264 @@
+"""PHP callers through what a receiver holds: a real map of a small repository asked
+through the real tool on a real AppContext; the truth is the fixture's, checked by
+hand (and the same answers intelephense's go-to-definition gives at each call).
+
+A method's declared return type (`function make(): Results`, `?Results` too) types
+what its call returns, whether kept in a local (`$x = $this->make()`,
+`$y = Router::create()`) or called on at once (`$this->make()->status()`); a typed
+property (`private Results $res;`, a promoted constructor parameter) or one given
+`new Results()` in a method types `$this->res`. So `status()` on them is
+`Results.status`, never a guess between it and `Other.status`, and a property of a
+library's type (`LoggerInterface`) holds no method of ours: its `info()` is left
+outside, not guessed to be `Notes.info`. A receiver nothing types (an untyped
+parameter) stays a guess, listed apart, and the answer says `partial`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bridge.tools.mapgraph import map_neighbors
+from tests.bridge.test_map_completeness import _ask, _repo
+
+ROUTER = """<?php
+namespace App;
+
+use Psr\\Log\\LoggerInterface;
+
+class Results {
+    public function status(): int { return 1; }
+}
+
+class Router {
+    private Results $res;
+    private ?Results $kept;
+    private LoggerInterface $log;
+
+    public function __construct(private Results $given, LoggerInterface $log) {
+        $this->kept = new Results();
+        $this->log = $log;
+    }
+
+    public function make(): Results { return new Results(); }
+
+    public static function create(): ?Results { return new Results(); }
+
+    public function route($any) {
+        $x = $this->make();
+        $x->status();
+        $y = Router::create();
+        $y->status();
+        $this->res->status();
+        $this->given->status();
+        $this->kept->status();
+        $this->make()->status();
+        $this->log->info('routed');
+        $any->flush();
+        return self::create()->status();
+    }
+}
+"""
+OTHER = """<?php
+namespace App;
+
+class Other {
+    public function status(): int { return 2; }
+    public function flush(): void {}
+}
+
+class Notes {
+    public function info(string $m): string { return $m; }
+    public function note(): string { return $this->info('n'); }
+}
+"""
+ASKED = {
+    "src/Router.php#Results.status": [
+        ("src/Router.php#Router.route", [26, 28, 29, 30, 31, 32, 35]),
+    ],
+    "src/Router.php#Router.make": [("src/Router.php#Router.route", [25, 32])],
+    "src/Router.php#Router.create": [("src/Router.php#Router.route", [27, 35])],
+    "src/Other.php#Other.status": [],
+    "src/Other.php#Notes.info": [("src/Other.php#Notes.note", [11])],
+    "src/Other.php#Other.flush": [],
+}
+
+
+def test_php_receivers_are_typed_by_return_types_and_properties(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", {"src/Router.php": ROUTER, "src/Other.php": OTHER})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in ASKED])
+    ]
+    assert {
+        node_id: [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+        for node_id, data in zip(ASKED, answers, strict=True)
+    } == ASKED
+    assert [data["completeness"] for data in answers] == ["complete"] * 5 + ["partial"]
+    flush = answers[-1]["unresolved"]
+    assert [(s["line"], s["receiver"], s["why"]) for s in flush] == [(34, "$any", "guess")]
+
+
+COMPOSER = {
+    "src/Util/Factory.php": (
+        "<?php\nnamespace Acme\\Cli\\Util;\n\n"
+        "class Factory {\n    public function build(): int { return 1; }\n}\n"
+    ),
+    "tests/Util/ReaderTest.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests\\Util;\n\nclass ReaderTest {}\n"
+    ),
+    "tests/TestBase.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests;\n\n"
+        "class TestBase {\n    protected function helper(): int { return 2; }\n}\n"
+    ),
+    "tests/Util/FactoryTest.php": (
+        "<?php\nnamespace Acme\\Cli\\Tests\\Util;\n\n"
+        "use Acme\\Cli\\Tests\\TestBase;\n"
+        "use Acme\\Cli\\Util\\Factory;\n\n"
+        "class FactoryTest extends TestBase {\n"
+        "    public function testBuild() {\n"
+        "        $f = new Factory();\n"
+        "        return $f->build() + $this->helper();\n"
+        "    }\n"
+        "}\n"
+    ),
+}
+
+
+def test_php_use_finds_the_class_file_where_composer_would(tmp_path: Path) -> None:
+    """`use Acme\\Cli\\Util\\Factory` from tests/Util/ is src/Util/Factory.php, not a
+    guess in tests/Util/ (the nearer directory of that name, which has no Factory),
+    and `Acme\\Cli\\Tests\\TestBase` is tests/TestBase.php (Composer's usual
+    `Acme\\Cli\\Tests\\` -> tests/): the test's calls are exact edges, the answers
+    complete."""
+    root = _repo(tmp_path / "repo", COMPOSER)
+    asked = {
+        "src/Util/Factory.php#Factory.build": [
+            ("tests/Util/FactoryTest.php#FactoryTest.testBuild", [10])
+        ],
+        "tests/TestBase.php#TestBase.helper": [
+            ("tests/Util/FactoryTest.php#FactoryTest.testBuild", [10])
+        ],
+    }
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert {
+        node_id: [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+        for node_id, data in zip(asked, answers, strict=True)
+    } == asked
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+DOCBLOCKS = """<?php
+namespace App;
+
+class Argument {
+    public function hasPrefix(): bool { return true; }
+}
+
+class Flag {
+    public function hasPrefix(): bool { return false; }
+}
+
+class Filter {
+    /** @var Argument */
+    private $first;
+
+    /**
+     * @param Argument|null $argument
+     * @param int $n
+     */
+    public function noPrefix($argument, $n) {
+        return !$argument->hasPrefix() && $this->first->hasPrefix();
+    }
+
+    /** @param array $all */
+    public function any($all) { return $all->hasPrefix(); }
+
+    /** @return Argument */
+    public function head() { return $this->first; }
+
+    /** @return $this */
+    public function me() { return $this; }
+
+    public function chain() { return $this->me()->head()->hasPrefix(); }
+}
+"""
+
+
+def test_php_docblocks_type_untyped_parameters_and_properties(tmp_path: Path) -> None:
+    """`@param Argument|null $argument`, a property's `@var Argument` and what a
+    method without a declared return type says it returns (`@return Argument`,
+    `@return $this`: its own class) type values as intelephense reads them:
+    `hasPrefix()` on them is `Argument.hasPrefix`, not a guess beside
+    `Flag.hasPrefix`; a scalar's tag (`@param array $all`) types
+    nothing, so that call stays a guess and both answers say `partial` for it alone."""
+    root = _repo(tmp_path / "repo", {"src/Filter.php": DOCBLOCKS})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Filter.php#Argument.hasPrefix", "src/Filter.php#Flag.hasPrefix"]
+    argument, flag = (
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    )
+    assert [(n["nodeId"], n["at"]) for n in argument["neighbors"]] == [
+        ("src/Filter.php#Filter.chain", [33]),
+        ("src/Filter.php#Filter.noPrefix", [21]),
+    ]
+    assert flag["neighbors"] == []
+    for data in (argument, flag):
+        assert data["completeness"] == "partial"
+        assert [(s["line"], s["receiver"], s["why"]) for s in data["unresolved"]] == [
+            (25, "$all", "guess")
+        ]
+
+
+UNPLACED = {
+    "src/FastRoute.php": (
+        "<?php\nnamespace FastRoute;\n\n"
+        "final class FastRoute {\n"
+        "    public static function settings(): self { return new self(); }\n"
+        "    public function info(): int { return 1; }\n"
+        "}\n"
+    ),
+    "test/FastRouteTest.php": (
+        "<?php\nnamespace FastRoute\\Test;\n\n"
+        "use FastRoute\\FastRoute;\n"
+        "use Psr\\Log\\Logger;\n\n"
+        "class FastRouteTest {\n"
+        "    public function testIt() {\n"
+        "        Logger::info();\n"
+        "        return FastRoute::settings()->info();\n"
+        "    }\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
+    tmp_path: Path,
+) -> None:
+    """Composer maps `FastRoute\\` onto src/ (in composer.json, which the map does not
+    read): `use FastRoute\\FastRoute` names no folder, but the project has a
+    FastRoute.php, so its calls are open uses (why `config`) and the answers say
+    `partial`, never `complete` without them; `Psr\\Log\\Logger`, of which the
+    project has no file, stays outside and `info()` on it is no use of ours."""
+    root = _repo(tmp_path / "repo", UNPLACED)
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/FastRoute.php#FastRoute.settings", "src/FastRoute.php#FastRoute.info"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [data["neighbors"] for data in answers] == [[], []]
+    assert [data["completeness"] for data in answers] == ["partial", "partial"]
+    assert [
+        [(s["path"], s["line"], s["receiver"], s["why"]) for s in data["unresolved"]]
+        for data in answers
+    ] == [
+        [("test/FastRouteTest.php", 10, "FastRoute", "config")],
+        [("test/FastRouteTest.php", 10, "FastRoute.settings()", "config")],
+    ]
