@@ -30,6 +30,7 @@ from map.graph.mapgraph import (
     take_touched,
     use_keys,
 )
+from map.linking.bindings import bind_imports, fill_visible
 from map.linking.edge_facts import KeptUses, Uses, edge_details, edge_uses
 from map.linking.layout import Layout
 from map.linking.link_changes import Facts, exported_names, moved_names, visible_facts
@@ -46,7 +47,7 @@ from map.linking.packed import PackedExtracts
 from map.linking.references import References
 from map.linking.resolution import Resolution
 from map.linking.resolve import Resolver
-from map.linking.scopes import FileScope, bind_imports, fill_visible, new_scope
+from map.linking.scopes import FileScope, new_scope
 from map.linking.unresolved import OpenUses, is_open, open_names
 from map.model import EDGE_OF, FileExtract
 from map.progress import Progress, counted

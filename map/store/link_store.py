@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable
 
 from map.gcpause import paused_gc
 from map.graph.mapgraph import StoredEdge, StoredNode, add_stored_nodes, node_rows, put_edges
+from map.linking.bindings import bind_imports, fill_visible
 from map.linking.layout import Layout
 from map.linking.link_input import FileLinks, Restored
 from map.linking.link_rows import decode_links, encode_links
 from map.linking.linker import Linker
 from map.linking.resolution import Resolution
-from map.linking.scopes import bind_imports, fill_visible
 from map.linking.unresolved import open_names
 from map.model import FileExtract
 from map.progress import Progress, counted

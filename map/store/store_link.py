@@ -29,6 +29,7 @@ from map.extraction.languages import language_for
 from map.extraction.snapshot import decode_extract, decode_symbols, unpack_lists
 from map.graph.mapgraph import add_file, new_graph, put_edges
 from map.intake.ingest import Scan
+from map.linking.bindings import bind_imports, fill_visible
 from map.linking.layout import Layout
 from map.linking.link_input import FileLinks, LinkStats, moves_layout
 from map.linking.link_rows import decode_links
@@ -36,7 +37,7 @@ from map.linking.packed import PackedExtracts
 from map.linking.references import References
 from map.linking.resolution import Declarations, file_of
 from map.linking.resolve import Resolver
-from map.linking.scopes import Declared, FileScope, bind_imports, declared, fill_visible, new_scope
+from map.linking.scopes import Declared, FileScope, declared, new_scope
 from map.linking.unresolved import open_names
 from map.model import FileExtract
 from map.store.lazy_table import LazyTable
