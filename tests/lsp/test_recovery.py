@@ -90,8 +90,9 @@ def test_a_killed_server_is_restarted_and_answers_again(server: str, tmp_path: P
             first = _definition(live)
         assert first == expected
         [after] = live.pool.status()
-        assert (after.state, after.restarts) == ("running", 1)
+        assert (after.state, after.restarts, after.recycles) == ("running", 1, 1)
         assert after.pid not in (None, before.pid)
+        assert live.pool.open_document_count() == 1  # only the queried one opened again
         assert not _is_running(before.pid)
     assert not _is_running(after.pid or 0)
 
@@ -147,8 +148,9 @@ def test_a_server_that_outgrew_its_memory_bound_is_restarted_and_answers_the_sam
         [before] = live.pool.status()
         assert _definition(live) == expected  # weighed before this query: restarted
         [after] = live.pool.status()
-        assert (after.state, after.restarts) == ("running", 1)
+        assert (after.state, after.restarts, after.recycles) == ("running", 1, 1)
         assert after.pid not in (None, before.pid)
+        assert live.pool.open_document_count() == 1  # only the queried one opened again
         assert not _is_running(before.pid or 0)
         assert _definition(live) == expected  # weighed at most every 10 s: not again
         assert live.pool.status()[0].restarts == 1
@@ -159,4 +161,7 @@ def test_a_server_within_its_memory_bound_keeps_running(tmp_path: Path) -> None:
     with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
         for _ in range(2):
             _definition(live)
-        assert live.pool.status()[0].restarts == 0
+        [status] = live.pool.status()
+        assert (status.restarts, status.recycles) == (0, 0)
+        assert status.held_mb is not None and status.bound_mb is not None
+        assert status.held_mb <= status.bound_mb < 1_000_000  # its working size + growth
