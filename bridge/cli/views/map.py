@@ -44,13 +44,6 @@ def status(page: Page, envelope: Mapping[str, Any]) -> None:
     page.add(line)
     loaded = "loaded" if data["graphLoaded"] else "not loaded (answers come from the store)"
     page.add(f"graph: {loaded}; link: {'loaded' if data['linkLoaded'] else 'not loaded'}")
-    for server in data.get("languageServers", []):
-        held = "" if server["heldMb"] is None else f", {server['heldMb']:.0f} MB"
-        bound = "" if server["boundMb"] is None else f" (restarted past {server['boundMb']:.0f})"
-        page.add(
-            f"{server['name']}: {server['state']}, {server['restarts']} restarts "
-            f"({server['recycles']} for memory){held}{bound}"
-        )
     footer(page, envelope)
 
 
