@@ -4,8 +4,9 @@ A server's working size is the most its processes held at the weighings after it
 first answered and within `recycle_interval` of its start (the workspace it
 loaded), or at the first weighing after it answered when that came later. Past
 its bound (`LiveSettings.max_server_mb`, and that working size plus
-`max_server_growth_mb` or a quarter of it, whichever is more), the session
-restarts it between two queries. Weighed at most every WEIGH_EVERY_S, and never
+`max_server_growth_mb` or its catalog entry's `memory_swing` share of it, a
+quarter unless told, whichever is more), the session restarts it between two
+queries. Weighed at most every WEIGH_EVERY_S, and never
 restarted within `recycle_interval` of its start.
 """
 
@@ -19,8 +20,6 @@ from lsp.settings import LiveSettings
 
 WEIGH_EVERY_S = 10.0
 """How often a running server's memory is read (before a query, never in between)."""
-GROWTH_SHARE = 0.25
-"""The share of its working size a server may grow by, when more than the setting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +34,14 @@ class Recycler:
     """The memory of one server over its starts: working size, weighings, restarts."""
 
     def __init__(
-        self, settings: LiveSettings, weigh: Callable[[int], float | None] = tree_rss_mb
+        self,
+        settings: LiveSettings,
+        weigh: Callable[[int], float | None] = tree_rss_mb,
+        *,
+        swing: float = 0.25,
     ) -> None:
         self._settings = settings
+        self._swing = swing
         self._weigh = weigh
         self._started_at = 0.0
         self._weighed_at = float("-inf")
@@ -60,7 +64,7 @@ class Recycler:
         growth = self._settings.max_server_growth_mb
         if not growth or self.working_mb is None:
             return cap
-        grown = self.working_mb + max(growth, self.working_mb * GROWTH_SHARE)
+        grown = self.working_mb + max(growth, self.working_mb * self._swing)
         return grown if cap is None else min(cap, grown)
 
     def outgrown(self, pid: int, *, answered: bool, now: float) -> Outgrown | None:

@@ -127,7 +127,7 @@ class ServerSession:
         """Held by requests the server answers one at a time, in the order sent
         (tsserver's synchronous ones): each is sent when the one before is answered,
         so its timeout counts its own time, not the queue's."""
-        self.recycler = Recycler(settings)
+        self.recycler = Recycler(settings, swing=spec.memory_swing)
         """Its memory over its starts: working size, last weighing, restarts for size."""
 
     # -- facts --------------------------------------------------------------

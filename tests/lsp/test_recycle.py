@@ -45,6 +45,16 @@ def test_a_large_server_may_grow_by_a_quarter_of_its_working_size() -> None:
     assert recycling.outgrown(7, answered=True, now=2 * WEIGH_EVERY_S) == Outgrown(2501.0, 2500.0)
 
 
+def test_a_server_whose_heap_swings_may_grow_by_its_catalog_share() -> None:
+    sizes = Sizes(900.0, 1350.0, 1801.0)
+    recycling = Recycler(LiveSettings(recycle_interval=0.0), sizes, swing=1.0)  # tsserver's
+    recycling.started(0.0)
+    recycling.outgrown(7, answered=True, now=0.0)
+    assert recycling.bound_mb() == 1800.0
+    assert recycling.outgrown(7, answered=True, now=WEIGH_EVERY_S) is None  # a GC peak
+    assert recycling.outgrown(7, answered=True, now=2 * WEIGH_EVERY_S) == Outgrown(1801.0, 1800.0)
+
+
 def test_the_working_size_is_taken_once_the_server_answered_and_anew_after_a_restart() -> None:
     sizes = Sizes(50.0, 100.0, 400.0, 60.0, 120.0)
     recycling = recycler(sizes, max_server_growth_mb=32, recycle_interval=0.0)
