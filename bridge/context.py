@@ -275,6 +275,21 @@ class AppContext(ConfiguredWorkspace):
             "frozenObjects": gc.get_freeze_count(),
         }
 
+    def language_servers(self) -> list[dict[str, Any]]:
+        """The language servers started so far, their restarts and memory, for
+        `map_status` (a server past its bound is restarted: `max_server_growth_mb`)."""
+        return [
+            {
+                "name": s.name,
+                "state": s.state,
+                "restarts": s.restarts,
+                "recycles": s.recycles,
+                "heldMb": None if s.held_mb is None else round(s.held_mb, 1),
+                "boundMb": None if s.bound_mb is None else round(s.bound_mb, 1),
+            }
+            for s in ([] if self._live is None else self._live.status())
+        ]
+
     def watcher_state(self) -> dict[str, Any]:
         """The watcher's state for `map_status` (`stopped` when nothing watches)."""
         if self._watcher is None:

@@ -84,6 +84,10 @@ class ServerSpec:
     while nothing it includes changed (clangd), so a document sent again to have its
     diagnostics published anew carries one more blank line at its end (no line or
     diagnostic moves; the next query sends the disk's text again)."""
+    memory_swing: float = 0.25
+    """The share of its working size the server's memory may swing by in normal work:
+    its growth bound (`LiveSettings.max_server_growth_mb`) is at least that much
+    (tsserver's garbage-collected heaps go up and down by a third and more)."""
     compile_commands_arg: str = ""
     """The option (ending in `=`) that points the server at the folder of a
     compile_commands.json. Set: a tree without a database of its own gets one
@@ -195,6 +199,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # It publishes only diagnostics that moved (a clean file stays unpublished),
         # so diagnostics are asked of tsserver: answered at once for the text sent.
         pull_through_tsserver=True,
+        memory_swing=1.0,
         # Were they published: its semantic diagnostics come well after the syntactic
         # ones on a busy machine (over 0.4 s): settling on the first, empty publish
         # missed a broken call in a caller file (immer: 1 or 2 of 2 in

@@ -180,6 +180,12 @@ def _seconds(value: object, where: str) -> float:
     return float(value)
 
 
+def _share(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
+        raise ValueError(f"{where} must be a share of the working size from 0 to 10, got {value!r}")
+    return float(value)
+
+
 def _table(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise ValueError(f"{where} must be a table, got {value!r}")
@@ -230,4 +236,5 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "setup_files": _strings,
     "compile_commands_arg": _string,
     "publish_quiet_s": _seconds,
+    "memory_swing": _share,
 }

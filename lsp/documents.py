@@ -220,6 +220,10 @@ class Documents:
             doc.text, doc.line_count, doc.version = snap.text, snap.line_count, 1
             _send_open(sink, doc.uri, doc.language_id, doc.version, doc.text)
 
+    def forget(self) -> None:
+        """Track no document (their server is gone): a fresh one opens each when asked."""
+        self._open.clear()
+
     def _follow(
         self, doc: OpenDocument, stamp: FileStamp, seen_ns: int, sink: DocumentSink
     ) -> None:

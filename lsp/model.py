@@ -101,3 +101,10 @@ class ServerStatus:
     state: str
     """"running", "stopped" (not started, or crashed and not yet restarted) or "given_up"."""
     restarts: int
+    """Starts after the first: after a crash, a hang, or outgrowing its memory bound."""
+    recycles: int = 0
+    """Of those, the restarts for its size (`LiveSettings.max_server_growth_mb`)."""
+    held_mb: float | None = None
+    """What its processes held at the last weighing (None: not weighed yet)."""
+    bound_mb: float | None = None
+    """The size past which it is restarted (None: no bound yet, or none set)."""

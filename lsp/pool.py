@@ -348,7 +348,7 @@ class LivePool:
     # -- the pool -----------------------------------------------------------
 
     def status(self) -> list[ServerStatus]:
-        """Every server started so far: pid, state and restarts."""
+        """Every server started so far: pid, state, restarts and memory."""
         return [
             ServerStatus(
                 name=name,
@@ -356,6 +356,9 @@ class LivePool:
                 pid=session.pid,
                 state=session.state,
                 restarts=session.restarts,
+                recycles=session.recycler.recycles,
+                held_mb=session.recycler.held_mb,
+                bound_mb=session.recycler.bound_mb(),
             )
             for name, session in sorted(self._sessions.items())
         ]

@@ -48,8 +48,8 @@ from lsp.errors import (
     ServerGaveUpError,
     ServerRequestError,
 )
-from lsp.footprint import tree_rss_mb
 from lsp.published import PublishedDiagnostics
+from lsp.recycle import Recycler
 from lsp.settings import LiveSettings
 
 T = TypeVar("T")
@@ -62,8 +62,6 @@ CONTENT_MODIFIED_TRIES = 3
 """Sends of one request a server may answer with ContentModified (the answer it was
 working out went stale while it did: a document changed, or it re-read the workspace)."""
 _CONTENT_MODIFIED_PAUSE_S = 0.05
-WEIGH_EVERY_S = 10.0
-"""How often a running server's memory is read (before a query, never in between)."""
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +131,8 @@ class ServerSession:
         """Held by requests the server answers one at a time, in the order sent
         (tsserver's synchronous ones): each is sent when the one before is answered,
         so its timeout counts its own time, not the queue's."""
-        self._started_at = 0.0
-        self._weighed_at = 0.0
+        self.recycler = Recycler(settings, swing=spec.memory_swing)
+        """Its memory over its starts: working size, last weighing, restarts for size."""
 
     # -- facts --------------------------------------------------------------
 
@@ -300,31 +298,24 @@ class ServerSession:
         return conn
 
     async def _recycle_if_heavy(self) -> None:
-        """Stop a server whose processes outgrew `max_server_mb` (the lock is held): the
-        next query starts it again and opens its documents, as after a crash but with no
-        delay and no crash counted. Weighed at most every WEIGH_EVERY_S, and only once it
-        has run `recycle_interval` since its start."""
-        conn, settings, now = self._connection, self._settings, time.monotonic()
-        if (
-            not settings.max_server_mb
-            or conn is None
-            or conn.pid is None
-            or not conn.alive
-            or now - self._weighed_at < WEIGH_EVERY_S
-            or now - self._started_at < settings.recycle_interval
-        ):
+        """Stop a server that outgrew its memory bound (`lsp.recycle`; the lock is
+        held): the next query starts it again, as after a crash but with no delay and
+        no crash counted. Its documents are forgotten, not replayed: each query opens
+        what it asks about, so the fresh server loads no more than it is asked."""
+        conn = self._connection
+        if conn is None or conn.pid is None or not conn.alive:
             return
-        self._weighed_at = now
-        held = tree_rss_mb(conn.pid)
-        if held is None or held <= settings.max_server_mb:
+        outgrown = self.recycler.outgrown(conn.pid, answered=self._warm, now=time.monotonic())
+        if outgrown is None:
             return
         log.info(
-            "%s holds %.0f MB (max_server_mb %d): restarting it",
+            "%s holds %.0f MB (bound %.0f MB): restarting it",
             self.spec.name,
-            held,
-            settings.max_server_mb,
+            outgrown.held_mb,
+            outgrown.bound_mb,
         )
         self._connection = None
+        self._documents.forget()
         await conn.close()
 
     async def _running(self) -> Connection:
@@ -344,7 +335,7 @@ class ServerSession:
         conn = Connection(self.spec, self._root, self._executable, self._settings.request_timeout)
         self._connection = conn
         self._starts += 1
-        self._started_at = time.monotonic()
+        self.recycler.started(time.monotonic())
         self._warm = False
         try:
             # Starting is part of the cold start: initialize may take the longer of both.

@@ -24,7 +24,13 @@ class LiveSettings:
     """The window, in seconds, in which `restart_limit` crashes give a server up."""
     max_server_mb: int = 4096
     """A server whose processes hold more resident memory than this (MB) is restarted
-    before the next query, its documents opened again (0: never); at most once in
-    `recycle_interval` seconds, so a server that needs more is slowed, never stopped."""
-    recycle_interval: float = 600.0
-    """Seconds a server runs after a start before its size can restart it."""
+    before the next query (0: no such cap)."""
+    max_server_growth_mb: int = 32
+    """A server whose processes grew past what they held once it first answered (its
+    working size) by more than this (MB), or by a quarter of that size when more, is
+    restarted before the next query (0: never for growth). Language servers keep
+    memory for every edit they answered about (ty: about 25 KB per edit and
+    references query); a restart gives it back."""
+    recycle_interval: float = 60.0
+    """Seconds a server runs after a start before its size can restart it, so a server
+    that needs more is slowed, never stopped."""

@@ -61,8 +61,11 @@ GOAL_MINUTES = 60
 GOAL_LATENCY_RATIO = 1.2
 
 
-def minute_row(minute: int, tally: Tally, seconds: float, memories: int) -> dict[str, Any]:
-    """One minute's figures: the process tree's RSS and what the loop did."""
+def minute_row(
+    minute: int, tally: Tally, seconds: float, memories: int, servers: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One minute's figures: the process tree's RSS, what the loop did, and how often
+    each language server was restarted so far (`recycles`: for its size)."""
     tree = server_tree()  # in-process: this process is the server (see soakbench.tree)
     return {
         "minute": minute,
@@ -76,6 +79,10 @@ def minute_row(minute: int, tally: Tally, seconds: float, memories: int) -> dict
         "lost": len(tally.lost),
         "firstLost": tally.lost[0] if tally.lost else None,
         "memories": memories,
+        "servers": {
+            s["name"]: {k: s[k] for k in ("restarts", "recycles", "heldMb", "boundMb")}
+            for s in servers
+        },
         "medianMs": {t: round(statistics.median(v) * 1000, 1) for t, v in tally.latency.items()},
         "checkMsPerMemory": round(statistics.median(tally.checked_per_memory) * 1000, 2)
         if tally.checked_per_memory
@@ -90,7 +97,11 @@ def show(row: dict[str, Any]) -> None:
         f"min {row['minute']:>3}: RSS {row['rssTotalMb']:7.1f} MB [{tree}] | "
         f"{row['cycles']} cycles, {row['callsPerSecond']} calls/s, {row['errors']} errors, "
         f"{row['lost']} lost, {row['memories']} memories | median ms: {latency}"
-        f" | check/memory {row['checkMsPerMemory']} ms",
+        f" | check/memory {row['checkMsPerMemory']} ms"
+        + "".join(
+            f" | {name}: {s['recycles']} recycled, {s['restarts']} restarts, bound {s['boundMb']}"
+            for name, s in row["servers"].items()
+        ),
         file=sys.stderr,
         flush=True,
     )
@@ -129,16 +140,15 @@ async def minutes_of(
     """The loop's rows, minute by minute; with `growth`, what grew in this process too."""
     started = time.monotonic()
     await loop.prepare()
-    rows = [minute_row(0, loop.take_tally(), time.monotonic() - started, 0)]
+    rows = [minute_row(0, loop.take_tally(), time.monotonic() - started, 0, await loop.servers())]
     show(rows[-1])
     traced = growth() if growth is not None else None
     stop = asyncio.Event()
     for minute in range(1, minutes + 1):
         begun = time.monotonic()
         await run_for(loop, 60.0, stop)
-        rows.append(
-            minute_row(minute, loop.take_tally(), time.monotonic() - begun, len(loop.memories))
-        )
+        seconds, servers = time.monotonic() - begun, await loop.servers()
+        rows.append(minute_row(minute, loop.take_tally(), seconds, len(loop.memories), servers))
         show(rows[-1])
         if traced is not None:
             traced.report()
@@ -182,6 +192,7 @@ def verdict(rows: list[dict[str, Any]], settle: int) -> dict[str, Any]:
         "errors": errors,
         "lost": lost,
         "cycles": sum(r["cycles"] for r in rows),
+        "serverRecycles": {name: s["recycles"] for name, s in last["servers"].items()},
     }
 
 
@@ -224,6 +235,8 @@ def main() -> None:
         f"(goal <= x{GOAL_LATENCY_RATIO}: {'met' if result['latencyGoalMet'] else 'NOT met'})"
     )
     print(f"{result['cycles']} cycles, {result['errors']} errors, {result['lost']} lost")
+    recycled = ", ".join(f"{n} {k} times" for n, k in result["serverRecycles"].items())
+    print(f"language servers restarted for their size: {recycled or 'none started'}")
 
 
 if __name__ == "__main__":

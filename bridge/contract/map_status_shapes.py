@@ -60,6 +60,18 @@ class CacheCounts(TypedDict):
     collector's scans: what they built and still holds; it does not grow with edits."""
 
 
+class LanguageServerInfo(TypedDict):
+    """A language server this server started, and its memory (MB; null: not weighed)."""
+
+    name: str
+    state: str
+    restarts: int
+    recycles: int
+    """Of its restarts, those for outgrowing `boundMb` (configuration.md)."""
+    heldMb: float | None
+    boundMb: float | None
+
+
 class StatusData(MapSummary):
     """map_status."""
 
@@ -74,6 +86,7 @@ class StatusData(MapSummary):
     linking left open are read from the store meanwhile, for answers that need only
     a few files' (else `link_not_loaded`); a rebuild waits for it."""
     caches: CacheCounts
+    languageServers: list[LanguageServerInfo]
 
 
 class BuildData(MapSummary):

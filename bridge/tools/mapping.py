@@ -31,6 +31,7 @@ from bridge.contract.map_shapes import (
 )
 from bridge.contract.map_status_shapes import (
     CacheCounts,
+    LanguageServerInfo,
     RebuildAnswer,
     RebuildData,
     StatusAnswer,
@@ -72,6 +73,7 @@ async def map_status(app: AppContext) -> StatusAnswer:
         graphLoaded=code_map.graph_loaded,
         linkLoaded=code_map.link_loaded,
         caches=cast("CacheCounts", app.cache_counts()),
+        languageServers=cast("list[LanguageServerInfo]", app.language_servers()),
     )
     if data["watcher"]["status"] != "watching":
         # nothing flags edits as they happen: compare every file with the disk now

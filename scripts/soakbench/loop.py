@@ -88,6 +88,14 @@ class Soak:
         if not self.anchors:
             raise SystemExit("the map found no functions in the corpus")
 
+    async def servers(self) -> list[dict[str, Any]]:
+        """The language servers as map_status tells them (restarts, recycles, MB);
+        not timed with the loop's calls."""
+        result = await asyncio.wait_for(self.client.call_tool("map_status", {}), CALL_TIMEOUT_S)
+        status: dict[str, Any] = orjson.loads(result.content[0].text)
+        servers: list[dict[str, Any]] = status["data"]["languageServers"]
+        return servers
+
     async def cycle(self, n: int) -> None:
         """One cycle; an error is counted and the edit is undone all the same."""
         path = self.files[n % len(self.files)]

@@ -5,8 +5,9 @@ Nothing is lost (every edit is found by the next search, every memory saved is
 listed by the next check) and the server's caches stay within their bounds
 (`map_status`'s `caches`), however many edits went by: the objects frozen out of
 the collector's reach do not grow with edits, and every cache holds at most what
-the configuration allows. Memory as the kernel counts it (RSS) is
-scripts/bench_soak.py's, not a test's.
+the configuration allows. The language server, held to a bound every weighing
+finds it past, is restarted now and then mid-loop, and no answer fails or is lost
+for it. Memory as the kernel counts it (RSS) is scripts/bench_soak.py's, not a test's.
 """
 
 from __future__ import annotations
@@ -35,17 +36,22 @@ def test_a_long_edit_loop_loses_nothing_and_keeps_the_caches_bounded(tmp_path: P
     (root / "codeanchor.toml").write_text(
         "watch = true\n"
         "[cache]\nnames_kept = 4\ntrees_kept = 2\noutlines_kept = 2\n"
-        "[live]\nmax_open_documents = 3\n"
+        "[live]\nmax_open_documents = 3\nmax_server_mb = 1\nrecycle_interval = 0.0\n"
     )
-    warm, last, saved = asyncio.run(asyncio.wait_for(_soak(root), 840))
+    warm, last, saved, servers = asyncio.run(asyncio.wait_for(_soak(root), 840))
     assert warm["frozenObjects"] >= last["frozenObjects"]  # edits freeze nothing
     for key, bound in BOUNDS.items():
         assert last[key] <= bound, (key, last)
     assert last["checkNames"] == BOUNDS["checkNames"]  # the loop did fill it
     assert saved == CYCLES // MEMORY_EVERY
+    [ty] = servers
+    assert ty["name"] == "ty" and ty["recycles"] >= 1, ty  # restarted for its size...
+    assert ty["restarts"] == ty["recycles"]  # ...and never for a crash
 
 
-async def _soak(root: Path) -> tuple[dict[str, Any], dict[str, Any], int]:
+async def _soak(
+    root: Path,
+) -> tuple[dict[str, Any], dict[str, Any], int, list[dict[str, Any]]]:
     memories: list[str] = []
     async with serve(root) as client:
         await call(client, "map_rebuild")
@@ -73,5 +79,5 @@ async def _soak(root: Path) -> tuple[dict[str, Any], dict[str, Any], int]:
                 file.write_bytes(original)
             if n == WARM:
                 warm = (await call(client, "map_status"))["data"]["caches"]
-        last = (await call(client, "map_status"))["data"]["caches"]
-    return warm, last, len(memories)
+        status = (await call(client, "map_status"))["data"]
+    return warm, status["caches"], len(memories), status["languageServers"]

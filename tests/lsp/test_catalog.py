@@ -114,6 +114,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "setup_files": (["go.mod"], ("go.mod",)),
     "compile_commands_arg": ("--compile-commands-dir=",) * 2,
     "publish_quiet_s": (2, 2.0),
+    "memory_swing": (1, 1.0),
 }
 
 

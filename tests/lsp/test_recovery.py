@@ -90,7 +90,7 @@ def test_a_killed_server_is_restarted_and_answers_again(server: str, tmp_path: P
             first = _definition(live)
         assert first == expected
         [after] = live.pool.status()
-        assert (after.state, after.restarts) == ("running", 1)
+        assert (after.state, after.restarts, after.recycles) == ("running", 1, 0)  # a crash
         assert after.pid not in (None, before.pid)
         assert not _is_running(before.pid)
     assert not _is_running(after.pid or 0)
@@ -143,15 +143,24 @@ def test_a_server_that_outgrew_its_memory_bound_is_restarted_and_answers_the_sam
     settings = LiveSettings(max_server_mb=1, recycle_interval=0.0)  # any server is heavier
     with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
         expected = {(SHAPES, line_of(live.root, SHAPES, "def total_area"))}
-        assert _definition(live) == expected
+        live.run(_open_both(live))  # its first push: not weighed yet
+        assert live.pool.open_document_count() == 2
         [before] = live.pool.status()
         assert _definition(live) == expected  # weighed before this query: restarted
         [after] = live.pool.status()
-        assert (after.state, after.restarts) == ("running", 1)
+        assert (after.state, after.restarts, after.recycles) == ("running", 1, 1)
         assert after.pid not in (None, before.pid)
+        assert live.pool.open_document_count() == 1  # only the queried one opened again
         assert not _is_running(before.pid or 0)
         assert _definition(live) == expected  # weighed at most every 10 s: not again
         assert live.pool.status()[0].restarts == 1
+
+
+async def _open_both(live: Live) -> None:
+    """Open REPORT and SHAPES in the server under one push (as they are on disk)."""
+    texts = {live.root / p: (live.root / p).read_text() for p in (REPORT, SHAPES)}
+    async with live.pool.session("python").overlaid(texts):
+        pass
 
 
 def test_a_server_within_its_memory_bound_keeps_running(tmp_path: Path) -> None:
@@ -159,4 +168,7 @@ def test_a_server_within_its_memory_bound_keeps_running(tmp_path: Path) -> None:
     with open_live("py_app", tmp_path, server="ty", settings=settings) as live:
         for _ in range(2):
             _definition(live)
-        assert live.pool.status()[0].restarts == 0
+        [status] = live.pool.status()
+        assert (status.restarts, status.recycles) == (0, 0)
+        assert status.held_mb is not None and status.bound_mb is not None
+        assert status.held_mb <= status.bound_mb < 1_000_000  # its working size + growth
