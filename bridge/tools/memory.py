@@ -101,7 +101,7 @@ async def memory_recall(
     budget: Budget = None,
 ) -> RecallAnswer:
     """Find memories about `query` (full-text), each checked against the code now,
-    most relevant first. Stale ones are left out unless `include_stale`
+    best first. Stale ones are left out unless `include_stale`
     (`staleHidden` counts them). A hit with a `warning`: re-read the code it names,
     then memory_verify or memory_supersede."""
     found = await _run(app, lambda s: s.recall(query, limit=limit, include_stale=include_stale))
@@ -116,7 +116,7 @@ async def memory_check(
     """Check memories against the code now (default: all active, stale or historical),
     stale first. Per reference `status` (valid, relocated, renamed, modified with its
     `change` kind, deleted, unknown), renames followed through git (`since`); cosmetic
-    or annotation-only changes keep a memory active. memory_verify adopts new places."""
+    or annotation-only changes keep it active. memory_verify adopts new places."""
     code_map = await app.code_map()
     confirm = LiveConfirmer(app, asyncio.get_running_loop())
     results = await _run(app, lambda s: s.check(ids or (), live=confirming(confirm)), code_map)

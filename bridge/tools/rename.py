@@ -118,9 +118,9 @@ async def nav_rename(
     budget: Budget = None,
 ) -> RenameAnswer:
     """Rename the symbol at TARGET to `new_name` (live). A PREVIEW by default:
-    per-file `diff`s and `hash`es; `notRenamed` lists each site naming the symbol the
-    edits leave (`completeness`). `apply=true` writes atomically unless a file changed
-    since (or differs from `hashes`): then a `conflict` error."""
+    per-file `diff`s and `hash`es; `notRenamed` lists each site the edits leave or
+    break (`completeness`). `apply=true` writes atomically unless a file changed since
+    (or differs from `hashes`): then a `conflict` error."""
     budget_tokens = app.budget(budget)
     wanted = new_name.strip()
     if not wanted or any(ch in wanted for ch in "\r\n\0"):
