@@ -4,16 +4,10 @@ a macro's body, a static or a definition it consulted moves)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from map.extraction.extract import extract_file
-from map.linking.layout import Layout
-from map.linking.link_input import Change
 from tests.bridge.test_map_c_callers import C
-from tests.map.graph_state import graph_state
-from tests.map.test_declarations import _details, _link
+from tests.map.test_declarations import edits_link_like_a_fresh_build
 
 HEADER = "include/check.h"
 EDITS: list[tuple[str, str | None, str]] = [
@@ -32,19 +26,4 @@ EDITS: list[tuple[str, str | None, str]] = [
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_c_edits_link_like_a_fresh_build(seed: int) -> None:
-    sources = dict(C)
-    graph, linker = _link(sources)
-    edits = list(EDITS) if seed == 1 else random.Random(seed).sample(EDITS, len(EDITS))
-    for path, text, what in edits:
-        old = linker.extracts.get(path)
-        change: Change
-        if text is None:
-            sources.pop(path, None)
-            change = (old, None)
-        else:
-            sources[path] = text
-            change = (old, extract_file(path, text.encode()))
-        linker.apply({path: change}, Layout())
-        fresh, fresh_linker = _link(sources)
-        assert graph_state(graph) == graph_state(fresh), what
-        assert _details(linker) == _details(fresh_linker), what
+    edits_link_like_a_fresh_build(C, EDITS, seed)

@@ -200,9 +200,18 @@ def _details(linker: Linker) -> dict[str, list[tuple[str, str, str, dict[str, An
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_edits_link_like_a_fresh_build(seed: int) -> None:
     """Every edit of EDITS, in order and in a seeded shuffle, links as a fresh build."""
-    sources = {**C, **CPP}
+    edits_link_like_a_fresh_build({**C, **CPP}, EDITS, seed)
+
+
+def edits_link_like_a_fresh_build(
+    sources: dict[str, str], edits: list[tuple[str, str | None, str]], seed: int
+) -> None:
+    """Apply `edits` (path, new text or None to delete, what) to `sources` one by one (in
+    a seeded shuffle but for seed 1), asserting after each that the links equal a fresh
+    build's."""
+    sources = dict(sources)
     graph, linker = _link(sources)
-    edits = list(EDITS) if seed == 1 else random.Random(seed).sample(EDITS, len(EDITS))
+    edits = list(edits) if seed == 1 else random.Random(seed).sample(edits, len(edits))
     for path, text, what in edits:
         old = linker.extracts.get(path)
         change: Change
