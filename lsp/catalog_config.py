@@ -228,6 +228,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "watches_disk": _flag,
     "open_before_references": _flag,
     "blank_deleted_files": _flag,
+    "touch_with_new_text": _flag,
     "prime_before_search": _flag,
     "pull_through_tsserver": _flag,
     "indexing_progress": _strings,

@@ -106,6 +106,7 @@ _SAMPLES: dict[str, tuple[Any, Any]] = {
     "watches_disk": (True, True),
     "open_before_references": (True, True),
     "blank_deleted_files": (True, True),
+    "touch_with_new_text": (True, True),
     "prime_before_search": (True, True),
     "pull_through_tsserver": (True, True),
     "indexing_progress": (["Loading packages"], ("Loading packages",)),
