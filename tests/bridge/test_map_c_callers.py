@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.tools.mapgraph import map_neighbors
-from tests.bridge.test_map_completeness import _ask, _repo
+from tests.bridge.test_map_completeness import _ask, _listed, _repo
 
 C = {
     "include/check.h": (
@@ -92,10 +92,6 @@ after a macro without its semicolon: the parser reads a prototype); the `static`
 `shrink` (line 6 of stack.c), whichever the build compiles; `zopen` (through the
 header's prototype) or the header's macro `zopen`, whichever the build defines, by
 `main`."""
-
-
-def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
-    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
 
 
 def _answers(tmp_path: Path, *node_ids: str) -> list[dict[str, Any]]:

@@ -127,6 +127,11 @@ def _callers(node_id: str) -> tuple[Any, dict[str, Any]]:
     return map_neighbors, {"node_id": node_id, "direction": "in"}
 
 
+def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
+    """(caller node ID, call lines) of each caller a map answer lists, in its order."""
+    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
+
+
 def _sites(data: dict[str, Any]) -> list[tuple[str, int, str, str | None, str]]:
     return [(s["path"], s["line"], s["name"], s["receiver"], s["why"]) for s in data["unresolved"]]
 

@@ -12,10 +12,9 @@ what it holds, and `new(T)`, `make(T, n)` a T (`new(FlagSet).Visit(nil)`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from map import CodeMap, MapSettings
-from tests.bridge.test_map_completeness import _ask, _callers, _repo
+from tests.bridge.test_map_completeness import _ask, _callers, _listed, _repo
 
 SOURCES = {
     "go.mod": "module example.com/cli\n\ngo 1.21\n",
@@ -62,10 +61,6 @@ SOURCES = {
         "}\n"
     ),
 }
-
-
-def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
-    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
 
 
 def test_go_a_local_per_block_types_the_calls_on_each(tmp_path: Path) -> None:

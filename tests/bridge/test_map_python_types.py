@@ -13,10 +13,9 @@ alias of a method (`wider = Line.wider`) calls the method, not the class it retu
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from bridge.tools.mapgraph import map_neighbors
-from tests.bridge.test_map_completeness import _ask, _callers, _repo
+from tests.bridge.test_map_completeness import _ask, _callers, _listed, _repo
 
 SOURCES = {
     "pkg/__init__.py": "",
@@ -78,10 +77,6 @@ SOURCES = {
         "    wider(line)\n"  # 55
     ),
 }
-
-
-def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
-    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
 
 
 def test_python_loops_generic_bases_class_attributes_and_property_reads(tmp_path: Path) -> None:

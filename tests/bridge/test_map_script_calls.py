@@ -13,10 +13,9 @@ in that callback only, and each callback's `function Counter` is the one its
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from map import CodeMap, MapSettings
-from tests.bridge.test_map_completeness import _ask, _callers, _repo
+from tests.bridge.test_map_completeness import _ask, _callers, _listed, _repo
 
 SOURCES = {
     "package.json": '{"name": "demo", "type": "module"}\n',
@@ -72,10 +71,6 @@ SOURCES = {
         "})\n"  # 19
     ),
 }
-
-
-def _listed(data: dict[str, Any]) -> list[tuple[str, list[int]]]:
-    return [(n["nodeId"], n["at"]) for n in data["neighbors"]]
 
 
 def test_script_jsx_elements_generic_awaits_and_literal_methods(tmp_path: Path) -> None:
