@@ -44,6 +44,9 @@ def neighbor(code_map: CodeMap, found: Reached, incoming: bool) -> Neighbor:
     edge's confidence and use lines, and the node's own lines."""
     edge = edge_of(found, incoming)
     facts = edge_facts(code_map, edge.user, edge.used, edge.kind)
+    at = set(facts.at).union(
+        *(edge_facts(code_map, found.node_id, other, found.via).at for other in found.also)
+    )
     item = Neighbor(
         {
             "nodeId": found.node_id,
@@ -53,7 +56,7 @@ def neighbor(code_map: CodeMap, found: Reached, incoming: bool) -> Neighbor:
             "from": found.source,
             "confidence": round(found.confidence, 2),
             "edgeConfidence": facts.confidence,
-            "at": list(facts.at),
+            "at": sorted(at),
         }
     )
     lines = code_map.lines_of(found.node_id)

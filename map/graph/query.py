@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from map.graph.dispatch import dispatchers, implementers
@@ -59,7 +59,9 @@ class OutlineEntry:
 @dataclass(frozen=True)
 class Neighbor:
     """A node reached from the start; `via` is the edge kind of the last step,
-    `source` the node it was reached from, `confidence` the weakest edge on the way."""
+    `source` the node it was reached from, `confidence` the weakest edge on the way;
+    `also`: the other starts it uses by an edge of that kind (a Go caller of both a
+    method and an interface method that dispatches to it), whose use lines count too."""
 
     node_id: str
     kind: str
@@ -67,6 +69,7 @@ class Neighbor:
     via: str
     source: str
     confidence: float
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,18 @@ def neighbors(
     starts = [node_id]
     if direction == "in":  # a Go method's callers include its interfaces' (map.graph.dispatch)
         starts += dispatchers(graph, node_id) + implementers(graph, node_id)
-    return loops + _walk(graph, starts, direction == "in", allowed, depth, floor)
+    found = _walk(graph, starts, direction == "in", allowed, depth, floor)
+    if len(starts) > 1:
+        found = [_with_other_starts(graph, n, starts) if n.distance == 1 else n for n in found]
+    return loops + found
+
+
+def _with_other_starts(graph: MapGraph, found: Neighbor, starts: list[str]) -> Neighbor:
+    """`found` (a caller) with the other starts it calls by an edge of the same kind."""
+    also = tuple(
+        s for s in starts if s != found.source and graph.has_edge(found.node_id, s, found.via)
+    )
+    return replace(found, also=also) if also else found
 
 
 def path(

@@ -146,3 +146,35 @@ def test_go_an_interface_method_s_callers_include_its_implementers(tmp_path: Pat
     data = concrete["data"]
     assert _listed(data) == [("mux.go#setup", [19]), ("mux.go#Router.serve", [14])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+
+
+GROUPS = {
+    "go.mod": "module example.com/gx\n\ngo 1.21\n",
+    "gx.go": (
+        "package gx\n\n"  # 1
+        "type Router interface{ Use(x int) }\n\n"  # 3
+        "type Mux struct{}\n\n"  # 5
+        "func (m *Mux) Use(x int) {}\n\n"  # 7
+        "func (m *Mux) Group(fn func(r Router)) { fn(m) }\n\n"  # 9
+        "func setup() {\n"  # 11
+        "\tm := &Mux{}\n"  # 12
+        "\tm.Use(1)\n"  # 13
+        "\tm.Group(func(r Router) {\n"  # 14
+        "\t\tr.Use(2)\n"  # 15
+        "\t})\n"  # 16
+        "\tm.Use(3)\n"  # 17
+        "}\n"
+    ),
+}
+"""`setup` calls `Mux.Use` directly (lines 13, 17) and through `Router` (line 15, in a
+closure of its own)."""
+
+
+def test_go_a_caller_of_a_method_and_of_its_interface_lists_every_call_line(
+    tmp_path: Path,
+) -> None:
+    root = _repo(tmp_path / "repo", GROUPS)
+    (answer,) = _ask(root, _callers("gx.go#Mux.Use"))
+    data = answer["data"]
+    assert _listed(data) == [("gx.go#setup", [13, 15, 17])]
+    assert data["completeness"] == "complete"
