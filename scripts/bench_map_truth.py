@@ -17,8 +17,11 @@ Per language it prints:
                             call line (the goal: 0); `partial` answers counted apart
     server wrong            call lines the server leaves out and the map lists, read
                             by hand (scripts/accuracy/maptruth.py SERVER_WRONG, each
-                            with its reason): counted in the truth, and the figures
-                            against the server as it answers printed beside
+                            with its reason), and Go calls across an interface in a
+                            test file of the method's own package (gopls counts them
+                            in its other files and in other packages only): counted
+                            in the truth, and the figures against the server as it
+                            answers printed beside
     counted apart           call lines the server's call hierarchy left out and its
                             go-to-definition confirms (added to the truth); lines
                             in C macro bodies and lines that take the function as a
@@ -27,7 +30,9 @@ Per language it prints:
                             conditional its configuration leaves out (its
                             go-to-definition finds nothing there), or calls through
                             a macro in a file its index does not cover (not in
-                            compile_commands.json): left out of the map's
+                            compile_commands.json), or Go in a folder the go command
+                            ignores (`_examples/` without a go.mod of its own):
+                            left out of the map's
     cold / rebuild s        the map's cold build (and graph load) and a rebuild after
                             a one-file edit, median of --rounds fresh processes; with
                             --baseline TREE the same by the code in TREE (an exported

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import random
 import re
 import statistics
@@ -122,7 +123,8 @@ class Graded:
     """Lines of C the map lists and the truth does not, where the server's go-to-definition
     finds nothing inside a preprocessor conditional (code its configuration leaves out),
     or that reach the symbol through a macro in a file its index does not cover (not
-    in compile_commands.json) or where it cannot resolve the macro: left out of
+    in compile_commands.json) or where it cannot resolve the macro; lines of Go in a
+    folder the go command ignores, where gopls does not follow interfaces: left out of
     `listed`."""
     as_values: int = 0
     """Lines of C or C++ the map lists and the truth does not, where the symbol is taken
@@ -268,6 +270,9 @@ async def grade(
         {},
     )
     truth |= confirmed
+    ignored = frozenset(p for p in listed - truth if _go_ignored(app.root, p[0]))
+    listed -= ignored
+    wrong = {**_test_variant_crossings(code_map, node_id, data["neighbors"]), **wrong}
     corrected = frozenset(place for place in wrong if place in listed and place not in truth)
     return Graded(
         node_id,
@@ -280,8 +285,53 @@ async def grade(
         confirmed=len(confirmed),
         in_macros=len(macros),
         as_values=len(values),
-        inactive=len(inactive | unread),
+        inactive=len(inactive | unread | ignored),
     )
+
+
+def _go_ignored(root: Path, path: str) -> bool:
+    """Whether the Go file at `path` lies in a folder the go command ignores (a name
+    beginning with `_` or `.`, or `testdata`, below its module's go.mod): in no package,
+    so gopls sees its calls of a method directly and not across an interface."""
+    if not path.endswith(".go"):
+        return False
+    folders = Path(path).parent.parts
+    for depth in range(len(folders), -1, -1):
+        if (root.joinpath(*folders[:depth]) / "go.mod").is_file():
+            below = folders[depth:]
+            return any(f.startswith(("_", ".")) or f == "testdata" for f in below)
+    return False
+
+
+def _test_variant_crossings(
+    code_map: CodeMap, node_id: str, neighbors: list[Any]
+) -> dict[tuple[str, int], str]:
+    """Go call lines in a `_test.go` file of the method's own package that the map
+    reaches only across an interface (the callers of an interface method that may
+    dispatch to it, or of a method it may dispatch to), not by a call of the method
+    itself: gopls counts such calls in the package's other files and in every other
+    package, and not in the package's test variant (docs/benchmarks.md shows it on a
+    package of one interface), so they are server-wrong."""
+    folder = posixpath.dirname(node_id.partition("#")[0])
+    if not node_id.partition("#")[0].endswith(".go"):
+        return {}
+    found: dict[tuple[str, int], str] = {}
+    for item in neighbors:
+        path = item["nodeId"].partition("#")[0]
+        if not path.endswith("_test.go") or posixpath.dirname(path) != folder:
+            continue
+        direct = code_map.edge_attrs(item["nodeId"], node_id, "calls")
+        own = set(direct["lines"]) if direct is not None else set()
+        for line in item["at"]:
+            if line not in own:
+                found[(path, line)] = _TEST_VARIANT
+    return found
+
+
+_TEST_VARIANT = (
+    "a call across an interface in a test file of the method's own package: gopls "
+    "counts the same call in the package's other files and in other packages"
+)
 
 
 def _called_at(root: Path, name: str, place: tuple[str, int]) -> bool:
