@@ -40,6 +40,12 @@ what each match is:
                                       give parameters or a property
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
+    @assign.returns.own + @name + @value
+                                      the same for a method that returns its own
+                                      object (@value: its class's name)
+    @assign.enter + @name + @value    a Python `with X() as name`: the name holds
+                                      what `X().__enter__()` returns (`__aenter__`
+                                      in an `async with`)
     @assign.gives / @assign.gives.alias + @name + @value
                                       what a pytest fixture returns or yields
                                       (a call's result, a name's value; @name:
@@ -87,6 +93,7 @@ _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _BY_SHAPE = "assign.value"
 _DOC = "assign.doc"
+_ENTER = "assign.enter"
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
@@ -250,6 +257,10 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
         elif role == _DOC:  # a PHP docblock's types (map.extraction.docblocks)
             for name_node, given, value in doc_types(captures["value"][0], captures["name"][0]):
                 found.assigns.append(new_ref(name_node, given, value))
+        elif role == _ENTER:
+            entered = node.children and node.children[0].type == "async"
+            called = f"{_value(captures)}{CALLED}.{'__aenter__' if entered else '__enter__'}"
+            found.assigns.append(new_ref(captures["name"][0], "assign.call", called))
         elif role == _BY_SHAPE:
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))

@@ -29,7 +29,12 @@ _HIDING: Mapping[str, bool] = MappingProxyType({"references": True, "values": Fa
 function taken as a value by any local but an alias (False)."""
 _RECEIVERS = frozenset({"self", "cls"})
 _GIVEN_NAMES: Mapping[str, str] = MappingProxyType(
-    {"assign.returns": RETURNS, "assign.gives": GIVES, "assign.gives.alias": GIVES}
+    {
+        "assign.returns": RETURNS,
+        "assign.returns.own": RETURNS,
+        "assign.gives": GIVES,
+        "assign.gives.alias": GIVES,
+    }
 )
 """The `Assignment` names of what a function returns (annotated) or gives (a fixture)."""
 ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
@@ -42,6 +47,7 @@ ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "attr.type": 0,
         "attr.call": 1,
         "attr.alias": 1,
+        "assign.returns.own": -1,
         "assign.returns": 0,
         "assign.gives": 1,
         "assign.gives.alias": 1,

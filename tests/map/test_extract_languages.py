@@ -30,6 +30,8 @@ ROLES = {
     "attr.alias",
     "attr.type",
     "assign.returns",
+    "assign.returns.own",
+    "assign.enter",
 }
 REFERENCE_KINDS = {"ref.calls", "ref.inherits", "ref.references", "ref.values"}
 

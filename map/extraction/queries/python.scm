@@ -135,6 +135,42 @@
   return_type: (type (string (string_content) @value)) @name
   (#match? @value "^[A-Za-z_][A-Za-z0-9_.]*$")) @assign.returns
 
+; a method that returns its own object returns an instance of its class: annotated
+; `-> Self` or with its `self`'s TypeVar (`def __enter__(self: T) -> T`), or unannotated
+; with `return self` (a fluent builder's, a context manager's `__enter__`)
+(class_definition
+  name: (identifier) @value
+  body: (block [
+    (function_definition
+      parameters: (parameters . (typed_parameter (identifier) type: (type (identifier) @_p)))
+      return_type: (type (identifier) @_r) @name)
+    (decorated_definition definition: (function_definition
+      parameters: (parameters . (typed_parameter (identifier) type: (type (identifier) @_p)))
+      return_type: (type (identifier) @_r) @name))])
+  (#eq? @_p @_r)) @assign.returns.own
+(class_definition
+  name: (identifier) @value
+  body: (block [
+    (function_definition return_type: (type [(identifier) (attribute)] @_r) @name)
+    (decorated_definition definition: (function_definition
+      return_type: (type [(identifier) (attribute)] @_r) @name))])
+  (#match? @_r "^((typing|typing_extensions)[.])?Self$")) @assign.returns.own
+(class_definition
+  name: (identifier) @value
+  body: (block [
+    (function_definition
+      parameters: (parameters) @name !return_type
+      body: (block (return_statement (identifier) @_s)))
+    (decorated_definition definition: (function_definition
+      parameters: (parameters) @name !return_type
+      body: (block (return_statement (identifier) @_s))))])
+  (#eq? @_s "self")) @assign.returns.own
+
+; `with X() as name` (and `async with`): the name holds what X's `__enter__` returns
+(with_statement (with_clause (with_item
+  value: (as_pattern (call function: [(identifier) (attribute)] @value)
+                     alias: (as_pattern_target (identifier) @name))))) @assign.enter
+
 ; what a pytest fixture gives (returns or yields: a call's result, or a name's value),
 ; in its body or a `with` block there: `return CliRunner()`, `yield app`; the value a
 ; test's (or another fixture's) parameter of the fixture's name holds
