@@ -187,16 +187,34 @@ def split_blocks(found: Collected, language: str) -> None:
         split[key] = kept
     if not split:
         return
+    names = {name for _, name in split}
     for ref in [*found.refs, *found.assigns]:
         if ref.qualifier:
             head = ref.qualifier.partition(".")[0].partition("(")[0]
-            seen = split.get((id(ref.scope), head))
+            seen = _around(split, by_key, ref, head) if head in names else None
             if seen is not None:
                 ref.qualifier = _seen(seen, ref.start, head) + ref.qualifier[len(head) :]
-        elif ref.kind not in _LOCALS:
-            seen = split.get((id(ref.scope), ref.text))
+        elif ref.kind not in _LOCALS and ref.text in names:
+            seen = _around(split, by_key, ref, ref.text)
             if seen is not None:
                 ref.text = _seen(seen, ref.start, ref.text)
+
+
+def _around(
+    split: Mapping[tuple[int, str], list[_Declared]],
+    declaring: Mapping[tuple[int, str], list[Ref]],
+    ref: Ref,
+    name: str,
+) -> list[_Declared] | None:
+    """The renamed declarations of `name` a use sees: its own function's, else those
+    of the functions around it that none between declares again (a helper declared
+    in a test's callback uses the callback's `let root: Root`)."""
+    scope = ref.scope
+    while True:
+        seen = split.get((id(scope), name))
+        if seen is not None or scope is None or (id(scope), name) in declaring:
+            return seen
+        scope = scope.parent
 
 
 def _seen(declared: list[_Declared], at: int, name: str) -> str:

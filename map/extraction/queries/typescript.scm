@@ -50,3 +50,33 @@
 (required_parameter pattern: (identifier) @name) @assign.other
 (optional_parameter pattern: (identifier) @name) @assign.other
 (required_parameter pattern: (rest_pattern (identifier) @name)) @assign.other
+
+; a name annotated with a type (a class, an interface, a type alias; `Store<T>`: Store)
+; holds an instance of it (map.linking.values); a field is the class's, a
+; constructor's parameter property (`private options: Options`) its instances' (first:
+; the parameter's own match below is then not kept)
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @attr.type
+(required_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(optional_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(variable_declarator
+  name: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(public_field_definition
+  name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+; what a function returns, annotated (@name: the annotation, inside the function)
+(function_declaration
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+(method_definition
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+(method_signature
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+(arrow_function
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
