@@ -10,7 +10,9 @@ callback sees the callback's `let root: Root`; a receiver of a library's type
 (`client: Client` from a package) is outside, never a guess. A call of a method
 counts for every method of its name up its class's bases and down from them
 (`a.disconnect()` on the interface, `d.disconnect()` on a sibling class), not for
-an unrelated class's method of that name.
+an unrelated class's method of that name. An object literal a function annotated to
+return a type returns is one of it: `mount(...).unmount()` calls the literal's
+`unmount`, a property of the type holding a function.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from map import CodeMap, MapSettings
-from tests.bridge.test_map_completeness import _ask, _callers, _listed, _repo
+from tests.bridge.test_map_completeness import _ask, _callers, _listed, _repo, _sites
 
 SOURCES = {
     "package.json": '{"name": "demo", "type": "module"}\n',
@@ -71,6 +73,29 @@ SOURCES = {
         "  })\n"  # 9
         "  it('shows', () => show('h'))\n"  # 10
         "})\n"  # 11
+    ),
+    "test/helpers.ts": (
+        "interface Mounted {\n"  # 1
+        "  unmount: () => void\n"  # 2
+        "  size: number\n"  # 3
+        "}\n"  # 4
+        "export function mount(tag: string): Mounted {\n"  # 5
+        "  return {\n"  # 6
+        "    unmount() {},\n"  # 7
+        "    size: tag.length,\n"  # 8
+        "  }\n"  # 9
+        "}\n"  # 10
+        "export function other(): void {\n"  # 11
+        "  const left = {unmount() {}}\n"  # 12
+        "  left.unmount()\n"  # 13
+        "}\n"  # 14
+    ),
+    "test/mount.test.ts": (
+        "import {mount} from './helpers'\n"  # 1
+        "it('mounts', () => {\n"  # 2
+        "  const result = mount('div')\n"  # 3
+        "  result.unmount()\n"  # 4
+        "})\n"  # 5
     ),
     "src/adapters.ts": (
         "export interface Adapter {\n"  # 1
@@ -145,6 +170,17 @@ def test_a_method_s_callers_take_in_what_it_overrides_and_its_siblings(tmp_path:
         assert _complete(answer["data"])
     assert _listed(other["data"]) == [("src/run.ts#direct", [7])]
     assert _complete(other["data"])
+
+
+def test_a_literal_returned_as_a_declared_type_is_called_through_it(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    literal, declared = _ask(
+        root, _callers("test/helpers.ts#mount.unmount"), _callers("test/helpers.ts#Mounted.unmount")
+    )
+    for answer in (literal, declared):
+        assert _listed(answer["data"]) == [("test/mount.test.ts", [4])]
+        assert answer["data"]["completeness"] == "partial"  # a literal typed by nothing
+        assert _sites(answer["data"]) == [("test/helpers.ts", 13, "unmount", "left", "guess")]
 
 
 def test_an_annotation_edited_relinks_as_a_fresh_build_does(tmp_path: Path) -> None:

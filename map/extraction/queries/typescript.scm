@@ -80,3 +80,19 @@
   return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
 (arrow_function
   return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+
+; a property holding a function (`unmount: () => void`) is a method of its interface
+(property_signature
+  name: (property_identifier) @name
+  type: (type_annotation (function_type))) @def.method
+; an object literal a function returns, annotated to return a type, implements that
+; type: its members override the type's (map.graph.overrides)
+(function_declaration
+  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  body: (statement_block (return_statement (object)))) @ref.inherits
+(arrow_function
+  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]) @ref.inherits
+(method_definition
+  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  body: (statement_block (return_statement (object)))) @ref.inherits
