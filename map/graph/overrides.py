@@ -7,60 +7,84 @@ that whole family: the method, the members of its name up its bases (`inherits`
 edges held, not guessed), and every member of its name in a class deriving from one
 of those. So the callers of `BrowserAdapter.disconnect` include `adapter.disconnect()`
 on a `DirectAdapter` that derives from the same `BaseAdapter`, and a call on a
-receiver typed `DevToolsAdapter` (the interface they implement).
+receiver typed `DevToolsAdapter` (the interface they implement). An object literal a
+function returns as a type (or gives a name annotated with it) is such a class: the
+function `inherits` the type (map/extraction/queries/typescript.scm).
+
+The graph's edges or the store's rows (map.store.warm) answer alike: `Hierarchy`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
 
 from map.graph.mapgraph import MapGraph
 from map.model import CONFIDENCE_GUESSED
 
 SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-_INHERITS = "inherits"
+INHERITS = "inherits"
+
+Kind = Callable[[str], "str | None"]
+"""A node's kind (None: no such node)."""
+Ends = Callable[[str, bool], Iterable[str]]
+"""The other ends of the held `inherits` edges out of a node (True: up to its bases)
+or into it."""
 
 
 def family(graph: MapGraph, node_id: str) -> list[str]:
+    """`family_of` over the graph."""
+
+    def kind(node: str) -> str | None:
+        held = graph.nodes.get(node)
+        return None if held is None else str(held["kind"])
+
+    def ends(node: str, up: bool) -> Iterable[str]:
+        edges = (
+            graph.out_edges(node, keys=True, data=True)
+            if up
+            else graph.in_edges(node, keys=True, data=True)
+        )
+        return [
+            target if up else source
+            for source, target, edge_kind, held in edges
+            if edge_kind == INHERITS and held["confidence"] > CONFIDENCE_GUESSED
+        ]
+
+    return family_of(node_id, kind, ends)
+
+
+def family_of(node_id: str, kind: Kind, ends: Ends) -> list[str]:
     """The other methods (node IDs, sorted) whose calls tsserver counts as calls of
     the TS/JS method `node_id`: its bases' members of its name and those of every
     class deriving from a base that has one ([] for anything else)."""
-    data = graph.nodes.get(node_id)
-    if data is None or data["kind"] != "method" or not data["path"].endswith(SCRIPT_SUFFIXES):
+    path, _, qualname = node_id.partition("#")
+    if not path.endswith(SCRIPT_SUFFIXES) or kind(node_id) != "method":
         return []
-    owner, _, name = node_id.rpartition(".")
-    if owner not in graph or "#" not in owner:
+    owner_name, _, name = qualname.rpartition(".")
+    owner = f"{path}#{owner_name}"
+    if not owner_name or kind(owner) is None:
         return []
-    roots = [owner, *_reached(graph, owner, up=True)]
-    having = [one for one in roots if _member(graph, one, name)]
-    found = {_member(graph, one, name) for one in having}
+    having = [one for one in (owner, *_reached(owner, ends, True)) if _has(one, name, kind)]
+    found = {f"{one}.{name}" for one in having}
     for base in having:
-        found.update(_member(graph, one, name) for one in _reached(graph, base, up=False))
+        found.update(f"{o}.{name}" for o in _reached(base, ends, False) if _has(o, name, kind))
     found.discard(node_id)
-    found.discard("")
     return sorted(found)
 
 
-def _member(graph: MapGraph, owner: str, name: str) -> str:
-    """The method `name` of the class or interface `owner` ("" when it has none)."""
-    member = f"{owner}.{name}"
-    held = graph.nodes.get(member)
-    return member if held is not None and held["kind"] == "method" else ""
+def _has(owner: str, name: str, kind: Kind) -> bool:
+    """Whether the class or interface `owner` has a method `name`."""
+    return kind(f"{owner}.{name}") == "method"
 
 
-def _reached(graph: MapGraph, start: str, *, up: bool) -> list[str]:
+def _reached(start: str, ends: Ends, up: bool) -> list[str]:
     """The classes and interfaces `start` derives from (`up`) or that derive from it,
     transitively, along `inherits` edges that hold."""
     seen = {start}
     frontier = [start]
     while frontier:
-        current = frontier.pop()
-        edges = (
-            graph.out_edges(current, keys=True, data=True)
-            if up
-            else graph.in_edges(current, keys=True, data=True)
-        )
-        for source, target, kind, held in edges:
-            other = target if up else source
-            if kind == _INHERITS and held["confidence"] > CONFIDENCE_GUESSED and other not in seen:
+        for other in ends(frontier.pop(), up):
+            if other not in seen:
                 seen.add(other)
                 frontier.append(other)
     seen.discard(start)

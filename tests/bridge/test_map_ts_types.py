@@ -11,8 +11,9 @@ callback sees the callback's `let root: Root`; a receiver of a library's type
 counts for every method of its name up its class's bases and down from them
 (`a.disconnect()` on the interface, `d.disconnect()` on a sibling class), not for
 an unrelated class's method of that name. An object literal a function annotated to
-return a type returns is one of it: `mount(...).unmount()` calls the literal's
-`unmount`, a property of the type holding a function.
+return a type returns, or a name annotated with a type is given, is one of it:
+`mount(...).unmount()` calls the literal's `unmount`, a property of the type holding
+a function, and so does `(e as Mounted).unmount()`.
 """
 
 from __future__ import annotations
@@ -97,6 +98,21 @@ SOURCES = {
         "  result.unmount()\n"  # 4
         "})\n"  # 5
     ),
+    "src/effect.ts": (
+        "interface Effect {\n"  # 1
+        "  stop: () => void\n"  # 2
+        "}\n"  # 3
+        "export function effect(): Effect {\n"  # 4
+        "  const made: Effect = {\n"  # 5
+        "    stop(): void {},\n"  # 6
+        "  }\n"  # 7
+        "  return made\n"  # 8
+        "}\n"  # 9
+        "export function halt(e: unknown): void {\n"  # 10
+        "  effect().stop()\n"  # 11
+        "  ;(e as Effect).stop()\n"  # 12
+        "}\n"  # 13
+    ),
     "src/adapters.ts": (
         "export interface Adapter {\n"  # 1
         "  disconnect(): void\n"  # 2
@@ -174,13 +190,27 @@ def test_a_method_s_callers_take_in_what_it_overrides_and_its_siblings(tmp_path:
 
 def test_a_literal_returned_as_a_declared_type_is_called_through_it(tmp_path: Path) -> None:
     root = _repo(tmp_path / "repo", SOURCES)
-    literal, declared = _ask(
-        root, _callers("test/helpers.ts#mount.unmount"), _callers("test/helpers.ts#Mounted.unmount")
+    literal, declared, given = _ask(
+        root,
+        _callers("test/helpers.ts#mount.unmount"),
+        _callers("test/helpers.ts#Mounted.unmount"),
+        _callers("src/effect.ts#effect.stop"),
     )
     for answer in (literal, declared):
         assert _listed(answer["data"]) == [("test/mount.test.ts", [4])]
         assert answer["data"]["completeness"] == "partial"  # a literal typed by nothing
         assert _sites(answer["data"]) == [("test/helpers.ts", 13, "unmount", "left", "guess")]
+    assert _listed(given["data"]) == [("src/effect.ts#halt", [11, 12])]
+    assert _complete(given["data"])
+
+
+def test_a_restarted_map_answers_the_overrides_from_its_store_alike(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    (built,) = _ask(root, _callers("src/adapters.ts#BrowserAdapter.disconnect"))
+    (stored,) = _ask(root, _callers("src/adapters.ts#BrowserAdapter.disconnect"))
+    for answer in (built, stored):
+        assert sorted(_listed(answer["data"])) == FAMILY
+        assert _complete(answer["data"])
 
 
 def test_an_annotation_edited_relinks_as_a_fresh_build_does(tmp_path: Path) -> None:

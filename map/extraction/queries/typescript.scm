@@ -85,8 +85,9 @@
 (property_signature
   name: (property_identifier) @name
   type: (type_annotation (function_type))) @def.method
-; an object literal a function returns, annotated to return a type, implements that
-; type: its members override the type's (map.graph.overrides)
+; an object literal a function returns, annotated to return a type, or that a name
+; annotated with a type is given, implements that type: its members override the
+; type's (map.graph.overrides)
 (function_declaration
   return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   body: (statement_block (return_statement (object)))) @ref.inherits
@@ -96,3 +97,6 @@
 (method_definition
   return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   body: (statement_block (return_statement (object)))) @ref.inherits
+(variable_declarator
+  type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  value: (object)) @ref.inherits
