@@ -13,7 +13,8 @@ counts for every method of its name up its class's bases and down from them
 an unrelated class's method of that name. An object literal a function annotated to
 return a type returns, or a name annotated with a type is given, is one of it:
 `mount(...).unmount()` calls the literal's `unmount`, a property of the type holding
-a function, and so does `(e as Mounted).unmount()`.
+a function, and so does `(e as Mounted).unmount()` (an arrow function inside one
+annotated to return a type returns its own, not the function's).
 """
 
 from __future__ import annotations
@@ -103,15 +104,16 @@ SOURCES = {
         "  stop: () => void\n"  # 2
         "}\n"  # 3
         "export function effect(): Effect {\n"  # 4
-        "  const made: Effect = {\n"  # 5
-        "    stop(): void {},\n"  # 6
-        "  }\n"  # 7
-        "  return made\n"  # 8
-        "}\n"  # 9
-        "export function halt(e: unknown): void {\n"  # 10
-        "  effect().stop()\n"  # 11
-        "  ;(e as Effect).stop()\n"  # 12
-        "}\n"  # 13
+        "  const count = (): Date => new Date()\n"  # 5
+        "  const made: Effect = {\n"  # 6
+        "    stop(): void {},\n"  # 7
+        "  }\n"  # 8
+        "  return count() ? made : made\n"  # 9
+        "}\n"  # 10
+        "export function halt(e: unknown): void {\n"  # 11
+        "  effect().stop()\n"  # 12
+        "  ;(e as Effect).stop()\n"  # 13
+        "}\n"  # 14
     ),
     "src/adapters.ts": (
         "export interface Adapter {\n"  # 1
@@ -200,7 +202,7 @@ def test_a_literal_returned_as_a_declared_type_is_called_through_it(tmp_path: Pa
         assert _listed(answer["data"]) == [("test/mount.test.ts", [4])]
         assert answer["data"]["completeness"] == "partial"  # a literal typed by nothing
         assert _sites(answer["data"]) == [("test/helpers.ts", 13, "unmount", "left", "guess")]
-    assert _listed(given["data"]) == [("src/effect.ts#halt", [11, 12])]
+    assert _listed(given["data"]) == [("src/effect.ts#halt", [12, 13])]
     assert _complete(given["data"])
 
 

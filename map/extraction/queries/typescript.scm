@@ -78,8 +78,20 @@
   return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
 (method_signature
   return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
-(arrow_function
-  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+; an arrow function's only where it is a symbol's own (not a local's inside one)
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name))) @assign.returns)
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name))) @assign.returns)
+(public_field_definition
+  value: (arrow_function
+    return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name)) @assign.returns
 
 ; a property holding a function (`unmount: () => void`) is a method of its interface
 (property_signature
@@ -91,9 +103,18 @@
 (function_declaration
   return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   body: (statement_block (return_statement (object)))) @ref.inherits
-(arrow_function
-  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
-  body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]) @ref.inherits
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+        body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]))) @ref.inherits)
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+        body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]))) @ref.inherits)
 (method_definition
   return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   body: (statement_block (return_statement (object)))) @ref.inherits
