@@ -14,7 +14,9 @@ an unrelated class's method of that name. An object literal a function annotated
 return a type returns, or a name annotated with a type is given, is one of it:
 `mount(...).unmount()` calls the literal's `unmount`, a property of the type holding
 a function, and so does `(e as Mounted).unmount()` (an arrow function inside one
-annotated to return a type returns its own, not the function's).
+annotated to return a type returns its own, not the function's); a literal given `as
+Store` is one too, and a type alias (`type Store = Inner`) has the members of the
+type it names, its object type's members its own (`type Inner = {get: ...}`: Inner.get).
 """
 
 from __future__ import annotations
@@ -115,6 +117,27 @@ SOURCES = {
         "  ;(e as Effect).stop()\n"  # 13
         "}\n"  # 14
     ),
+    "src/store.ts": (
+        "type Inner = {\n"  # 1
+        "  get: (key: string) => number\n"  # 2
+        "}\n"  # 3
+        "export type Store = Inner\n"  # 4
+        "export function createStore(): Store {\n"  # 5
+        "  const store = {\n"  # 6
+        "    get(key: string) {\n"  # 7
+        "      return key.length\n"  # 8
+        "    },\n"  # 9
+        "  } as Store\n"  # 10
+        "  return store\n"  # 11
+        "}\n"  # 12
+    ),
+    "test/store.test.ts": (
+        "import {createStore} from '../src/store'\n"  # 1
+        "it('reads', () => {\n"  # 2
+        "  const store = createStore()\n"  # 3
+        "  store.get('a')\n"  # 4
+        "})\n"  # 5
+    ),
     "src/adapters.ts": (
         "export interface Adapter {\n"  # 1
         "  disconnect(): void\n"  # 2
@@ -204,6 +227,16 @@ def test_a_literal_returned_as_a_declared_type_is_called_through_it(tmp_path: Pa
         assert _sites(answer["data"]) == [("test/helpers.ts", 13, "unmount", "left", "guess")]
     assert _listed(given["data"]) == [("src/effect.ts#halt", [12, 13])]
     assert _complete(given["data"])
+
+
+def test_a_type_alias_has_the_members_of_the_type_it_names(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    literal, declared = _ask(
+        root, _callers("src/store.ts#createStore.get"), _callers("src/store.ts#Inner.get")
+    )
+    for answer in (literal, declared):
+        assert _listed(answer["data"]) == [("test/store.test.ts", [4])]
+        assert _complete(answer["data"])
 
 
 def test_a_restarted_map_answers_the_overrides_from_its_store_alike(tmp_path: Path) -> None:

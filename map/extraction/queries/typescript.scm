@@ -98,8 +98,8 @@
   name: (property_identifier) @name
   type: (type_annotation (function_type))) @def.method
 ; an object literal a function returns, annotated to return a type, or that a name
-; annotated with a type is given, implements that type: its members override the
-; type's (map.graph.overrides)
+; annotated with a type is given (or given `as` one), implements that type: its
+; members override the type's (map.graph.overrides)
 (function_declaration
   return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   body: (statement_block (return_statement (object)))) @ref.inherits
@@ -121,3 +121,10 @@
 (variable_declarator
   type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
   value: (object)) @ref.inherits
+(variable_declarator
+  value: (as_expression
+    (object)
+    [(type_identifier) @name (generic_type name: (type_identifier) @name)])) @ref.inherits
+; a type alias naming another type (`type Store = INTERNAL_Store`) has its members
+(type_alias_declaration
+  value: [(type_identifier) @name (generic_type name: (type_identifier) @name)]) @ref.inherits
