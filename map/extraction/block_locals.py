@@ -163,10 +163,16 @@ def split_blocks(found: Collected, language: str) -> None:
         if ref.kind in _LOCALS and (ref.scope is not None or shape.alone) and ref.text != "_":
             by_key[id(ref.scope), ref.text].append(ref)
     split: dict[tuple[int, str], list[_Declared]] = {}
+    known: dict[int, _Declared | None] = {}  # a name both typed and declared: one place
     for key, refs in by_key.items():
         if len(refs) < 2 and not shape.alone:
             continue
-        places = [_declared(ref, shape) for ref in refs]
+        places = [
+            known[ref.start]
+            if ref.start in known
+            else known.setdefault(ref.start, _declared(ref, shape))
+            for ref in refs
+        ]
         if any(place is None for place in places):
             continue  # a field or another name not in a function's blocks: left as it is
         kept = [p for p in places if p is not None]
