@@ -163,10 +163,16 @@ def split_blocks(found: Collected, language: str) -> None:
         if ref.kind in _LOCALS and (ref.scope is not None or shape.alone) and ref.text != "_":
             by_key[id(ref.scope), ref.text].append(ref)
     split: dict[tuple[int, str], list[_Declared]] = {}
+    known: dict[int, _Declared | None] = {}  # a name both typed and declared: one place
     for key, refs in by_key.items():
         if len(refs) < 2 and not shape.alone:
             continue
-        places = [_declared(ref, shape) for ref in refs]
+        places = [
+            known[ref.start]
+            if ref.start in known
+            else known.setdefault(ref.start, _declared(ref, shape))
+            for ref in refs
+        ]
         if any(place is None for place in places):
             continue  # a field or another name not in a function's blocks: left as it is
         kept = [p for p in places if p is not None]
@@ -187,16 +193,34 @@ def split_blocks(found: Collected, language: str) -> None:
         split[key] = kept
     if not split:
         return
+    names = {name for _, name in split}
     for ref in [*found.refs, *found.assigns]:
         if ref.qualifier:
             head = ref.qualifier.partition(".")[0].partition("(")[0]
-            seen = split.get((id(ref.scope), head))
+            seen = _around(split, by_key, ref, head) if head in names else None
             if seen is not None:
                 ref.qualifier = _seen(seen, ref.start, head) + ref.qualifier[len(head) :]
-        elif ref.kind not in _LOCALS:
-            seen = split.get((id(ref.scope), ref.text))
+        elif ref.kind not in _LOCALS and ref.text in names:
+            seen = _around(split, by_key, ref, ref.text)
             if seen is not None:
                 ref.text = _seen(seen, ref.start, ref.text)
+
+
+def _around(
+    split: Mapping[tuple[int, str], list[_Declared]],
+    declaring: Mapping[tuple[int, str], list[Ref]],
+    ref: Ref,
+    name: str,
+) -> list[_Declared] | None:
+    """The renamed declarations of `name` a use sees: its own function's, else those
+    of the functions around it that none between declares again (a helper declared
+    in a test's callback uses the callback's `let root: Root`)."""
+    scope = ref.scope
+    while True:
+        seen = split.get((id(scope), name))
+        if seen is not None or scope is None or (id(scope), name) in declaring:
+            return seen
+        scope = scope.parent
 
 
 def _seen(declared: list[_Declared], at: int, name: str) -> str:

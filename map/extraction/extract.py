@@ -55,6 +55,9 @@ _CLASS_LIKE: frozenset[str] = frozenset({"class", "interface", "struct", "enum"}
 # Kinds that never qualify a definition inside them (C `typedef struct S {...} S;`
 # defines S twice side by side, not S.S); references inside still belong to them.
 _LEAVES: frozenset[str] = frozenset({"type"})
+_TYPE_LITERAL_ALIAS = "type_alias_declaration"
+"""A TypeScript type alias, whose object type's members are its own (`type S = {get():
+T}`: S.get), unlike a C typedef's."""
 # A prototype (`int add(int, int);`) and the definition in the same file are one symbol.
 _PROTOTYPE_LANGUAGES: frozenset[str] = frozenset({"c", "cpp"})
 _PROTOTYPE = "declaration"
@@ -325,7 +328,7 @@ def _drop_defined_prototypes(found: Collected, symbols: list[list[Any]]) -> bool
 def _can_hold(outer: Scope, inner: Scope) -> bool:
     """Whether `outer` qualifies `inner`: not a leaf kind, and not the same declaration
     (Go `var a, b = 1, 2` declares a and b side by side)."""
-    if outer.kind in _LEAVES:
+    if outer.kind in _LEAVES and outer.node.type != _TYPE_LITERAL_ALIAS:
         return False
     return (outer.start.start_byte, outer.end.end_byte) != (
         inner.start.start_byte,

@@ -37,6 +37,10 @@ _CONTAINERS: Mapping[str, str] = MappingProxyType(
 )
 """Go container types, and the field of the type of what they hold."""
 _CALLS = frozenset({"call", "call_expression"})
+_PARENTHESIZED = "parenthesized_expression"
+_SELECTORS = frozenset({_GO_SELECTOR, "member_expression"})
+_SCRIPT_TYPE_NAMES = frozenset({"type_identifier", "nested_type_identifier"})
+"""TypeScript's type nodes that name a type (a class, an interface, an alias)."""
 _INDEXES: Mapping[str, str] = MappingProxyType(
     {"index_expression": "operand", "subscript": "value"}
 )
@@ -113,7 +117,7 @@ def qualifier_of(node: Node) -> str:
     (`app.test_client(x).open` -> `app.test_client()`: what the call returns)."""
     if node.type == "call_expression" and _in_go_selector(node) and _built(node):
         return _built(node)  # `new(Route).Schemes`: a Route's
-    if node.type == "call" or (node.type == "call_expression" and _in_go_selector(node)):
+    if node.type == "call" or (node.type == "call_expression" and _read_by_selector(node)):
         inner = node.child_by_field_name("function")
         callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
@@ -123,6 +127,8 @@ def qualifier_of(node: Node) -> str:
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`
         return _php_call(node)
+    if node.type == _PARENTHESIZED:  # `(e as EffectNode).fn`: an EffectNode's
+        return _asserted(node)
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -136,6 +142,19 @@ def qualifier_of(node: Node) -> str:
         if receiver != COMPLEX_QUALIFIER:
             return _capped(f"{receiver}.{text_of(attribute)}")
     return COMPLEX_QUALIFIER
+
+
+def _asserted(node: Node) -> str:
+    """A TypeScript `(x as T)` as a qualifier: `T()`, an instance of T (`<expr>` for
+    anything else in parentheses)."""
+    inner = node.named_children[0] if node.named_child_count == 1 else None
+    if inner is None or inner.type != "as_expression" or not inner.named_child_count:
+        return COMPLEX_QUALIFIER
+    named = named_type(inner.named_children[-1])
+    if named.type not in _SCRIPT_TYPE_NAMES:
+        return COMPLEX_QUALIFIER
+    found = qualifier_of(named)
+    return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + CALLED)
 
 
 def by_shape(node: Node) -> tuple[str, str]:
@@ -231,6 +250,13 @@ def _in_go_selector(node: Node) -> bool:
     """A Go call whose result a selector reads (`NewRouter().Handle`)."""
     parent = node.parent
     return parent is not None and parent.type == _GO_SELECTOR
+
+
+def _read_by_selector(node: Node) -> bool:
+    """A Go or TS/JS call whose result a selector or member expression reads
+    (`NewRouter().Handle`, `effect().stop`)."""
+    parent = node.parent
+    return parent is not None and parent.type in _SELECTORS
 
 
 def _php_call(node: Node) -> str:

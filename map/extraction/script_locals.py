@@ -21,6 +21,8 @@ from map.extraction.extract_matches import Collected
 NUMBERED = "~"
 """Separates a name from its symbol's number in the file (a node ID's `~2`)."""
 _SCRIPTS = frozenset({"typescript", "tsx", "javascript"})
+_REQUIRING = "variable_declarator"
+"""The import a `require` is (map/extraction/queries/ecmascript.scm): its local's own."""
 _CALLBACKS = frozenset({"arrow_function", "function_expression", "function"})
 """Anonymous functions: what they declare is theirs alone."""
 _HOLDERS = frozenset(
@@ -48,7 +50,9 @@ def drop_required(found: Collected, language: str) -> None:
     the import binds them, as an ES import would (a local would hide it)."""
     if language not in _SCRIPTS or not found.imports:
         return
-    spans = [(node.start_byte, node.end_byte) for node in found.imports]
+    spans = [(n.start_byte, n.end_byte) for n in found.imports if n.type == _REQUIRING]
+    if not spans:
+        return
     found.assigns = [ref for ref in found.assigns if not any(a <= ref.start < b for a, b in spans)]
 
 

@@ -2,9 +2,9 @@
 
 What nodes and edges carry and how rows become nodes (`mapgraph`); search,
 neighbours, paths, impact, overview and outline as pure functions over a graph
-(`query`), with Go's interface dispatch (`dispatch`); what a search pattern
-matches and how well (`patterns`); the names index a search narrows with
-(`names`).
+(`query`), with Go's interface dispatch (`dispatch`) and TS/JS overrides
+(`overrides`); what a search pattern matches and how well (`patterns`); the names
+index a search narrows with (`names`).
 
 May import: map's base modules. Not extraction, not linking: a graph is built
 from rows and edges handed in.

@@ -16,6 +16,7 @@ from typing import Any
 
 from map.graph.dispatch import dispatchers, implementers
 from map.graph.mapgraph import FILE_KIND, MapGraph
+from map.graph.overrides import family
 from map.graph.patterns import scorer_of
 from map.model import CONFIDENCE_GUESSED, EdgeKind
 
@@ -61,7 +62,8 @@ class Neighbor:
     """A node reached from the start; `via` is the edge kind of the last step,
     `source` the node it was reached from, `confidence` the weakest edge on the way;
     `also`: the other starts it uses by an edge of that kind (a Go caller of both a
-    method and an interface method that dispatches to it), whose use lines count too."""
+    method and an interface method that dispatches to it, a caller of two methods of
+    one override family), whose use lines count too."""
 
     node_id: str
     kind: str
@@ -145,7 +147,8 @@ def neighbors(
     """Nodes reached along edges of `kinds` ("out": callees, "in": callers), breadth
     first; along edges guessed by name too unless `guesses` is False. A Go method's
     callers include those of the interface methods that may dispatch to it, an
-    interface method's those of the methods it may dispatch to."""
+    interface method's those of the methods it may dispatch to; a TS/JS method's
+    those of the methods it overrides and that override them (map.graph.overrides)."""
     if direction not in {"in", "out"}:
         raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
     allowed = frozenset(kinds) if kinds is not None else USE_KINDS
@@ -158,6 +161,7 @@ def neighbors(
     starts = [node_id]
     if direction == "in":  # a Go method's callers include its interfaces' (map.graph.dispatch)
         starts += dispatchers(graph, node_id) + implementers(graph, node_id)
+        starts += family(graph, node_id)
     found = _walk(graph, starts, direction == "in", allowed, depth, floor)
     if len(starts) > 1:
         found = [_with_other_starts(graph, n, starts) if n.distance == 1 else n for n in found]

@@ -29,11 +29,14 @@ from map.model import (
 MACRO_CALLS = frozenset({"calls", "values"})
 """What a macro's body does with a function that a use of the macro does too."""
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
-UNSCOPED_MEMBER_LANGUAGES = frozenset({"python", "go", "php", "rust"})
+UNSCOPED_MEMBER_LANGUAGES = frozenset(
+    {"python", "go", "php", "rust", "typescript", "tsx", "javascript"}
+)
 """Languages whose class members are not in scope unqualified inside the class (Python's
-class body, a Go method's receiver type, a PHP class, a Rust `impl`): only through
-`self`/`$this`/`Self::` or a receiver (a PHP `unlink($path)` in a method `unlink` is the
-builtin, a Rust `new()` in an `impl` a free function)."""
+class body, a Go method's receiver type, a PHP class, a Rust `impl`, a TS/JS class):
+only through `self`/`$this`/`this`/`Self::` or a receiver (a PHP `unlink($path)` in a
+method `unlink` is the builtin, a Rust `new()` in an `impl` a free function, a TS
+`getName(x)` in a method `getName` the imported function)."""
 FLAT_LANGUAGES = frozenset({"go"})
 """Languages whose bare names are looked up at the top level only (Go: no function
 nests a named one, and a method is reached through its receiver, even in its file)."""
@@ -129,7 +132,8 @@ class FileScope:
 
     def lookup_prefixes(self, scope_id: str) -> tuple[str, ...]:
         """Qualified-name prefixes under which a name used in `scope_id` is looked up,
-        innermost first, ending with "" (top level); Python and Go skip classes."""
+        innermost first, ending with "" (top level); Python, Go, PHP, Rust and TS/JS skip
+        classes."""
         return self._scope_facts(scope_id)[0]
 
     def enclosing_class(self, scope_id: str) -> str | None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from map.graph import query
 from map.graph.mapgraph import FILE_KIND, add_file, new_graph, node_details
+from map.graph.overrides import INHERITS, family_of
 from map.model import CONFIDENCE_GUESSED, EdgeKind, FileExtract, NodeDetails
 from map.store.mapstore import MapStore
 
@@ -39,13 +40,39 @@ def neighbors(
     guesses: bool = True,
 ) -> list[query.Neighbor]:
     """`query.neighbors` at depth 1 (uses and imports, not `contains`), from one query
-    (no graph: the graph library may still be loading)."""
+    per node asked (no graph: the graph library may still be loading); a TS/JS
+    method's callers take in its overrides' (map.graph.overrides), as the graph's do."""
     if store.node(node_id) is None:
         return []
-    ends = store.ends(node_id, incoming=direction == "in")
+    incoming = direction == "in"
     floor = -1.0 if guesses else CONFIDENCE_GUESSED
-    held = [(o, k, c, n or FILE_KIND) for o, k, c, n in ends if c > floor]
-    return _first_hop(node_id, held, kinds)
+    starts = [node_id, *(_family(store, node_id) if incoming else ())]
+    found: list[query.Neighbor] = []
+    for start in starts:
+        ends = store.ends(start, incoming=incoming)
+        held = [(o, k, c, n or FILE_KIND) for o, k, c, n in ends if c > floor]
+        listed = {n.node_id for n in found} | set(starts[1:])  # the walk's: once each,
+        if start != node_id:  # no start but the node's own loop
+            listed.add(node_id)
+        found.extend(n for n in _first_hop(start, held, kinds) if n.node_id not in listed)
+    return found
+
+
+def _family(store: MapStore, node_id: str) -> list[str]:
+    """The TS/JS methods whose callers are `node_id`'s too, from the store's rows."""
+
+    def kind(node: str) -> str | None:
+        row = store.node(node)
+        return None if row is None else str(row["kind"])
+
+    def ends(node: str, up: bool) -> list[str]:
+        return [
+            other
+            for other, edge_kind, confidence, _ in store.ends(node, incoming=not up)
+            if edge_kind == INHERITS and confidence > CONFIDENCE_GUESSED
+        ]
+
+    return family_of(node_id, kind, ends)
 
 
 def _first_hop(

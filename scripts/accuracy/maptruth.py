@@ -53,6 +53,17 @@ C_FILES = (".c", ".h", ".hpp", ".cc", ".cpp")
 BUDGET = 50_000
 _FIXTURE = "a pytest fixture (conftest.py) gives it; ty does not type fixtures"
 _WIN32 = "code for `sys.platform == 'win32'`: ty checks for this host's platform and skips it"
+
+
+def _linked(package: str) -> str:
+    """Why tsserver leaves out a TanStack example's call of a workspace package's own."""
+    return (
+        f"the example imports @tanstack/{package}, which pnpm-lock.yaml links to "
+        f"packages/{package} (`version: link:../../../packages/{package}`); tsserver, with "
+        "no node_modules installed, does not resolve the package"
+    )
+
+
 SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
     ("cli", "flag_impl.go#FlagBase.GetEnvVars"): {
         ("flag_test.go", 430): "`f := tc.fl.(DocGenerationFlag); f.GetEnvVars()`: gopls counts "
@@ -65,10 +76,13 @@ SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
         "the same code (its test variant's interface calls come and go)"
     },
     ("store", "packages/react-store/src/useCreateStore.ts#useCreateStore"): {
-        ("examples/react/store-context/src/index.tsx", 30): "the example imports "
-        "@tanstack/react-store, which pnpm-lock.yaml links to packages/react-store "
-        "(`version: link:../../../packages/react-store`); tsserver, with no node_modules "
-        "installed, does not resolve the package"
+        ("examples/react/store-context/src/index.tsx", 30): _linked("react-store")
+    },
+    ("store", "packages/preact-store/src/useCreateStore.ts#useCreateStore~3"): {
+        ("examples/preact/store-context/src/index.tsx", 30): _linked("preact-store")
+    },
+    ("store", "packages/angular-store/src/_injectStore.ts#_injectStore"): {
+        ("examples/angular/store-actions/src/app/app.component.ts", 63): _linked("angular-store")
     },
     ("click", "tests/test_context.py#test_with_resource_nested_exception.TestContext.__init__"): {
         (path, line): "after a `with` block whose body raises, ty takes the rest for "

@@ -8,6 +8,8 @@ bare `test(...)` in its file is the imported library's `test`, not that method. 
 test's callback declares is its own: a `const createStore` there hides the imported one
 in that callback only, and each callback's `function Counter` is the one its
 `<Counter />` renders; a local a `require` declares is the import's (a library's).
+A class's members are not in scope inside it: a bare `getName(x)` in a method
+`getName` calls the imported function, not the method.
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ SOURCES = {
     ),
     "src/store.ts": (
         "export function createStore() {\n  return 1\n}\nexport class Disk {\n  readFile() {}\n}\n"
+    ),
+    "src/names.ts": "export function getName(x: string): string {\n  return x\n}\n",
+    "src/tool.ts": (
+        "import {getName} from './names'\n"  # 1
+        "export class Tool {\n"  # 2
+        "  getName(x: string): string {\n"  # 3
+        "    return getName(x)\n"  # 4
+        "  }\n"  # 5
+        "  run(): string {\n"  # 6
+        "    return this.getName('a')\n"  # 7
+        "  }\n"  # 8
+        "}\n"
     ),
     "src/files.js": "const fs = require('fs')\nfs.readFile('x')\n",
     "test/store.test.tsx": (
@@ -89,6 +103,19 @@ def test_script_jsx_elements_generic_awaits_and_literal_methods(tmp_path: Path) 
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
     data = method["data"]
     assert _listed(data) == []
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+
+
+def test_script_a_class_s_members_are_reached_through_this_only(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", SOURCES)
+    method, function = _ask(
+        root, _callers("src/tool.ts#Tool.getName"), _callers("src/names.ts#getName")
+    )
+    data = method["data"]
+    assert _listed(data) == [("src/tool.ts#Tool.run", [7])]
+    assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
+    data = function["data"]
+    assert _listed(data) == [("src/tool.ts#Tool.getName", [4])]
     assert (data["completeness"], data["unresolvedCount"]) == ("complete", 0)
 
 

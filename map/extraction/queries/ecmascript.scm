@@ -62,6 +62,18 @@
 
 (comment) @comment
 
+; a local given a call's result or a new instance (map.linking.values), and an
+; attribute given one in a method (`this.tree = new Tree()`)
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression function: [(identifier) (member_expression)] @value)) @assign.call
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @value)) @assign.call
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier) @name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @value)) @attr.call
+
 ; local names (unknown values): they hide what they shadow in their block
 ; (map/extraction/block_locals.py keeps a callback's apart from the file's)
 (variable_declarator name: (identifier) @name) @assign.other

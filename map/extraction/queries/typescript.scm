@@ -50,3 +50,81 @@
 (required_parameter pattern: (identifier) @name) @assign.other
 (optional_parameter pattern: (identifier) @name) @assign.other
 (required_parameter pattern: (rest_pattern (identifier) @name)) @assign.other
+
+; a name annotated with a type (a class, an interface, a type alias; `Store<T>`: Store)
+; holds an instance of it (map.linking.values); a field is the class's, a
+; constructor's parameter property (`private options: Options`) its instances' (first:
+; the parameter's own match below is then not kept)
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @attr.type
+(required_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(optional_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(variable_declarator
+  name: (identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+(public_field_definition
+  name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value)) @assign.type
+; what a function returns, annotated (@name: the annotation, inside the function)
+(function_declaration
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+(method_definition
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+(method_signature
+  return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name) @assign.returns
+; an arrow function's only where it is a symbol's own (not a local's inside one)
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name))) @assign.returns)
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name))) @assign.returns)
+(public_field_definition
+  value: (arrow_function
+    return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @value) @name)) @assign.returns
+
+; a property holding a function (`unmount: () => void`) is a method of its interface
+(property_signature
+  name: (property_identifier) @name
+  type: (type_annotation (function_type))) @def.method
+; an object literal a function returns, annotated to return a type, or that a name
+; annotated with a type is given (or given `as` one), implements that type: its
+; members override the type's (map.graph.overrides)
+(function_declaration
+  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  body: (statement_block (return_statement (object)))) @ref.inherits
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+        body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]))) @ref.inherits)
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      value: (arrow_function
+        return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+        body: [(statement_block (return_statement (object))) (parenthesized_expression (object))]))) @ref.inherits)
+(method_definition
+  return_type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  body: (statement_block (return_statement (object)))) @ref.inherits
+(variable_declarator
+  type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])
+  value: (object)) @ref.inherits
+(variable_declarator
+  value: (as_expression
+    (object)
+    [(type_identifier) @name (generic_type name: (type_identifier) @name)])) @ref.inherits
+; a type alias naming another type (`type Store = INTERNAL_Store`) has its members
+(type_alias_declaration
+  value: [(type_identifier) @name (generic_type name: (type_identifier) @name)]) @ref.inherits
