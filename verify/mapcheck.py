@@ -332,6 +332,8 @@ _WHAT = {
     "may tie to the project",
     "local": "calls through locals or parameters",
     "builtin": "builtins of the language",
+    "conditional": "C calls that may run a definition under a preprocessor condition the "
+    "map cannot decide, or another: which one depends on the build",
 }
 
 
@@ -347,8 +349,17 @@ def _counted(uses: Sequence[OpenUse], *, quote: bool = False) -> str:
         names = list(dict.fromkeys(written_all))
         more = ", ..." if len(names) > SHOWN_NAMES else ""
         quoted = f" ({', '.join(names[:SHOWN_NAMES])}{more})" if quote else ""
-        parts.append(f"{len(written_all)} {_WHAT[why]}{quoted}")
+        parts.append(f"{len(written_all)} {_WHAT[why]}{quoted}{_conditions(uses, why)}")
     return "; ".join(parts)
+
+
+def _conditions(uses: Sequence[OpenUse], why: str) -> str:
+    """The undecided preprocessor conditions of `conditional` uses, as they name them."""
+    if why != "conditional":
+        return ""
+    held = dict.fromkeys(f"`{u.use.condition}` in {u.use.path}" for u in uses if u.use.condition)
+    more = ", ..." if len(held) > SHOWN_NAMES else ""
+    return f" ({', '.join(list(held)[:SHOWN_NAMES])}{more})"
 
 
 def _uses(uses: Sequence[OpenUse]) -> str:

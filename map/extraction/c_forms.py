@@ -9,6 +9,8 @@ body where it stands, inside one function, everything else blanked (newlines kep
 each call's name node has the position it has in the file. A call of one of the
 macro's own parameters calls what the use passes: not kept. Token pasting (`a##b`)
 stands as one name no definition has, a stringified parameter (`#a`) as the parameter.
+A prototype in a body is a call the parser misread (lua's `{ if keyiswhite(n)
+reallymarkobject(g, gckey(n)); }`, an `if` without parentheses).
 """
 
 from __future__ import annotations
@@ -137,4 +139,8 @@ def _parameters(macro: Node) -> frozenset[str]:
 
 @cache
 def _calls(language: str) -> Query:
-    return Query(grammar(language), "(call_expression function: (identifier) @name)")
+    return Query(
+        grammar(language),
+        "(call_expression function: (identifier) @name)"
+        "(declaration declarator: (function_declarator declarator: (identifier) @name))",
+    )

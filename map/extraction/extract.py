@@ -33,6 +33,7 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extraction.block_locals import split_blocks
+from map.extraction.c_conditions import conditions_of
 from map.extraction.c_forms import ALIAS, C_FAMILY, form_of, macro_calls, misparsed_call
 from map.extraction.extract_imports import imports_of
 from map.extraction.extract_matches import Collected, Ref, Scope, collect, new_ref
@@ -108,13 +109,16 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
     drop_required(found, language)
     split_blocks(found, language)
     bind_callback_functions(found, language)
+    assignments = assignments_of(found)
+    if language in C_FAMILY:
+        assignments += conditions_of(tree.root_node, found)
     return [
         language,
         digest,
         symbols,
         _imports(language, span, found.imports),
         references_of(span, found),
-        assignments_of(found),
+        assignments,
     ]
 
 

@@ -22,6 +22,9 @@ each why it is open:
 | `undefined` | is a bare name with no definition the map can tie (a builtin, a   |
 |             | library name, too many same-name definitions to guess)            |
 | `guess`     | resolved by name only: `guesses` are the definitions it may mean  |
+| `conditional` | a C or C++ call that may run a definition of its own file under  |
+|             | a preprocessor `condition` the map cannot decide, or another      |
+|             | (`guesses`): which one depends on the build                       |
 """
 
 from __future__ import annotations
@@ -33,13 +36,16 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from map.extraction.block_locals import written
+from map.linking.conditions import condition_of
 from map.linking.lookup import segments
 from map.linking.references import References
 from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside
 from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
-UnresolvedWhy = Literal["outside", "config", "receiver", "local", "builtin", "undefined", "guess"]
+UnresolvedWhy = Literal[
+    "outside", "config", "receiver", "local", "builtin", "undefined", "guess", "conditional"
+]
 UseKind = Literal["calls", "references", "inherits"]
 EDGE_KINDS_OF_USES: dict[str, UseKind] = {
     kind: edge for kind, edge in EDGE_OF.items() if edge in ("calls", "references", "inherits")
@@ -64,6 +70,8 @@ class UnresolvedUse:
     scope: str
     why: UnresolvedWhy
     guesses: tuple[str, ...] = ()
+    condition: str | None = None
+    """A `conditional` use's undecided directives (`#ifdef Z_SOLO`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +216,9 @@ def _use(
     if is_outside(found):
         return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:
+        condition = condition_of(scope, found.targets)
+        if condition is not None:
+            return UnresolvedUse(*at, "conditional", found.targets, condition)
         return UnresolvedUse(*at, "guess", found.targets)
     return UnresolvedUse(*at, _why(scope, where, name, qualifier))
 

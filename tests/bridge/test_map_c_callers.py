@@ -156,7 +156,7 @@ def test_a_function_defined_twice_under_conditions_is_a_guess_between_them(
         assert _listed(data) == []
         assert data["completeness"] == "partial"
         assert [(u["path"], u["line"], u["why"]) for u in data["unresolved"]] == [
-            ("src/stack.c", 6, "guess")
+            ("src/stack.c", 6, "conditional")
         ]
 
 
