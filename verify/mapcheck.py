@@ -332,8 +332,8 @@ _WHAT = {
     "may tie to the project",
     "local": "calls through locals or parameters",
     "builtin": "builtins of the language",
-    "conditional": "C calls that may run a definition under a preprocessor condition the "
-    "map cannot decide, or another: which one depends on the build",
+    "conditional": "C uses the build decides, under preprocessor conditions the map "
+    "cannot (inside a definition under one, or of a name defined again under one)",
 }
 
 

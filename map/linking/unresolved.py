@@ -24,7 +24,9 @@ each why it is open:
 | `guess`     | resolved by name only: `guesses` are the definitions it may mean  |
 | `conditional` | a C or C++ call that may run a definition of its own file under  |
 |             | a preprocessor `condition` the map cannot decide, or another      |
-|             | (`guesses`): which one depends on the build                       |
+|             | (`guesses`): which one depends on the build; or a use inside a    |
+|             | definition under such a condition (tied to `guesses`, an edge     |
+|             | too): whether it is compiled depends on the build                 |
 """
 
 from __future__ import annotations
@@ -172,10 +174,15 @@ def is_open(resolution: Resolution | None) -> bool:
     return resolution is None or resolution.confidence <= CONFIDENCE_BY_NAME
 
 
-def open_names(references: References, results: Sequence[Resolution | None]) -> frozenset[str]:
-    """The names of a file's open references (`results`: what each resolved to)."""
+def open_names(
+    scope: FileScope, references: References, results: Sequence[Resolution | None]
+) -> frozenset[str]:
+    """The names of a file's open references (`results`: what each resolved to), and of
+    those inside its C definitions under undecided conditions (`conditional`)."""
     low = CONFIDENCE_BY_NAME
     indexes = [i for i, found in enumerate(results) if found is None or found.confidence <= low]
+    if scope.conditions:
+        indexes += references.within(scope.conditions)
     return references.names_at(indexes) if indexes else NO_NAMES
 
 
@@ -186,9 +193,10 @@ def uses_named(
     names: Collection[str],
 ) -> Iterator[UnresolvedUse]:
     """The open uses of `names` in one file, in reference order."""
+    held = frozenset(references.within(scope.conditions)) if scope.conditions else frozenset()
     for index in references.named(names):
         found = results[index]
-        if is_open(found):
+        if is_open(found) or index in held:
             yield _use(scope, references, index, found)
 
 
@@ -200,10 +208,11 @@ def uses_within(
 ) -> Iterator[UnresolvedUse]:
     """The open uses in one file directly inside the symbols `scopes` (node IDs): those
     that resolved to nothing of ours, or only to a guess by name (answers list a guess
-    apart from the edges that hold), in reference order."""
+    apart from the edges that hold), and all in a C definition under an undecided
+    condition, in reference order."""
     for index in references.within(scopes):
         found = results[index]
-        if is_open(found):
+        if is_open(found) or references.lookup(index)[0] in scope.conditions:
             yield _use(scope, references, index, found)
 
 
@@ -213,6 +222,8 @@ def _use(
     where, name, qualifier, kind = references.lookup(index)
     shown = (written(name), written(qualifier) if qualifier is not None else None)
     at = (scope.path, references.line(index), *shown, EDGE_KINDS_OF_USES[kind], where)
+    if found is not None and not is_open(found):  # tied, in a definition under a condition
+        return UnresolvedUse(*at, "conditional", found.targets, scope.conditions[where])
     if is_outside(found):
         return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:

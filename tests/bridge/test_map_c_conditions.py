@@ -9,7 +9,9 @@ beside zlib.h's prototype) may or may not be what a call of its file runs: the c
 is a guess between the two, listed in `unresolved` as `conditional`, and every answer
 about either says `partial` naming the condition. A macro body the parser misreads
 (`{ if keyiswhite(n) reallymarkobject(...); }`: lua's `if` without parentheses) still
-calls what it names.
+calls what it names. A call inside a definition under an undecided condition (lua's
+ltests.c, all under `#if defined(LUA_DEBUG)`) is listed, and the answer says
+`partial` naming the condition: whether it is compiled depends on the build.
 """
 
 from __future__ import annotations
@@ -98,3 +100,32 @@ def test_a_macro_body_the_parser_misreads_still_calls_what_it_names(tmp_path: Pa
     (marked,) = _answers(tmp_path, "lgc.c#reallymark")
     assert _listed(marked) == [("lgc.c#markkey", [2]), ("lgc.c#traverse", [4])]
     assert marked["completeness"] == "complete"
+
+
+DEBUG = {
+    "lauxlib.h": "#ifndef LAUXLIB_H\n#define LAUXLIB_H\nconst char *checkstr(int i);\n#endif\n",
+    "lauxlib.c": (
+        '#include "lauxlib.h"\n'
+        'const char *checkstr(int i) { return i ? "a" : "b"; }\n'
+        "int base(void) { return checkstr(0)[0]; }\n"
+    ),
+    "ltests.c": (
+        '#include "lauxlib.h"\n'
+        "#if defined(LUA_DEBUG)\n"
+        "int probe(void) { return checkstr(1)[0]; }\n"
+        "#endif\n"
+    ),
+}
+
+
+def test_a_call_inside_a_definition_under_an_undecided_condition_is_listed_partial(
+    tmp_path: Path,
+) -> None:
+    (checked,) = _answers(tmp_path, "lauxlib.c#checkstr", sources=DEBUG)
+    assert _listed(checked) == [("lauxlib.c#base", [3]), ("ltests.c#probe", [3])]
+    assert checked["completeness"] == "partial"
+    assert [(u["path"], u["line"], u["why"], u["guesses"]) for u in checked["unresolved"]] == [
+        ("ltests.c", 3, "conditional", ["lauxlib.c#checkstr"])
+    ]
+    (reason,) = checked["completenessReasons"]
+    assert "`#if defined(LUA_DEBUG)` in ltests.c" in reason["message"]

@@ -1,12 +1,12 @@
 """C links under preprocessor conditions keep equal to a fresh build edit by edit: a
 `#define` a condition tests added or removed (in the file, or in a header that turns
-its prototype off), a branch turned on or off."""
+its prototype off), a branch turned on or off, a caller's condition decided."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.bridge.test_map_c_conditions import CONDITIONS
+from tests.bridge.test_map_c_conditions import CONDITIONS, DEBUG
 from tests.map.test_declarations import edits_link_like_a_fresh_build
 
 EDITS: list[tuple[str, str | None, str]] = [
@@ -26,3 +26,15 @@ EDITS: list[tuple[str, str | None, str]] = [
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_c_condition_edits_link_like_a_fresh_build(seed: int) -> None:
     edits_link_like_a_fresh_build(CONDITIONS, EDITS, seed)
+
+
+DEBUG_EDITS: list[tuple[str, str | None, str]] = [
+    ("ltests.c", DEBUG["ltests.c"].replace("defined(LUA_DEBUG)", "1"), "decided"),
+    ("lauxlib.h", DEBUG["lauxlib.h"].replace("#define LAUXLIB_H", "#define LAUXLIB_H 1"), "h"),
+    ("ltests.c", DEBUG["ltests.c"], "undecided again"),
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_c_caller_condition_edits_link_like_a_fresh_build(seed: int) -> None:
+    edits_link_like_a_fresh_build(DEBUG, DEBUG_EDITS, seed)
