@@ -34,9 +34,9 @@ from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extraction.block_locals import split_blocks
 from map.extraction.c_conditions import conditions_of
-from map.extraction.c_forms import ALIAS, C_FAMILY, form_of, macro_calls, misparsed_call
+from map.extraction.c_forms import C_FAMILY, c_forms_of, macro_calls
 from map.extraction.extract_imports import imports_of
-from map.extraction.extract_matches import Collected, Ref, Scope, collect, new_ref
+from map.extraction.extract_matches import Collected, Ref, Scope, collect
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.extraction.fingerprint import TokenIndex
 from map.extraction.languages import extraction_query, grammar, language_for
@@ -67,7 +67,6 @@ _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
-_MISPARSED = frozenset({_PROTOTYPE, "function_definition"})
 """Where a C or C++ call can be misread as a function (map.extraction.c_forms)."""
 # Overload stubs: signatures written before the implementation that takes the bare ID.
 _SIGNATURES = frozenset({"function_signature", "method_signature"})
@@ -161,27 +160,12 @@ def _qualified(
     """`qualified_symbols` as the store's symbol lists."""
     declarations = _DECLARATIONS.get(language, frozenset())
     if language in C_FAMILY:
-        _c_forms(found)
+        c_forms_of(found)
     stub = _OVERLOAD_STUBS.get(language, _never)
     symbols = _symbols(source, span, found, declarations, stub)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
         symbols = _symbols(source, span, found, declarations, stub)
     return symbols
-
-
-def _c_forms(found: Collected) -> None:
-    """Each C or C++ function's form; a call the parser took for a prototype is a call."""
-    kept: list[Scope] = []
-    for scope in found.scopes:
-        if scope.kind in _CALLABLE:
-            if scope.node.type in _MISPARSED and misparsed_call(scope.node):
-                found.refs.append(new_ref(scope.name_node, "calls", None))
-                continue
-            scope.form = form_of(scope.node)
-        elif scope.node.type == ALIAS:
-            scope.form = form_of(scope.node)
-        kept.append(scope)
-    found.scopes = kept
 
 
 def _spans(positions: Positions, source: bytes) -> Span:
