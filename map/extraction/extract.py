@@ -46,9 +46,10 @@ from map.extraction.snapshot import decode_extract, decode_symbols
 from map.model import FileExtract, Symbol, SymbolKind
 
 _BOM = b"\xef\xbb\xbf"
-# A `.h` header holding any of these is C++, not C.
+# A `.h` header holding any of these is C++, not C (a namespace opened, not a comment's
+# "namespace processing as described", expat.h's).
 _CPP_MARKERS = re.compile(
-    rb"^[ \t]*(?:namespace[ \t]+\w|template[ \t]*<|class[ \t]+\w+[^;(]*\{"
+    rb"^[ \t]*(?:namespace[ \t]+[\w:]+[ \t]*(?:\{|$)|template[ \t]*<|class[ \t]+\w+[^;(]*\{"
     rb"|(?:public|private|protected)[ \t]*:)",
     re.MULTILINE,
 )
