@@ -24,9 +24,9 @@ each why it is open:
 | `guess`     | resolved by name only: `guesses` are the definitions it may mean  |
 | `conditional` | a C or C++ call that may run a definition of its own file under  |
 |             | a preprocessor `condition` the map cannot decide, or another      |
-|             | (`guesses`): which one depends on the build; or a use inside a    |
-|             | definition under such a condition (tied to `guesses`, an edge     |
-|             | too): whether it is compiled depends on the build                 |
+|             | (`guesses`): which one depends on the build                       |
+| `compiled_if` | a C or C++ use inside a definition under such a `condition`: tied |
+|             | to `guesses` (an edge too), compiled only in builds that meet it  |
 """
 
 from __future__ import annotations
@@ -46,7 +46,15 @@ from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
 UnresolvedWhy = Literal[
-    "outside", "config", "receiver", "local", "builtin", "undefined", "guess", "conditional"
+    "outside",
+    "config",
+    "receiver",
+    "local",
+    "builtin",
+    "undefined",
+    "guess",
+    "conditional",
+    "compiled_if",
 ]
 UseKind = Literal["calls", "references", "inherits"]
 EDGE_KINDS_OF_USES: dict[str, UseKind] = {
@@ -73,7 +81,7 @@ class UnresolvedUse:
     why: UnresolvedWhy
     guesses: tuple[str, ...] = ()
     condition: str | None = None
-    """A `conditional` use's undecided directives (`#ifdef Z_SOLO`)."""
+    """A `conditional` or `compiled_if` use's undecided directives (`#ifdef Z_SOLO`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +186,7 @@ def open_names(
     scope: FileScope, references: References, results: Sequence[Resolution | None]
 ) -> frozenset[str]:
     """The names of a file's open references (`results`: what each resolved to), and of
-    those inside its C definitions under undecided conditions (`conditional`)."""
+    those inside its C definitions under undecided conditions (`compiled_if`)."""
     low = CONFIDENCE_BY_NAME
     indexes = [i for i, found in enumerate(results) if found is None or found.confidence <= low]
     if scope.conditions:
@@ -223,7 +231,7 @@ def _use(
     shown = (written(name), written(qualifier) if qualifier is not None else None)
     at = (scope.path, references.line(index), *shown, EDGE_KINDS_OF_USES[kind], where)
     if found is not None and not is_open(found):  # tied, in a definition under a condition
-        return UnresolvedUse(*at, "conditional", found.targets, scope.conditions[where])
+        return UnresolvedUse(*at, "compiled_if", found.targets, scope.conditions[where])
     if is_outside(found):
         return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:

@@ -83,6 +83,7 @@ def test_an_undecided_static_beside_a_header_s_prototype_makes_the_call_a_guess(
             ("test/minigzip.c", 5, "conditional", ["test/minigzip.c#gzclose", "gzclose.c#gzclose"])
         ]
         (reason,) = data["completenessReasons"]
+        assert reason["code"] == "unresolved_uses"
         assert "`#ifdef Z_SOLO` in test/minigzip.c" in reason["message"]
 
 
@@ -125,7 +126,8 @@ def test_a_call_inside_a_definition_under_an_undecided_condition_is_listed_parti
     assert _listed(checked) == [("lauxlib.c#base", [3]), ("ltests.c#probe", [3])]
     assert checked["completeness"] == "partial"
     assert [(u["path"], u["line"], u["why"], u["guesses"]) for u in checked["unresolved"]] == [
-        ("ltests.c", 3, "conditional", ["lauxlib.c#checkstr"])
+        ("ltests.c", 3, "compiled_if", ["lauxlib.c#checkstr"])
     ]
     (reason,) = checked["completenessReasons"]
+    assert reason["code"] == "conditional_uses"
     assert "`#if defined(LUA_DEBUG)` in ltests.c" in reason["message"]
