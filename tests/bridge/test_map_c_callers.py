@@ -269,3 +269,26 @@ def test_functions_a_macro_defines_and_functions_chosen_as_values_have_their_cal
         [("role.c#SET_TOP", [3]), ("role.c#pick", [5]), ("role.c#top", [4])],
     ]
     assert {data["completeness"] for data in answers} == {"complete"}
+
+
+GLOBAL = {
+    "zlib.h": "int gzclose(int f);\n",
+    "gzclose.c": '#include "zlib.h"\nint gzclose(int f) { return f; }\n',
+    "zstream.h": (
+        '#include "zlib.h"\n'
+        "class stream {\n"
+        " public:\n"
+        "  int close() { return ::gzclose(fd); }\n"
+        "  int fd;\n"
+        "};\n"
+    ),
+}
+"""zlib's contrib/iostream2: a C++ method calls the C function past its class's names."""
+
+
+def test_a_cpp_call_of_a_global_name_reaches_the_c_function(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", GLOBAL)
+    asked = (map_neighbors, {"node_id": "gzclose.c#gzclose", "direction": "in", "kinds": ["calls"]})
+    (answer,) = _ask(root, asked)
+    data = answer["data"]
+    assert (_listed(data), data["completeness"]) == ([("zstream.h#stream.close", [4])], "complete")
