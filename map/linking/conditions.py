@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from map.linking.resolution import CALLABLE_KINDS, CONFIDENCE_BY_NAME, Resolution, file_of
+from map.linking.resolution import CALLABLE_KINDS, CONFIDENCE_BY_NAME, MACRO, Resolution, file_of
 from map.linking.scopes import Declared, FileScope
 
 
@@ -25,11 +25,12 @@ def undecided(scope: FileScope, ids: tuple[str, ...]) -> bool:
 
 def settle(scopes: Mapping[str, FileScope], found: Resolution) -> Resolution:
     """`found`, a guess when one of several functions among its targets is defined
-    under a condition its file does not decide (a macro that renames the name, zlib's
-    `#define gz_error z_gz_error` under `#ifdef Z_PREFIX`, is none)."""
+    under a condition its file does not decide (a macro is none: one that renames the
+    name, zlib's `#define gz_error z_gz_error` under `#ifdef Z_PREFIX`, names nothing
+    of ours, and a function-like macro's alternatives are all expanded)."""
     if len(found.targets) < 2 or found.confidence <= CONFIDENCE_BY_NAME:
         return found
-    functions = [t for t in found.targets if _symbol(scopes, t).kind in CALLABLE_KINDS]
+    functions = [t for t in found.targets if _function(_symbol(scopes, t))]
     if len(functions) < 2 or not any(t in scopes[file_of(t)].conditions for t in functions):
         return found
     return Resolution(found.targets, CONFIDENCE_BY_NAME / len(found.targets), found.constructors)
@@ -42,3 +43,7 @@ def condition_of(scope: FileScope, targets: tuple[str, ...]) -> str | None:
 
 def _symbol(scopes: Mapping[str, FileScope], node_id: str) -> Declared:
     return scopes[file_of(node_id)].symbols[node_id]
+
+
+def _function(symbol: Declared) -> bool:
+    return symbol.kind in CALLABLE_KINDS and symbol.form != MACRO

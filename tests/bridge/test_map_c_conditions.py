@@ -131,3 +131,26 @@ def test_a_call_inside_a_definition_under_an_undecided_condition_is_listed_parti
     (reason,) = checked["completenessReasons"]
     assert reason["code"] == "conditional_uses"
     assert "`#if defined(LUA_DEBUG)` in ltests.c" in reason["message"]
+
+
+ROLES = {
+    "xmlrole.c": (
+        "static int inner(int t) { return t; }\n"
+        "static int outer(int t) { return -t; }\n"
+        "#ifdef XML_DTD\n"
+        "#  define SET_TOP(s, doc) ((s) = (doc) ? inner : outer)\n"
+        "#else\n"
+        "#  define SET_TOP(s, doc) ((s) = inner)\n"
+        "#endif\n"
+        "void top(int (*s)(int), int doc) { SET_TOP(s, doc); }\n"
+    ),
+}
+"""expat's `setTopLevel`: a macro defined under `#ifdef XML_DTD` and under `#else`."""
+
+
+def test_a_macro_s_alternatives_under_conditions_are_all_expanded(tmp_path: Path) -> None:
+    (outer,) = _answers(tmp_path, "xmlrole.c#outer", sources=ROLES)
+    assert _listed(outer) == [("xmlrole.c#SET_TOP", [4]), ("xmlrole.c#top", [8])]
+    assert outer["completeness"] == "partial"
+    assert [(u["line"], u["why"]) for u in outer["unresolved"]] == [(4, "compiled_if")]
+    assert "`#ifdef XML_DTD` in xmlrole.c" in outer["completenessReasons"][0]["message"]
