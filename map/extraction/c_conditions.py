@@ -68,6 +68,7 @@ class _Reader:
         self._defines: dict[str, list[Node]] = {}
         self._undefined: set[str] = set()
         self._taken: dict[int, tuple[Decided, str]] = {}
+        self._bodies: dict[int, Decided] = {}
         for node in _file_level(root):
             if node.type in _DEFINES and (name := node.child_by_field_name("name")) is not None:
                 self._defines.setdefault(_text(name), []).append(node)
@@ -87,7 +88,7 @@ class _Reader:
         undecided: list[str] = []
         child, parent = node, node.parent
         while parent is not None:
-            if parent.type in _BRANCHES and child not in _heads(parent) and not _linkage(parent):
+            if parent.type in _BRANCHES and child not in _heads(parent):
                 taken = self._chosen(parent)
                 if taken is False:
                     return False, _directive(parent)
@@ -98,6 +99,14 @@ class _Reader:
 
     def _chosen(self, branch: Node) -> Decided:
         """Whether `branch`'s own body is taken: its condition, and none before it."""
+        key = branch.id
+        if key not in self._bodies:
+            self._bodies[key] = self._decide(branch)
+        return self._bodies[key]
+
+    def _decide(self, branch: Node) -> Decided:
+        if _linkage(branch):
+            return True
         if branch.type == "preproc_else":
             return _not(self._earlier(branch))
         own = self._condition(branch)
@@ -223,8 +232,11 @@ def _tested(expression: Node) -> Node | None:
 
 def _directive(branch: Node) -> str:
     """The branch's directive as written (`#ifdef Z_SOLO`; an `#else` with what it is
-    the else of)."""
-    line = _text(branch).split("\n", 1)[0].strip()
+    the else of), from its tokens: never the text of the whole branch."""
+    tested = branch.child_by_field_name("condition") or branch.child_by_field_name("name")
+    line = _text(branch.children[0]).replace(" ", "").replace("\t", "")
+    if tested is not None:
+        line += " " + _text(tested)
     if branch.type == "preproc_else" and branch.parent is not None:
         return f"{line} of {_directive(branch.parent)}"
     return line
