@@ -152,6 +152,13 @@ RETURNS = "->"
 GIVES = "<-"
 """The `Assignment` name of what a pytest fixture (its scope) returns or yields, from
 its body: what a parameter of its name holds in the tests that request it."""
+CONDITIONAL = "#if"
+"""The `Assignment` name of the preprocessor conditions a C or C++ definition (its scope)
+sits under that its file alone does not decide (the value: the directives as written,
+`#ifdef Z_SOLO`): map.extraction.c_conditions."""
+INACTIVE = "#if 0"
+"""The `Assignment` name of a C or C++ definition (its scope) under a preprocessor
+branch its file decides is not taken (the value: that branch's directive)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ itself, never a submodule. Each name loads from its module on first use (PEP 562
     judge_users, judge_dependents, judge_changes, judge_callees, judge_path, MapVerdict,
     MapReason,
     MapReasonCode,
-    OpenUse            a map answer weighed against the uses linking left open (mapcheck)
+    OpenUse            a map answer weighed against the uses linking left open (map_reasons)
     OpenSites, OpenSite
                        those uses as sites, read as far as an answer lists them (opensites)
     callers_from_callees, recovered_callers, by_target
@@ -64,11 +64,9 @@ if TYPE_CHECKING:
     from verify.errors import SymbolGoneError, UnknownSymbolError, VerifyError
     from verify.labels import label, names_code
     from verify.liveconfirm import Listing, ListingReason, LiveConfirmer
+    from verify.map_reasons import MapReason, MapReasonCode, OpenUse
     from verify.mapcheck import (
-        MapReason,
-        MapReasonCode,
         MapVerdict,
-        OpenUse,
         judge_callees,
         judge_changes,
         judge_dependents,
@@ -110,11 +108,9 @@ _HOME = {
     "verify.errors": ("SymbolGoneError", "UnknownSymbolError", "VerifyError"),
     "verify.labels": ("label", "names_code"),
     "verify.liveconfirm": ("Listing", "ListingReason", "LiveConfirmer"),
+    "verify.map_reasons": ("MapReason", "MapReasonCode", "OpenUse"),
     "verify.mapcheck": (
-        "MapReason",
-        "MapReasonCode",
         "MapVerdict",
-        "OpenUse",
         "judge_callees",
         "judge_changes",
         "judge_dependents",

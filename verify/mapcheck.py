@@ -37,19 +37,20 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import cast
 
 from map import CodeMap, EdgeKind, Neighbor, UnresolvedUse, language_for
+from verify.map_reasons import (
+    MapReason,
+    MapReasonCode,
+    OpenUse,
+    callees_reason,
+    count_uses,
+    counted,
+    split_reasons,
+    users_reason,
+)
 
-MapReasonCode = Literal[
-    "graph_not_loaded",
-    "link_not_loaded",
-    "unresolved_uses",
-    "unresolved_callees",
-    "hops_not_checked",
-    "symbols_removed",
-]
-"""The codes a map answer's `completenessReasons` give (published in the map schemas)."""
 MAX_CHECKED_NODES = 256
 """Nodes whose open uses one answer weighs (nearest first): a deep walk over a large
 repository is checked as far as this goes, and says so."""
@@ -62,25 +63,6 @@ IMPACT_USES = frozenset({"calls", "references", "inherits"})
 """The uses an impact walk follows that a use in code can stand for (not `imports`)."""
 EVERY_HOP = 10**9
 """A walk's depth with no limit (the closures a path check needs)."""
-SHOWN_NAMES = 4
-"""Names a reason quotes per kind of open use."""
-
-
-@dataclass(frozen=True, slots=True)
-class MapReason:
-    """Why a map answer is partial: a code, and a line that says it."""
-
-    code: MapReasonCode
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class OpenUse:
-    """An open use an answer lists, and the hop it would have been found at (the
-    distance from the answer's node of the edge it may stand for; 0: a path's)."""
-
-    use: UnresolvedUse
-    hop: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +103,7 @@ def judge_users(
     ]
     found.sort(key=lambda u: names.first[u.use.name])
     uses = _distinct(found)
-    reasons = [_users_reason(uses)] if uses else []
-    return _verdict(reasons, uses, hops, depth)
+    return _verdict(split_reasons(uses, users_reason), uses, hops, depth)
 
 
 def judge_dependents(
@@ -182,8 +163,9 @@ def judge_callees(
     ]
     found.sort(key=lambda u: u.hop)
     uses = _distinct(found)
-    reasons = [_callees_reason(uses, len(walked))] if uses else []
-    return _verdict(reasons, uses, hops, depth)
+    return _verdict(
+        split_reasons(uses, lambda u: callees_reason(u, len(walked))), uses, hops, depth
+    )
 
 
 def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[str]) -> MapVerdict:
@@ -208,9 +190,9 @@ def judge_path(code_map: CodeMap, source: str, target: str, kinds: Collection[st
         reasons.append(
             MapReason(
                 "unresolved_uses",
-                f"{_uses(uses)} inside what {source} reaches name something that leads to "
+                f"{count_uses(uses)} inside what {source} reaches name something that leads to "
                 f"{target}, but the map could not tie them to a definition "
-                f"({_counted(uses)}): any may be the link a path needs (in `unresolved`)",
+                f"({counted(uses)}): any may be the link a path needs (in `unresolved`)",
             )
         )
     return _verdict(reasons, uses, 0, 0)
@@ -319,60 +301,3 @@ def _not_loaded() -> MapVerdict:
 def _not_weighed(code: MapReasonCode, message: str) -> MapVerdict:
     """A partial answer whose open uses were not weighed, and why."""
     return MapVerdict(False, (MapReason(code, message),), (), 0)
-
-
-_WHAT = {
-    "receiver": "on receivers whose type the map does not know",
-    "guess": "guessed by name only (on receivers whose type the map does not know)",
-    "undefined": "bare names the map could not tie to one definition (library names, or "
-    "too many of that name to guess)",
-    "outside": "into libraries imported from outside the project",
-    "config": "through imports a project configuration the map could not read "
-    "(a tsconfig.json or package.json; a PHP namespace Composer maps onto a folder) "
-    "may tie to the project",
-    "local": "calls through locals or parameters",
-    "builtin": "builtins of the language",
-}
-
-
-def _counted(uses: Sequence[OpenUse], *, quote: bool = False) -> str:
-    """`uses` counted by why, most first (with a few names each when `quote`)."""
-    by_why: dict[str, list[str]] = {}
-    for found in uses:
-        use = found.use
-        written = use.name if use.receiver is None else f"{use.receiver}.{use.name}"
-        by_why.setdefault(use.why, []).append(written)
-    parts = []
-    for why, written_all in sorted(by_why.items(), key=lambda item: -len(item[1])):
-        names = list(dict.fromkeys(written_all))
-        more = ", ..." if len(names) > SHOWN_NAMES else ""
-        quoted = f" ({', '.join(names[:SHOWN_NAMES])}{more})" if quote else ""
-        parts.append(f"{len(written_all)} {_WHAT[why]}{quoted}")
-    return "; ".join(parts)
-
-
-def _uses(uses: Sequence[OpenUse]) -> str:
-    return f"{len(uses)} use" + ("" if len(uses) == 1 else "s")
-
-
-def _users_reason(uses: Sequence[OpenUse]) -> MapReason:
-    named = list(dict.fromkeys(u.use.name for u in uses))
-    whose = f"`{named[0]}`"
-    if len(named) > 1:
-        shown = ", ".join(named[:SHOWN_NAMES]) + (", ..." if len(named) > SHOWN_NAMES else "")
-        whose = f"{len(named)} names of the walked nodes ({shown})"
-    return MapReason(
-        "unresolved_uses",
-        f"{_uses(uses)} of {whose} the map could not tie to a definition "
-        f"({_counted(uses)}): any may be a user it does not list (in `unresolved`)",
-    )
-
-
-def _callees_reason(uses: Sequence[OpenUse], bodies: int) -> MapReason:
-    where = "the body" if bodies == 1 else f"the {bodies} bodies walked"
-    return MapReason(
-        "unresolved_callees",
-        f"{_uses(uses)} inside {where} resolved to nothing in the project "
-        f"({_counted(uses, quote=True)}): their targets are not listed (in `unresolved`); "
-        "any not into a library or a builtin may be project code the map could not tie",
-    )

@@ -11,7 +11,7 @@ from pathlib import Path
 from disk.errors import DiskError
 from disk.text import read_source
 from map import UnresolvedUse
-from verify.mapcheck import OpenUse
+from verify.map_reasons import OpenUse
 from verify.sites import Role
 
 _ROLES: dict[str, Role] = {"calls": "call", "references": "use", "inherits": "inherits"}

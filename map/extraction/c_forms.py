@@ -1,7 +1,8 @@
 """What C and C++ say of a function beyond its name: `static` at file level (internal
 linkage) or a function-like macro (map.model.Symbol.form); the calls a macro's body
 makes (and the name an object-like macro stands for, when it is one); a call the
-parser took for a prototype.
+parser took for a prototype; the name of a function a macro defines
+(`START_TEST(test_x) { ... }`).
 
 A macro's body is text to tree-sitter (`preproc_arg`). Its calls are read from a
 second parse of a stand-in source of the file's length: every function-like macro's
@@ -9,6 +10,10 @@ body where it stands, inside one function, everything else blanked (newlines kep
 each call's name node has the position it has in the file. A call of one of the
 macro's own parameters calls what the use passes: not kept. Token pasting (`a##b`)
 stands as one name no definition has, a stringified parameter (`#a`) as the parameter.
+A prototype in a body is a call the parser misread (lua's `{ if keyiswhite(n)
+reallymarkobject(g, gckey(n)); }`, an `if` without parentheses); a function the body
+takes as a value (expat's `setTopLevel`: `... ? internalSubset : externalSubset1`) is
+kept as one.
 """
 
 from __future__ import annotations
@@ -18,14 +23,19 @@ from functools import cache
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from map.extraction.extract_matches import Collected, Ref, new_ref
+from map.extraction.extract_matches import Collected, Ref, Scope, new_ref
 from map.extraction.languages import grammar
+from map.extraction.node_text import text_of
 from map.model import SymbolForm
 
 C_FAMILY = frozenset({"c", "cpp"})
 MACRO = "preproc_function_def"
 ALIAS = "preproc_def"
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_MACRO_NAME = re.compile(rb"[A-Z][A-Z0-9_]*")
+_DEFINITION = "function_definition"
+_CALLABLE = frozenset({"function", "method"})
+_MISPARSED = frozenset({"declaration", _DEFINITION})
 _KEYWORDS = frozenset({b"static", b"inline", b"const", b"extern", b"volatile", b"register"})
 _FILE_LEVEL = frozenset(
     {"translation_unit", "declaration_list", "linkage_specification"}
@@ -42,6 +52,40 @@ _NOT_PARAMETERS = frozenset(
 _BLANK = bytes(0x0A if byte == 0x0A else 0x20 for byte in range(256))
 """Every byte but a newline to a space."""
 _NOT_CALLS = frozenset({"defined", "sizeof", "_Generic", "__typeof__", "typeof"})
+_BODY_USES = """
+(call_expression function: (identifier) @name)
+(declaration declarator: (function_declarator declarator: (identifier) @name))
+([(argument_list (identifier) @value)
+  (conditional_expression consequence: (identifier) @value)
+  (conditional_expression alternative: (identifier) @value)
+  (init_declarator value: (identifier) @value)
+  (initializer_list (identifier) @value)
+  (initializer_pair value: (identifier) @value)
+  (assignment_expression right: (identifier) @value)
+  (return_statement (identifier) @value)
+  (pointer_expression argument: (identifier) @value)])
+"""
+"""What a macro's body uses of a function: calls (a prototype there is a misread call)
+and, as in cfamily.scm, functions taken as values."""
+
+
+def c_forms_of(found: Collected) -> None:
+    """Each C or C++ function's form and, for a function a macro defines, its name; a
+    call the parser took for a prototype is a call, not a function."""
+    kept: list[Scope] = []
+    for scope in found.scopes:
+        if scope.kind in _CALLABLE:
+            if scope.node.type in _MISPARSED and misparsed_call(scope.node):
+                found.refs.append(new_ref(scope.name_node, "calls", None))
+                continue
+            scope.form = form_of(scope.node)
+            made = macro_made(scope.node)
+            if made is not None:  # `START_TEST(test_x) {`: the function is `test_x`
+                scope.name, scope.name_node = text_of(made), made
+        elif scope.node.type == ALIAS:
+            scope.form = form_of(scope.node)
+        kept.append(scope)
+    found.scopes = kept
 
 
 def form_of(node: Node) -> SymbolForm | None:
@@ -58,6 +102,27 @@ def form_of(node: Node) -> SymbolForm | None:
         if child.type == "storage_class_specifier" and child.text == b"static":
             return "static"
     return None
+
+
+def macro_made(node: Node) -> Node | None:
+    """The name of the function a macro defines at `node`, a definition the parser made
+    of `START_TEST(test_nul_byte) { ... }` (a test framework's macro expanding to
+    `static void test_nul_byte(void) {`): a macro's name (capitals) declared with one
+    parameter that is a bare name (None: not such a definition)."""
+    declarator = node.child_by_field_name("declarator") if node.type == _DEFINITION else None
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    name = declarator.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters")
+    if name is None or not _MACRO_NAME.fullmatch(name.text or b"") or parameters is None:
+        return None
+    listed = parameters.named_children
+    if len(listed) != 1 or listed[0].type != "parameter_declaration":
+        return None
+    if listed[0].named_child_count != 1:
+        return None
+    named = listed[0].child_by_field_name("type")
+    return named if named is not None and named.type == "type_identifier" else None
 
 
 def misparsed_call(node: Node) -> bool:
@@ -84,8 +149,8 @@ def _in_body(node: Node) -> bool:
 
 
 def macro_calls(source: bytes, found: Collected, language: str) -> list[Ref]:
-    """The calls the bodies of the file's function-like macros make, by name (none of
-    a macro's own parameters)."""
+    """The calls the bodies of the file's function-like macros make, and the names they
+    take as values, by name (none of a macro's own parameters)."""
     aliases = [_alias(scope.node) for scope in found.scopes if scope.node.type == ALIAS]
     named = [new_ref(value, "values", None) for value in aliases if value is not None]
     macros = [scope.node for scope in found.scopes if scope.node.type == MACRO]
@@ -106,8 +171,10 @@ def macro_calls(source: bytes, found: Collected, language: str) -> list[Ref]:
     tree = Parser(grammar(language)).parse(text)
     calls: list[Ref] = []
     for _, captures in QueryCursor(_calls(language)).matches(tree.root_node):
-        name = captures["name"][0]
-        ref = new_ref(name, "calls", None)
+        called = "name" in captures
+        ref = new_ref(
+            captures["name" if called else "value"][0], "calls" if called else "values", None
+        )
         held = next((p for start, end, p in own if start <= ref.start < end), None)
         if held is not None and ref.text not in held and ref.text not in _NOT_CALLS:
             calls.append(ref)
@@ -137,4 +204,4 @@ def _parameters(macro: Node) -> frozenset[str]:
 
 @cache
 def _calls(language: str) -> Query:
-    return Query(grammar(language), "(call_expression function: (identifier) @name)")
+    return Query(grammar(language), _BODY_USES)

@@ -33,9 +33,10 @@ from tree_sitter import Node, Parser, QueryCursor
 from disk.stamps import content_hash
 from disk.text import decode_source
 from map.extraction.block_locals import split_blocks
-from map.extraction.c_forms import ALIAS, C_FAMILY, form_of, macro_calls, misparsed_call
+from map.extraction.c_conditions import conditions_of
+from map.extraction.c_forms import C_FAMILY, c_forms_of, macro_calls
 from map.extraction.extract_imports import imports_of
-from map.extraction.extract_matches import Collected, Ref, Scope, collect, new_ref
+from map.extraction.extract_matches import Collected, Ref, Scope, collect
 from map.extraction.extract_uses import ASSIGN_RANK, Span, assignments_of, references_of
 from map.extraction.fingerprint import TokenIndex
 from map.extraction.languages import extraction_query, grammar, language_for
@@ -45,9 +46,10 @@ from map.extraction.snapshot import decode_extract, decode_symbols
 from map.model import FileExtract, Symbol, SymbolKind
 
 _BOM = b"\xef\xbb\xbf"
-# A `.h` header holding any of these is C++, not C.
+# A `.h` header holding any of these is C++, not C (a namespace opened, not a comment's
+# "namespace processing as described", expat.h's).
 _CPP_MARKERS = re.compile(
-    rb"^[ \t]*(?:namespace[ \t]+\w|template[ \t]*<|class[ \t]+\w+[^;(]*\{"
+    rb"^[ \t]*(?:namespace[ \t]+[\w:]+[ \t]*(?:\{|$)|template[ \t]*<|class[ \t]+\w+[^;(]*\{"
     rb"|(?:public|private|protected)[ \t]*:)",
     re.MULTILINE,
 )
@@ -69,7 +71,6 @@ _DECLARATIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {"c": frozenset({_PROTOTYPE}), "cpp": frozenset({_PROTOTYPE, "field_declaration"})}
 )
 _CALLABLE: frozenset[str] = frozenset({"function", "method"})
-_MISPARSED = frozenset({_PROTOTYPE, "function_definition"})
 """Where a C or C++ call can be misread as a function (map.extraction.c_forms)."""
 # Overload stubs: signatures written before the implementation that takes the bare ID.
 _SIGNATURES = frozenset({"function_signature", "method_signature"})
@@ -111,13 +112,16 @@ def extract_lists(path: str, data: bytes) -> list[Any]:
     drop_required(found, language)
     split_blocks(found, language)
     bind_callback_functions(found, language)
+    assignments = assignments_of(found)
+    if language in C_FAMILY:
+        assignments += conditions_of(tree.root_node, found)
     return [
         language,
         digest,
         symbols,
         _imports(language, span, found.imports),
         references_of(span, found),
-        assignments_of(found),
+        assignments,
     ]
 
 
@@ -160,27 +164,12 @@ def _qualified(
     """`qualified_symbols` as the store's symbol lists."""
     declarations = _DECLARATIONS.get(language, frozenset())
     if language in C_FAMILY:
-        _c_forms(found)
+        c_forms_of(found)
     stub = _OVERLOAD_STUBS.get(language, _never)
     symbols = _symbols(source, span, found, declarations, stub)
     if language in _PROTOTYPE_LANGUAGES and _drop_defined_prototypes(found, symbols):
         symbols = _symbols(source, span, found, declarations, stub)
     return symbols
-
-
-def _c_forms(found: Collected) -> None:
-    """Each C or C++ function's form; a call the parser took for a prototype is a call."""
-    kept: list[Scope] = []
-    for scope in found.scopes:
-        if scope.kind in _CALLABLE:
-            if scope.node.type in _MISPARSED and misparsed_call(scope.node):
-                found.refs.append(new_ref(scope.name_node, "calls", None))
-                continue
-            scope.form = form_of(scope.node)
-        elif scope.node.type == ALIAS:
-            scope.form = form_of(scope.node)
-        kept.append(scope)
-    found.scopes = kept
 
 
 def _spans(positions: Positions, source: bytes) -> Span:

@@ -3,11 +3,12 @@ method declared in its class, is an edge to the definition
 (docs/contracts.md#declarations-and-definitions).
 
 A declaration's definitions are the functions and methods of its qualified
-name in the C family that are not declarations themselves, nor `static` in a file
-that does not include the declaration (a header's `static` prototype is each
-includer's): those of the declaration's own file first, else those of a file of the
-same stem (`shape.h` -> `shape.cpp`), else all of them (more than MAX_CANDIDATES:
-the declaration stays the target, as a guess; when nothing defines it, the target).
+name in the C family that are not declarations themselves, nor `static` in another
+file than a `static` declaration's includers (a header's `static` prototype is each
+includer's), nor under a preprocessor branch not taken: those of the declaration's
+own file first, else those of a file of the same stem (`shape.h` -> `shape.cpp`),
+else all of them (more than MAX_CANDIDATES: the declaration stays the target, as a
+guess; when nothing defines it, the target).
 Each lookup consults the declaration's name, so an edit that adds, removes or
 changes a definition resolves the references that reached it again.
 """
@@ -155,7 +156,8 @@ class Definitions:
             held = scope.symbols[other]
             if (
                 not held.declaration
-                and (held.form != STATIC or self._sees(file_of(other), file_of(node_id)))
+                and other in scope.by_qual.get(held.qualname, ())  # not under `#if 0`
+                and (held.form != STATIC or self._sees(file_of(other), node_id, symbol))
                 and held.kind in CALLABLE_KINDS
                 and held.qualname == symbol.qualname
                 and LANGUAGE_FAMILIES.get(scope.language, scope.language) == _FAMILY
@@ -174,8 +176,11 @@ class Definitions:
                 return tuple(sorted(preferred)) if len(preferred) <= MAX_CANDIDATES else (node_id,)
         return (node_id,)
 
-    def _sees(self, path: str, declared_in: str) -> bool:
-        """Whether a `static` function of `path` may define a declaration of the file
-        `declared_in`: its own, or one it includes (a header's `static` prototype is
-        each includer's)."""
-        return path == declared_in or declared_in in self._scopes[path].visible_files
+    def _sees(self, path: str, declaration: str, symbol: Declared) -> bool:
+        """Whether a `static` function of `path` may define a declaration (`symbol`):
+        its own file's, or a `static` one of a file it includes (a header's `static`
+        prototype is each includer's; an `extern` one is not a `static` function's)."""
+        declared_in = file_of(declaration)
+        if path == declared_in:
+            return True
+        return symbol.form == STATIC and declared_in in self._scopes[path].visible_files

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from pathlib import PurePosixPath
 
 from map.linking.scopes import FileScope
-from map.model import ATTRIBUTE_PREFIX, GIVES, RETURNS
+from map.model import ATTRIBUTE_PREFIX, CONDITIONAL, GIVES, INACTIVE, RETURNS
 
 Facts = tuple[dict[str, tuple[object, ...]], tuple[str, ...]]
 
@@ -20,7 +20,8 @@ def visible_facts(scope: FileScope) -> Facts:
     A name's entry holds every symbol of that name (ID, kind, whether it is a
     declaration, a class's bases as written, a C function's form and what a macro's
     body calls), what an import binds to it and what a module-level
-    assignment, an instance attribute, a return annotation or a fixture's body gives it; when an
+    assignment, an instance attribute, a return annotation or a fixture's body gives it
+    (and the preprocessor conditions a C definition sits under); when an
     entry is unchanged, no lookup of that name in this file can answer
     differently.
     """
@@ -35,7 +36,7 @@ def visible_facts(scope: FileScope) -> Facts:
     for (where, local), values in scope.assigned.items():
         # a module variable, an instance attribute (class body, `self.x = ...`), or
         # what a function returns or a fixture gives (looked up by the function's name)
-        if local in (RETURNS, GIVES):
+        if local in (RETURNS, GIVES, CONDITIONAL, INACTIVE):
             table[scope.symbols[where].name].append((where, values))
         elif where == scope.path or scope.is_class(where) or local.startswith(ATTRIBUTE_PREFIX):
             table[local.removeprefix(ATTRIBUTE_PREFIX)].append((where, values))

@@ -290,7 +290,7 @@ class Linker:
         consulted: defaultdict[str, list[int]] = defaultdict(list)
         for index in range(count):
             dirty |= self._resolve_one(path, links, index, consulted)
-        links.open_names = open_names(self._references[path], links.results)
+        links.open_names = open_names(self._scopes[path], self._references[path], links.results)
         self._depend(path, links, consulted)
         set_imports(self.graph, path, self._scopes[path].imported_files)
         self._write(path, links, dirty)
@@ -309,7 +309,7 @@ class Linker:
             dirty |= self._resolve_one(path, links, index, consulted)
             reopened = reopened or is_open(old) != is_open(links.results[index])
         if reopened:
-            links.open_names = open_names(references, links.results)
+            links.open_names = open_names(self._scopes[path], references, links.results)
         self._depend(path, links, consulted)
         self._write(path, links, dirty)
 

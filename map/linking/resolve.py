@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from map.extraction.node_text import CALLED, ELEMENT
+from map.linking.conditions import settle, undecided
 from map.linking.definitions import DECLARING_LANGUAGES, Definitions
 from map.linking.lookup import (
     SELF_WORDS,
@@ -160,6 +161,7 @@ class Resolver(QualifierSteps):
         if found is not None and scope.language in DECLARING_LANGUAGES:
             found = self._definitions.resolve(ctx, found, ref.scope)
             found = self._definitions.one_of(ctx, found) if found is not None else None
+            found = settle(self._scopes, found) if found is not None else None
             if found is not None and ref.kind == "calls":
                 return self._macros.expand(ctx, found)
             return found
@@ -227,7 +229,8 @@ class Resolver(QualifierSteps):
             ids = self._exports.find(ctx, scope.stars, name)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:
             ids = self._siblings.find(ctx, scope, name, name)
-        every = not ids and scope.language in DECLARING_LANGUAGES  # one translation unit
+        # one translation unit; beside a definition of its own under an undecided condition too
+        every = (not ids or undecided(scope, ids)) and scope.language in DECLARING_LANGUAGES
         for visible in () if scope.language in PACKAGE_METHOD_LANGUAGES else scope.visible_files:
             if ids and not every:
                 break

@@ -17,6 +17,8 @@ from map.extraction.script_locals import NUMBERED
 from map.linking.assigned import Assigned
 from map.model import (
     ATTRIBUTE_PREFIX,
+    CONDITIONAL,
+    INACTIVE,
     Assignment,
     FileExtract,
     Import,
@@ -99,6 +101,10 @@ class FileScope:
     """(scope ID, name) -> the distinct values the name is given in that scope."""
     expansions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """A C or C++ function-like macro (node ID) -> the names its body calls."""
+    conditions: dict[str, str] = field(default_factory=dict)
+    """A C or C++ definition (node ID) under preprocessor conditions its file does not
+    decide -> the directives (map.linking.conditions); one under a branch not taken
+    is in no lookup (not in `by_qual`)."""
     _enclosing: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_attribute: dict[tuple[str, str], tuple[Assignment, ...]] | None = None
@@ -245,9 +251,12 @@ def expansions(extract: FileExtract) -> dict[str, tuple[str, ...]]:
 def new_scope(extract: FileExtract) -> FileScope:
     """The scope of one file, before its imports are bound."""
     symbols = declared(extract.symbols)
+    conditions = {a.scope: a.value for a in extract.assignments if a.name == CONDITIONAL}
+    inactive = {a.scope for a in extract.assignments if a.name == INACTIVE}
     by_qual: defaultdict[str, list[str]] = defaultdict(list)
     for s in extract.symbols:
-        by_qual[s.qualname].append(s.node_id)
+        if s.node_id not in inactive:
+            by_qual[s.qualname].append(s.node_id)
     bases: defaultdict[str, list[Reference]] = defaultdict(list)
     for ref in extract.references:
         if ref.kind == "inherits":
@@ -261,4 +270,5 @@ def new_scope(extract: FileExtract) -> FileScope:
         bases={c: tuple(refs) for c, refs in bases.items()},
         assigned=Assigned(extract.assignments),
         expansions=expansions(extract),
+        conditions=conditions,
     )

@@ -22,6 +22,11 @@ each why it is open:
 | `undefined` | is a bare name with no definition the map can tie (a builtin, a   |
 |             | library name, too many same-name definitions to guess)            |
 | `guess`     | resolved by name only: `guesses` are the definitions it may mean  |
+| `conditional` | a C or C++ call that may run a definition of its own file under  |
+|             | a preprocessor `condition` the map cannot decide, or another      |
+|             | (`guesses`): which one depends on the build                       |
+| `compiled_if` | a C or C++ use inside a definition under such a `condition`: tied |
+|             | to `guesses` (an edge too), compiled only in builds that meet it  |
 """
 
 from __future__ import annotations
@@ -33,13 +38,24 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from map.extraction.block_locals import written
+from map.linking.conditions import condition_of
 from map.linking.lookup import segments
 from map.linking.references import References
 from map.linking.resolution import CONFIDENCE_BY_NAME, Resolution, is_outside
 from map.linking.scopes import FileScope
 from map.model import EDGE_OF
 
-UnresolvedWhy = Literal["outside", "config", "receiver", "local", "builtin", "undefined", "guess"]
+UnresolvedWhy = Literal[
+    "outside",
+    "config",
+    "receiver",
+    "local",
+    "builtin",
+    "undefined",
+    "guess",
+    "conditional",
+    "compiled_if",
+]
 UseKind = Literal["calls", "references", "inherits"]
 EDGE_KINDS_OF_USES: dict[str, UseKind] = {
     kind: edge for kind, edge in EDGE_OF.items() if edge in ("calls", "references", "inherits")
@@ -64,6 +80,8 @@ class UnresolvedUse:
     scope: str
     why: UnresolvedWhy
     guesses: tuple[str, ...] = ()
+    condition: str | None = None
+    """A `conditional` or `compiled_if` use's undecided directives (`#ifdef Z_SOLO`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +182,15 @@ def is_open(resolution: Resolution | None) -> bool:
     return resolution is None or resolution.confidence <= CONFIDENCE_BY_NAME
 
 
-def open_names(references: References, results: Sequence[Resolution | None]) -> frozenset[str]:
-    """The names of a file's open references (`results`: what each resolved to)."""
+def open_names(
+    scope: FileScope, references: References, results: Sequence[Resolution | None]
+) -> frozenset[str]:
+    """The names of a file's open references (`results`: what each resolved to), and of
+    those inside its C definitions under undecided conditions (`compiled_if`)."""
     low = CONFIDENCE_BY_NAME
     indexes = [i for i, found in enumerate(results) if found is None or found.confidence <= low]
+    if scope.conditions:
+        indexes += references.within(scope.conditions)
     return references.names_at(indexes) if indexes else NO_NAMES
 
 
@@ -178,9 +201,10 @@ def uses_named(
     names: Collection[str],
 ) -> Iterator[UnresolvedUse]:
     """The open uses of `names` in one file, in reference order."""
+    held = frozenset(references.within(scope.conditions)) if scope.conditions else frozenset()
     for index in references.named(names):
         found = results[index]
-        if is_open(found):
+        if is_open(found) or index in held:
             yield _use(scope, references, index, found)
 
 
@@ -192,10 +216,11 @@ def uses_within(
 ) -> Iterator[UnresolvedUse]:
     """The open uses in one file directly inside the symbols `scopes` (node IDs): those
     that resolved to nothing of ours, or only to a guess by name (answers list a guess
-    apart from the edges that hold), in reference order."""
+    apart from the edges that hold), and all in a C definition under an undecided
+    condition, in reference order."""
     for index in references.within(scopes):
         found = results[index]
-        if is_open(found):
+        if is_open(found) or references.lookup(index)[0] in scope.conditions:
             yield _use(scope, references, index, found)
 
 
@@ -205,9 +230,14 @@ def _use(
     where, name, qualifier, kind = references.lookup(index)
     shown = (written(name), written(qualifier) if qualifier is not None else None)
     at = (scope.path, references.line(index), *shown, EDGE_KINDS_OF_USES[kind], where)
+    if found is not None and not is_open(found):  # tied, in a definition under a condition
+        return UnresolvedUse(*at, "compiled_if", found.targets, scope.conditions[where])
     if is_outside(found):
         return UnresolvedUse(*at, "config" if _unplaced(scope, name, qualifier) else "outside")
     if found is not None:
+        condition = condition_of(scope, found.targets)
+        if condition is not None:
+            return UnresolvedUse(*at, "conditional", found.targets, condition)
         return UnresolvedUse(*at, "guess", found.targets)
     return UnresolvedUse(*at, _why(scope, where, name, qualifier))
 

@@ -60,7 +60,9 @@ class StoredLinker(Linker):
                 if len(results) != len(references):
                     counts = f"{len(results)} resolutions, {len(references)} references"
                     raise ValueError(f"{path}: {counts}")
-                links = FileLinks(results, deps, open_names(references, results))
+                links = FileLinks(
+                    results, deps, open_names(self._scopes[path], references, results)
+                )
                 self._links[path] = links
                 for name in deps.names():
                     self._dependents[name].add(path)

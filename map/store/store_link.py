@@ -144,7 +144,7 @@ class StoreLinker(StoredLinker):
                 raise ValueError(f"{len(results)} resolutions, not one per reference")
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise StoreError(f"{self._store.path}: malformed link row of {path} ({exc!r})") from exc
-        return FileLinks(results, deps, open_names(references, results))
+        return FileLinks(results, deps, open_names(self._scopes[path], references, results))
 
     def _hydrate(self, path: str) -> None:
         """Put a file's nodes and outgoing edges into the graph as the store holds them

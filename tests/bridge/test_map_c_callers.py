@@ -156,7 +156,7 @@ def test_a_function_defined_twice_under_conditions_is_a_guess_between_them(
         assert _listed(data) == []
         assert data["completeness"] == "partial"
         assert [(u["path"], u["line"], u["why"]) for u in data["unresolved"]] == [
-            ("src/stack.c", 6, "guess")
+            ("src/stack.c", 6, "conditional")
         ]
 
 
@@ -223,3 +223,72 @@ def test_a_header_s_static_prototype_is_each_includer_s_a_guess_among_many(
     assert [(u["path"], u["line"], u["why"]) for u in data["unresolved"]] == [
         ("include/runner.h", 2, "guess")
     ]
+
+
+MADE = {
+    "minicheck.h": (
+        "#define START_TEST(name) static void name(void) {\n"
+        "#define END_TEST }\n"
+        "void add_test(void (*f)(void));\n"
+    ),
+    "tests.c": (
+        '#include "minicheck.h"\n'
+        "static int helper(void) { return 1; }\n"
+        "START_TEST(test_first) { helper(); }\n"
+        "END_TEST\n"
+        "START_TEST(test_second) { helper(); }\n"
+        "END_TEST\n"
+        "void suite(void) { add_test(test_first); add_test(test_second); }\n"
+    ),
+    "role.c": (
+        "static int inner(int t) { return t; }\n"
+        "static int outer(int t) { return -t; }\n"
+        "#define SET_TOP(s, doc) ((s) = (doc) ? inner : outer)\n"
+        "void top(int (*s)(int), int doc) { SET_TOP(s, doc); }\n"
+        "int pick(int doc) { int (*f)(int) = doc ? inner : outer; return f(1); }\n"
+    ),
+}
+"""expat's shapes: test functions a macro defines (`START_TEST(test_x) {`, minicheck's
+`static void test_x(void) {`), registered by name; a function a macro's body takes as a
+value through `?:` (`setTopLevel`), and one `?:` chooses in a function."""
+
+
+def test_functions_a_macro_defines_and_functions_chosen_as_values_have_their_callers(
+    tmp_path: Path,
+) -> None:
+    root = _repo(tmp_path / "repo", MADE)
+    asked = ("tests.c#test_first", "tests.c#test_second", "tests.c#helper", "role.c#outer")
+    calls = {"direction": "in", "kinds": ["calls"]}
+    answers = [
+        a["data"] for a in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [_listed(data) for data in answers] == [
+        [("tests.c#suite", [7])],
+        [("tests.c#suite", [7])],
+        [("tests.c#test_first", [3]), ("tests.c#test_second", [5])],
+        [("role.c#SET_TOP", [3]), ("role.c#pick", [5]), ("role.c#top", [4])],
+    ]
+    assert {data["completeness"] for data in answers} == {"complete"}
+
+
+GLOBAL = {
+    "zlib.h": "int gzclose(int f);\n",
+    "gzclose.c": '#include "zlib.h"\nint gzclose(int f) { return f; }\n',
+    "zstream.h": (
+        '#include "zlib.h"\n'
+        "class stream {\n"
+        " public:\n"
+        "  int close() { return ::gzclose(fd); }\n"
+        "  int fd;\n"
+        "};\n"
+    ),
+}
+"""zlib's contrib/iostream2: a C++ method calls the C function past its class's names."""
+
+
+def test_a_cpp_call_of_a_global_name_reaches_the_c_function(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", GLOBAL)
+    asked = (map_neighbors, {"node_id": "gzclose.c#gzclose", "direction": "in", "kinds": ["calls"]})
+    (answer,) = _ask(root, asked)
+    data = answer["data"]
+    assert (_listed(data), data["completeness"]) == ([("zstream.h#stream.close", [4])], "complete")

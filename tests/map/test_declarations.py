@@ -207,8 +207,8 @@ def edits_link_like_a_fresh_build(
     sources: dict[str, str], edits: list[tuple[str, str | None, str]], seed: int
 ) -> None:
     """Apply `edits` (path, new text or None to delete, what) to `sources` one by one (in
-    a seeded shuffle but for seed 1), asserting after each that the links equal a fresh
-    build's."""
+    a seeded shuffle but for seed 1), asserting after each that the links and the names
+    of the open uses equal a fresh build's."""
     sources = dict(sources)
     graph, linker = _link(sources)
     edits = list(edits) if seed == 1 else random.Random(seed).sample(edits, len(edits))
@@ -225,6 +225,7 @@ def edits_link_like_a_fresh_build(
         fresh, fresh_linker = _link(sources)
         assert graph_state(graph) == graph_state(fresh), what
         assert _details(linker) == _details(fresh_linker), what
+        assert linker.open_uses.names() == fresh_linker.open_uses.names(), what
 
 
 def test_a_saved_map_reopens_and_rebuilds_like_a_fresh_build(tmp_path: Path) -> None:

@@ -114,3 +114,14 @@ def test_a_plain_c_header_stays_c() -> None:
     )
     assert found.language == "c"
     assert [s.qualname for s in found.symbols] == ["point", "norm"]
+
+
+def test_a_c_header_whose_comment_says_namespace_stays_c() -> None:
+    source = (
+        b'#ifdef __cplusplus\nextern "C" {\n#endif\n/* Turns on\n   namespace processing as '
+        b"described above. */\nXMLPARSEAPI(enum XML_Error)\nXML_GetErrorCode(XML_Parser p);\n"
+        b"#ifdef __cplusplus\n}\n#endif\n"
+    )
+    found = extract_file("lib/expat.h", source)
+    assert found.language == "c"
+    assert [s.qualname for s in found.symbols] == ["XML_GetErrorCode"]

@@ -7,6 +7,11 @@
     (pointer_declarator
       declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
   ]) @def.function
+; a function a macro defines, as the parser reads `START_TEST(test_x) {` after a function's
+; `}` (else: map.extraction.c_forms.macro_made)
+(function_definition
+  type: (type_identifier)
+  declarator: (parenthesized_declarator (identifier) @name)) @def.function
 ; prototypes
 (declaration
   declarator: [

@@ -2,8 +2,10 @@
 ; explained in map/extraction/extract_matches.py.
 
 ; functions taken as values (a function pointer): passed, assigned, returned, in an
-; initializer, cast, or with their address taken
+; initializer, cast, chosen by `?:`, or with their address taken
 ([(argument_list (identifier) @name)
+  (conditional_expression consequence: (identifier) @name)
+  (conditional_expression alternative: (identifier) @name)
   (init_declarator value: (identifier) @name)
   (initializer_list (identifier) @name)
   (initializer_pair value: (identifier) @name)

@@ -36,6 +36,8 @@
 
 (call_expression function: (identifier) @name) @ref.calls
 (call_expression function: (template_function name: (identifier) @name)) @ref.calls
+; a global name called past the class's members (`::gzclose(fp)` in a method): a bare name
+(call_expression function: (qualified_identifier !scope name: (identifier) @name)) @ref.calls
 (call_expression
   function: (qualified_identifier
     scope: (_) @qualifier
