@@ -8,8 +8,9 @@ never stands for the standard library's `json`; a script's own folder is
 searched first when it is not a package (`import conftest`). Java, Kotlin,
 Scala and Rust modules are found by any suffix of their dotted path (the
 candidate nearest the importer wins; a JVM package is its directory's files),
-a PHP namespace by the longest suffix of its path that is a directory (PSR-4
-maps a vendor prefix onto `src/`); TypeScript and
+a PHP namespace where the project's composer.json autoload puts it
+(map.linking.composer), else by the longest suffix of its path that is a
+directory (PSR-4 maps a vendor prefix onto `src/`); TypeScript and
 JavaScript specifiers as the compiler resolves them, through the layout's
 tsconfig, package.json and workspace files (map.linking.scripts); Go
 packages through the module path in go.mod; C/C++ includes, Ruby requires,
@@ -27,6 +28,7 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 
 from map.extraction.import_facts import OWN_MODULE
+from map.linking.composer import Autoload
 from map.linking.layout import Layout
 from map.linking.scripts import ScriptResolver
 
@@ -73,6 +75,7 @@ class ModuleIndex:
         self._dirs: defaultdict[str, list[str]] = defaultdict(list)
         self._layout = Layout()
         self._scripts = ScriptResolver({}, self._files.__contains__)
+        self._autoload = Autoload({})
         self._python_table: dict[str, list[str]] | None = None
         self._python_packages: set[str] = set()
 
@@ -97,9 +100,12 @@ class ModuleIndex:
             self._bucket(key).remove(path)
 
     def set_layout(self, layout: Layout) -> None:
-        """Take the repository's layout (its go.mod files, its TS/JS configuration)."""
+        """Take the repository's layout (its go.mod files, its TS/JS configuration,
+        its composer.json files)."""
         if layout.scripts != self._layout.scripts:
             self._scripts = ScriptResolver(layout.scripts, self._files.__contains__)
+        if layout.composer != self._layout.composer:
+            self._autoload = Autoload(layout.composer)
         self._layout = layout
 
     @property
@@ -148,8 +154,13 @@ class ModuleIndex:
         return self._directory(importer, language, module.split("."))
 
     def _namespace(self, importer: str, module: str) -> tuple[str, ...]:
-        """A PHP namespace's directory: the longest suffix of its path that is one
-        (`App\\Models` is src/Models/ when the vendor prefix `App` maps onto src/)."""
+        """A PHP namespace's directory: where Composer's autoload puts it, else the
+        longest suffix of its path that is one (`App\\Models` is src/Models/ when the
+        vendor prefix `App` maps onto src/)."""
+        for folder in self._autoload.folders(module):
+            files = tuple(f for f in self.package_files(folder) if self._files[f] == "php")
+            if files:
+                return files
         parts = [part for part in module.split("\\") if part]
         for start in range(len(parts)):
             found = self._directory(importer, "php", parts[start:])
@@ -161,7 +172,18 @@ class ModuleIndex:
         """The file of PHP's `use Namespace\\Name`: `Name.php` in a directory whose path
         ends in the longest suffix of the namespace's that has one, nearest the importer
         first (tests/Util/ holds no `Util\\UtilFactory`: src/Util/ does); else with the
-        directories' case aside (Composer's usual `Vendor\\Tests\\` is tests/)."""
+        directories' case aside (Composer's usual `Vendor\\Tests\\` is tests/). Where
+        the project's composer.json autoload finds it (map.linking.composer) first."""
+        autoloaded = [f for f in self._autoload.class_files(namespace, name) if f in self._files]
+        if not autoloaded:
+            folders = self._autoload.classmap
+            autoloaded = [
+                f
+                for f in self._basenames.get(f"{name}.php", ())
+                if any(f == d or f.startswith(f"{d}/") or not d for d in folders)
+            ]
+        if autoloaded:
+            return (_nearest(importer, autoloaded),)
         parts = [part for part in namespace.split("\\") if part]
         for fold in (str, str.casefold):
             for start in range(len(parts)):
@@ -178,8 +200,8 @@ class ModuleIndex:
     def php_unplaced(self, language: str, name: str) -> bool:
         """Whether a PHP class imported from a namespace that names no folder of the
         project may yet be ours: a file of the project is `Name.php` (Composer maps a
-        namespace prefix onto any folder, `FastRoute\\` onto src/, in composer.json,
-        which the map does not read)."""
+        namespace prefix onto any folder, `FastRoute\\` onto src/, in a composer.json
+        the map may not have: a package's own, not in the repository)."""
         return language == "php" and bool(self._basenames.get(f"{name}.php"))
 
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
