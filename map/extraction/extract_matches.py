@@ -62,7 +62,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
-from map.extraction.docblocks import doc_types
+from map.extraction.docblocks import OWN_CLASS_WORDS, RETURNS_ROLE, doc_types, own_class
 from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
@@ -255,6 +255,8 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))
         elif role.startswith(("assign.", "attr.")):
             value = _value(captures)
+            if value in OWN_CLASS_WORDS and role in _OWN_CLASS_ROLES:  # PHP's `new static()`
+                value = own_class(captures["name"][0]) or value
             found.assigns.append(
                 new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
@@ -269,6 +271,11 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.skipped.add(node.start_byte)
             found.type_parameters.add(text_of(node))
     return found
+
+
+_OWN_CLASS_ROLES = frozenset({RETURNS_ROLE, "assign.call", "attr.call"})
+"""Where PHP's `self` and `static` stand for the class around them: a method's declared
+return type (`make(): static`), what `new self()` gives a local or a property."""
 
 
 def _value(captures: dict[str, list[Node]]) -> str:

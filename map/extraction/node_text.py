@@ -60,6 +60,9 @@ _PHP_CALLS: Mapping[str, str] = MappingProxyType(
     }
 )
 """PHP call node types: the field of the receiver (none: a function's call)."""
+_PHP_RELATIVE: Mapping[str, str] = MappingProxyType({"parent": SUPER_CALL, "static": "self"})
+"""PHP's `parent::` names the class's bases (as Python's `super()`), `static::` its own
+class (as `self::`)."""
 
 
 def text_of(node: Node | None) -> str:
@@ -123,6 +126,8 @@ def qualifier_of(node: Node) -> str:
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`
         return _php_call(node)
+    if node.type == "relative_scope":  # `parent::__construct()`, `static::create()`
+        return _PHP_RELATIVE.get(text_of(node), text_of(node))
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)

@@ -72,13 +72,14 @@ from map.linking.values import (
 )
 from map.model import Reference
 
-CONSTRUCTOR_NAMES = {"python": "__init__"}
+CONSTRUCTOR_NAMES = {"python": "__init__", "php": "__construct"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 VALUE_KINDS = frozenset({"variable", "constant"})
-CLASS_WORDS = frozenset({"cls"})
-"""A Python classmethod's name for its class: calling it constructs one."""
+CLASS_WORDS = {"python": frozenset({"cls"}), "php": frozenset({"self", "static"})}
+"""A class's names for itself that build one when called: a Python classmethod's
+`cls(...)`, PHP's `new self(...)` and `new static(...)`."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
@@ -206,7 +207,7 @@ class Resolver(QualifierSteps):
     ) -> Resolution | None:
         """What a bare name names; `inherited`: a call, which may name a method the
         class around it inherits (map.linking.members)."""
-        if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
+        if name in CLASS_WORDS.get(scope.language, ()):  # `cls(...)` builds its class
             owner = scope.enclosing_class(scope_id)
             return _exact((owner,)) if owner is not None else None
         ids = self._local(ctx, scope, scope_id, name)

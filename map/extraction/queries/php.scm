@@ -28,7 +28,7 @@
 (nullsafe_member_call_expression object: (_) @qualifier name: (name) @name) @ref.calls
 (scoped_call_expression scope: (_) @qualifier name: (name) @name) @ref.calls
 ((object_creation_expression (name) @name) @ref.calls
-  (#not-match? @name "^(static|self|parent)$"))
+  (#not-match? @name "^(parent)$"))
 (object_creation_expression (qualified_name prefix: (_)? @qualifier (name) @name)) @ref.calls
 
 (base_clause (name) @name @ref.inherits)
