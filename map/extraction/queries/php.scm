@@ -44,12 +44,16 @@
 (named_type (qualified_name prefix: (_)? @qualifier (name) @name) @ref.references)
 (class_constant_access_expression . (name) @name @ref.references)
 
-; typed parameters hold an instance of their type: `Store $store`
+; typed parameters hold an instance of their type: `Store $store` (`?Store`, `Store|null`)
 (simple_parameter
-  type: [(named_type (name) @value) (optional_type (named_type (name) @value))]
+  type: [(named_type (name) @value) (optional_type (named_type (name) @value))
+        (union_type . (named_type (name) @value) . (primitive_type) .)
+        (union_type . (primitive_type) . (named_type (name) @value) .)]
   name: (variable_name) @name) @assign.type
 (property_promotion_parameter
-  type: [(named_type (name) @value) (optional_type (named_type (name) @value))]
+  type: [(named_type (name) @value) (optional_type (named_type (name) @value))
+        (union_type . (named_type (name) @value) . (primitive_type) .)
+        (union_type . (primitive_type) . (named_type (name) @value) .)]
   name: (variable_name) @name) @assign.type
 (assignment_expression
   left: (variable_name) @name
@@ -61,16 +65,24 @@
           (scoped_call_expression) (function_call_expression)] @value) @assign.alias
 ; what a function or method returns, when it declares a class: `function make(): Results`
 [(function_definition return_type: [(named_type (name) @value)
-                                    (optional_type (named_type (name) @value))] @name)
+                                    (optional_type (named_type (name) @value))
+                                    (union_type . (named_type (name) @value) . (primitive_type) .)
+                                    (union_type . (primitive_type) . (named_type (name) @value) .)] @name)
  (method_declaration return_type: [(named_type (name) @value)
-                                   (optional_type (named_type (name) @value))] @name)] @assign.returns
+                                   (optional_type (named_type (name) @value))
+                                   (union_type . (named_type (name) @value) . (primitive_type) .)
+                                   (union_type . (primitive_type) . (named_type (name) @value) .)] @name)] @assign.returns
 ; what an object holds in a property: its declared type (`private Results $res;`, a
 ; promoted constructor parameter), or a new object given it in a method
 (property_declaration
-  type: [(named_type (name) @value) (optional_type (named_type (name) @value))]
+  type: [(named_type (name) @value) (optional_type (named_type (name) @value))
+        (union_type . (named_type (name) @value) . (primitive_type) .)
+        (union_type . (primitive_type) . (named_type (name) @value) .)]
   (property_element name: (variable_name (name) @name))) @assign.type
 (property_promotion_parameter
-  type: [(named_type (name) @value) (optional_type (named_type (name) @value))]
+  type: [(named_type (name) @value) (optional_type (named_type (name) @value))
+        (union_type . (named_type (name) @value) . (primitive_type) .)
+        (union_type . (primitive_type) . (named_type (name) @value) .)]
   name: (variable_name (name) @name)) @attr.type
 (assignment_expression
   left: (member_access_expression object: (variable_name (name) @_self) name: (name) @name)
