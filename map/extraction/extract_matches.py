@@ -164,7 +164,8 @@ class Scope:
     declaration: bool = False
     """A function declared without its body (see map.model.Symbol.declaration)."""
     form: SymbolForm | None = None
-    """A C or C++ `static` function or function-like `macro` (map.model.Symbol.form)."""
+    """A C or C++ `static` function or function-like `macro`, a PHP `trait`
+    (map.model.Symbol.form)."""
 
 
 @dataclass(slots=True)
@@ -273,6 +274,7 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
     return found
 
 
+_PHP_TRAIT = "trait_declaration"
 _OWN_CLASS_ROLES = frozenset({RETURNS_ROLE, "assign.call", "attr.call"})
 """Where PHP's `self` and `static` stand for the class around them: a method's declared
 return type (`make(): static`), what `new self()` gives a local or a property."""
@@ -313,9 +315,10 @@ def _add_scope(
     name = written[-1]
     start = _start_of(node, shape)
     end = _end_of(node, shape)
-    found.scopes.append(
-        Scope(name, kind, start, node, end, name_node, pattern, prefix, written[:-1])
-    )
+    scope = Scope(name, kind, start, node, end, name_node, pattern, prefix, written[:-1])
+    if node.type == _PHP_TRAIT:  # a kind of interface whose methods its users hold
+        scope.form = "trait"
+    found.scopes.append(scope)
 
 
 def _start_of(node: Node, shape: Shape) -> Node:

@@ -338,6 +338,10 @@ class Resolver(QualifierSteps):
                     return self._module_variable(ctx, binding.files, name, depth)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
             ids = self._siblings.find(ctx, scope, head, head)
+        for visible in scope.visible_files if not ids and scope.language == "php" else ():
+            ids = self._visible(ctx, scope, scope_id, self._scopes[visible], head)
+            if ids:  # `Other::make()`: a class of the namespace's folder
+                break
         if not ids and scope.language in FIELD_LANGUAGES:  # a field of the class around
             return self._field(ctx, scope, scope_id, head, depth)
         target = self._class_of(ids)
