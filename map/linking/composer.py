@@ -6,9 +6,7 @@ entries of `autoload` and `autoload-dev`, each folder relative to the repository
 `Autoload` answers from every composer.json of the repository at once (Composer
 merges a project's packages' autoloads): the files a class or a namespace may be in
 (`FastRoute\\RouteParser\\Std` is src/RouteParser/Std.php under `"FastRoute\\":
-"src/"`), and whether a namespace is one the project's autoload claims at all (then
-the answer is sure: a class it does not find is not ours). A composer.json that
-cannot be read claims nothing.
+"src/"`). A composer.json that cannot be read maps nothing, and says so (`unread`).
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ def read_composer(path: str, text: str | None) -> dict[str, Any]:
             rules = section.get(key)
             for prefix, folders in rules.items() if isinstance(rules, dict) else ():
                 for folder in _strings(folders):
-                    facts[field].append([prefix.strip("\\"), _joined(base, folder)])
+                    facts[field].append([prefix.lstrip("\\"), _joined(base, folder)])
         facts["classmap"] += [_joined(base, f) for f in _strings(section.get("classmap"))]
     return facts
 
@@ -68,44 +66,50 @@ class Autoload:
     module's docstring)."""
 
     def __init__(self, composer: Mapping[str, ConfigFacts]) -> None:
-        self._rules: list[tuple[list[str], str, bool]] = []
-        """(namespace prefix parts, folder, psr-0) of every rule, longest prefix first."""
+        self._psr4: list[tuple[list[str], str]] = []
+        """(namespace prefix parts, folder) of every PSR-4 rule, longest prefix first."""
+        self._psr0: list[tuple[str, str]] = []
+        """(prefix of the class's full name, folder) of every PSR-0 rule."""
         self.classmap: tuple[str, ...] = ()
         """The classmap's folders and files (any class in them is ours)."""
+        self.unread = any("error" in facts for facts in composer.values())
+        """Whether a composer.json could not be read (what it maps is not known)."""
         for facts in composer.values():
-            for field, psr0 in (("psr4", False), ("psr0", True)):
-                for prefix, folder in facts.get(field, ()):
-                    self._rules.append((_parts(prefix), folder, psr0))
+            self._psr4 += [(_parts(prefix), folder) for prefix, folder in facts.get("psr4", ())]
+            self._psr0 += [(prefix, folder) for prefix, folder in facts.get("psr0", ())]
             self.classmap += tuple(facts.get("classmap", ()))
-        self._rules.sort(key=lambda rule: -len(rule[0]))
-
-    def claims(self, namespace: str) -> bool:
-        """Whether a rule of the project's autoload covers the namespace (a class of
-        it that no rule finds is no class of ours)."""
-        parts = _parts(namespace)
-        return any(parts[: len(prefix)] == prefix for prefix, _, _ in self._rules)
+        self._psr4.sort(key=lambda rule: -len(rule[0]))
 
     def folders(self, namespace: str) -> list[str]:
         """The folders the namespace's classes are autoloaded from, most specific
-        rule first."""
-        return [folder for folder, _ in self._places(namespace)]
+        PSR-4 rule first, then PSR-0's."""
+        parts = _parts(namespace)
+        found = [
+            posixpath.join(folder, *parts[len(prefix) :])
+            for prefix, folder in self._psr4
+            if parts[: len(prefix)] == prefix
+        ]
+        return found + [
+            posixpath.join(folder, *parts)
+            for prefix, folder in self._psr0
+            if f"{namespace}\\".startswith(prefix) or namespace.startswith(prefix)
+        ]
 
     def class_files(self, namespace: str, name: str) -> list[str]:
         """The files its rules say may hold class `name` of `namespace` (PSR-0's `_`
         in a class name is a folder)."""
-        return [
-            posixpath.join(folder, (name.replace("_", "/") if psr0 else name) + ".php")
-            for folder, psr0 in self._places(namespace)
-        ]
-
-    def _places(self, namespace: str) -> list[tuple[str, bool]]:
         parts = _parts(namespace)
-        found: list[tuple[str, bool]] = []
-        for prefix, folder, psr0 in self._rules:
-            if parts[: len(prefix)] == prefix:
-                rest = parts if psr0 else parts[len(prefix) :]
-                found.append((posixpath.join(folder, *rest), psr0))
-        return found
+        found = [
+            posixpath.join(folder, *parts[len(prefix) :], f"{name}.php")
+            for prefix, folder in self._psr4
+            if parts[: len(prefix)] == prefix
+        ]
+        full = "\\".join((*parts, name))
+        return found + [
+            posixpath.join(folder, *parts, name.replace("_", "/") + ".php")
+            for prefix, folder in self._psr0
+            if full.startswith(prefix)
+        ]
 
 
 def _parts(namespace: str) -> list[str]:

@@ -182,8 +182,8 @@ class ModuleIndex:
                 for f in self._basenames.get(f"{name}.php", ())
                 if any(f == d or f.startswith(f"{d}/") or not d for d in folders)
             ]
-        if autoloaded:
-            return (_nearest(importer, autoloaded),)
+        if autoloaded or self._autoload.unread:  # no guess by folders past a broken one
+            return (_nearest(importer, autoloaded),) if autoloaded else ()
         parts = [part for part in namespace.split("\\") if part]
         for fold in (str, str.casefold):
             for start in range(len(parts)):
