@@ -6,7 +6,7 @@ entries of `autoload` and `autoload-dev`, each folder relative to the repository
 `Autoload` answers from every composer.json of the repository at once (Composer
 merges a project's packages' autoloads): the files a class or a namespace may be in
 (`FastRoute\\RouteParser\\Std` is src/RouteParser/Std.php under `"FastRoute\\":
-"src/"`). A composer.json that cannot be read maps nothing, and says so (`unread`).
+"src/"`). A composer.json that cannot be read maps nothing.
 """
 
 from __future__ import annotations
@@ -72,8 +72,6 @@ class Autoload:
         """(prefix of the class's full name, folder) of every PSR-0 rule."""
         self.classmap: tuple[str, ...] = ()
         """The classmap's folders and files (any class in them is ours)."""
-        self.unread = any("error" in facts for facts in composer.values())
-        """Whether a composer.json could not be read (what it maps is not known)."""
         for facts in composer.values():
             self._psr4 += [(_parts(prefix), folder) for prefix, folder in facts.get("psr4", ())]
             self._psr0 += [(prefix, folder) for prefix, folder in facts.get("psr0", ())]

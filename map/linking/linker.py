@@ -39,6 +39,7 @@ from map.linking.link_input import (
     FileLinks,
     Incoming,
     LinkStats,
+    declared_namespaces,
     incoming,
     moves_layout,
 )
@@ -245,6 +246,7 @@ class Linker:
         path = extract.path
         if self._index.language(path) is None:
             self._index.add(path, extract.language)
+        self._index.declare(path, declared_namespaces(extract.imports))
         self._extracts.put(extract, packed)
         if references is None:
             references = References(extract.references)

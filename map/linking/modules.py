@@ -9,8 +9,9 @@ searched first when it is not a package (`import conftest`). Java, Kotlin,
 Scala and Rust modules are found by any suffix of their dotted path (the
 candidate nearest the importer wins; a JVM package is its directory's files),
 a PHP namespace where the project's composer.json autoload puts it
-(map.linking.composer), else by the longest suffix of its path that is a
-directory (PSR-4 maps a vendor prefix onto `src/`); TypeScript and
+(map.linking.composer), else in the files that declare it, else by the longest
+suffix of its path that is a directory (PSR-4 maps a vendor prefix onto `src/`);
+TypeScript and
 JavaScript specifiers as the compiler resolves them, through the layout's
 tsconfig, package.json and workspace files (map.linking.scripts); Go
 packages through the module path in go.mod; C/C++ includes, Ruby requires,
@@ -23,8 +24,10 @@ yields no files.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
 
 from map.extraction.import_facts import OWN_MODULE
@@ -76,6 +79,10 @@ class ModuleIndex:
         self._layout = Layout()
         self._scripts = ScriptResolver({}, self._files.__contains__)
         self._autoload = Autoload({})
+        self._namespaces: defaultdict[str, list[str]] = defaultdict(list)
+        """A PHP namespace (casefolded, as PHP reads it) -> the files that declare it."""
+        self._declared: dict[str, tuple[str, ...]] = {}
+        self._later: Callable[[], Iterable[tuple[str, Iterable[str]]]] | None = None
         self._python_table: dict[str, list[str]] | None = None
         self._python_packages: set[str] = set()
 
@@ -89,8 +96,24 @@ class ModuleIndex:
             bucket.append(path)
             bucket.sort()
 
+    def declare(self, path: str, namespaces: Iterable[str]) -> None:
+        """Take the namespaces a PHP file declares (map.extraction.import_facts.NAMESPACE)."""
+        for namespace in self._declared.pop(path, ()):
+            self._namespaces[namespace].remove(path)
+        found = tuple(dict.fromkeys(namespace.casefold() for namespace in namespaces))
+        for namespace in found:
+            bisect.insort(self._namespaces[namespace], path)
+        self._declared[path] = found
+
+    def declare_later(self, load: Callable[[], Iterable[tuple[str, Iterable[str]]]]) -> None:
+        """Have the PHP files' namespaces (path, namespaces) read from `load` when first
+        needed, for each file not declared by then (a linker reading a store lazily)."""
+        self._later = load
+
     def remove(self, path: str) -> None:
         """Forget a source file."""
+        self.declare(path, ())
+        del self._declared[path]
         language = self._files.pop(path, None)
         if language is None:
             return
@@ -154,55 +177,41 @@ class ModuleIndex:
         return self._directory(importer, language, module.split("."))
 
     def _namespace(self, importer: str, module: str) -> tuple[str, ...]:
-        """A PHP namespace's directory: where Composer's autoload puts it, else the
-        longest suffix of its path that is one (`App\\Models` is src/Models/ when the
-        vendor prefix `App` maps onto src/)."""
+        """A PHP namespace's files: in the folder Composer's autoload puts it in, else
+        those that declare it."""
         for folder in self._autoload.folders(module):
             files = tuple(f for f in self.package_files(folder) if self._files[f] == "php")
             if files:
                 return files
-        parts = [part for part in module.split("\\") if part]
-        for start in range(len(parts)):
-            found = self._directory(importer, "php", parts[start:])
-            if found:
-                return found
-        return ()
+        return tuple(self._declaring(module))
 
     def php_class(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
-        """The file of PHP's `use Namespace\\Name`: `Name.php` in a directory whose path
-        ends in the longest suffix of the namespace's that has one, nearest the importer
-        first (tests/Util/ holds no `Util\\UtilFactory`: src/Util/ does); else with the
-        directories' case aside (Composer's usual `Vendor\\Tests\\` is tests/). Where
-        the project's composer.json autoload finds it (map.linking.composer) first."""
-        autoloaded = [f for f in self._autoload.class_files(namespace, name) if f in self._files]
-        if not autoloaded:
+        """The file of PHP's `use Namespace\\Name`: where the project's composer.json
+        autoload finds it (map.linking.composer; the nearest the importer), else the one
+        file that declares the namespace and is named after the class, else a classmap's
+        file of that name; () when none is, or several are (the files that declare the
+        namespace then stand for it)."""
+        found = [f for f in self._autoload.class_files(namespace, name) if f in self._files]
+        if found:
+            return (_nearest(importer, found),)
+        found = [f for f in self._declaring(namespace) if f.endswith(f"/{name}.php")]
+        if not found:
             folders = self._autoload.classmap
-            autoloaded = [
+            found = [
                 f
                 for f in self._basenames.get(f"{name}.php", ())
                 if any(f == d or f.startswith(f"{d}/") or not d for d in folders)
             ]
-        if autoloaded or self._autoload.unread:  # no guess by folders past a broken one
-            return (_nearest(importer, autoloaded),) if autoloaded else ()
-        parts = [part for part in namespace.split("\\") if part]
-        for fold in (str, str.casefold):
-            for start in range(len(parts)):
-                suffix = fold("/" + "/".join(parts[start:]))
-                found = [
-                    f"{d}/{name}.php"
-                    for d in self._dirs
-                    if fold("/" + d).endswith(suffix) and f"{d}/{name}.php" in self._files
-                ]
-                if found:
-                    return (_nearest(importer, found),)
-        return ()
+        return tuple(found) if len(found) == 1 else ()
 
-    def php_unplaced(self, language: str, name: str) -> bool:
-        """Whether a PHP class imported from a namespace that names no folder of the
-        project may yet be ours: a file of the project is `Name.php` (Composer maps a
-        namespace prefix onto any folder, `FastRoute\\` onto src/, in a composer.json
-        the map may not have: a package's own, not in the repository)."""
-        return language == "php" and bool(self._basenames.get(f"{name}.php"))
+    def _declaring(self, namespace: str) -> list[str]:
+        """The files that declare a PHP namespace."""
+        if self._later is not None:
+            load, self._later = self._later, None
+            for path, namespaces in load():
+                if path not in self._declared:
+                    self.declare(path, namespaces)
+        return self._namespaces.get(namespace.strip("\\").casefold(), [])
 
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
         """The `language` files of the directory nearest the importer whose path ends

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.tools.mapgraph import map_neighbors
-from tests.bridge.test_map_completeness import _ask, _repo
+from tests.bridge.test_map_completeness import _ask, _listed, _repo
 
 ROUTER = """<?php
 namespace App;
@@ -238,14 +238,12 @@ UNPLACED = {
 }
 
 
-def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
-    tmp_path: Path,
-) -> None:
-    """Composer maps `FastRoute\\` onto src/ (in composer.json, which the map does not
-    read): `use FastRoute\\FastRoute` names no folder, but the project has a
-    FastRoute.php, so its calls are open uses (why `config`) and the answers say
-    `partial`, never `complete` without them; `Psr\\Log\\Logger`, of which the
-    project has no file, stays outside and `info()` on it is no use of ours."""
+def test_a_php_class_is_found_by_the_namespace_its_file_declares(tmp_path: Path) -> None:
+    """No composer.json, and `FastRoute\\` names no folder (Composer would map it onto
+    src/): src/FastRoute.php declares `namespace FastRoute;`, so `use
+    FastRoute\\FastRoute` is that file, its calls exact edges and the answers
+    complete; `Psr\\Log\\Logger`, which no file of the project declares, stays
+    outside and `info()` on it is no use of ours."""
     root = _repo(tmp_path / "repo", UNPLACED)
     calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
     asked = ["src/FastRoute.php#FastRoute.settings", "src/FastRoute.php#FastRoute.info"]
@@ -253,12 +251,7 @@ def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
         envelope["data"]
         for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
     ]
-    assert [data["neighbors"] for data in answers] == [[], []]
-    assert [data["completeness"] for data in answers] == ["partial", "partial"]
-    assert [
-        [(s["path"], s["line"], s["receiver"], s["why"]) for s in data["unresolved"]]
-        for data in answers
-    ] == [
-        [("test/FastRouteTest.php", 10, "FastRoute", "config")],
-        [("test/FastRouteTest.php", 10, "FastRoute.settings()", "config")],
-    ]
+    assert [_listed(data) for data in answers] == [
+        [("test/FastRouteTest.php#FastRouteTest.testIt", [10])]
+    ] * 2
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]

@@ -4,8 +4,8 @@ the truth is the fixture's, checked by hand.
 
 composer.json maps `Acme\\Web\\` onto lib/ and `Acme\\Web\\Tests\\` onto checks/, so
 `use Acme\\Web\\Http\\Router` in checks/RouterTest.php is lib/Http/Router.php, never
-the test double checks/Http/Router.php (the nearer folder named `Http`, which is all
-the map had to go on without composer.json). `new Router(2)` calls its
+the stand-in checks/Http/Router.php, which declares the same namespace and class in a
+folder nearer the test (all the map had to go on without composer.json). `new Router(2)` calls its
 `__construct`, `parent::__construct()` the base's, `new static(1)` its own class's; a
 method the class takes from a trait (`post`) is the trait's, not the interface's of
 that name; a closure's `Routes $r` is its own local, so `$r` after it is still the

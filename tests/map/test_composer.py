@@ -44,7 +44,6 @@ def test_a_package_composer_json_maps_its_folders_from_its_own_directory() -> No
     assert autoload.class_files("Other", "Run") == []
     assert autoload.class_files("", "Legacy_Cart") == ["packages/web/old/Legacy/Cart.php"]
     assert autoload.classmap == ("packages/web/generated",)
-    assert not autoload.unread
 
 
 def test_psr0_keeps_the_namespace_path_and_reads_underscores_as_folders() -> None:
@@ -58,7 +57,7 @@ def test_psr0_keeps_the_namespace_path_and_reads_underscores_as_folders() -> Non
     ]
 
 
-def test_a_composer_json_that_cannot_be_read_maps_nothing_and_says_so() -> None:
+def test_a_composer_json_that_cannot_be_read_maps_nothing() -> None:
     for text, error in [
         (None, "unreadable"),
         ('{"autoload": ', "not valid JSON"),
@@ -67,4 +66,4 @@ def test_a_composer_json_that_cannot_be_read_maps_nothing_and_says_so() -> None:
         facts = read_composer("composer.json", text)
         assert facts["kind"] == "composer" and facts["error"].startswith(error)
         autoload = Autoload({"composer.json": facts})
-        assert autoload.unread and autoload.class_files("Acme", "Run") == []
+        assert autoload.class_files("Acme", "Run") == [] and autoload.folders("Acme") == []

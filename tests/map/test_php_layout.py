@@ -1,7 +1,8 @@
 """A map rebuilt after a composer.json changed (its autoload moved, it came, it went,
 it broke) equals a map built from scratch: Composer's autoload is part of the layout
 the linker re-binds every import with (map.linking.layout). After each edit no call
-is tied for sure to the class lib/ held (a broken composer.json leaves guesses)."""
+is tied for sure to the class in lib/: checks/ holds a stand-in declaring the same
+namespace and class, which only composer.json tells apart."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from map.live.codemap import CodeMap
 from tests.map.graph_state import age, fresh, graph_state
+from tests.map.test_store_link import _assert_like_a_full_build
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "php_composer"
 POST = "lib/Http/Router.php#Posts.post"
@@ -61,14 +63,12 @@ def test_a_composer_json_edit_relinks_as_a_fresh_build(tmp_path: Path, edit: str
 
 
 def test_a_composer_json_that_comes_relinks_the_imports_it_places(tmp_path: Path) -> None:
-    """Without composer.json the test's `use` finds the double (the nearer `Http`
-    folder); once it is written, the class Composer loads, as a fresh build has it,
-    also in the map saved and opened again."""
+    """Once composer.json is written, the test's import is the class Composer loads, not
+    the stand-in, as a fresh build has it, also in the map saved and opened again."""
     root = _copy(tmp_path)
     text = (root / "composer.json").read_text()
     _removed(root)
     codemap = CodeMap.open(root)
-    assert [n.node_id for n in codemap.neighbors(DOUBLE, "in")] == [CALLER]
     (root / "composer.json").write_text(text)
     codemap.rebuild(paths=[str(root / "composer.json")])  # as the watcher names it
     assert [n.node_id for n in codemap.neighbors(POST, "in")] == [CALLER]
@@ -76,3 +76,19 @@ def test_a_composer_json_that_comes_relinks_the_imports_it_places(tmp_path: Path
     assert graph_state(codemap) == graph_state(fresh(root, tmp_path))
     again = CodeMap.open(root)
     assert [n.node_id for n in again.neighbors(POST, "in")] == [CALLER]
+
+
+def test_an_offline_edit_finds_classes_by_declared_namespace_in_the_store(
+    tmp_path: Path,
+) -> None:
+    """Without composer.json, a class is found by the namespace its file declares, also
+    when an edit made while no process ran is relinked in the store (which reads the
+    files' namespaces only then), as a fresh build has it."""
+    root = _copy(tmp_path)
+    _removed(root)
+    shutil.rmtree(root / "checks" / "Http")  # the stand-in: one file declares the class
+    CodeMap.open(root)  # built and saved
+    test = root / "checks" / "RouterTest.php"
+    test.write_text(test.read_text().replace("$r->post();", "$r->post();\n        $r->post();"))
+    reopened = _assert_like_a_full_build(root, tmp_path, "edit", in_store=True, changed=1)
+    assert [n.node_id for n in reopened.neighbors(POST, "in")] == [CALLER]

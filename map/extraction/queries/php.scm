@@ -16,6 +16,7 @@
 (enum_case name: (name) @name) @def.constant
 
 (namespace_use_declaration) @import
+(namespace_definition name: (namespace_name) @import)
 (require_expression) @import
 (require_once_expression) @import
 (include_expression) @import
