@@ -89,9 +89,6 @@
   left: (member_access_expression object: (variable_name (name) @_self) name: (name) @name)
   right: (object_creation_expression (name) @value)
   (#eq? @_self "this")) @attr.call
-; `$x instanceof Router`: a value the local may hold besides its declared one, so a call
-; on it is no use of the declared type's alone
-(binary_expression left: (variable_name) @name "instanceof" right: (name) @value) @assign.type
 ; a docblock's classes: its param and var tags (map.extraction.docblocks)
 (declaration_list
   (comment) @value . [(method_declaration) (property_declaration)] @name) @assign.doc
