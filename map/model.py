@@ -154,6 +154,9 @@ RETURNS = "->"
 GIVES = "<-"
 """The `Assignment` name of what a pytest fixture (its scope) returns or yields, from
 its body: what a parameter of its name holds in the tests that request it."""
+NARROWED = "?"
+"""Prefixes the receiver (as a qualifier: `?$this.dispatcher`) an `instanceof` check in
+a function (its scope) says may hold an instance of a class, in a PHP `Assignment` name."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,9 @@ what each match is:
     @assign.doc + @name + @value      a PHP docblock (@value) and the declaration
                                       below it (@name): the classes its tags
                                       give parameters or a property
+    @assign.narrow + @name + @value   a PHP `instanceof`: the receiver checked
+                                      (@name) may hold the class (@value) in
+                                      the function (map.model.NARROWED)
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
     @assign.gives / @assign.gives.alias + @name + @value
@@ -75,7 +78,7 @@ from map.extraction.node_text import (
     text_of,
     value_of,
 )
-from map.model import SymbolForm, SymbolKind
+from map.model import NARROWED, SymbolForm, SymbolKind
 
 _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}
@@ -87,6 +90,7 @@ _LONGEST_NAME = 300
 _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _BY_SHAPE = "assign.value"
 _DOC = "assign.doc"
+_NARROW = "assign.narrow"
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
@@ -251,6 +255,10 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
         elif role == _DOC:  # a PHP docblock's types (map.extraction.docblocks)
             for name_node, given, value in doc_types(captures["value"][0], captures["name"][0]):
                 found.assigns.append(new_ref(name_node, given, value))
+        elif role == _NARROW:  # a PHP `instanceof`: the receiver checked, as a qualifier
+            narrowed = new_ref(captures["name"][0], role, value_of(captures["value"][0]))
+            narrowed.text = NARROWED + qualifier_of(captures["name"][0])
+            found.assigns.append(narrowed)
         elif role == _BY_SHAPE:
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from map.extraction.node_text import CALLED, SUPER_CALL
 from map.linking.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.linking.scopes import FileScope, NameBinding
-from map.model import Assignment, ReferenceKind
+from map.model import NARROWED, Assignment, ReferenceKind
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
@@ -173,6 +173,8 @@ def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> Ans
     where, name, qualifier, kind = ref
     head = name if qualifier is None else segments(qualifier)[0]
     if head in SELF_WORDS or head in SUPER_WORDS or head in OWN_CLASS_CALLS:
+        if qualifier is not None and NARROWED + qualifier in shadowed:
+            return ref  # `$this->x instanceof Foo` in some function: whose it is matters
         owner = scope.enclosing_class(where)  # none: a method defined out of line
         return (owner, name, qualifier, kind) if owner is not None else ref
     head = head.removesuffix(CALLED)

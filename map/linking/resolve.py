@@ -291,6 +291,8 @@ class Resolver(QualifierSteps):
         target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
+        if target == FOREIGN:  # a library's type, which an `instanceof` may narrow to ours
+            target = self._narrowed(ctx, scope, ref, depth) or target
         if isinstance(target, ModuleTarget):
             if not target.files:  # a library's module, or an instance of a library's type
                 return OUTSIDE

@@ -22,7 +22,7 @@ from map.linking.lookup import Exports, Lookup, defined, see
 from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of, is_outside
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import FileScope, NameBinding
-from map.model import GIVES, RETURNS, Assignment, Range, Reference
+from map.model import GIVES, NARROWED, RETURNS, Assignment, Range, Reference
 
 MAX_HOPS = 6
 """How many values, bases or assignments deep a lookup follows."""
@@ -236,6 +236,14 @@ class ValueLookups(ABC):
             found = self._assigned(ctx, scope, node_id, RETURNS, givens, depth + 1)
             results.add(None if isinstance(found, Resolution) else found)
         return results.pop() if len(results) == 1 else None
+
+    def _narrowed(self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int) -> Target:
+        """The class an `instanceof` check in the function around `ref` says its
+        receiver may hold (map.model.NARROWED), or None."""
+        name = NARROWED + (ref.qualifier or "")
+        givens = scope.assigned.givens((ref.scope, name))
+        found = self._assigned(ctx, scope, ref.scope, name, givens, depth) if givens else None
+        return found if isinstance(found, ClassTarget) else None
 
     def _attribute(self, ctx: Lookup, class_id: str, name: str, depth: int) -> Target:
         """What an instance attribute of the class (or of its bases) holds, when all

@@ -255,3 +255,47 @@ def test_a_php_class_is_found_by_the_namespace_its_file_declares(tmp_path: Path)
         [("test/FastRouteTest.php#FastRouteTest.testIt", [10])]
     ] * 2
     assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+NARROWED = """<?php
+namespace App;
+
+use Psr\\EventDispatcher\\EventDispatcherInterface;
+
+interface Registry {
+    public function subscribe(string $e): void;
+}
+
+class Buffered {
+    /** @var EventDispatcherInterface */
+    private $inner;
+
+    public function subscribe(string $e): void {
+        if (!$this->inner instanceof Registry) {
+            throw new \\LogicException('no');
+        }
+        $this->inner->subscribe($e);
+    }
+
+    public function dispatch(object $event): object {
+        $this->inner->subscribe('x');
+        return $this->inner->dispatch($event);
+    }
+}
+"""
+
+
+def test_php_instanceof_narrows_a_library_typed_receiver_to_ours(tmp_path: Path) -> None:
+    """`$this->inner` is a library's EventDispatcherInterface; where a function checks
+    it `instanceof Registry`, its `subscribe()` is Registry's (the interface's call,
+    as intelephense reads it); in a function without the check it stays outside."""
+    root = _repo(tmp_path / "repo", {"src/Buffered.php": NARROWED})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    (data,) = (
+        envelope["data"]
+        for envelope in _ask(
+            root, (map_neighbors, {"node_id": "src/Buffered.php#Registry.subscribe", **calls})
+        )
+    )
+    assert _listed(data) == [("src/Buffered.php#Buffered.subscribe", [18])]
+    assert data["completeness"] == "complete"

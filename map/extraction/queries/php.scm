@@ -89,6 +89,9 @@
   left: (member_access_expression object: (variable_name (name) @_self) name: (name) @name)
   right: (object_creation_expression (name) @value)
   (#eq? @_self "this")) @attr.call
+; `$this->x instanceof Router`: what the receiver may hold in the function, when its
+; declared type is a library's (map.model.NARROWED)
+(binary_expression left: (_) @name "instanceof" right: (name) @value) @assign.narrow
 ; a docblock's classes: its param and var tags (map.extraction.docblocks)
 (declaration_list
   (comment) @value . [(method_declaration) (property_declaration)] @name) @assign.doc
