@@ -158,6 +158,8 @@ class Resolver(QualifierSteps):
         found = self._resolve(ctx, scope, ref, 0)
         if found is not None and ref.kind == VALUES:
             found = self._callable(found)
+        elif found is not None and ref.kind == "calls" and scope.language == "php":
+            found = self._callable(found) or found  # `->immutable()`, not `$immutable`
         if found is not None and scope.language in DECLARING_LANGUAGES:
             found = self._definitions.resolve(ctx, found, ref.scope)
             found = self._definitions.one_of(ctx, found) if found is not None else None

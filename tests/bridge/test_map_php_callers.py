@@ -299,3 +299,39 @@ def test_php_instanceof_narrows_a_library_typed_receiver_to_ours(tmp_path: Path)
     )
     assert _listed(data) == [("src/Buffered.php#Buffered.subscribe", [18])]
     assert data["completeness"] == "complete"
+
+
+BUILDER = """<?php
+namespace App;
+
+class Builder {
+    private bool $immutable = false;
+
+    /** @return \\App\\Builder */
+    public static function create() { return new self(); }
+
+    /** @return \\App\\Builder */
+    public function immutable() { $this->immutable = true; return $this; }
+
+    public function make(): int { return 1; }
+}
+
+function build(): int {
+    return Builder::create()->immutable()->make();
+}
+"""
+
+
+def test_php_a_call_names_the_method_not_the_property_of_its_name(tmp_path: Path) -> None:
+    """`->immutable()` calls the method `immutable`, not the property `$immutable` (node
+    `Builder.immutable`, the method `Builder.immutable~2`): what the chain returns is
+    the method's `@return`, so `make()` at its end is Builder's."""
+    root = _repo(tmp_path / "repo", {"src/Builder.php": BUILDER})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Builder.php#Builder.make", "src/Builder.php#Builder.immutable~2"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [_listed(data) for data in answers] == [[("src/Builder.php#build", [17])]] * 2
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
