@@ -17,6 +17,8 @@ import re
 
 from tree_sitter import Node
 
+from map.extraction.node_text import php_namespaced
+
 _TAG = re.compile(r"@(param|var|return)\s+(\S+)(?:\s+(\$\w+))?")
 _CLASS = re.compile(r"\\?(?:[A-Za-z_]\w*\\)*([A-Z]\w*)")
 _PARAMETERS = frozenset({"simple_parameter", "property_promotion_parameter"})
@@ -83,9 +85,10 @@ def _property_name(declaration: Node) -> Node | None:
 
 
 def _class_of(written: str) -> str:
-    """The one class a tag's type names (`_SELF` for its own), or ""."""
+    """The one class a tag's type names (`_SELF` for its own; with its namespace as
+    map.extraction.node_text.php_namespaced writes it), or ""."""
     kinds = [k for k in written.removeprefix("?").split("|") if k.lower() != "null"]
     if len(kinds) == 1 and kinds[0] in _OWN_CLASS:
         return _SELF
     match = _CLASS.fullmatch(kinds[0]) if len(kinds) == 1 else None
-    return match[1] if match else ""
+    return php_namespaced(match[0]) if match else ""

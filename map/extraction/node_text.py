@@ -128,6 +128,11 @@ def qualifier_of(node: Node) -> str:
         return _php_call(node)
     if node.type == "relative_scope":  # `parent::__construct()`, `static::create()`
         return _PHP_RELATIVE.get(text_of(node), text_of(node))
+    if _php_namespaced(node):  # `new \A\B\C()`, `Sub\C::make()`
+        if node.type == "qualified_name":
+            return _capped(php_namespaced(text_of(node)))
+        rooted = "\\" if node.parent is not None and text_of(node.parent)[:1] == "\\" else ""
+        return _capped(rooted + text_of(node).strip("\\") + "\\")  # the namespace alone
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -248,6 +253,23 @@ def _php_call(node: Node) -> str:
         head = qualifier_of(receiver) if receiver is not None else COMPLEX_QUALIFIER
         callee = COMPLEX_QUALIFIER if head == COMPLEX_QUALIFIER else f"{head}.{callee}"
     return COMPLEX_QUALIFIER if COMPLEX_QUALIFIER in callee else _capped(callee + CALLED)
+
+
+def _php_namespaced(node: Node) -> bool:
+    r"""Whether a node is a PHP name with its namespace (`\A\B\C`), or the namespace
+    before one (`\A\B` of it)."""
+    parent = node.parent
+    if node.type == "namespace_name":
+        return parent is not None and parent.type == "qualified_name"
+    return node.type == "qualified_name" and node.child_by_field_name("prefix") is not None
+
+
+def php_namespaced(written: str) -> str:
+    """A PHP name written with its namespace as a qualifier (map.linking.namespaces):
+    the namespace's segment ends in `\\` (`\\A\\B\\.C` for `\\A\\B\\C`), a global
+    name is its name (`\\Foo`: `Foo`)."""
+    head, _, last = written.rpartition("\\")
+    return f"{head}\\.{last}" if head.strip("\\") else last
 
 
 def _capped(text: str) -> str:

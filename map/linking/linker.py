@@ -88,6 +88,7 @@ class Linker:
     def _wire(self) -> None:
         """Make what reads the tables (resolution, the open uses) over them as they are."""
         self._resolver = Resolver(self._scopes, self._defs)
+        self._resolver.set_namespaces(self._index.php_namespace)
         self.open_uses = OpenUses(self._scopes, self._references, self._links)
         """The uses linking left open (map.linking.unresolved), as they are now."""
 

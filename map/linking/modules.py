@@ -153,7 +153,7 @@ class ModuleIndex:
         if language == "go":
             return self._go(module)
         if language == "php" and not module.endswith(".php") and "/" not in module:
-            return self._namespace(importer, module)
+            return self.php_namespace(importer, module)
         if language in PATH_LANGUAGES:
             return self._path(importer, language, module)
         if language == "rust":
@@ -176,7 +176,7 @@ class ModuleIndex:
             return found
         return self._directory(importer, language, module.split("."))
 
-    def _namespace(self, importer: str, module: str) -> tuple[str, ...]:
+    def php_namespace(self, importer: str, module: str) -> tuple[str, ...]:
         """A PHP namespace's files: in the folder Composer's autoload puts it in, else
         those that declare it."""
         for folder in self._autoload.folders(module):

@@ -44,7 +44,7 @@ from map.linking.members import (
     PACKAGE_METHOD_LANGUAGES,
 )
 from map.linking.modules import SCRIPT_LANGUAGES
-from map.linking.qualifiers import QualifierSteps
+from map.linking.namespaces import SEPARATOR, NamespaceSteps
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -86,10 +86,10 @@ Answer = tuple[Resolution | None, frozenset[str]]
 """What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
-class Resolver(QualifierSteps):
+class Resolver(NamespaceSteps):
     """Answers name lookups against every file's scope and the global name index (what
     a value stands for: `ValueLookups`; a class's members: `MemberLookups`; a
-    qualifier's next segment: `QualifierSteps`)."""
+    qualifier's next segment: `QualifierSteps`; a PHP namespace: `NamespaceSteps`)."""
 
     def __init__(
         self,
@@ -290,7 +290,10 @@ class Resolver(QualifierSteps):
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         head, *rest = segments(ref.qualifier or "")
-        target = self._head(ctx, scope, ref.scope, head, depth)
+        if head.endswith(SEPARATOR) and scope.language == "php":  # `\A\B\C::make()`
+            target: Target = ModuleTarget(self._namespace(ctx, scope, head, [*rest, ref.name][0]))
+        else:
+            target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
         if target == FOREIGN:  # a library's type, which an `instanceof` may narrow to ours

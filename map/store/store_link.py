@@ -79,6 +79,7 @@ class StoreLinker(StoredLinker):
     def _wire(self) -> None:
         super()._wire()
         self._resolver = Resolver(self._scopes, self._defs, self._declared)
+        self._resolver.set_namespaces(self._index.php_namespace)
 
     def _stored_namespaces(self) -> Iterator[tuple[str, list[str]]]:
         """The namespace each stored PHP file declares (read only when a PHP import

@@ -335,3 +335,51 @@ def test_php_a_call_names_the_method_not_the_property_of_its_name(tmp_path: Path
     ]
     assert [_listed(data) for data in answers] == [[("src/Builder.php#build", [17])]] * 2
     assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+NAMESPACED = {
+    "src/Shapes/Box.php": (
+        "<?php\nnamespace App\\Shapes;\n\n"
+        "class Box {\n"
+        "    public function __construct(int $n) {}\n"
+        "    public static function make(): int { return 1; }\n"
+        "    public function size(): int { return 2; }\n"
+        "}\n"
+    ),
+    "src/Run.php": (
+        "<?php\nnamespace App;\n\n"
+        "use App\\Shapes as S;\n\n"
+        "function run(): int {\n"
+        "    $a = new Shapes\\Box(1);\n"
+        "    $b = new \\App\\Shapes\\Box(2);\n"
+        "    return S\\Box::make() + \\App\\Shapes\\Box::make() + $a->size();\n"
+        "}\n\n"
+        "/** @return \\App\\Shapes\\Box */\n"
+        "function box() { return new S\\Box(3); }\n\n"
+        "function size(): int { return box()->size(); }\n"
+    ),
+}
+
+
+def test_php_names_written_with_their_namespace(tmp_path: Path) -> None:
+    """A class named with its namespace is found there: relative to the file's own
+    (`Shapes\\Box` in `namespace App`), from the root (`\\App\\Shapes\\Box`), through an
+    import's alias (`S\\Box` after `use App\\Shapes as S`), in a docblock
+    (`@return \\App\\Shapes\\Box`): each `new` calls its constructor, each static call
+    and each call on what it holds is Box's."""
+    root = _repo(tmp_path / "repo", NAMESPACED)
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = {
+        "src/Shapes/Box.php#Box.__construct": [
+            ("src/Run.php#box", [13]),
+            ("src/Run.php#run", [7, 8]),
+        ],
+        "src/Shapes/Box.php#Box.make": [("src/Run.php#run", [9])],
+        "src/Shapes/Box.php#Box.size": [("src/Run.php#run", [9]), ("src/Run.php#size", [15])],
+    }
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert dict(zip(asked, map(_listed, answers), strict=True)) == asked
+    assert [data["completeness"] for data in answers] == ["complete"] * 3
