@@ -17,10 +17,14 @@ import re
 
 from tree_sitter import Node
 
-from map.extraction.node_text import php_namespaced
+from map.extraction.node_text import ELEMENT, php_namespaced
 
-_TAG = re.compile(r"@(param|var|return)\s+(\S+)(?:\s+(\$\w+))?")
+_TAG = re.compile(r"@(param|var|return)\s+((?:[^\s<]|<[^>]*>)+)(?:\s+(\$\w+))?")
 _CLASS = re.compile(r"\\?(?:[A-Za-z_]\w*\\)*([A-Z]\w*)")
+_HOLDING = re.compile(
+    r"(?:array|list|iterable|non-empty-array|non-empty-list)<(?:[^,<>]+,)?([^,<>]+)>|(.+)\[\]"
+)
+"""A container's type (`Route[]`, `array<string, Route>`, `list<Route>`): what it holds."""
 _PARAMETERS = frozenset({"simple_parameter", "property_promotion_parameter"})
 OWN_CLASS_WORDS = frozenset({"self", "static"})
 """What a method declares it returns when it returns an object of its own class."""
@@ -86,9 +90,15 @@ def _property_name(declaration: Node) -> Node | None:
 
 def _class_of(written: str) -> str:
     """The one class a tag's type names (`_SELF` for its own; with its namespace as
-    map.extraction.node_text.php_namespaced writes it), or ""."""
+    map.extraction.node_text.php_namespaced writes it; `[]` before it for a container
+    of them), or ""."""
     kinds = [k for k in written.removeprefix("?").split("|") if k.lower() != "null"]
     if len(kinds) == 1 and kinds[0] in _OWN_CLASS:
         return _SELF
-    match = _CLASS.fullmatch(kinds[0]) if len(kinds) == 1 else None
-    return php_namespaced(match[0]) if match else ""
+    if len(kinds) != 1:
+        return ""
+    held = _HOLDING.fullmatch(kinds[0])
+    match = _CLASS.fullmatch((held[1] or held[2]).strip() if held else kinds[0])
+    if match is None:
+        return ""
+    return (ELEMENT if held else "") + php_namespaced(match[0])

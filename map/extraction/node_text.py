@@ -38,9 +38,10 @@ _CONTAINERS: Mapping[str, str] = MappingProxyType(
 """Go container types, and the field of the type of what they hold."""
 _CALLS = frozenset({"call", "call_expression"})
 _INDEXES: Mapping[str, str] = MappingProxyType(
-    {"index_expression": "operand", "subscript": "value"}
+    {"index_expression": "operand", "subscript": "value", "subscript_expression": ""}
 )
-"""Go and Python index nodes, and the field of what they index."""
+"""Go, Python and PHP index nodes, and the field of what they index (none: the first
+child, PHP's `$this->routes[$k]`)."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "attribute": ("object", "attribute"),
@@ -121,7 +122,8 @@ def qualifier_of(node: Node) -> str:
         callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
     if node.type in _INDEXES:  # `r.middlewares[i].Middleware`: one of what it holds
-        held = node.child_by_field_name(_INDEXES[node.type])
+        field = _INDEXES[node.type]
+        held = node.child_by_field_name(field) if field else node.named_children[0]
         found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`

@@ -194,7 +194,12 @@ class ValueLookups(ABC):
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, ClassTarget):  # `move_to = Control.move_to`: the method itself
             member = self._member(ctx, target, rest[-1], depth)
-            if member is not None:
+            property_ = (
+                scope.language == "php"
+                and member is not None
+                and not any(self._is_callable(t) for t in member.targets)
+            )
+            if member is not None and not property_:  # `$this->routes`: what it holds
                 return member
         stepped = self._step(ctx, target, rest[-1], depth)
         if stepped is not None:

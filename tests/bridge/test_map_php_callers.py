@@ -383,3 +383,49 @@ def test_php_names_written_with_their_namespace(tmp_path: Path) -> None:
     ]
     assert dict(zip(asked, map(_listed, answers), strict=True)) == asked
     assert [data["completeness"] for data in answers] == ["complete"] * 3
+
+
+HOLDERS = """<?php
+namespace App;
+
+class Writer {
+    public function write(): bool { return true; }
+}
+
+class Other {
+    public function write(): bool { return false; }
+}
+
+class Many {
+    /** @var array<string, Writer> */
+    private array $byName;
+
+    /** @var \\App\\Writer[] */
+    private $writers;
+
+    public function one(string $k): bool { return $this->byName[$k]->write(); }
+
+    public function all(): bool {
+        foreach ($this->writers as $key => $writer) {
+            $writer->write();
+        }
+        return true;
+    }
+}
+"""
+
+
+def test_php_containers_a_docblock_types_hold_their_elements(tmp_path: Path) -> None:
+    """`@var array<string, Writer>` and `@var \\App\\Writer[]` hold Writers: an element
+    (`$this->byName[$k]`) and a `foreach` variable are Writers, so `write()` on them is
+    Writer's, not a guess beside Other's."""
+    root = _repo(tmp_path / "repo", {"src/Many.php": HOLDERS})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Many.php#Writer.write", "src/Many.php#Other.write"]
+    writer, other = (
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    )
+    assert _listed(writer) == [("src/Many.php#Many.all", [23]), ("src/Many.php#Many.one", [19])]
+    assert _listed(other) == []
+    assert [writer["completeness"], other["completeness"]] == ["complete", "complete"]

@@ -96,6 +96,8 @@
 ; `$this->x instanceof Router`: what the receiver may hold in the function, when its
 ; declared type is a library's (map.model.NARROWED)
 (binary_expression left: (_) @name "instanceof" right: [(name) (qualified_name)] @value) @assign.narrow
+; `foreach ($this->writers as $w)`, `as $k => $w`: one of what the container holds
+(foreach_statement . (_) @each . [(variable_name) @name (pair (_) (variable_name) @name)]) @assign.type
 ; a docblock's classes: its param and var tags (map.extraction.docblocks)
 (declaration_list
   (comment) @value . [(method_declaration) (property_declaration)] @name) @assign.doc
