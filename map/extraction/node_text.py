@@ -128,6 +128,8 @@ def qualifier_of(node: Node) -> str:
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`
         return _php_call(node)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _php_built(node.named_children[0])  # `(new Pass())->run()`: a Pass's
     if node.type == "relative_scope":  # `parent::__construct()`, `static::create()`
         return _PHP_RELATIVE.get(text_of(node), text_of(node))
     if _php_namespaced(node):  # `new \A\B\C()`, `Sub\C::make()`
@@ -255,6 +257,15 @@ def _php_call(node: Node) -> str:
         head = qualifier_of(receiver) if receiver is not None else COMPLEX_QUALIFIER
         callee = COMPLEX_QUALIFIER if head == COMPLEX_QUALIFIER else f"{head}.{callee}"
     return COMPLEX_QUALIFIER if COMPLEX_QUALIFIER in callee else _capped(callee + CALLED)
+
+
+def _php_built(node: Node) -> str:
+    """What PHP's `new Pass()` gives, as a qualifier (`Pass()`); `<expr>` for another
+    expression (or an anonymous class)."""
+    built = node.named_children[0] if node.type == "object_creation_expression" else None
+    if built is None or built.type not in ("name", "qualified_name"):
+        return COMPLEX_QUALIFIER
+    return _capped(qualifier_of(built) + CALLED)
 
 
 def _php_namespaced(node: Node) -> bool:

@@ -429,3 +429,43 @@ def test_php_containers_a_docblock_types_hold_their_elements(tmp_path: Path) -> 
     assert _listed(writer) == [("src/Many.php#Many.all", [23]), ("src/Many.php#Many.one", [19])]
     assert _listed(other) == []
     assert [writer["completeness"], other["completeness"]] == ["complete", "complete"]
+
+
+LATE = """<?php
+namespace App;
+
+abstract class Csv {
+    public static function fromString(string $s): static { return new static(); }
+}
+
+class Writer extends Csv {
+    public function force(): void {}
+}
+
+class Pass {
+    public function hot(): self { return $this; }
+}
+
+function write(): void {
+    $w = Writer::fromString('a');
+    $w->force();
+    (new Pass())->hot()->hot();
+}
+"""
+
+
+def test_php_static_returns_the_subclass_called_and_new_in_parentheses(tmp_path: Path) -> None:
+    """`Writer::fromString()`, declared `: static` in its base, gives a Writer, so
+    `force()` on it is Writer's; `(new Pass())->hot()` calls Pass's `hot`."""
+    root = _repo(tmp_path / "repo", {"src/Late.php": LATE})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Late.php#Writer.force", "src/Late.php#Pass.hot"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [_listed(data) for data in answers] == [
+        [("src/Late.php#write", [18])],
+        [("src/Late.php#write", [19])],
+    ]
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
