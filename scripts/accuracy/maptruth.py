@@ -98,8 +98,11 @@ SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
 """Call lines the live server leaves out and the map lists, read by hand: (project
 name, the node ID) -> {(path, line): why the server is wrong}. `grade` counts them in
 the truth and says how many (`Graded.server_wrong`)."""
-_PHP_NO_CALL = re.compile(r"\s*(use\s[^(]*|[\w\\]+(::\w+)?\s+(as|insteadof)\b[^(]*);\s*")
-"""A PHP import (`use function A\\f;`) or trait adaptation line (`f as protected;`)."""
+_PHP_NO_CALL = re.compile(
+    r"\s*(use\s[^(]*|[\w\\]+(::\w+)?\s+(as|insteadof)\b[^(]*);\s*|\s*(\*|/\*|//|#).*"
+)
+"""A PHP import (`use function A\\f;`), trait adaptation (`f as protected;`) or comment
+line (a docblock's `@see Writer::force()`)."""
 _DIRECTIVE = re.compile(r"\s*#\s*(ifndef|ifdef|if|endif)\b\s*(\w*)")
 
 
@@ -386,8 +389,8 @@ async def _live_lines(
 
 def _php_no_call(file: Path, line: int) -> bool:
     """Whether a PHP line names a function or method without calling it: an import
-    (`use function A\\f;`) or a trait's adaptation (`f as protected;`), which
-    intelephense's references list."""
+    (`use function A\\f;`), a trait's adaptation (`f as protected;`), a comment (a
+    docblock's `@see`), which intelephense's references list."""
     try:
         text = file.read_text(errors="replace").splitlines()[line - 1]
     except (OSError, IndexError):
