@@ -52,6 +52,8 @@ _PATH_SUFFIXES = {"ruby": ".rb", "lua": ".lua"}
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
 
+Later = Callable[[list[str] | None], Iterable[tuple[str, Iterable[str]]]]
+"""(paths, None: every file) -> each stored PHP file's path and declared namespaces."""
 _PACKAGE_FILE_NAMES = frozenset(name for names in PACKAGE_FILES.values() for name in names)
 
 
@@ -82,7 +84,7 @@ class ModuleIndex:
         self._namespaces: defaultdict[str, list[str]] = defaultdict(list)
         """A PHP namespace (casefolded, as PHP reads it) -> the files that declare it."""
         self._declared: dict[str, tuple[str, ...]] = {}
-        self._later: Callable[[], Iterable[tuple[str, Iterable[str]]]] | None = None
+        self._later: Later | None = None
         self._python_table: dict[str, list[str]] | None = None
         self._python_packages: set[str] = set()
 
@@ -105,9 +107,10 @@ class ModuleIndex:
             bisect.insort(self._namespaces[namespace], path)
         self._declared[path] = found
 
-    def declare_later(self, load: Callable[[], Iterable[tuple[str, Iterable[str]]]]) -> None:
-        """Have the PHP files' namespaces (path, namespaces) read from `load` when first
-        needed, for each file not declared by then (a linker reading a store lazily)."""
+    def declare_later(self, load: Later) -> None:
+        """Have the PHP files' namespaces read from `load` when needed, for each file
+        not declared by then (a linker reading a store lazily): of the files named
+        after a class when one is looked up, of all when a namespace is."""
         self._later = load
 
     def remove(self, path: str) -> None:
@@ -194,7 +197,7 @@ class ModuleIndex:
         found = [f for f in self._autoload.class_files(namespace, name) if f in self._files]
         if found:
             return (_nearest(importer, found),)
-        found = [f for f in self._declaring(namespace) if f.endswith(f"/{name}.php")]
+        found = [f for f in self._declaring(namespace, name) if f.endswith(f"/{name}.php")]
         if not found:
             folders = self._autoload.classmap
             found = [
@@ -204,13 +207,17 @@ class ModuleIndex:
             ]
         return tuple(found) if len(found) == 1 else ()
 
-    def _declaring(self, namespace: str) -> list[str]:
-        """The files that declare a PHP namespace."""
+    def _declaring(self, namespace: str, name: str = "") -> list[str]:
+        """The files that declare a PHP namespace (`name`: only those of them named
+        after that class are needed)."""
         if self._later is not None:
-            load, self._later = self._later, None
-            for path, namespaces in load():
+            named = self._basenames.get(f"{name}.php", ()) if name else None
+            wanted = None if named is None else [p for p in named if p not in self._declared]
+            for path, namespaces in self._later(wanted) if wanted != [] else ():
                 if path not in self._declared:
                     self.declare(path, namespaces)
+            if named is None:
+                self._later = None
         return self._namespaces.get(namespace.strip("\\").casefold(), [])
 
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:

@@ -81,10 +81,10 @@ class StoreLinker(StoredLinker):
         self._resolver = Resolver(self._scopes, self._defs, self._declared)
         self._resolver.set_namespaces(self._index.php_namespace)
 
-    def _stored_namespaces(self) -> Iterator[tuple[str, list[str]]]:
-        """The namespace each stored PHP file declares (read only when a PHP import
-        needs them: map.linking.modules)."""
-        for path in self._paths:
+    def _stored_namespaces(self, paths: list[str] | None) -> Iterator[tuple[str, list[str]]]:
+        """The namespaces each stored PHP file of `paths` (None: every file) declares
+        (read only when a PHP import needs them: map.linking.modules)."""
+        for path in self._paths if paths is None else paths:
             lists = self._stored_lists(path) if language_for(path) == "php" else None
             if lists is not None:
                 yield path, [names[0][0] for module, names, _ in lists[3] if module == NAMESPACE]
