@@ -179,14 +179,16 @@ class ModuleIndex:
             return found
         return self._directory(importer, language, module.split("."))
 
-    def php_namespace(self, importer: str, module: str) -> tuple[str, ...]:
+    def php_namespace(self, importer: str, module: str, name: str = "") -> tuple[str, ...]:
         """A PHP namespace's files: in the folder Composer's autoload puts it in, else
-        those that declare it."""
+        those that declare it (`name`: only those named after it, for a name written
+        with its namespace in code)."""
         for folder in self._autoload.folders(module):
             files = tuple(f for f in self.package_files(folder) if self._files[f] == "php")
             if files:
                 return files
-        return tuple(self._declaring(module))
+        declaring = self._declaring(module, name)
+        return tuple(f for f in declaring if not name or f.endswith(f"/{name}.php"))
 
     def php_class(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
         """The file of PHP's `use Namespace\\Name`: where the project's composer.json

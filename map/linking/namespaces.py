@@ -5,7 +5,8 @@ Extraction writes such a prefix as a qualifier segment ending in `\\`
 (map.extraction.node_text: `\\A\\B\\` from the root, `Sub\\` relative). Relative, it
 starts from an import's alias (`use X\\Lit;` makes `Lit\\` X\\Lit) or else from the
 namespace the file declares. Its files are the namespace's (map.linking.modules:
-where Composer's autoload puts it, else those that declare it).
+where Composer's autoload puts it, else those that declare it and are named after
+the name looked up: a store relink then reads no other file's namespace).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from map.linking.qualifiers import QualifierSteps
 from map.linking.scopes import FileScope
 
 SEPARATOR = "\\"
-NamespaceFiles = Callable[[str, str], tuple[str, ...]]
-"""(importer, namespace) -> the files of the namespace (map.linking.modules)."""
+NamespaceFiles = Callable[[str, str, str], tuple[str, ...]]
+"""(importer, namespace, name) -> the files of the namespace that may hold `name`
+(map.linking.modules)."""
 
 
-def _none(importer: str, namespace: str) -> tuple[str, ...]:
+def _none(importer: str, namespace: str, name: str) -> tuple[str, ...]:
     return ()
 
 
@@ -42,7 +44,7 @@ class NamespaceSteps(QualifierSteps):
         `following`: the name looked up in them, consulted even when none is (a file that
         comes to declare the namespace defines it)."""
         ctx.consulted.add(following)
-        return self._namespace_files(scope.path, absolute(scope, prefix))
+        return self._namespace_files(scope.path, absolute(scope, prefix), following)
 
 
 def absolute(scope: FileScope, prefix: str) -> str:

@@ -385,12 +385,15 @@ def test_php_names_written_with_their_namespace(tmp_path: Path) -> None:
     assert [data["completeness"] for data in answers] == ["complete"] * 3
 
 
-HOLDERS = """<?php
+WRITER = """<?php
 namespace App;
 
 class Writer {
     public function write(): bool { return true; }
 }
+"""
+HOLDERS = """<?php
+namespace App;
 
 class Other {
     public function write(): bool { return false; }
@@ -419,14 +422,14 @@ def test_php_containers_a_docblock_types_hold_their_elements(tmp_path: Path) -> 
     """`@var array<string, Writer>` and `@var \\App\\Writer[]` hold Writers: an element
     (`$this->byName[$k]`) and a `foreach` variable are Writers, so `write()` on them is
     Writer's, not a guess beside Other's."""
-    root = _repo(tmp_path / "repo", {"src/Many.php": HOLDERS})
+    root = _repo(tmp_path / "repo", {"src/Writer.php": WRITER, "src/Many.php": HOLDERS})
     calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
-    asked = ["src/Many.php#Writer.write", "src/Many.php#Other.write"]
+    asked = ["src/Writer.php#Writer.write", "src/Many.php#Other.write"]
     writer, other = (
         envelope["data"]
         for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
     )
-    assert _listed(writer) == [("src/Many.php#Many.all", [23]), ("src/Many.php#Many.one", [19])]
+    assert _listed(writer) == [("src/Many.php#Many.all", [19]), ("src/Many.php#Many.one", [15])]
     assert _listed(other) == []
     assert [writer["completeness"], other["completeness"]] == ["complete", "complete"]
 
