@@ -187,6 +187,8 @@ class ModuleIndex:
             files = tuple(f for f in self.package_files(folder) if self._files[f] == "php")
             if files:
                 return files
+        if not module.strip("\\"):  # `use function count;`: the global namespace, which
+            return ()  # no file declares
         declaring = self._declaring(module, name)
         return tuple(f for f in declaring if not name or f.endswith(f"/{name}.php"))
 
