@@ -48,7 +48,7 @@ class QualifierSteps(MemberLookups):
         if not isinstance(found, ClassTarget) or found.node_id == receiver.node_id:
             return found
         scope = self._scopes[file_of(receiver.node_id)]
-        if scope.language != "php" or receiver.bases_only:
+        if scope.language != "php" or receiver.bases_only or not scope.bases.get(receiver.node_id):
             return found
         ancestors, frontier = set(), [receiver.node_id]
         for _ in range(MAX_HOPS):
