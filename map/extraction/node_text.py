@@ -123,6 +123,8 @@ def qualifier_of(node: Node) -> str:
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
     if node.type in _INDEXES:  # `r.middlewares[i].Middleware`: one of what it holds
         field = _INDEXES[node.type]
+        if not field and node.child_by_field_name("object") is not None:
+            return COMPLEX_QUALIFIER  # JavaScript's `a[i]`, not PHP's
         held = node.child_by_field_name(field) if field else node.named_children[0]
         found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
