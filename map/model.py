@@ -32,8 +32,9 @@ SymbolKind = Literal[
     "constant",
 ]
 
-SymbolForm = Literal["static", "macro"]
-"""What C or C++ says of a function beyond its kind (`Symbol.form`)."""
+SymbolForm = Literal["static", "macro", "trait"]
+"""What C or C++ says of a function beyond its kind, or that a PHP interface is a
+trait (`Symbol.form`)."""
 
 EdgeKind = Literal["contains", "imports", "calls", "references", "inherits"]
 EDGE_KINDS: tuple[EdgeKind, ...] = get_args(EdgeKind)
@@ -100,7 +101,8 @@ class Symbol:
     to its definition (docs/contracts.md#declarations-and-definitions). `form`: a C
     or C++ function `static` at file level (seen only by its own file and the files
     that include it), or a function-like `macro` (a call of it runs what its body
-    calls: map.linking.macros).
+    calls: map.linking.macros), or a PHP `trait` (kind `interface`: the methods of
+    the classes that use it, ahead of their parents' and interfaces').
     """
 
     node_id: str
@@ -159,6 +161,9 @@ sits under that its file alone does not decide (the value: the directives as wri
 INACTIVE = "#if 0"
 """The `Assignment` name of a C or C++ definition (its scope) under a preprocessor
 branch its file decides is not taken (the value: that branch's directive)."""
+NARROWED = "?"
+"""Prefixes the receiver (as a qualifier: `?$this.dispatcher`) an `instanceof` check in
+a function (its scope) says may hold an instance of a class, in a PHP `Assignment` name."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,9 @@ repository is checked as far as this goes, and says so."""
 RECEIVER_LANGUAGES = frozenset({"python", "typescript", "tsx", "javascript", "go", "rust", "php"})
 """Languages where a member is always named through a receiver (`self.x`, `obj.x`)."""
 MEMBER_KINDS = frozenset({"method", "field", "property", "constructor"})
+CONSTRUCTOR_NAMES = frozenset({"__init__", "__construct"})
+"""Methods a use of their class's name calls (`Cart()`, `new Cart()`): its open uses
+are weighed too."""
 NOT_A_USER = frozenset({"outside", "local", "builtin"})
 """Why-codes of open uses that cannot be a use of a project symbol of their name."""
 IMPACT_USES = frozenset({"calls", "references", "inherits"})
@@ -220,6 +223,10 @@ class _Names:
             first.setdefault(name, (walked[node_id] + 1, rank))
             if not _member_only(node_id, kind):
                 bare.add(name)
+            owner = _class_built(node_id, name)
+            if owner:
+                first.setdefault(owner, (walked[node_id] + 1, rank))
+                bare.add(owner)
         return cls(first, frozenset(bare))
 
     def may_mean(self, use: UnresolvedUse) -> bool:
@@ -249,6 +256,15 @@ def _walked(
     if len(ahead) <= MAX_CHECKED_NODES:
         return walked, depth
     return walked, ahead[MAX_CHECKED_NODES][1]  # every node nearer than the first left out
+
+
+def _class_built(node_id: str, name: str) -> str:
+    """The name of the class a constructor builds (`a.php#Cart.__construct`: Cart), or
+    "" for another node."""
+    if name not in CONSTRUCTOR_NAMES:
+        return ""
+    owner = node_id.partition("#")[2].rpartition(".")[0]
+    return owner.rpartition(".")[2].partition("~")[0]
 
 
 def _member_only(node_id: str, kind: str) -> bool:

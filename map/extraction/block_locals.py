@@ -1,4 +1,5 @@
-"""Block scopes inside one function: Go's blocks and closures, Python's comprehensions.
+"""Block scopes inside one function: Go's blocks and closures, Python's comprehensions,
+PHP's closures.
 
 The map keeps a local's values per function (map.linking.assigned): a receiver `cmd`
 and a `for _, cmd := range ...` in the same Go method, a test's `f := NewFlagSet()`
@@ -6,10 +7,11 @@ and a closure's parameter `f *Flag`, a Python loop's `line` and a comprehension'
 would be one name given two values, so no use of either could be typed. Here a
 name declared in more than one block of a function (Go: a block, an `if`/`for`/
 `switch` header, a case clause, a function literal; Python: a comprehension, a
-lambda) gets, for every declaration but the function's own, a name of its own
-(`cmd'812`: the name, a mark no identifier holds, and where its block starts), and
-every use that sees that declaration (a receiver's head, a bare name) is renamed
-alike: each is then one name given one value. `written` gives a renamed local's
+lambda; PHP: a closure, an arrow function) gets, for every declaration but the
+function's own, a name of its own (`cmd'812`: the name, a mark no identifier
+holds, and where its block starts), and every use that sees that declaration (a
+receiver's head, a bare name) is renamed alike: each is then one name given one
+value. `written` gives a renamed local's
 name as written.
 """
 
@@ -127,6 +129,17 @@ LANGUAGES: Mapping[str, _Blocks] = MappingProxyType(
                 }
             ),
             outside=frozenset({"class_definition", "module"}),
+        ),
+        "php": _Blocks(
+            blocks=frozenset(
+                {
+                    "method_declaration",
+                    "function_definition",
+                    "anonymous_function",
+                    "arrow_function",
+                }
+            ),
+            outside=frozenset({"declaration_list", "program"}),
         ),
     }
 )

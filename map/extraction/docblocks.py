@@ -17,12 +17,23 @@ import re
 
 from tree_sitter import Node
 
-_TAG = re.compile(r"@(param|var|return)\s+(\S+)(?:\s+(\$\w+))?")
+from map.extraction.node_text import ELEMENT, php_namespaced
+
+_TAG = re.compile(r"@(param|var|return)\s+((?:[^\s<]|<[^>]*>)+)(?:\s+(\$\w+))?")
 _CLASS = re.compile(r"\\?(?:[A-Za-z_]\w*\\)*([A-Z]\w*)")
+_HOLDING = re.compile(
+    r"(?:array|list|iterable|non-empty-array|non-empty-list)<(?:[^,<>]+,)?([^,<>]+)>|(.+)\[\]"
+)
+"""A container's type (`Route[]`, `array<string, Route>`, `list<Route>`): what it holds."""
 _PARAMETERS = frozenset({"simple_parameter", "property_promotion_parameter"})
-_OWN_CLASS = frozenset({"self", "static", "$this"})
+OWN_CLASS_WORDS = frozenset({"self", "static"})
+"""What a method declares it returns when it returns an object of its own class."""
+_OWN_CLASS = OWN_CLASS_WORDS | {"$this"}
 """What a method returns when it returns its own object (`@return $this`)."""
 _SELF = "self"
+_CLASS_TYPES = frozenset(
+    {"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
+)
 DOC_ROLE = "assign.doc"
 """The role of what a tag gives a parameter or property (ranked below a declared type)."""
 RETURNS_ROLE = "assign.returns"
@@ -54,17 +65,17 @@ def doc_types(comment: Node, declaration: Node) -> list[tuple[Node, str, str]]:
     declared = declaration.child_by_field_name("return_type")
     if returned and returned[0] and parameters is not None and declared is None:
         own = returned[0] == _SELF
-        value = _own_class(declaration) if own else returned[0]
+        value = own_class(declaration) if own else returned[0]
         if value:
             found.append((parameters, RETURNS_ROLE, value))
     return found
 
 
-def _own_class(declaration: Node) -> str:
-    """The name of the class (interface, trait, enum) a method is declared in, or ""."""
-    body = declaration.parent
-    owner = body.parent if body is not None else None
-    name = owner.child_by_field_name("name") if owner is not None else None
+def own_class(node: Node | None) -> str:
+    """The name of the class (interface, trait, enum) `node` is in, or ""."""
+    while node is not None and node.type not in _CLASS_TYPES:
+        node = node.parent
+    name = node.child_by_field_name("name") if node is not None else None
     return name.text.decode("utf-8", errors="replace") if name is not None and name.text else ""
 
 
@@ -78,9 +89,16 @@ def _property_name(declaration: Node) -> Node | None:
 
 
 def _class_of(written: str) -> str:
-    """The one class a tag's type names (`_SELF` for its own), or ""."""
+    """The one class a tag's type names (`_SELF` for its own; with its namespace as
+    map.extraction.node_text.php_namespaced writes it; `[]` before it for a container
+    of them), or ""."""
     kinds = [k for k in written.removeprefix("?").split("|") if k.lower() != "null"]
     if len(kinds) == 1 and kinds[0] in _OWN_CLASS:
         return _SELF
-    match = _CLASS.fullmatch(kinds[0]) if len(kinds) == 1 else None
-    return match[1] if match else ""
+    if len(kinds) != 1:
+        return ""
+    held = _HOLDING.fullmatch(kinds[0])
+    match = _CLASS.fullmatch((held[1] or held[2]).strip() if held else kinds[0])
+    if match is None:
+        return ""
+    return (ELEMENT if held else "") + php_namespaced(match[0])

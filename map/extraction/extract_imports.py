@@ -19,6 +19,7 @@ map.extraction.script_imports):
     import f "fmt"; import . "fmt"     ("fmt", (("*", "f"),)); ("fmt", (("*", "*"),))
     require_relative "a"; source lib.sh    ("./a", ()); ("lib.sh", ())   files, by path
     use A\\B\\{C, D as E};              ("A\\B", (("C", "C"), ("D", "E")))
+    namespace A\\B;                    (NAMESPACE, (("A\\B", "A\\B"),))   the file's own
     using A.B; using X = A.B.C;        ("A.B", (("*", "*"),)); ("A.B", (("C", "X"),))
     import a.b.C as D (Kotlin); import a.b.{C => D} (Scala)   ("a.b", (("C", "D"),))
 """
@@ -31,7 +32,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
-from map.extraction.import_facts import STAR, ImportFacts, compact, string_value
+from map.extraction.import_facts import NAMESPACE, STAR, ImportFacts, compact, string_value
 from map.extraction.node_text import text_of
 from map.extraction.script_imports import script_imports
 
@@ -189,7 +190,10 @@ def _ruby(node: Node) -> ImportFacts:
 
 
 def _php(node: Node) -> ImportFacts:
-    """PHP: `use` of classes and functions by namespace path; require/include of files."""
+    """PHP: `use` of classes and functions by namespace path; require/include of files;
+    the namespace the file declares."""
+    if node.type == "namespace_name":
+        return [(NAMESPACE, ((compact(node).strip("\\"),) * 2,))]
     if node.type != "namespace_use_declaration":
         path = _relative(_literal(node), rooted=True)
         return [(path, ())] if path else []

@@ -38,6 +38,9 @@ what each match is:
     @assign.doc + @name + @value      a PHP docblock (@value) and the declaration
                                       below it (@name): the classes its tags
                                       give parameters or a property
+    @assign.narrow + @name + @value   a PHP `instanceof`: the receiver checked
+                                      (@name) may hold the class (@value) in
+                                      the function (map.model.NARROWED)
     @assign.returns + @name + @value  a function's return annotation (@name:
                                       the annotation, inside the function)
     @assign.returns.own + @name + @value
@@ -68,7 +71,7 @@ from types import MappingProxyType
 
 from tree_sitter import Node
 
-from map.extraction.docblocks import doc_types
+from map.extraction.docblocks import OWN_CLASS_WORDS, RETURNS_ROLE, doc_types, own_class
 from map.extraction.node_text import (
     CALLED,
     COMPLEX_QUALIFIER,
@@ -81,7 +84,7 @@ from map.extraction.node_text import (
     text_of,
     value_of,
 )
-from map.model import SymbolForm, SymbolKind
+from map.model import NARROWED, SymbolForm, SymbolKind
 
 _QUALIFIED_NAMES: frozenset[str] = frozenset(
     {"qualified_identifier", "scoped_identifier", "scope_resolution"}
@@ -94,6 +97,7 @@ _NAME_PART = re.compile(r"[~#]?[\w$]+[?!=]?|operator\S{1,40}")
 _BY_SHAPE = "assign.value"
 _DOC = "assign.doc"
 _ENTER = "assign.enter"
+_NARROW = "assign.narrow"
 _REF_KINDS: Mapping[str, str] = MappingProxyType(
     {f"ref.{kind}": kind for kind in ("calls", "references", "inherits", "values")}
 )
@@ -171,7 +175,8 @@ class Scope:
     declaration: bool = False
     """A function declared without its body (see map.model.Symbol.declaration)."""
     form: SymbolForm | None = None
-    """A C or C++ `static` function or function-like `macro` (map.model.Symbol.form)."""
+    """A C or C++ `static` function or function-like `macro`, a PHP `trait`
+    (map.model.Symbol.form)."""
 
 
 @dataclass(slots=True)
@@ -261,11 +266,17 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             entered = node.children and node.children[0].type == "async"
             called = f"{_value(captures)}{CALLED}.{'__aenter__' if entered else '__enter__'}"
             found.assigns.append(new_ref(captures["name"][0], "assign.call", called))
+        elif role == _NARROW:  # a PHP `instanceof`: the receiver checked, as a qualifier
+            narrowed = new_ref(captures["name"][0], role, value_of(captures["value"][0]))
+            narrowed.text = NARROWED + qualifier_of(captures["name"][0])
+            found.assigns.append(narrowed)
         elif role == _BY_SHAPE:
             shape_role, value = by_shape(captures["value"][0])
             found.assigns.append(new_ref(captures["name"][0], shape_role, value))
         elif role.startswith(("assign.", "attr.")):
             value = _value(captures)
+            if value in OWN_CLASS_WORDS and role in _OWN_CLASS_ROLES:  # PHP's `new static()`
+                value = own_class(captures["name"][0]) or value
             found.assigns.append(
                 new_ref(captures["name"][0], role, "" if value == COMPLEX_QUALIFIER else value)
             )
@@ -280,6 +291,12 @@ def collect(matches: list[tuple[int, dict[str, list[Node]]]], language: str) -> 
             found.skipped.add(node.start_byte)
             found.type_parameters.add(text_of(node))
     return found
+
+
+_PHP_TRAIT = "trait_declaration"
+_OWN_CLASS_ROLES = frozenset({RETURNS_ROLE, "assign.call", "attr.call"})
+"""Where PHP's `self` and `static` stand for the class around them: a method's declared
+return type (`make(): static`), what `new self()` gives a local or a property."""
 
 
 def _value(captures: dict[str, list[Node]]) -> str:
@@ -317,9 +334,10 @@ def _add_scope(
     name = written[-1]
     start = _start_of(node, shape)
     end = _end_of(node, shape)
-    found.scopes.append(
-        Scope(name, kind, start, node, end, name_node, pattern, prefix, written[:-1])
-    )
+    scope = Scope(name, kind, start, node, end, name_node, pattern, prefix, written[:-1])
+    if node.type == _PHP_TRAIT:  # a kind of interface whose methods its users hold
+        scope.form = "trait"
+    found.scopes.append(scope)
 
 
 def _start_of(node: Node, shape: Shape) -> Node:

@@ -43,6 +43,7 @@ ASSIGN_RANK: Mapping[str, int] = MappingProxyType(
         "assign.call": 1,
         "assign.alias": 1,
         "assign.doc": 1,
+        "assign.narrow": 0,
         "assign.other": 2,
         "attr.type": 0,
         "attr.call": 1,

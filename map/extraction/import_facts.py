@@ -14,6 +14,9 @@ STAR: tuple[str, str] = ("*", "*")
 OWN_MODULE = "<own>"
 """The module of a script's own exports under another name (a default export, `export
 {a as b}`): the file itself, which imports resolve it to (map.linking.modules)."""
+NAMESPACE = "<namespace>"
+"""The module of a PHP file's `namespace A\\B;` (its one name: `A\\B`): no import, the
+namespace the file declares, which the map finds the file by (map.linking.modules)."""
 
 
 def compact(node: Node | None) -> str:

@@ -42,9 +42,10 @@ _SELECTORS = frozenset({_GO_SELECTOR, "member_expression"})
 _SCRIPT_TYPE_NAMES = frozenset({"type_identifier", "nested_type_identifier"})
 """TypeScript's type nodes that name a type (a class, an interface, an alias)."""
 _INDEXES: Mapping[str, str] = MappingProxyType(
-    {"index_expression": "operand", "subscript": "value"}
+    {"index_expression": "operand", "subscript": "value", "subscript_expression": ""}
 )
-"""Go and Python index nodes, and the field of what they index."""
+"""Go, Python and PHP index nodes, and the field of what they index (none: the first
+child, PHP's `$this->routes[$k]`)."""
 _MEMBER_FIELDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "attribute": ("object", "attribute"),
@@ -64,6 +65,9 @@ _PHP_CALLS: Mapping[str, str] = MappingProxyType(
     }
 )
 """PHP call node types: the field of the receiver (none: a function's call)."""
+_PHP_RELATIVE: Mapping[str, str] = MappingProxyType({"parent": SUPER_CALL, "static": "self"})
+"""PHP's `parent::` names the class's bases (as Python's `super()`), `static::` its own
+class (as `self::`)."""
 
 
 def text_of(node: Node | None) -> str:
@@ -122,13 +126,23 @@ def qualifier_of(node: Node) -> str:
         callee = qualifier_of(inner) if inner is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if callee == COMPLEX_QUALIFIER else _capped(callee + CALLED)
     if node.type in _INDEXES:  # `r.middlewares[i].Middleware`: one of what it holds
-        held = node.child_by_field_name(_INDEXES[node.type])
+        field = _INDEXES[node.type]
+        if not field and node.child_by_field_name("object") is not None:
+            return COMPLEX_QUALIFIER  # JavaScript's `a[i]`, not PHP's
+        held = node.child_by_field_name(field) if field else node.named_children[0]
         found = qualifier_of(held) if held is not None else COMPLEX_QUALIFIER
         return COMPLEX_QUALIFIER if found == COMPLEX_QUALIFIER else _capped(found + ELEMENT)
     if node.type in _PHP_CALLS:  # `$this->make()`, `Router::create()`, `make()`
         return _php_call(node)
-    if node.type == _PARENTHESIZED:  # `(e as EffectNode).fn`: an EffectNode's
-        return _asserted(node)
+    if node.type == _PARENTHESIZED:  # `(e as EffectNode).fn`, `(new Pass())->run()`
+        return _parenthesized(node)
+    if node.type == "relative_scope":  # `parent::__construct()`, `static::create()`
+        return _PHP_RELATIVE.get(text_of(node), text_of(node))
+    if _php_namespaced(node):  # `new \A\B\C()`, `Sub\C::make()`
+        if node.type == "qualified_name":
+            return _capped(php_namespaced(text_of(node)))
+        rooted = "\\" if node.parent is not None and text_of(node.parent)[:1] == "\\" else ""
+        return _capped(rooted + text_of(node).strip("\\") + "\\")  # the namespace alone
     if node.end_byte - node.start_byte > _LONGEST_QUALIFIER:
         return COMPLEX_QUALIFIER  # without reading it: call chains would be quadratic
     text = text_of(node)
@@ -142,6 +156,15 @@ def qualifier_of(node: Node) -> str:
         if receiver != COMPLEX_QUALIFIER:
             return _capped(f"{receiver}.{text_of(attribute)}")
     return COMPLEX_QUALIFIER
+
+
+def _parenthesized(node: Node) -> str:
+    """A qualifier in parentheses: TypeScript's `(x as T)` and PHP's `(new Pass())` give
+    an instance of their class (`T()`, `Pass()`); `<expr>` for anything else."""
+    inner = node.named_children[0] if node.named_child_count == 1 else None
+    if inner is not None and inner.type == "object_creation_expression":
+        return _php_built(inner)
+    return _asserted(node)
 
 
 def _asserted(node: Node) -> str:
@@ -269,6 +292,32 @@ def _php_call(node: Node) -> str:
         head = qualifier_of(receiver) if receiver is not None else COMPLEX_QUALIFIER
         callee = COMPLEX_QUALIFIER if head == COMPLEX_QUALIFIER else f"{head}.{callee}"
     return COMPLEX_QUALIFIER if COMPLEX_QUALIFIER in callee else _capped(callee + CALLED)
+
+
+def _php_built(node: Node) -> str:
+    """What PHP's `new Pass()` gives, as a qualifier (`Pass()`); `<expr>` for another
+    expression (or an anonymous class)."""
+    built = node.named_children[0] if node.type == "object_creation_expression" else None
+    if built is None or built.type not in ("name", "qualified_name"):
+        return COMPLEX_QUALIFIER
+    return _capped(qualifier_of(built) + CALLED)
+
+
+def _php_namespaced(node: Node) -> bool:
+    r"""Whether a node is a PHP name with its namespace (`\A\B\C`), or the namespace
+    before one (`\A\B` of it)."""
+    parent = node.parent
+    if node.type == "namespace_name":
+        return parent is not None and parent.type == "qualified_name"
+    return node.type == "qualified_name" and node.child_by_field_name("prefix") is not None
+
+
+def php_namespaced(written: str) -> str:
+    """A PHP name written with its namespace as a qualifier (map.linking.namespaces):
+    the namespace's segment ends in `\\` (`\\A\\B\\.C` for `\\A\\B\\C`), a global
+    name is its name (`\\Foo`: `Foo`)."""
+    head, _, last = written.rpartition("\\")
+    return f"{head}\\.{last}" if head.strip("\\") else last
 
 
 def _capped(text: str) -> str:

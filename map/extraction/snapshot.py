@@ -29,7 +29,7 @@ from map.model import (
     SymbolKind,
 )
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 30
 SYMBOL_KINDS: dict[str, SymbolKind] = {kind: kind for kind in get_args(SymbolKind)}
 """A stored kind -> the one string of that kind (orjson gives a new one per symbol)."""
 REFERENCE_KINDS: tuple[ReferenceKind, ...] = ("calls", "references", "inherits", "values")

@@ -1,7 +1,8 @@
-"""Reading the TS/JS project configuration the linker needs (map.linking.layout).
+"""Reading the project configuration the linker needs (map.linking.layout).
 
 Every tsconfig.json, jsconfig.json, package.json and pnpm-workspace.yaml the
 listing found (map.intake.walk) is read into its facts (map.linking.projects),
+every composer.json into its autoload's (map.linking.composer),
 then each file an `extends` names, wherever it is in the root (a base config
 beside it, a package's tsconfig in node_modules): each `extends` entry gets
 the `path` it was found at. A file that cannot be read, or a path that leads
@@ -19,6 +20,7 @@ from typing import Any
 from disk.errors import DiskError
 from disk.paths import resolve_in_root
 from disk.stamps import FileStamp
+from map.linking.composer import COMPOSER_FILE, read_composer
 from map.linking.projects import extends_candidates, problems_of, read_config
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -44,7 +46,8 @@ def read_configs(root: Path, listed: Mapping[str, FileStamp], previous: Read) ->
         if known is not None and stamp is not None and known[0] == stamp:
             facts = known[1]
         else:
-            facts = read_config(path, _text(root, path))
+            read = read_composer if path.rpartition("/")[2] == COMPOSER_FILE else read_config
+            facts = read(path, _text(root, path))
             for base in facts.get("extends", ()):
                 base["path"] = _first_file(root, extends_candidates(path, base["spec"]))
             for problem in problems_of(path, facts):

@@ -62,7 +62,8 @@ class Scan:
     references: dict[str, References] = field(default_factory=dict)
     """The references of each of `extracts`, as columns (map.linking.references)."""
     configs: Read = field(default_factory=dict)
-    """The TS/JS configuration files as read (map.intake.configs), for the next scan."""
+    """The TS/JS and Composer configuration files as read (map.intake.configs), for the
+    next scan."""
     shared: SharedOutcome | None = None
     """What a team store gave (None: no store was asked; see map.intake.shared)."""
 
@@ -98,7 +99,11 @@ def scan(
     )
     modules = read_go_modules(root, listing.go_mods)
     configs = read_configs(root, listing.configs, previous.configs if previous else {})
-    layout = Layout(modules, {path: facts for path, (_, facts) in configs.items()})
+    layout = Layout(
+        modules,
+        {path: facts for path, (_, facts) in configs.items() if facts["kind"] != "composer"},
+        {path: facts for path, (_, facts) in configs.items() if facts["kind"] == "composer"},
+    )
     found = Scan({}, {}, {}, {}, layout, 0, listing.skipped, listing, configs=configs)
     listed = ((p, listing.stamps[p]) for p in listing.files)  # stat-ed as listed, not again
     return _check(root, options, listed, stamps, skipped, found, progress)

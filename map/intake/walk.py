@@ -27,6 +27,7 @@ from disk.stamps import FileStamp
 from disk.statedir import STATE_DIR
 from disk.text import decode_source, looks_binary
 from map.intake.treewalk import Folder, Skips, unmoved, walk_tree
+from map.linking.composer import COMPOSER_FILE
 from map.linking.projects import is_config_name
 
 VENDORED_DIRS = frozenset(
@@ -75,8 +76,8 @@ class Listing:
     skipped: dict[str, int] = field(default_factory=dict)
     go_mods: tuple[str, ...] = ()
     configs: Mapping[str, FileStamp] = field(default_factory=dict)
-    """The TS/JS configuration files (map.linking.projects.is_config_name), with
-    their stat stamps."""
+    """The TS/JS configuration files (map.linking.projects.is_config_name) and
+    composer.json files, with their stat stamps."""
     stamps: Mapping[str, FileStamp] = field(default_factory=dict)
     """Each listed file's stat stamp, taken as it was listed (a scan stats no file twice);
     in no particular order (`files` is sorted)."""
@@ -218,7 +219,7 @@ class _Decide:
             return SKIP_EXCLUDED
         if parts[-1] == "go.mod":
             return _GO_MOD
-        if is_config_name(parts[-1]):
+        if is_config_name(parts[-1]) or parts[-1] == COMPOSER_FILE:
             return _CONFIG
         if not self.accept(rel):
             return SKIP_UNSUPPORTED

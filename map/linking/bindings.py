@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from map.extraction.import_facts import NAMESPACE
 from map.linking.modules import (
     INCLUDE_LANGUAGES,
     JVM_LANGUAGES,
@@ -33,6 +34,8 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
     includes: list[str] = []
     unplaced: list[str] = []
     for imp in scope.imports:
+        if imp.module == NAMESPACE:  # the namespace a PHP file declares: no import
+            continue
         files = index.resolve(path, language, imp.module)
         if not files and index.unplaced(path, language, imp.module):
             unplaced.extend(alias for _, alias in imp.names)
@@ -68,8 +71,6 @@ def bind_imports(scope: FileScope, index: ModuleIndex) -> None:
             else:
                 whole_module = True
                 bindings[alias] = NameBinding(files, name)
-                if not files and index.php_unplaced(language, name):
-                    unplaced.append(alias)
         for f in files if whole_module else ():
             imported[f].add(line)
     imported.pop(path, None)

@@ -5,15 +5,16 @@ which changes move the repo's module layout (`moves_layout`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from map.extraction.import_facts import NAMESPACE
 from map.linking.consulted import Consulted
 from map.linking.modules import C_LANGUAGES
 from map.linking.references import References
 from map.linking.resolution import Resolution
 from map.linking.unresolved import NO_NAMES
-from map.model import FileExtract
+from map.model import FileExtract, Import
 
 Change = tuple[FileExtract | None, FileExtract | None]
 Incoming = tuple[str, Change] | tuple[str, Change, bytes] | tuple[str, Change, bytes, References]
@@ -62,12 +63,18 @@ def incoming(
 
 def moves_layout(old: FileExtract | None, new: FileExtract | None) -> bool:
     """Whether a change moves the repo's module layout (a file came or went, a C/C++
-    file's includes moved): every file's imports are bound again."""
-    return (
-        old is None
-        or new is None
-        or (new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new))
-    )
+    file's includes moved, the namespace a PHP file declares): every file's imports are
+    bound again."""
+    if old is None or new is None:
+        return True
+    if new.language == "php":
+        return declared_namespaces(old.imports) != declared_namespaces(new.imports)
+    return new.language in C_LANGUAGES and _import_shape(old) != _import_shape(new)
+
+
+def declared_namespaces(imports: Iterable[Import]) -> list[str]:
+    """The namespaces a PHP file declares (its imports' NAMESPACE entries)."""
+    return [imp.names[0][0] for imp in imports if imp.module == NAMESPACE]
 
 
 def _import_shape(extract: FileExtract) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:

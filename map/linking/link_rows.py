@@ -19,7 +19,7 @@ import orjson
 from map.linking.consulted import Consulted
 from map.linking.resolution import Resolution
 
-LINKS_FORMAT = 11
+LINKS_FORMAT = 12
 """Moves whenever the encoding, or what a resolution means, does (part of the store's
 schema: a store linked under another meaning is linked again)."""
 

@@ -39,6 +39,7 @@ from map.linking.link_input import (
     FileLinks,
     Incoming,
     LinkStats,
+    declared_namespaces,
     incoming,
     moves_layout,
 )
@@ -87,6 +88,7 @@ class Linker:
     def _wire(self) -> None:
         """Make what reads the tables (resolution, the open uses) over them as they are."""
         self._resolver = Resolver(self._scopes, self._defs)
+        self._resolver.set_namespaces(self._index.php_namespace)
         self.open_uses = OpenUses(self._scopes, self._references, self._links)
         """The uses linking left open (map.linking.unresolved), as they are now."""
 
@@ -245,6 +247,7 @@ class Linker:
         path = extract.path
         if self._index.language(path) is None:
             self._index.add(path, extract.language)
+        self._index.declare(path, declared_namespaces(extract.imports))
         self._extracts.put(extract, packed)
         if references is None:
             references = References(extract.references)

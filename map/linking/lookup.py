@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from map.extraction.node_text import CALLED, SUPER_CALL
 from map.linking.resolution import LEXICAL_CONSTANT_LANGUAGES
 from map.linking.scopes import FileScope, NameBinding
-from map.model import Assignment, ReferenceKind
+from map.model import NARROWED, Assignment, ReferenceKind
 
 SELF_WORDS = frozenset({"self", "cls", "this", "Self", "$this"})
 SUPER_WORDS = frozenset({"super", SUPER_CALL})
+OWN_CLASS_CALLS = frozenset({"static"})
+"""Besides SELF_WORDS, what names the class around it when built (PHP's `new static()`)."""
 RefKey = tuple[str, str, str | None, ReferenceKind]
 """A reference as resolution reads it: scope, name, qualifier, kind."""
 AnswerKey = tuple[str | None, str, str | None, str]
@@ -163,19 +165,19 @@ class Exports:
 
 def answer_key(scope: FileScope, ref: RefKey, shadowed: AbstractSet[str]) -> AnswerKey:
     """The reference with its scope replaced by what the answer takes from it: the
-    class around it when it starts with `self.` or `super().` (the scope, in a method
+    class around it when it starts with `self.` or `super().` or is `cls(...)`,
+    `new self()` or `new static()` (the scope, in a method
     defined out of line: its class is found elsewhere); else the module,
     unless a function or class around it defines or assigns the name it starts with
     (only names in `shadowed`, see `shadowed_names`, can be). In Ruby, the scope."""
     where, name, qualifier, kind = ref
-    if qualifier is None:
-        head = name
-    else:
-        head = segments(qualifier)[0]
-        if head in SELF_WORDS or head in SUPER_WORDS:
-            owner = scope.enclosing_class(where)  # none: a method defined out of line
-            return (owner, name, qualifier, kind) if owner is not None else ref
-        head = head.removesuffix(CALLED)
+    head = name if qualifier is None else segments(qualifier)[0]
+    if head in SELF_WORDS or head in SUPER_WORDS or head in OWN_CLASS_CALLS:
+        if qualifier is not None and NARROWED + qualifier in shadowed:
+            return ref  # `$this->x instanceof Foo` in some function: whose it is matters
+        owner = scope.enclosing_class(where)  # none: a method defined out of line
+        return (owner, name, qualifier, kind) if owner is not None else ref
+    head = head.removesuffix(CALLED)
     path = scope.path
     if scope.language in LEXICAL_CONSTANT_LANGUAGES and where != path:
         return ref  # names in included files are looked up under the modules around it

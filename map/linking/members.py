@@ -86,7 +86,14 @@ class MemberLookups(ValueLookups):
                 base = resolution.targets[0]
                 if base != class_id and self._scopes[file_of(base)].is_class(base):
                     found.append(base)
+        if scope.language == "php":  # its traits' methods are its own, then its parent's
+            found.sort(key=self._php_rank)
         return found
+
+    def _php_rank(self, base: str) -> int:
+        """0 for a trait, 1 for a class, 2 for an interface."""
+        symbol = self._scopes[file_of(base)].symbols[base]
+        return 0 if symbol.form == "trait" else 2 if symbol.kind == "interface" else 1
 
     def _inherited(
         self, ctx: Lookup, scope: FileScope, scope_id: str, name: str

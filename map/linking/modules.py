@@ -8,8 +8,10 @@ never stands for the standard library's `json`; a script's own folder is
 searched first when it is not a package (`import conftest`). Java, Kotlin,
 Scala and Rust modules are found by any suffix of their dotted path (the
 candidate nearest the importer wins; a JVM package is its directory's files),
-a PHP namespace by the longest suffix of its path that is a directory (PSR-4
-maps a vendor prefix onto `src/`); TypeScript and
+a PHP namespace where the project's composer.json autoload puts it
+(map.linking.composer), else in the files that declare it, else by the longest
+suffix of its path that is a directory (PSR-4 maps a vendor prefix onto `src/`);
+TypeScript and
 JavaScript specifiers as the compiler resolves them, through the layout's
 tsconfig, package.json and workspace files (map.linking.scripts); Go
 packages through the module path in go.mod; C/C++ includes, Ruby requires,
@@ -22,11 +24,14 @@ yields no files.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
 
 from map.extraction.import_facts import OWN_MODULE
+from map.linking.composer import Autoload
 from map.linking.layout import Layout
 from map.linking.scripts import ScriptResolver
 
@@ -47,6 +52,8 @@ _PATH_SUFFIXES = {"ruby": ".rb", "lua": ".lua"}
 PACKAGE_FILES = {"python": ("__init__.py", "__init__.pyi"), "rust": ("mod.rs", "lib.rs")}
 
 
+Later = Callable[[list[str] | None], Iterable[tuple[str, Iterable[str]]]]
+"""(paths, None: every file) -> each stored PHP file's path and declared namespaces."""
 _PACKAGE_FILE_NAMES = frozenset(name for names in PACKAGE_FILES.values() for name in names)
 
 
@@ -73,6 +80,11 @@ class ModuleIndex:
         self._dirs: defaultdict[str, list[str]] = defaultdict(list)
         self._layout = Layout()
         self._scripts = ScriptResolver({}, self._files.__contains__)
+        self._autoload = Autoload({})
+        self._namespaces: defaultdict[str, list[str]] = defaultdict(list)
+        """A PHP namespace (casefolded, as PHP reads it) -> the files that declare it."""
+        self._declared: dict[str, tuple[str, ...]] = {}
+        self._later: Later | None = None
         self._python_table: dict[str, list[str]] | None = None
         self._python_packages: set[str] = set()
 
@@ -86,8 +98,25 @@ class ModuleIndex:
             bucket.append(path)
             bucket.sort()
 
+    def declare(self, path: str, namespaces: Iterable[str]) -> None:
+        """Take the namespaces a PHP file declares (map.extraction.import_facts.NAMESPACE)."""
+        for namespace in self._declared.pop(path, ()):
+            self._namespaces[namespace].remove(path)
+        found = tuple(dict.fromkeys(namespace.casefold() for namespace in namespaces))
+        for namespace in found:
+            bisect.insort(self._namespaces[namespace], path)
+        self._declared[path] = found
+
+    def declare_later(self, load: Later) -> None:
+        """Have the PHP files' namespaces read from `load` when needed, for each file
+        not declared by then (a linker reading a store lazily): of the files named
+        after a class when one is looked up, of all when a namespace is."""
+        self._later = load
+
     def remove(self, path: str) -> None:
         """Forget a source file."""
+        self.declare(path, ())
+        del self._declared[path]
         language = self._files.pop(path, None)
         if language is None:
             return
@@ -97,9 +126,12 @@ class ModuleIndex:
             self._bucket(key).remove(path)
 
     def set_layout(self, layout: Layout) -> None:
-        """Take the repository's layout (its go.mod files, its TS/JS configuration)."""
+        """Take the repository's layout (its go.mod files, its TS/JS configuration,
+        its composer.json files)."""
         if layout.scripts != self._layout.scripts:
             self._scripts = ScriptResolver(layout.scripts, self._files.__contains__)
+        if layout.composer != self._layout.composer:
+            self._autoload = Autoload(layout.composer)
         self._layout = layout
 
     @property
@@ -124,7 +156,7 @@ class ModuleIndex:
         if language == "go":
             return self._go(module)
         if language == "php" and not module.endswith(".php") and "/" not in module:
-            return self._namespace(importer, module)
+            return self.php_namespace(importer, module)
         if language in PATH_LANGUAGES:
             return self._path(importer, language, module)
         if language == "rust":
@@ -147,40 +179,50 @@ class ModuleIndex:
             return found
         return self._directory(importer, language, module.split("."))
 
-    def _namespace(self, importer: str, module: str) -> tuple[str, ...]:
-        """A PHP namespace's directory: the longest suffix of its path that is one
-        (`App\\Models` is src/Models/ when the vendor prefix `App` maps onto src/)."""
-        parts = [part for part in module.split("\\") if part]
-        for start in range(len(parts)):
-            found = self._directory(importer, "php", parts[start:])
-            if found:
-                return found
-        return ()
+    def php_namespace(self, importer: str, module: str, name: str = "") -> tuple[str, ...]:
+        """A PHP namespace's files: in the folder Composer's autoload puts it in, else
+        those that declare it (`name`: only those named after it, for a name written
+        with its namespace in code)."""
+        for folder in self._autoload.folders(module):
+            files = tuple(f for f in self.package_files(folder) if self._files[f] == "php")
+            if files:
+                return files
+        if not module.strip("\\"):  # `use function count;`: the global namespace, which
+            return ()  # no file declares
+        declaring = self._declaring(module, name)
+        return tuple(f for f in declaring if not name or f.endswith(f"/{name}.php"))
 
     def php_class(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
-        """The file of PHP's `use Namespace\\Name`: `Name.php` in a directory whose path
-        ends in the longest suffix of the namespace's that has one, nearest the importer
-        first (tests/Util/ holds no `Util\\UtilFactory`: src/Util/ does); else with the
-        directories' case aside (Composer's usual `Vendor\\Tests\\` is tests/)."""
-        parts = [part for part in namespace.split("\\") if part]
-        for fold in (str, str.casefold):
-            for start in range(len(parts)):
-                suffix = fold("/" + "/".join(parts[start:]))
-                found = [
-                    f"{d}/{name}.php"
-                    for d in self._dirs
-                    if fold("/" + d).endswith(suffix) and f"{d}/{name}.php" in self._files
-                ]
-                if found:
-                    return (_nearest(importer, found),)
-        return ()
+        """The file of PHP's `use Namespace\\Name`: where the project's composer.json
+        autoload finds it (map.linking.composer; the nearest the importer), else the one
+        file that declares the namespace and is named after the class, else a classmap's
+        file of that name; () when none is, or several are (the files that declare the
+        namespace then stand for it)."""
+        found = [f for f in self._autoload.class_files(namespace, name) if f in self._files]
+        if found:
+            return (_nearest(importer, found),)
+        found = [f for f in self._declaring(namespace, name) if f.endswith(f"/{name}.php")]
+        if not found:
+            folders = self._autoload.classmap
+            found = [
+                f
+                for f in self._basenames.get(f"{name}.php", ())
+                if any(f == d or f.startswith(f"{d}/") or not d for d in folders)
+            ]
+        return tuple(found) if len(found) == 1 else ()
 
-    def php_unplaced(self, language: str, name: str) -> bool:
-        """Whether a PHP class imported from a namespace that names no folder of the
-        project may yet be ours: a file of the project is `Name.php` (Composer maps a
-        namespace prefix onto any folder, `FastRoute\\` onto src/, in composer.json,
-        which the map does not read)."""
-        return language == "php" and bool(self._basenames.get(f"{name}.php"))
+    def _declaring(self, namespace: str, name: str = "") -> list[str]:
+        """The files that declare a PHP namespace (`name`: only those of them named
+        after that class are needed)."""
+        if self._later is not None:
+            named = self._basenames.get(f"{name}.php", ()) if name else None
+            wanted = None if named is None else [p for p in named if p not in self._declared]
+            for path, namespaces in self._later(wanted) if wanted != [] else ():
+                if path not in self._declared:
+                    self.declare(path, namespaces)
+            if named is None:
+                self._later = None
+        return self._namespaces.get(namespace.strip("\\").casefold(), [])
 
     def _directory(self, importer: str, language: str, parts: list[str]) -> tuple[str, ...]:
         """The `language` files of the directory nearest the importer whose path ends

@@ -7,8 +7,8 @@ from __future__ import annotations
 from map.extraction.node_text import CALLED, ELEMENT
 from map.linking.lookup import Lookup
 from map.linking.members import MemberLookups
-from map.linking.resolution import exact
-from map.linking.values import ClassTarget, ElementsTarget, ModuleTarget, Target
+from map.linking.resolution import exact, file_of
+from map.linking.values import MAX_HOPS, ClassTarget, ElementsTarget, ModuleTarget, Target
 
 
 class QualifierSteps(MemberLookups):
@@ -23,7 +23,8 @@ class QualifierSteps(MemberLookups):
         if segment.endswith(CALLED):  # `app.test_client().open`: what the call returns
             name = segment[: -len(CALLED)]
             if isinstance(target, ClassTarget):
-                return self._result(ctx, self._member(ctx, target, name, depth), depth)
+                found = self._result(ctx, self._member(ctx, target, name, depth), depth)
+                return self._late(ctx, target, found, depth)
             if isinstance(target, ModuleTarget) and target.files:
                 return self._result(ctx, exact(self._exports.find(ctx, target.files, name)), depth)
             return None
@@ -40,6 +41,22 @@ class QualifierSteps(MemberLookups):
             found = self._result(ctx, member, depth) if member is not None else None
             return found or self._attribute(ctx, target.node_id, segment, depth)
         return None
+
+    def _late(self, ctx: Lookup, receiver: ClassTarget, found: Target, depth: int) -> Target:
+        """What a PHP method a subclass inherits gives when it gives its own class
+        (`Writer::fromString()`, declared `: static` in AbstractCsv): the subclass."""
+        if not isinstance(found, ClassTarget) or found.node_id == receiver.node_id:
+            return found
+        scope = self._scopes[file_of(receiver.node_id)]
+        if scope.language != "php" or receiver.bases_only or not scope.bases.get(receiver.node_id):
+            return found
+        ancestors, frontier = set(), [receiver.node_id]
+        for _ in range(MAX_HOPS):
+            frontier = [
+                b for c in frontier for b in self._bases(ctx, c, depth) if b not in ancestors
+            ]
+            ancestors.update(frontier)
+        return ClassTarget(receiver.node_id) if found.node_id in ancestors else found
 
     def _submodule(self, ctx: Lookup, package_file: str, segment: str) -> Target:
         ctx.consulted.add(segment)

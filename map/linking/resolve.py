@@ -45,7 +45,7 @@ from map.linking.members import (
     PACKAGE_METHOD_LANGUAGES,
 )
 from map.linking.modules import SCRIPT_LANGUAGES
-from map.linking.qualifiers import QualifierSteps
+from map.linking.namespaces import SEPARATOR, NamespaceSteps
 from map.linking.resolution import (
     BUILTIN_MEMBERS,
     BY_NAME_LANGUAGES,
@@ -73,23 +73,24 @@ from map.linking.values import (
 )
 from map.model import Reference
 
-CONSTRUCTOR_NAMES = {"python": "__init__"}
+CONSTRUCTOR_NAMES = {"python": "__init__", "php": "__construct"}
 """The method a call of a class runs, per language (an edge goes to it too)."""
 VALUES = "values"
 """The kind of a reference that takes a function as a value (map.model.ReferenceKind)."""
 VALUE_KINDS = frozenset({"variable", "constant"})
-CLASS_WORDS = frozenset({"cls"})
-"""A Python classmethod's name for its class: calling it constructs one."""
+CLASS_WORDS = {"python": frozenset({"cls"}), "php": frozenset({"self", "static"})}
+"""A class's names for itself that build one when called: a Python classmethod's
+`cls(...)`, PHP's `new self(...)` and `new static(...)`."""
 
 
 Answer = tuple[Resolution | None, frozenset[str]]
 """What a reference names (None: none of ours), and the names its lookup consulted."""
 
 
-class Resolver(QualifierSteps):
+class Resolver(NamespaceSteps):
     """Answers name lookups against every file's scope and the global name index (what
     a value stands for: `ValueLookups`; a class's members: `MemberLookups`; a
-    qualifier's next segment: `QualifierSteps`)."""
+    qualifier's next segment: `QualifierSteps`; a PHP namespace: `NamespaceSteps`)."""
 
     def __init__(
         self,
@@ -158,6 +159,8 @@ class Resolver(QualifierSteps):
         found = self._resolve(ctx, scope, ref, 0)
         if found is not None and ref.kind == VALUES:
             found = self._callable(found)
+        elif found is not None and ref.kind == "calls" and scope.language == "php":
+            found = self._callable(found) or found  # `->immutable()`, not `$immutable`
         if found is not None and scope.language in DECLARING_LANGUAGES:
             found = self._definitions.resolve(ctx, found, ref.scope)
             found = self._definitions.one_of(ctx, found) if found is not None else None
@@ -208,7 +211,7 @@ class Resolver(QualifierSteps):
     ) -> Resolution | None:
         """What a bare name names; `inherited`: a call, which may name a method the
         class around it inherits (map.linking.members)."""
-        if name in CLASS_WORDS and scope.language == "python":  # `cls(...)` builds its class
+        if name in CLASS_WORDS.get(scope.language, ()):  # `cls(...)` builds its class
             owner = scope.enclosing_class(scope_id)
             return _exact((owner,)) if owner is not None else None
         ids = self._local(ctx, scope, scope_id, name)
@@ -290,9 +293,14 @@ class Resolver(QualifierSteps):
         self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int
     ) -> Resolution | None:
         head, *rest = segments(ref.qualifier or "")
-        target = self._head(ctx, scope, ref.scope, head, depth)
+        if head.endswith(SEPARATOR) and scope.language == "php":  # `\A\B\C::make()`
+            target: Target = ModuleTarget(self._namespace(ctx, scope, head, [*rest, ref.name][0]))
+        else:
+            target = self._head(ctx, scope, ref.scope, head, depth)
         for segment in rest:
             target = self._step(ctx, target, segment, depth)
+        if target == FOREIGN:  # a library's type, which an `instanceof` may narrow to ours
+            target = self._narrowed(ctx, scope, ref, depth) or target
         if isinstance(target, ModuleTarget):
             if not target.files:  # a library's module, or an instance of a library's type
                 return OUTSIDE
@@ -340,6 +348,10 @@ class Resolver(QualifierSteps):
                     return self._module_variable(ctx, binding.files, name, depth)
         if not ids and scope.language in PACKAGE_METHOD_LANGUAGES:  # a package sibling's
             ids = self._siblings.find(ctx, scope, head, head)
+        for visible in scope.visible_files if not ids and scope.language == "php" else ():
+            ids = self._visible(ctx, scope, scope_id, self._scopes[visible], head)
+            if ids:  # `Other::make()`: a class of the namespace's folder
+                break
         if not ids and scope.language in FIELD_LANGUAGES:  # a field of the class around
             return self._field(ctx, scope, scope_id, head, depth)
         target = self._class_of(ids)

@@ -94,8 +94,7 @@ class FileScope:
     direct_includes: tuple[str, ...] = ()
     unplaced: frozenset[str] = frozenset()
     """Local names bound by imports that led nowhere while the file's project
-    configuration could not be read (map.linking.scripts), or PHP classes of a
-    namespace the map could not place (map.linking.modules): they may be ours."""
+    configuration could not be read (map.linking.scripts): they may be ours."""
     bases: dict[str, tuple[Reference, ...]] = field(default_factory=dict)
     assigned: Assigned = field(default_factory=lambda: Assigned(()))
     """(scope ID, name) -> the distinct values the name is given in that scope."""

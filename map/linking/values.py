@@ -19,10 +19,16 @@ from map.extraction.node_text import ELEMENT
 from map.linking.assigned import UNKNOWN, Givens
 from map.linking.fixtures import fixture_files, requests_fixtures
 from map.linking.lookup import Exports, Lookup, defined, see
-from map.linking.resolution import CONFIDENCE_INHERITED, Resolution, file_of, is_outside
+from map.linking.resolution import (
+    CALLABLE_KINDS,
+    CONFIDENCE_INHERITED,
+    Resolution,
+    file_of,
+    is_outside,
+)
 from map.linking.resolution import exact as _exact
 from map.linking.scopes import FileScope, NameBinding
-from map.model import GIVES, RETURNS, Assignment, Range, Reference
+from map.model import GIVES, NARROWED, RETURNS, Assignment, Range, Reference
 
 MAX_HOPS = 6
 """How many values, bases or assignments deep a lookup follows."""
@@ -188,7 +194,12 @@ class ValueLookups(ABC):
             target = self._step(ctx, target, segment, depth)
         if isinstance(target, ClassTarget):  # `move_to = Control.move_to`: the method itself
             member = self._member(ctx, target, rest[-1], depth)
-            if member is not None:
+            property_ = (
+                scope.language == "php"
+                and member is not None
+                and not any(self._is_callable(t) for t in member.targets)
+            )
+            if member is not None and not property_:  # `$this->routes`: what it holds
                 return member
         stepped = self._step(ctx, target, rest[-1], depth)
         if stepped is not None:
@@ -228,14 +239,28 @@ class ValueLookups(ABC):
         return self._class_of(called.targets) or self._returns(ctx, called.targets, depth)
 
     def _returns(self, ctx: Lookup, functions: tuple[str, ...], depth: int) -> Target:
+        """What the functions called return, alike; of a PHP method and the property of
+        its name (`immutable()`, `$immutable`), the method's."""
         results: set[Target] = set()
-        for node_id in functions:
+        callables = tuple(f for f in functions if self._is_callable(f))
+        for node_id in callables or functions:
             scope = self._scopes[file_of(node_id)]
             see(ctx, scope, scope.symbols[node_id].name)
             givens = scope.assigned.givens((node_id, RETURNS))
             found = self._assigned(ctx, scope, node_id, RETURNS, givens, depth + 1)
             results.add(None if isinstance(found, Resolution) else found)
         return results.pop() if len(results) == 1 else None
+
+    def _is_callable(self, node_id: str) -> bool:
+        return self._scopes[file_of(node_id)].symbols[node_id].kind in CALLABLE_KINDS
+
+    def _narrowed(self, ctx: Lookup, scope: FileScope, ref: Reference, depth: int) -> Target:
+        """The class an `instanceof` check in the function around `ref` says its
+        receiver may hold (map.model.NARROWED), or None."""
+        name = NARROWED + (ref.qualifier or "")
+        givens = scope.assigned.givens((ref.scope, name))
+        found = self._assigned(ctx, scope, ref.scope, name, givens, depth) if givens else None
+        return found if isinstance(found, ClassTarget) else None
 
     def _attribute(self, ctx: Lookup, class_id: str, name: str, depth: int) -> Target:
         """What an instance attribute of the class (or of its bases) holds, when all

@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from map.extraction.import_facts import NAMESPACE
 from map.extraction.languages import language_for
 from map.extraction.snapshot import decode_extract, decode_symbols, unpack_lists
 from map.graph.mapgraph import add_file, new_graph, put_edges
@@ -71,12 +72,22 @@ class StoreLinker(StoredLinker):
                 self._index.add(path, language)
         self._layout = layout
         self._index.set_layout(layout)
+        self._index.declare_later(self._stored_namespaces)
         self._declared.scopes = self._scopes
         self._wire()
 
     def _wire(self) -> None:
         super()._wire()
         self._resolver = Resolver(self._scopes, self._defs, self._declared)
+        self._resolver.set_namespaces(self._index.php_namespace)
+
+    def _stored_namespaces(self, paths: list[str] | None) -> Iterator[tuple[str, list[str]]]:
+        """The namespaces each stored PHP file of `paths` (None: every file) declares
+        (read only when a PHP import needs them: map.linking.modules)."""
+        for path in self._paths if paths is None else paths:
+            lists = self._stored_lists(path) if language_for(path) == "php" else None
+            if lists is not None:
+                yield path, [names[0][0] for module, names, _ in lists[3] if module == NAMESPACE]
 
     def _read_lists(self, path: str) -> list[Any] | None:
         blob = self._store.extract_blob(path)

@@ -123,6 +123,11 @@ SERVER_WRONG: dict[tuple[str, str], dict[tuple[str, int], str]] = {
 """Call lines the live server leaves out and the map lists, read by hand: (project
 name, the node ID) -> {(path, line): why the server is wrong}. `grade` counts them in
 the truth and says how many (`Graded.server_wrong`)."""
+_PHP_NO_CALL = re.compile(
+    r"\s*(use\s[^(]*|[\w\\]+(::\w+)?\s+(as|insteadof)\b[^(]*);\s*|\s*(\*|/\*|//|#).*"
+)
+"""A PHP import (`use function A\\f;`), trait adaptation (`f as protected;`) or comment
+line (a docblock's `@see Writer::force()`)."""
 _DIRECTIVE = re.compile(r"\s*#\s*(ifndef|ifdef|if|endif)\b\s*(\w*)")
 
 
@@ -447,11 +452,24 @@ async def _live_lines(
     found = await app.live.references(path, line, character, include_declaration=False)
     own: set[tuple[str, int]] = set()
     for ref in found:
+        if _php_no_call(app.root / ref.path, ref.line):
+            continue
         if (ref.path, ref.line) != (path, line + 1):
             targets = await app.live.definition(ref.path, ref.line - 1, ref.span.start_char)
             if any((t.path, t.line) == (path, line + 1) for t in targets):
                 own.add((ref.path, ref.line))
     return frozenset(own)
+
+
+def _php_no_call(file: Path, line: int) -> bool:
+    """Whether a PHP line names a function or method without calling it: an import
+    (`use function A\\f;`), a trait's adaptation (`f as protected;`), a comment (a
+    docblock's `@see`), which intelephense's references list."""
+    try:
+        text = file.read_text(errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return False
+    return bool(_PHP_NO_CALL.fullmatch(text))
 
 
 def _property(file: Path, details: Any) -> bool:

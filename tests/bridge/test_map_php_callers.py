@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.tools.mapgraph import map_neighbors
-from tests.bridge.test_map_completeness import _ask, _repo
+from tests.bridge.test_map_completeness import _ask, _listed, _repo
 
 ROUTER = """<?php
 namespace App;
@@ -238,14 +238,12 @@ UNPLACED = {
 }
 
 
-def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
-    tmp_path: Path,
-) -> None:
-    """Composer maps `FastRoute\\` onto src/ (in composer.json, which the map does not
-    read): `use FastRoute\\FastRoute` names no folder, but the project has a
-    FastRoute.php, so its calls are open uses (why `config`) and the answers say
-    `partial`, never `complete` without them; `Psr\\Log\\Logger`, of which the
-    project has no file, stays outside and `info()` on it is no use of ours."""
+def test_a_php_class_is_found_by_the_namespace_its_file_declares(tmp_path: Path) -> None:
+    """No composer.json, and `FastRoute\\` names no folder (Composer would map it onto
+    src/): src/FastRoute.php declares `namespace FastRoute;`, so `use
+    FastRoute\\FastRoute` is that file, its calls exact edges and the answers
+    complete; `Psr\\Log\\Logger`, which no file of the project declares, stays
+    outside and `info()` on it is no use of ours."""
     root = _repo(tmp_path / "repo", UNPLACED)
     calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
     asked = ["src/FastRoute.php#FastRoute.settings", "src/FastRoute.php#FastRoute.info"]
@@ -253,12 +251,224 @@ def test_a_php_class_of_a_namespace_the_map_cannot_place_is_open_not_outside(
         envelope["data"]
         for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
     ]
-    assert [data["neighbors"] for data in answers] == [[], []]
-    assert [data["completeness"] for data in answers] == ["partial", "partial"]
-    assert [
-        [(s["path"], s["line"], s["receiver"], s["why"]) for s in data["unresolved"]]
-        for data in answers
-    ] == [
-        [("test/FastRouteTest.php", 10, "FastRoute", "config")],
-        [("test/FastRouteTest.php", 10, "FastRoute.settings()", "config")],
+    assert [_listed(data) for data in answers] == [
+        [("test/FastRouteTest.php#FastRouteTest.testIt", [10])]
+    ] * 2
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+NARROWED = """<?php
+namespace App;
+
+use Psr\\EventDispatcher\\EventDispatcherInterface;
+
+interface Registry {
+    public function subscribe(string $e): void;
+}
+
+class Buffered {
+    /** @var EventDispatcherInterface */
+    private $inner;
+
+    public function subscribe(string $e): void {
+        if (!$this->inner instanceof Registry) {
+            throw new \\LogicException('no');
+        }
+        $this->inner->subscribe($e);
+    }
+
+    public function dispatch(object $event): object {
+        $this->inner->subscribe('x');
+        return $this->inner->dispatch($event);
+    }
+}
+"""
+
+
+def test_php_instanceof_narrows_a_library_typed_receiver_to_ours(tmp_path: Path) -> None:
+    """`$this->inner` is a library's EventDispatcherInterface; where a function checks
+    it `instanceof Registry`, its `subscribe()` is Registry's (the interface's call,
+    as intelephense reads it); in a function without the check it stays outside."""
+    root = _repo(tmp_path / "repo", {"src/Buffered.php": NARROWED})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    (data,) = (
+        envelope["data"]
+        for envelope in _ask(
+            root, (map_neighbors, {"node_id": "src/Buffered.php#Registry.subscribe", **calls})
+        )
+    )
+    assert _listed(data) == [("src/Buffered.php#Buffered.subscribe", [18])]
+    assert data["completeness"] == "complete"
+
+
+BUILDER = """<?php
+namespace App;
+
+class Builder {
+    private bool $immutable = false;
+
+    /** @return \\App\\Builder */
+    public static function create() { return new self(); }
+
+    /** @return \\App\\Builder */
+    public function immutable() { $this->immutable = true; return $this; }
+
+    public function make(): int { return 1; }
+}
+
+function build(): int {
+    return Builder::create()->immutable()->make();
+}
+"""
+
+
+def test_php_a_call_names_the_method_not_the_property_of_its_name(tmp_path: Path) -> None:
+    """`->immutable()` calls the method `immutable`, not the property `$immutable` (node
+    `Builder.immutable`, the method `Builder.immutable~2`): what the chain returns is
+    the method's `@return`, so `make()` at its end is Builder's."""
+    root = _repo(tmp_path / "repo", {"src/Builder.php": BUILDER})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Builder.php#Builder.make", "src/Builder.php#Builder.immutable~2"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
     ]
+    assert [_listed(data) for data in answers] == [[("src/Builder.php#build", [17])]] * 2
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]
+
+
+NAMESPACED = {
+    "src/Shapes/Box.php": (
+        "<?php\nnamespace App\\Shapes;\n\n"
+        "class Box {\n"
+        "    public function __construct(int $n) {}\n"
+        "    public static function make(): int { return 1; }\n"
+        "    public function size(): int { return 2; }\n"
+        "}\n"
+    ),
+    "src/Run.php": (
+        "<?php\nnamespace App;\n\n"
+        "use App\\Shapes as S;\n\n"
+        "function run(): int {\n"
+        "    $a = new Shapes\\Box(1);\n"
+        "    $b = new \\App\\Shapes\\Box(2);\n"
+        "    return S\\Box::make() + \\App\\Shapes\\Box::make() + $a->size();\n"
+        "}\n\n"
+        "/** @return \\App\\Shapes\\Box */\n"
+        "function box() { return new S\\Box(3); }\n\n"
+        "function size(): int { return box()->size(); }\n"
+    ),
+}
+
+
+def test_php_names_written_with_their_namespace(tmp_path: Path) -> None:
+    """A class named with its namespace is found there: relative to the file's own
+    (`Shapes\\Box` in `namespace App`), from the root (`\\App\\Shapes\\Box`), through an
+    import's alias (`S\\Box` after `use App\\Shapes as S`), in a docblock
+    (`@return \\App\\Shapes\\Box`): each `new` calls its constructor, each static call
+    and each call on what it holds is Box's."""
+    root = _repo(tmp_path / "repo", NAMESPACED)
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = {
+        "src/Shapes/Box.php#Box.__construct": [
+            ("src/Run.php#box", [13]),
+            ("src/Run.php#run", [7, 8]),
+        ],
+        "src/Shapes/Box.php#Box.make": [("src/Run.php#run", [9])],
+        "src/Shapes/Box.php#Box.size": [("src/Run.php#run", [9]), ("src/Run.php#size", [15])],
+    }
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert dict(zip(asked, map(_listed, answers), strict=True)) == asked
+    assert [data["completeness"] for data in answers] == ["complete"] * 3
+
+
+WRITER = """<?php
+namespace App;
+
+class Writer {
+    public function write(): bool { return true; }
+}
+"""
+HOLDERS = """<?php
+namespace App;
+
+class Other {
+    public function write(): bool { return false; }
+}
+
+class Many {
+    /** @var array<string, Writer> */
+    private array $byName;
+
+    /** @var \\App\\Writer[] */
+    private $writers;
+
+    public function one(string $k): bool { return $this->byName[$k]->write(); }
+
+    public function all(): bool {
+        foreach ($this->writers as $key => $writer) {
+            $writer->write();
+        }
+        return true;
+    }
+}
+"""
+
+
+def test_php_containers_a_docblock_types_hold_their_elements(tmp_path: Path) -> None:
+    """`@var array<string, Writer>` and `@var \\App\\Writer[]` hold Writers: an element
+    (`$this->byName[$k]`) and a `foreach` variable are Writers, so `write()` on them is
+    Writer's, not a guess beside Other's."""
+    root = _repo(tmp_path / "repo", {"src/Writer.php": WRITER, "src/Many.php": HOLDERS})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Writer.php#Writer.write", "src/Many.php#Other.write"]
+    writer, other = (
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    )
+    assert _listed(writer) == [("src/Many.php#Many.all", [19]), ("src/Many.php#Many.one", [15])]
+    assert _listed(other) == []
+    assert [writer["completeness"], other["completeness"]] == ["complete", "complete"]
+
+
+LATE = """<?php
+namespace App;
+
+abstract class Csv {
+    public static function fromString(string $s): static { return new static(); }
+}
+
+class Writer extends Csv {
+    public function force(): void {}
+}
+
+class Pass {
+    public function hot(): self { return $this; }
+}
+
+function write(): void {
+    $w = Writer::fromString('a');
+    $w->force();
+    (new Pass())->hot()->hot();
+}
+"""
+
+
+def test_php_static_returns_the_subclass_called_and_new_in_parentheses(tmp_path: Path) -> None:
+    """`Writer::fromString()`, declared `: static` in its base, gives a Writer, so
+    `force()` on it is Writer's; `(new Pass())->hot()` calls Pass's `hot`."""
+    root = _repo(tmp_path / "repo", {"src/Late.php": LATE})
+    calls: dict[str, Any] = {"direction": "in", "kinds": ["calls"]}
+    asked = ["src/Late.php#Writer.force", "src/Late.php#Pass.hot"]
+    answers = [
+        envelope["data"]
+        for envelope in _ask(root, *[(map_neighbors, {"node_id": n, **calls}) for n in asked])
+    ]
+    assert [_listed(data) for data in answers] == [
+        [("src/Late.php#write", [18])],
+        [("src/Late.php#write", [19])],
+    ]
+    assert [data["completeness"] for data in answers] == ["complete", "complete"]

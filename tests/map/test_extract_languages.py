@@ -22,6 +22,7 @@ ROLES = {
     "assign.value",
     "assign.alias",
     "assign.doc",
+    "assign.narrow",
     "assign.type",
     "assign.other",
     "assign.gives",

@@ -32,6 +32,7 @@ REPOS = {
     "c-includes": "c_nodb",
     "java+rust": "map_polyglot",
     "issue-24-languages": "map_languages",
+    "php-composer": "php_composer",
 }
 """The language fixtures the map tests use, each edited as a repository of its own."""
 SEED = 20261127
