@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from bridge.context import AppContext
 from bridge.contract.change_shapes import DiagnosticChange, DiagnosticsBaseline
-from bridge.tools.baseline_cache import baseline_state
+from bridge.tools.baseline_cache import BaselineState, baseline_state
 from disk.errors import DiskError
 from disk.text import decode_source, read_source_bytes
 from memory import Diff
@@ -57,13 +57,13 @@ async def tell_new(
     state = baseline_state(app.root, diff, before)
     asked = sorted({d.path for d in found})
     if not before:
-        app.baselines.put(state, now)
+        _keep(app, state, now)
         baseline = _baseline(commit, 0, 0, [], "no file changed: every diagnostic is existing")
         return Told(["existing"] * len(found), baseline)
     kept = {p: r for p in asked if (r := app.baselines.get(state, p)) is not None}
     wanted = [p for p in asked if p not in kept]
     fresh = await app.live.diagnostics_as_if(before, wanted, within=within) if wanted else {}
-    app.baselines.put(state, fresh)
+    _keep(app, state, fresh)
     reports = kept | fresh
     missing = [p for p in asked if p not in reports or not reports[p].settled]
     lines = _Lines(app.root, before)
@@ -89,6 +89,13 @@ async def tell_new(
     )
     told: list[DiagnosticChange] = [c or "new" for c in changes]
     return Told(told, _baseline(commit, len(before), len(asked), missing, message))
+
+
+def _keep(app: AppContext, state: BaselineState, reports: Mapping[str, DiagnosticsReport]) -> None:
+    """Keep `reports` as `state`'s baseline, but for those of a server still loading the
+    workspace (their lists may lack items)."""
+    loaded = {p: r for p, r in reports.items() if not app.live.still_loading(p)}
+    app.baselines.put(state, loaded)
 
 
 def _baseline(

@@ -2,7 +2,7 @@
 against the same commit reuses the baseline already had (the servers are not held
 with the old texts again) and still tells new from existing; a commit in between
 means a new baseline; an error whose message moved past its first line only is the
-error that was there."""
+error that was there. Then the baseline state on its own."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from typing import Any
 
 from bridge.context import AppContext
 from bridge.tools import diagnostics
+from bridge.tools.baseline_cache import BaselineState, baseline_state
+from memory import Diff
+from memory.git import Change
 from tests.bridge.test_diagnostics import BREAKING, CASES, SCENARIO_TIMEOUT_S, _repo
 from tests.conftest import require_binary
 from tests.lsp.conftest import line_of
@@ -102,3 +105,27 @@ def test_an_error_whose_message_moved_past_its_first_line_is_existing(tmp_path: 
     assert [d["message"].partition("\n")[0] for d in found] == ["This expression is not callable."]
     assert "b: 2" in found[0]["message"]
     assert found[0]["change"] == "existing", found
+
+
+def test_the_baseline_state_moves_with_the_commit_and_what_is_not_put_back(
+    tmp_path: Path,
+) -> None:
+    """Which files a change modified and put back does not move the baseline; the
+    commit, a file added, deleted or renamed, and a changed file left on disk do."""
+    (tmp_path / "package.json").write_text("{}")
+
+    def state(commit: str, files: dict[str, Change], sent: set[str]) -> BaselineState:
+        return baseline_state(tmp_path, Diff(commit, None, files), dict.fromkeys(sent, ""))
+
+    one = state("c1", {"a.ts": Change("modified")}, {"a.ts"})
+    assert one == state(
+        "c1", {"b.ts": Change("modified"), "a.ts": Change("modified")}, {"a.ts", "b.ts"}
+    )
+    assert one != state("c2", {"a.ts": Change("modified")}, {"a.ts"})
+    assert one != state("c1", {"n.ts": Change("added")}, {"n.ts"})
+    assert one != state("c1", {"a.ts": Change("deleted")}, set())
+    assert one != state("c1", {"a.ts": Change("renamed", "z.ts")}, {"z.ts"})
+    on_disk = state("c1", {"package.json": Change("modified")}, set())
+    assert on_disk != one
+    (tmp_path / "package.json").write_text('{"name": "moved"}')
+    assert state("c1", {"package.json": Change("modified")}, set()) != on_disk
