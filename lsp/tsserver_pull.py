@@ -7,15 +7,11 @@ answer current. It passes requests on to tsserver (`workspace/executeCommand`
 `typescript.tsserverRequest`), and tsserver answers them in order, after the
 didChange sent before: its synchronous syntactic and semantic diagnostics of
 a file are the diagnostics of the text we sent, as a pull. tsserver answers
-them one at a time, so the next file's are sent when a file's are answered
-(`ServerSession.in_order`: a request's timeout counts its own time, not the
-queue's); a file's two requests go together, one round trip through
-typescript-language-server saved per file (it queues the second itself).
+them one at a time, so they are sent one at a time (`ServerSession.in_order`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,18 +39,12 @@ _SEVERITIES = {
 async def tsserver_diagnostics(session: ServerSession, doc: OpenDocument) -> list[types.Diagnostic]:
     """Every diagnostic tsserver has for `doc` now; raises ServerRequestError when
     tsserver refuses one of the requests."""
-    async with session.in_order:
-        answers = await asyncio.gather(
-            *(
-                session.ask(types.WORKSPACE_EXECUTE_COMMAND, _request(kind, doc.uri), path=doc.path)
-                for kind in _KINDS
-            ),
-            return_exceptions=True,  # both answered before either's failure is raised
-        )
     found: list[types.Diagnostic] = []
-    for kind, answer in zip(_KINDS, answers, strict=True):
-        if isinstance(answer, BaseException):
-            raise answer
+    for kind in _KINDS:
+        async with session.in_order:
+            answer = await session.ask(
+                types.WORKSPACE_EXECUTE_COMMAND, _request(kind, doc.uri), path=doc.path
+            )
         found.extend(_diagnostic(item) for item in _body(session.spec.name, kind, answer))
     return found
 
