@@ -84,7 +84,7 @@ async def tell_new(
             changes[i] = "existing"
     message = (
         f"the servers' diagnostics with the {len(before)} changed files as at {commit[:12]}"
-        + (f" ({len(kept)} files' from an earlier answer in that state)" if kept else "")
+        + (f"; {len(kept)} of the files' from an earlier answer in that state" if kept else "")
         + (f"; no baseline in time for {len(missing)} files" if missing else "")
     )
     told: list[DiagnosticChange] = [c or "new" for c in changes]
