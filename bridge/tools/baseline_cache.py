@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from disk.stamps import FileStamp
-from memory import Diff
 
 if TYPE_CHECKING:
     from lsp import DiagnosticsReport
+    from memory import Diff
 
 MAX_REPORTS = 4096
 """Baseline reports kept (one per file and state), the least recently used dropped."""
