@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridge.config import Config, build_dataclass
 from bridge.server.call_progress import build_progress
+from bridge.tools.baseline_cache import BaselineCache
 from bridge.workspace import ConfiguredWorkspace
 from map import CodeMap
 from verify import CacheSettings, CheckCache
@@ -79,6 +80,8 @@ class AppContext(ConfiguredWorkspace):
         """What the caches of a server keep at most (a one-shot `map build` has none)."""
         self.check_cache = CheckCache(self.cache_settings)
         """What nav answers' completeness check reuses between questions (by content)."""
+        self.baselines = BaselineCache()
+        """The diagnostics baselines already had, by workspace state (nav_diagnostics)."""
 
     def announce(self, envelope: Envelope) -> Envelope:
         """The workspace's notices first (see ConfiguredWorkspace); last, when the map

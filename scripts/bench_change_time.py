@@ -15,6 +15,7 @@ compilation database clangd is given), before and after the change:
                   file, message and line text) that the answer lists as errors
     wrong_new     answer errors marked `new` on a line that is no new error
     seconds       the wait for the answer, edit written -> answer (large budget)
+    server_cpu    CPU seconds the language server's processes used meanwhile
     complete_miss the answer said `complete` yet missed a new error (must be 0)
     new_first     at the default budget, the errors shown begin with the new ones
 
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from changebench.changes import Target, edit, targets  # noqa: E402
 from changebench.checkers import Line, checker_errors, new_error_lines, text_of  # noqa: E402
+from changebench.cpu import tree_cpu_seconds  # noqa: E402
 
 from bridge.context import AppContext  # noqa: E402
 from bridge.tools.diagnostics import nav_diagnostics  # noqa: E402
@@ -132,7 +134,10 @@ async def bench_project(
                     continue
                 done += 1
                 (root / t.path).write_text(changed, encoding="utf-8")
+                server = app.live.session(language)
+                cpu = tree_cpu_seconds(server.pid)
                 seconds, large = await _timed(lambda: nav_diagnostics(app, budget=LARGE_BUDGET))
+                cpu = tree_cpu_seconds(server.pid) - cpu
                 small_s, small = await _timed(lambda: nav_diagnostics(app))
                 truth = new_error_lines(before, before_texts, checker_errors(language, root), root)
                 row: dict[str, Any] = {
@@ -144,6 +149,7 @@ async def bench_project(
                 row |= grade(large["data"], truth)
                 row |= {
                     "seconds": round(seconds, 2),
+                    "serverCpu": round(cpu, 2),
                     "defaultSeconds": round(small_s, 2),
                     "newFirst": new_first(small["data"]),
                     "defaultShown": len(small["data"]["diagnostics"]),
@@ -232,18 +238,19 @@ def summary(rows: list[dict[str, Any]]) -> None:
     diag = [r for r in rows if r["kind"] != "rename_preview" and "truthNew" in r]
     print(
         "\nlanguage    changes  new(checker)  recall   wrong_new  complete_miss  "
-        "median_s  max_s  new_first"
+        "median_s  max_s  new_first  median_cpu_s"
     )
     for language in sorted({r["language"] for r in diag}):
         mine = [r for r in diag if r["language"] == language]
         truth = sum(r["truthNew"] for r in mine)
         found = sum(r["found"] for r in mine)
         secs = sorted(r["seconds"] for r in mine)
+        cpus = sorted(r["serverCpu"] for r in mine)
         print(
             f"{language:11} {len(mine):7} {truth:13} {found / truth if truth else 1:7.1%} "
             f"{sum(r['wrongNew'] for r in mine):10} {sum(r['completeMiss'] for r in mine):14} "
             f"{secs[len(secs) // 2]:9.2f} {secs[-1]:6.2f} "
-            f"{sum(r['newFirst'] for r in mine):4}/{len(mine)}"
+            f"{sum(r['newFirst'] for r in mine):4}/{len(mine)} {cpus[len(cpus) // 2]:12.2f}"
         )
     renames = [r for r in rows if r["kind"] == "rename_preview"]
     graded = [r for r in renames if "errorsLeft" in r]
@@ -270,11 +277,13 @@ def main() -> None:
     parser.add_argument("--renames-only", action="store_true", help="grade the renames alone")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
+    print("load average at the start:", Path("/proc/loadavg").read_text().split()[:3])
     for spec in args.projects:
         language, _, path = spec.partition("=")
         kinds = () if args.renames_only else KINDS
         rows.extend(asyncio.run(bench_project(language, Path(path), args.per_kind, kinds)))
     summary(rows)
+    print("load average at the end:", Path("/proc/loadavg").read_text().split()[:3])
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

@@ -126,7 +126,8 @@ async def nav_diagnostics(
     loading = {r.path for r in reports.values() if app.live.still_loading(r.path)}
     found = [d for r in reports.values() for d in r.diagnostics]
     warnings = [w for f in wanted[:1] for w in workspace_warnings(app, f.path)]
-    told = await _told(app, found, scope.diff, within, warnings)
+    now = {r.path: r for r in reports.values()}
+    told = await _told(app, found, now, scope.diff, within, warnings)
     unknown: list[DiagnosticChange] = ["unknown"] * len(found)
     changes = told.changes if told is not None else unknown
     ranked = sorted(zip(found, changes, strict=True), key=_rank)
@@ -198,7 +199,12 @@ async def _diff(app: AppContext, since: str) -> Diff | None:
 
 
 async def _told(
-    app: AppContext, found: list[Diagnostic], diff: Diff | None, within: float, warnings: list[str]
+    app: AppContext,
+    found: list[Diagnostic],
+    now: dict[str, DiagnosticsReport],
+    diff: Diff | None,
+    within: float,
+    warnings: list[str],
 ) -> Told | None:
     """Which of `found` the change made (None, with a warning: no baseline could be had)."""
     if diff is None:
@@ -207,7 +213,7 @@ async def _told(
     before = await asyncio.to_thread(diff.texts_before, app.root)
     known = {p: t for p, t in before.items() if app.catalog.language_of(p) is not None}
     try:
-        return await tell_new(app, found, known, diff.since, within)
+        return await tell_new(app, found, now, diff, known, within)
     except LspError as exc:
         warnings.append(f"no baseline ({exc}): `change` unknown")
         return None
