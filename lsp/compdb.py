@@ -13,7 +13,8 @@ and found at `lib/include/geo/point.h` adds `lib/include` (an include found
 beside its includer needs none); plus `-isystem` for the system folders that
 headers from outside need (see `lsp.cheaders`). The database is written again when the set of
 C and C++ files or their `#include` lines change (keyed by a hash of both and
-of those flags; a file is read again only when its stat key moved); clangd
+of those flags and of the root, so a tree moved with its `.codeanchor/` gets
+entries naming its new place; a file is read again only when its stat key moved); clangd
 notices a rewritten database by itself. A tree that cannot hold `.codeanchor/`
 (read-only) runs clangd without a database, as before.
 """
@@ -105,7 +106,8 @@ class GeneratedDatabase:
         user = _user_flags(self.root)
         outside = unprovided(includes, provided, user, self.root)
         flags = [*user, *(f"-isystem{folder}" for folder in outside.folders)]
-        key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
+        # the root too: a tree moved with its `.codeanchor/` needs entries naming it
+        key = content_hash(json.dumps([_SCHEMA, str(self.root), flags, includes]).encode())
         try:
             missing = json.dumps(outside.missing, indent=1).encode()
             _write_if_changed(self._file(_MISSING), missing)
