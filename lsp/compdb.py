@@ -7,7 +7,8 @@ under `.codeanchor/clangd/`, never in the user's tree; the server is started
 with `--compile-commands-dir` pointing there, and keeps its index there too.
 
 Every source file gets an entry, as does every header no source includes.
-The flags are the root's `compile_flags.txt`, if any, plus `-I` for each
+The flags are `-ferror-limit=0` (every error of a file, not the first 20),
+the root's `compile_flags.txt`, if any, plus `-I` for each
 folder the tree's `#include` lines need: a header included as `"geo/point.h"`
 and found at `lib/include/geo/point.h` adds `lib/include` (an include found
 beside its includer needs none); plus `-isystem` for the system folders that
@@ -42,8 +43,11 @@ OWN_DATABASES = (DATABASE, f"build/{DATABASE}")
 """Where a tree keeps its own database (which then wins), relative to the root."""
 _KEY = "compile_commands.key"
 _MISSING = "missing_headers.json"
-_SCHEMA = "1"
+_SCHEMA = "2"
 _FLAGS_FILE = "compile_flags.txt"
+_NO_ERROR_LIMIT = "-ferror-limit=0"
+"""clang stops at 20 errors a file: a change's baseline and its answer then cut at
+different places (errors past one cut look new); a compile_flags.txt can still set one."""
 _SOURCES: Mapping[str, str] = {".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".c++": "c++"}
 _CPP_HEADERS = frozenset({".hpp", ".hh", ".hxx", ".h++"})
 # Folders clangd writes under the database's folder: links there would carry its index out.
@@ -179,7 +183,7 @@ def commands(
             language = ["-x", f"{header}-header"]
         driver = "c++" if "c++" in language[1] else "cc"
         absolute = str(root / path)
-        arguments = [driver, *language, *flags, *include, "-c", absolute]
+        arguments = [driver, *language, _NO_ERROR_LIMIT, *flags, *include, "-c", absolute]
         entries.append({"directory": str(root), "file": absolute, "arguments": arguments})
     return entries
 

@@ -78,7 +78,7 @@ def test_the_flags_of_compile_flags_txt_come_first(tmp_path: Path) -> None:
     root = copy_fixture("c_app", tmp_path)
     database, _ = _generate(root)
     arguments = _entries(database)["src/main.c"]
-    assert arguments[3:5] == ["-std=c11", "-Iinclude"]
+    assert arguments[3:6] == ["-ferror-limit=0", "-std=c11", "-Iinclude"]
 
 
 def _errors(root: Path, path: str) -> list[str]:
@@ -105,6 +105,17 @@ def test_a_tree_moved_with_its_state_folder_is_parsed_where_it_is_now(tmp_path: 
     header.write_text(header.read_text().replace("struct point b);", "struct point b, int s);"))
     assert any("too few arguments" in m.lower() for m in _errors(moved, "app/main.c"))
     assert str(first) not in (moved / ".codeanchor/clangd/compile_commands.json").read_text()
+
+
+def test_clangd_lists_every_error_of_a_file_not_the_first_twenty(tmp_path: Path) -> None:
+    """clang stops at 20 errors a file: a change's baseline and its answer then cut at
+    different places, and the errors past one cut were called new (zlib's contrib/iostream:
+    141 errors it had before)."""
+    root = copy_fixture("c_nodb", tmp_path)
+    calls = "".join(f"  undeclared_{n}();\n" for n in range(30))
+    (root / "app/many.c").write_text(f"void many(void) {{\n{calls}}}\n")
+    errors = _errors(root, "app/many.c")
+    assert len([m for m in errors if "undeclared_" in m]) == 30, errors
 
 
 @pytest.mark.parametrize("where", ["compile_commands.json", "build/compile_commands.json"])
