@@ -241,6 +241,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
             f"{STATE_DIR}/clangd/compile_commands.json",
         ),
         compile_commands_arg="--compile-commands-dir=",
+        initialization_options={"clangdFileStatus": True},
         # A file sent again unchanged, its headers unchanged, is not published for
         # again: a file a change left clean waited out the deadline (zlib: 8 s a batch).
         touch_with_new_text=True,

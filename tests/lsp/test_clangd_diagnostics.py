@@ -1,0 +1,48 @@
+"""clangd's published diagnostics after a header changed: the answer is for the
+includes as they are now, never the first publish clangd makes on the old ones."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsp.pool import LivePool
+from tests.lsp.conftest import Loop, catalog_for, copy_fixture
+from tests.lsp.realserver import PATIENT
+
+USERS = 30
+
+
+def test_a_header_change_is_answered_with_the_includes_parsed_anew(tmp_path: Path) -> None:
+    """clangd, sent a file whose header changed, publishes at once for the AST built on
+    the old includes, then again once they are parsed anew: the first, clean publish
+    was taken as the answer (zlib: answers `complete` without the errors a zlib.h
+    edit made). Every other user calls the changed function."""
+    root = copy_fixture("c_nodb", tmp_path)
+    bulk = "".join(
+        f"static inline int bulk_{n}(int v) {{ return v * {n}; }}\n" for n in range(6000)
+    )
+    (root / "lib/include/geo/bulk.h").write_text(bulk)
+    users = [f"app/user_{n}.c" for n in range(USERS)]
+    for n, user in enumerate(users):
+        body = "return distance2(p, p);" if n % 2 else "return p.x;"
+        (root / user).write_text(
+            f'#include "geo/bulk.h"\n#include "geo/geometry.h"\n\n'
+            f"int use(struct point p) {{ {body} }}\n"
+        )
+    loop, pool = Loop(), LivePool(root, catalog_for("c", "clangd"), PATIENT)
+
+    async def everyone() -> list[tuple[bool, int]]:
+        within = PATIENT.cold_start_deadline
+        reports = await asyncio.gather(*(pool.diagnostics(u, within=within) for u in users))
+        return [(r.settled, sum(d.severity == "error" for d in r.diagnostics)) for r in reports]
+
+    try:
+        assert loop.run(everyone(), 600) == [(True, 0)] * USERS
+        header = root / "lib/include/geo/geometry.h"
+        header.write_text(header.read_text().replace("struct point b);", "struct point b, int s);"))
+        found = loop.run(everyone(), 600)
+    finally:
+        loop.run(pool.aclose())
+        loop.close()
+    assert found == [(True, n % 2) for n in range(USERS)]
