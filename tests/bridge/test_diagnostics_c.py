@@ -127,3 +127,28 @@ def test_a_renames_trial_reaches_files_including_the_header_through_others(
             await app.aclose()
 
     assert ("src/deep.c", 3) in asyncio.run(scenario())
+
+
+def test_a_definition_conflicting_with_its_prototype_says_later_calls_are_unchecked(
+    tmp_path: Path,
+) -> None:
+    """clang marks a function invalid after a conflicting redefinition and checks none
+    of its later calls (gcc reports each): the answer listed only the conflict and
+    said `complete` (cJSON: 1 of 40 new errors)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write(
+        "src/twice.c",
+        "int twice(int v);\n\nint four(void) { return twice(2); }\n\n"
+        "int twice(int v) { return 2 * v; }\n\nint eight(void) { return twice(4); }\n",
+    )
+    repo.commit("a function called before and after its definition")
+    repo.write(
+        "src/twice.c", repo.read("src/twice.c").replace("twice(int v) {", "twice(int v, int s) {")
+    )
+    data = _diagnose_change(repo)
+    assert ("src/twice.c", 5) in _errors(data)
+    [conflict] = [r for r in data["completenessReasons"] if r["code"] == "conflicting_declaration"]
+    assert "'twice'" in conflict["message"] and "src/twice.c:5" in conflict["message"]
+    assert data["completeness"] == "partial"
