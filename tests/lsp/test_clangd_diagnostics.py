@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 from lsp.pool import LivePool
+from lsp.settings import LiveSettings
 from tests.lsp.conftest import Loop, catalog_for, copy_fixture
 from tests.lsp.realserver import PATIENT
 
@@ -46,3 +47,32 @@ def test_a_header_change_is_answered_with_the_includes_parsed_anew(tmp_path: Pat
         loop.run(pool.aclose())
         loop.close()
     assert found == [(True, n % 2) for n in range(USERS)]
+
+
+def test_many_files_changed_at_once_are_opened_while_clangd_keeps_answering(
+    tmp_path: Path,
+) -> None:
+    """clangd is sent every file changed on disk and asked its outline (what makes its
+    index see the change): 30 heavy files at once take it past one request timeout
+    while it answers them one after another. That was a timeout of the whole push,
+    the server killed and the query refused (zlib: 3 of 8 renames, restored after the
+    one before, at load 15)."""
+    root = copy_fixture("c_nodb", tmp_path)
+    bulk = "".join(
+        f"static inline int bulk_{n}(int v) {{ return v * {n}; }}\n" for n in range(6000)
+    )
+    (root / "lib/include/geo/bulk.h").write_text(bulk)
+    quick = LiveSettings(request_timeout=2.0, cold_start_deadline=60.0)
+    loop, pool = Loop(), LivePool(root, catalog_for("c", "clangd"), quick)
+    try:
+        assert loop.run(pool.document_symbols("app/main.c"), 300)
+        for n in range(USERS):
+            (root / f"app/user_{n}.c").write_text(
+                f'#include "geo/bulk.h"\n\nint use_{n}(void) {{ return bulk_{n}(1); }}\n'
+            )
+        outline = loop.run(pool.document_symbols("app/user_7.c"), 300)
+        assert [node.name for node in outline] == ["use_7"]
+        assert pool.status()[0].restarts == 0
+    finally:
+        loop.run(pool.aclose())
+        loop.close()
