@@ -11,7 +11,7 @@ from typing import Any
 
 from bridge.context import AppContext
 from bridge.tools.rename_trial import try_rename
-from tests.bridge.mcp_session import call, serve
+from tests.bridge.mcp_session import call, call_error, serve
 from tests.bridge.test_diagnostics import (
     CASES,
     SCENARIO_TIMEOUT_S,
@@ -152,3 +152,30 @@ def test_a_definition_conflicting_with_its_prototype_says_later_calls_are_unchec
     [conflict] = [r for r in data["completenessReasons"] if r["code"] == "conflicting_declaration"]
     assert "'twice'" in conflict["message"] and "src/twice.c:5" in conflict["message"]
     assert data["completeness"] == "partial"
+
+
+def test_apply_refuses_edits_that_leave_out_a_file_the_preview_edited(tmp_path: Path) -> None:
+    """clangd's rename, asked again to apply, can answer other edits than the preview's
+    (its index moved in between): edits without a file the preview showed were written,
+    and the code broke where the preview had said nothing (cJSON: 8 silent lines)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            target = "src/geometry.c#distance2"
+            preview = await call(client, "nav_rename", target=target, new_name="dist2")
+            hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
+            hashes["src/other.c"] = "0" * 16  # the preview had edited one more file
+            error: dict[str, Any] = await call_error(
+                client, "nav_rename", target=target, new_name="dist2", apply=True, hashes=hashes
+            )
+            return error
+
+    repo.write("src/other.c", "int other(void) { return 0; }\n")
+    repo.commit("a file no rename edits")
+    error = asyncio.run(scenario())
+    assert error["code"] == "conflict"
+    assert "src/other.c" in str(error["message"])
+    assert "dist2" not in repo.read("src/geometry.c") + repo.read("src/main.c")
