@@ -46,9 +46,9 @@ UNANSWERED_AFTER_S = 1.0
 """Idle this long after a provisional publish, the server will not publish again."""
 WORKING_CAP = 4
 """A wait goes on past its `within` while the server keeps publishing for other
-documents (it works through a queue: clangd re-parsing the 40 includers of a header
-on a loaded machine), each publish giving it `within` more, up to this many times
-`within` in all."""
+documents or reporting their status (it works through a queue: clangd re-parsing
+the 40 includers of a header on a loaded machine), each giving it `within` more, up
+to this many times `within` in all."""
 
 
 def _key(uri: str) -> str:
@@ -82,7 +82,7 @@ class PublishedDiagnostics:
     _documents: dict[str, _Document] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _workspace_changed_at: float = 0.0
-    _last_publish_at: float = 0.0
+    _last_heard_at: float = 0.0
 
     def sent(self, uri: str, version: int) -> None:
         """Record that the server was sent `version` of the document (didOpen/didChange)."""
@@ -117,7 +117,7 @@ class PublishedDiagnostics:
         """Keep what the server just published (a clean publish for a closed document
         forgets it: `current` answers the same, nothing)."""
         key = _key(params.uri)
-        self._last_publish_at = time.monotonic()
+        self._last_heard_at = time.monotonic()
         doc = self._documents.get(key)
         if doc is not None and not doc.open and not params.diagnostics:
             del self._documents[key]
@@ -130,6 +130,7 @@ class PublishedDiagnostics:
     def status(self, uri: str, state: str) -> None:
         """Record what the server says it does with the document (clangd's file status:
         "idle", or e.g. "parsing includes, running Update")."""
+        self._last_heard_at = time.monotonic()  # working: a wait goes on
         doc = self._documents.get(_key(uri))
         if doc is None:
             return
@@ -178,12 +179,12 @@ class PublishedDiagnostics:
 
     async def settled(self, uri: str, within: float) -> bool:
         """Wait until the diagnostics of `uri` are settled (True), or (False) until
-        `within` s pass with nothing published for any document, or WORKING_CAP times
+        `within` s pass with nothing heard of any document, or WORKING_CAP times
         `within` in all, or the server left them `unanswered`."""
         started = time.monotonic()
         cap = started + WORKING_CAP * within
         while True:
-            last = max(started, self._last_publish_at)
+            last = max(started, self._last_heard_at)
             remaining = min(cap, last + within) - time.monotonic()
             left = self._quiet_for(uri)
             if left == 0.0:
