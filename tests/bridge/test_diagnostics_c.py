@@ -179,3 +179,26 @@ def test_apply_refuses_edits_that_leave_out_a_file_the_preview_edited(tmp_path: 
     assert error["code"] == "conflict"
     assert "src/other.c" in str(error["message"])
     assert "dist2" not in repo.read("src/geometry.c") + repo.read("src/main.c")
+
+
+def test_past_the_cap_the_includers_calling_the_changed_function_are_checked_first(
+    tmp_path: Path,
+) -> None:
+    """A header with more includers than one answer checks: those naming the changed
+    function were checked by path like the rest, after the ones that cannot break
+    (libuv: uv.h's sources first, none of the 1,052 errors in its tests listed)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    for n in range(45):
+        repo.write(f"src/a_{n:02}.c", '#include "geometry.h"\n\nint idle(void);\n')
+    repo.write(
+        "src/z_calls.c",
+        '#include "geometry.h"\n\nint far(struct point a) { return distance2(a, a); }\n',
+    )
+    repo.commit("many includers, one calling distance2")
+    repo.write("include/geometry.h", repo.read("include/geometry.h").replace(OLD, NEW))
+    data = _diagnose_change(repo)
+    assert "files_capped" in {r["code"] for r in data["completenessReasons"]}
+    changes = {(d["path"], d["line"]): d["change"] for d in data["diagnostics"]}
+    assert changes.get(("src/z_calls.c", 3)) == "new", data["files"]
