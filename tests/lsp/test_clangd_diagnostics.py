@@ -76,3 +76,29 @@ def test_many_files_changed_at_once_are_opened_while_clangd_keeps_answering(
     finally:
         loop.run(pool.aclose())
         loop.close()
+
+
+def test_a_rename_reaching_more_than_fifty_files_is_answered(tmp_path: Path) -> None:
+    """clangd refuses a rename touching more than 50 files by default (libuv: every
+    rename of a function its 200 tests call was refused)."""
+    root = copy_fixture("c_nodb", tmp_path)
+    for n in range(55):
+        (root / f"app/calls_{n}.c").write_text(
+            '#include "geo/geometry.h"\n\n'
+            f"int far_{n}(struct point a) {{ return distance2(a, a); }}\n"
+        )
+    loop, pool = Loop(), LivePool(root, catalog_for("c", "clangd"), PATIENT)
+    try:
+        header = "lib/include/geo/geometry.h"
+        line = (
+            (root / header)
+            .read_text()
+            .splitlines()
+            .index("int distance2(struct point a, struct point b);")
+        )
+        loop.run(pool.references(header, line, 4), 300)  # the index loaded
+        edits = loop.run(pool.rename(header, line, 4, "dist2"), 300)
+    finally:
+        loop.run(pool.aclose())
+        loop.close()
+    assert len(edits) > 55
