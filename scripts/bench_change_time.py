@@ -208,6 +208,8 @@ async def _renames(
             "leftListed": len(left & listed),
             "completeness": data.get("completeness"),
             "silentLeftovers": len(left - listed),
+            "silentLines": [f"{p}:{n}" for p, n in sorted(left - listed)[:10]],
+            "notChecked": [f["path"] for f in data.get("trial", {}).get("notChecked", [])][:10],
         }
         rows.append(row)
         print(json.dumps(row), flush=True)
