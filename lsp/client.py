@@ -50,6 +50,8 @@ _CLOSE_GRACE_S = 2.0
 
 # Notifications servers send that we have no use for (registered so pygls
 # does not log each one as unknown).
+FILE_STATUS = "textDocument/clangd.fileStatus"
+"""clangd's own notification of what it does with a file (`clangdFileStatus`)."""
 _IGNORED_NOTIFICATIONS = (
     types.WINDOW_SHOW_MESSAGE,
     types.TELEMETRY_EVENT,
@@ -294,8 +296,14 @@ class Connection:
         def diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published.publish(params)
 
+        def file_status(params: Any) -> None:  # a pygls Object (a namedtuple)
+            uri, state = getattr(params, "uri", None), getattr(params, "state", None)
+            if isinstance(uri, str) and isinstance(state, str):
+                self.published.status(uri, state)
+
         client.feature(types.PROGRESS)(progress)
         client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(diagnostics)
+        client.feature(FILE_STATUS)(file_status)
         client.feature(types.WINDOW_LOG_MESSAGE)(log_message)
         client.feature(types.WORKSPACE_CONFIGURATION)(configuration)
         client.feature(types.WORKSPACE_WORKSPACE_FOLDERS)(workspace_folders)

@@ -7,13 +7,15 @@ under `.codeanchor/clangd/`, never in the user's tree; the server is started
 with `--compile-commands-dir` pointing there, and keeps its index there too.
 
 Every source file gets an entry, as does every header no source includes.
-The flags are the root's `compile_flags.txt`, if any, plus `-I` for each
+The flags are `-ferror-limit=0` (every error of a file, not the first 20),
+the root's `compile_flags.txt`, if any, plus `-I` for each
 folder the tree's `#include` lines need: a header included as `"geo/point.h"`
 and found at `lib/include/geo/point.h` adds `lib/include` (an include found
 beside its includer needs none); plus `-isystem` for the system folders that
 headers from outside need (see `lsp.cheaders`). The database is written again when the set of
 C and C++ files or their `#include` lines change (keyed by a hash of both and
-of those flags; a file is read again only when its stat key moved); clangd
+of those flags and of the root, so a tree moved with its `.codeanchor/` gets
+entries naming its new place; a file is read again only when its stat key moved); clangd
 notices a rewritten database by itself. A tree that cannot hold `.codeanchor/`
 (read-only) runs clangd without a database, as before.
 """
@@ -41,8 +43,11 @@ OWN_DATABASES = (DATABASE, f"build/{DATABASE}")
 """Where a tree keeps its own database (which then wins), relative to the root."""
 _KEY = "compile_commands.key"
 _MISSING = "missing_headers.json"
-_SCHEMA = "1"
+_SCHEMA = "2"
 _FLAGS_FILE = "compile_flags.txt"
+_NO_ERROR_LIMIT = "-ferror-limit=0"
+"""clang stops at 20 errors a file: a change's baseline and its answer then cut at
+different places (errors past one cut look new); a compile_flags.txt can still set one."""
 _SOURCES: Mapping[str, str] = {".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".c++": "c++"}
 _CPP_HEADERS = frozenset({".hpp", ".hh", ".hxx", ".h++"})
 # Folders clangd writes under the database's folder: links there would carry its index out.
@@ -105,7 +110,8 @@ class GeneratedDatabase:
         user = _user_flags(self.root)
         outside = unprovided(includes, provided, user, self.root)
         flags = [*user, *(f"-isystem{folder}" for folder in outside.folders)]
-        key = content_hash(json.dumps([_SCHEMA, flags, includes]).encode())
+        # the root too: a tree moved with its `.codeanchor/` needs entries naming it
+        key = content_hash(json.dumps([_SCHEMA, str(self.root), flags, includes]).encode())
         try:
             missing = json.dumps(outside.missing, indent=1).encode()
             _write_if_changed(self._file(_MISSING), missing)
@@ -177,7 +183,7 @@ def commands(
             language = ["-x", f"{header}-header"]
         driver = "c++" if "c++" in language[1] else "cc"
         absolute = str(root / path)
-        arguments = [driver, *language, *flags, *include, "-c", absolute]
+        arguments = [driver, *language, _NO_ERROR_LIMIT, *flags, *include, "-c", absolute]
         entries.append({"directory": str(root), "file": absolute, "arguments": arguments})
     return entries
 

@@ -126,6 +126,9 @@ async def diagnostics_of(
         if published is not None and published.stale(doc.uri):
             doc = await session.sync(doc.path, again=True)
         settled = published is not None and await published.settled(doc.uri, within)
+        if not settled and published is not None and published.unanswered(doc.uri):
+            doc = await session.sync(doc.path, again=True)  # published on old includes
+            settled = await published.settled(doc.uri, within)
         found = () if published is None else published.current(doc.uri)
         return DiagnosticsReport(shown, "published", convert(root, doc.path, found), settled)
     return DiagnosticsReport(shown, "pull", convert(root, doc.path, found), True)

@@ -34,7 +34,7 @@ from lsp.catalog import ServerSpec
 from lsp.client import Connection
 from lsp.compdb import GeneratedDatabase
 from lsp.documents import Documents
-from lsp.errors import ServerRequestError
+from lsp.errors import RequestTimeoutError, ServerRequestError
 from lsp.uris import uri_of
 from lsp.watch import WorkspaceIndex
 
@@ -104,7 +104,7 @@ class DiskSync:
                 uris.append(self._documents.current(path, conn).uri)
             except DiskError:
                 continue
-        await asyncio.gather(*(_outline(conn, uri) for uri in uris))
+        await _outlines(conn, uris)
 
     async def _blank(self, conn: Connection, deleted: set[Path]) -> None:
         for path in sorted(deleted):
@@ -118,15 +118,37 @@ def _mtime(path: Path) -> int:
     return 0 if stamp is None else stamp.mtime_ns
 
 
-async def _outline(conn: Connection, uri: str) -> None:
+async def _outlines(conn: Connection, uris: list[str]) -> None:
+    """Ask the outlines of `uris` at once, waiting while the server answers them: it
+    builds one or two at a time (clangd took 25 files restored after a rename past the
+    request timeout at load 15, and the push failed, the server killed). Raises
+    RequestTimeoutError only when a request timeout passes with no answer."""
+    tasks = {asyncio.ensure_future(_outline(conn, uri, conn.timeout * len(uris))) for uri in uris}
+    try:
+        while tasks:
+            done, tasks = await asyncio.wait(tasks, timeout=conn.timeout)
+            if not done:
+                raise RequestTimeoutError(
+                    conn.spec.name, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, conn.timeout
+                )
+            for task in done:
+                task.result()
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def _outline(conn: Connection, uri: str, within: float | None = None) -> None:
     """Ask a document's symbols: servers build (or drop) what they know of it then.
 
     Best effort: a server that refuses (an error answer) is left as it is; a
-    crash or a timeout still propagates.
+    crash or a timeout (after `within` s, default the request timeout) still
+    propagates.
     """
     params = types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
     with contextlib.suppress(ServerRequestError):
         await conn.call(
             types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
             conn.lsp.text_document_document_symbol_async(params),
+            within,
         )

@@ -10,8 +10,12 @@ file on disk): a change to one file can change the diagnostics of the files
 that use it, and servers (gopls, tsserver) publish again only for the
 documents whose diagnostics moved, so an older publish of a user proves
 nothing. Such a document is `stale` until it is sent again (a new version of
-the same text) and published for. The connection (`lsp.client`) fills it; a
-diagnostics query (`lsp.diagnostics`) waits on it.
+the same text) and published for. A server that reports each file's status
+(clangd's `clangdFileStatus`) is believed only for a publish made on the includes
+as they are now: one made while they were still parsed anew is provisional. A
+wait's deadline moves on while the server publishes for other documents (up to
+WORKING_CAP times it). The connection (`lsp.client`) fills it; a diagnostics
+query (`lsp.diagnostics`) waits on it.
 
 It holds an entry per open document and per closed one whose last publish
 had problems: a document closed, then published clean (or never published),
@@ -33,6 +37,18 @@ VERSIONED_QUIET_S = 0.1
 """Quiet after a publish for the current version (a server may send a second one)."""
 UNVERSIONED_QUIET_S = 0.4
 """Quiet after an unversioned publish (tsserver: syntax, then semantic, then suggestions)."""
+PROVISIONAL_STATE = "parsing includes"
+"""clangd, a header changed, publishes at once for the AST built on the old includes
+(with a patch for the file's own `#include` lines), then again once the includes are
+parsed anew: a publish whose next file status still says this is not the answer for
+the text sent (zlib: a file broken by a zlib.h edit was first published clean)."""
+UNANSWERED_AFTER_S = 1.0
+"""Idle this long after a provisional publish, the server will not publish again."""
+WORKING_CAP = 4
+"""A wait goes on past its `within` while the server keeps publishing for other
+documents or reporting their status (it works through a queue: clangd re-parsing
+the 40 includers of a header on a loaded machine), each giving it `within` more, up
+to this many times `within` in all."""
 
 
 def _key(uri: str) -> str:
@@ -49,6 +65,12 @@ class _Document:
     diagnostics: Sequence[types.Diagnostic] = ()
     version: int | None = None
     published_at: float | None = None
+    reports_status: bool = False
+    provisional: bool | None = None
+    """The last publish was made on includes still being parsed (True), or not (False),
+    as the first file status after it said; None: no status since it."""
+    idle_at: float | None = None
+    """When the server last said it was done with the document ("idle")."""
 
 
 @dataclass(slots=True)
@@ -60,11 +82,13 @@ class PublishedDiagnostics:
     _documents: dict[str, _Document] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _workspace_changed_at: float = 0.0
+    _last_heard_at: float = 0.0
 
     def sent(self, uri: str, version: int) -> None:
         """Record that the server was sent `version` of the document (didOpen/didChange)."""
         doc = self._documents.setdefault(_key(uri), _Document())
         doc.sent_version, doc.sent_at, doc.open = version, time.monotonic(), True
+        doc.provisional = doc.idle_at = None  # what follows is about this text
 
     def closed(self, uri: str) -> None:
         """Record that the document was closed (didClose): kept only while it has problems."""
@@ -93,14 +117,42 @@ class PublishedDiagnostics:
         """Keep what the server just published (a clean publish for a closed document
         forgets it: `current` answers the same, nothing)."""
         key = _key(params.uri)
+        self._last_heard_at = time.monotonic()
         doc = self._documents.get(key)
         if doc is not None and not doc.open and not params.diagnostics:
             del self._documents[key]
         elif doc is not None or params.diagnostics:
             doc = self._documents.setdefault(key, _Document())
             doc.diagnostics, doc.version = params.diagnostics, params.version
-            doc.published_at = time.monotonic()
+            doc.published_at, doc.provisional = time.monotonic(), None
         self._changed.set()
+
+    def status(self, uri: str, state: str) -> None:
+        """Record what the server says it does with the document (clangd's file status:
+        "idle", or e.g. "parsing includes, running Update")."""
+        self._last_heard_at = time.monotonic()  # working: a wait goes on
+        doc = self._documents.get(_key(uri))
+        if doc is None:
+            return
+        doc.reports_status = True
+        if doc.provisional is None and doc.published_at is not None:
+            doc.provisional = PROVISIONAL_STATE in state
+        doc.idle_at = time.monotonic() if state == "idle" else None
+        self._changed.set()
+
+    def _unanswered_in(self, uri: str) -> float | None:
+        """Seconds until a provisional publish counts as never followed (0: now), or
+        None when the document is not in that case."""
+        doc = self._documents.get(_key(uri))
+        if doc is None or not doc.provisional or doc.idle_at is None:
+            return None
+        return max(0.0, doc.idle_at + UNANSWERED_AFTER_S - time.monotonic())
+
+    def unanswered(self, uri: str) -> bool:
+        """True when the server published for the document on old includes, then went
+        idle without publishing again (clangd, the includes parsed anew, may see no
+        need): sent again, it publishes for what it has now."""
+        return self._unanswered_in(uri) == 0.0
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -112,6 +164,8 @@ class PublishedDiagnostics:
             return None
         if doc.published_at < self._workspace_changed_at:
             return None
+        if doc.reports_status and doc.provisional is not False:
+            return None  # on the old includes, or no status after it yet
         if doc.version is not None:
             if doc.version < doc.sent_version:
                 return None
@@ -124,17 +178,22 @@ class PublishedDiagnostics:
         return max(0.0, doc.published_at + quiet - time.monotonic())
 
     async def settled(self, uri: str, within: float) -> bool:
-        """Wait until the diagnostics of `uri` are settled (True) or `within` s pass (False)."""
-        deadline = time.monotonic() + within
+        """Wait until the diagnostics of `uri` are settled (True), or (False) until
+        `within` s pass with nothing heard of any document, or WORKING_CAP times
+        `within` in all, or the server left them `unanswered`."""
+        started = time.monotonic()
+        cap = started + WORKING_CAP * within
         while True:
-            remaining = deadline - time.monotonic()
+            last = max(started, self._last_heard_at)
+            remaining = min(cap, last + within) - time.monotonic()
             left = self._quiet_for(uri)
             if left == 0.0:
                 return True
-            if remaining <= 0:
+            unanswered = self._unanswered_in(uri)
+            if remaining <= 0 or unanswered == 0.0:
                 return False
             self._changed.clear()
-            wait = remaining if left is None else min(left, remaining)
+            wait = min(w for w in (remaining, left, unanswered) if w is not None)
             try:
                 await asyncio.wait_for(self._changed.wait(), wait)
             except TimeoutError:

@@ -104,8 +104,11 @@ async def bench_project(
 ) -> list[dict[str, Any]]:
     work = Path(tempfile.mkdtemp(prefix=f"bench-change-{language}-"))
     root = work / source.name
-    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    shutil.copytree(
+        source, root, ignore=shutil.ignore_patterns(".git", ".codeanchor"), symlinks=True
+    )
     (root / ".gitignore").open("a").write("\n.codeanchor/\n")
+    _repoint_database(source, root)
     config = root / "tsconfig.json"
     if language == "typescript" and config.is_file():  # type packages are not installed
         text = config.read_text(encoding="utf-8")
@@ -211,6 +214,8 @@ async def _renames(
             "leftListed": len(left & listed),
             "completeness": data.get("completeness"),
             "silentLeftovers": len(left - listed),
+            "silentLines": [f"{p}:{n}" for p, n in sorted(left - listed)[:10]],
+            "notChecked": [f["path"] for f in data.get("trial", {}).get("notChecked", [])][:10],
         }
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -218,6 +223,16 @@ async def _renames(
             (root / p).write_bytes(content)
         await nav_diagnostics(app)  # the servers see the tree put back
     return rows
+
+
+def _repoint_database(source: Path, root: Path) -> None:
+    """A C tree's own compilation database (made by CMake: absolute paths) names the
+    copy, not the clone it was made in."""
+    for name in ("compile_commands.json", "build/compile_commands.json"):
+        database = root / name
+        if database.is_file():
+            text = database.read_text(encoding="utf-8")
+            database.write_text(text.replace(str(source.resolve()), str(root)), encoding="utf-8")
 
 
 def _commit_all(root: Path) -> None:

@@ -33,6 +33,7 @@ DiagnosticsReasonCode = Literal[
     "server_error",
     "files_capped",
     "users_unknown",
+    "conflicting_declaration",
 ]
 """Why a nav_diagnostics answer is partial."""
 NotCheckedReason = Literal["no_server", "server_error", "files_capped"]

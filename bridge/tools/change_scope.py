@@ -27,14 +27,17 @@ the one it is listed with):
     same_package          (Go) a file of a changed file's package, which uses
                           its names without importing anything
 
-Only files a language server knows by their extension are kept. What could
-not be looked for is said (`unknown`): the users of changed files the map does
-not hold, old names past `MAX_NAMES`, a scan stopped at its file cap.
+Among the importers, files naming a changed symbol come first (a cap may leave
+the rest); each group by path. Only files a language server knows by their
+extension are kept. What could not be looked for is said (`unknown`): the users
+of changed files the map does not hold, old names past `MAX_NAMES`, a scan
+stopped at its file cap.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -131,8 +134,33 @@ async def change_scope(app: AppContext, since: str) -> ChangeScope:
                 if PurePosixPath(sibling).parent == PurePosixPath(now).parent:
                     add(sibling, "same_package")
     files = [ToCheck(p, why, tuple(sorted(s))) for p, (why, s) in found.items()]
-    files.sort(key=lambda f: (_ORDER[f.why], f.path))
+    names = {_short(s.node_id or s.old_id or "") for s in change.symbols} - {""}
+    naming = await asyncio.to_thread(_naming_files, app, files, names)
+    files.sort(key=lambda f: (_ORDER[f.why], f.path not in naming, f.path))
     return ChangeScope(files, unknown, change.diff)
+
+
+def _short(node_id: str) -> str:
+    """The plain name of the symbol `node_id` (its last dotted part, no `~N`)."""
+    return node_id.partition("#")[2].partition("~")[0].rpartition(".")[2]
+
+
+def _naming_files(app: AppContext, files: list[ToCheck], names: set[str]) -> set[str]:
+    """The files brought in as importers that name a changed symbol as a word: checked
+    first among them, for a cap may leave the rest (libuv: uv.h's 200 includers, the
+    tests calling the changed function after the sources that do not)."""
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    found = set()
+    for file in files:
+        if not names or file.why != "imports_changed_file":
+            continue
+        try:
+            text = (app.root / file.path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if pattern.search(text):
+            found.add(file.path)
+    return found
 
 
 def import_depth(app: AppContext, path: str, depth: int) -> int:

@@ -9,8 +9,9 @@ them for what it was just sent (`source: "published"`), waiting at most the
 cold-start deadline. The answer is `partial` while a server still loads the
 workspace (`server_loading`), when a wait timed out (`diagnostics_timeout`),
 when files had no server (`no_server`), when there were more files than one
-answer checks (`files_capped`) or when the users of some changed symbols could
-not be looked for (`users_unknown`).
+answer checks (`files_capped`), when the users of some changed symbols could
+not be looked for (`users_unknown`), or when a C function's declarations conflict
+(`conflicting_declaration`: clang leaves its later uses unchecked).
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ async def nav_diagnostics(
     changes = told.changes if told is not None else unknown
     ranked = sorted(zip(found, changes, strict=True), key=_rank)
     reasons = _reasons(list(reports.values()), loading, left, len(capped), scope.unknown)
+    reasons += _conflicts(found)
     data = DiagnosticsData(
         scope=DiagnosticsScope(path=wanted[0].path) if path is not None else {"since": since},
         errorCount=sum(d.severity == "error" for d in found),
@@ -217,6 +219,28 @@ async def _told(
     except LspError as exc:
         warnings.append(f"no baseline ({exc}): `change` unknown")
         return None
+
+
+CONFLICTING = frozenset({"conflicting_types"})
+"""clang's codes for a redeclaration that conflicts with an earlier one: the function
+is then invalid and its later uses are not checked (gcc still reports those calls)."""
+
+
+def _conflicts(found: list[Diagnostic]) -> list[DiagnosticsReason]:
+    """The reason an answer with conflicting declarations is partial: the calls the
+    server skipped after them are not listed."""
+    sites = [d for d in found if d.severity == "error" and d.code in CONFLICTING]
+    if not sites:
+        return []
+    named = ", ".join(f"{d.message.split(chr(10))[0]} ({d.path}:{d.line})" for d in sites[:3])
+    return [
+        DiagnosticsReason(
+            code="conflicting_declaration",
+            message=f"{named}{' ...' if len(sites) > 3 else ''}: clang does not check the "
+            "uses of a function after a declaration conflicting with an earlier one, so "
+            "calls that no longer match may be missing; make the declarations agree and ask again",
+        )
+    ]
 
 
 def _left_out(file: ToCheck, reason: NotCheckedReason, message: str) -> NotChecked:

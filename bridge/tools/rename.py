@@ -5,10 +5,11 @@ of edits and a unified diff. `apply=true` writes the edits, but only if every
 touched file still has that hash (and, given `hashes` from an earlier
 preview, the hash the caller saw): all files are checked before any is
 written, else a `conflict` error names the files that changed and nothing is
-written. Each file is written atomically (a temporary file beside it, then
-`os.replace`); the servers' open documents are re-synced after, and the map
-is flagged stale where a watcher runs. Edits outside the root, or edits that
-create, rename or delete files, are refused.
+written; so it is when the server's edits, asked again, leave a file the
+preview edited (its index moved in between). Each file is written atomically
+(a temporary file beside it, then `os.replace`); the servers' open documents
+are re-synced after, and the map is flagged stale where a watcher runs. Edits
+outside the root, or edits that create, rename or delete files, are refused.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def _plan(edits: FileEdits) -> _Planned:
 
 
 def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) -> list[str]:
-    """The planned files whose content moved since the plan (or since the caller's preview)."""
+    """The planned files whose content moved since the plan (or since the caller's
+    preview), and the files of that preview the plan no longer edits."""
     changed = []
     for plan in planned:
         try:
@@ -90,7 +92,9 @@ def _conflicts(planned: Sequence[_Planned], hashes: Mapping[str, str] | None) ->
         seen = before if hashes is None else hashes.get(path)
         if now != before or now != seen:
             changed.append(path)
-    return changed
+    # a file the preview edited that these edits leave: the server's answer moved
+    planned_paths = {plan.shown["path"] for plan in planned}
+    return changed + sorted(set(hashes or ()) - planned_paths)
 
 
 def _write(plan: _Planned) -> None:
@@ -158,7 +162,8 @@ async def nav_rename(
         changed = _conflicts(planned, hashes)
         if changed:
             raise ConflictError(
-                f"changed since the rename was computed: {', '.join(changed)}; nothing written",
+                f"changed since the rename was computed (or no longer edited by the "
+                f"server's rename): {', '.join(changed)}; nothing written",
                 hint="preview again (without apply) and apply the new preview",
             )
         for plan in planned:

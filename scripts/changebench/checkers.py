@@ -89,7 +89,7 @@ def _c_errors(root: Path) -> list[tuple[str, int, str]]:
         assert isinstance(raw, list)
         args, skip = [], False
         for arg in raw[1:]:
-            if skip or arg == "-c":
+            if skip or arg == "-c" or arg.startswith("-ferror-limit"):  # clang's, not gcc's
                 skip = False
                 continue
             if arg == "-o":

@@ -11,7 +11,7 @@ from typing import Any
 
 from bridge.context import AppContext
 from bridge.tools.rename_trial import try_rename
-from tests.bridge.mcp_session import call, serve
+from tests.bridge.mcp_session import call, call_error, serve
 from tests.bridge.test_diagnostics import (
     CASES,
     SCENARIO_TIMEOUT_S,
@@ -54,7 +54,8 @@ def test_a_changed_prototype_breaks_callers_seen_through_other_headers_as_new(
         data
     )
     assert data["baseline"]["missing"] == []
-    assert data["completeness"] == "complete", data["completenessReasons"]
+    # the definition now conflicts with the prototype: clang checks no later call of it
+    assert [r["code"] for r in data["completenessReasons"]] == ["conflicting_declaration"]
 
 
 def test_files_a_change_leaves_clean_are_settled_though_clangd_has_nothing_new(
@@ -127,3 +128,78 @@ def test_a_renames_trial_reaches_files_including_the_header_through_others(
             await app.aclose()
 
     assert ("src/deep.c", 3) in asyncio.run(scenario())
+
+
+def test_a_definition_conflicting_with_its_prototype_says_later_calls_are_unchecked(
+    tmp_path: Path,
+) -> None:
+    """clang marks a function invalid after a conflicting redefinition and checks none
+    of its later calls (gcc reports each): the answer listed only the conflict and
+    said `complete` (cJSON: 1 of 40 new errors)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    repo.write(
+        "src/twice.c",
+        "int twice(int v);\n\nint four(void) { return twice(2); }\n\n"
+        "int twice(int v) { return 2 * v; }\n\nint eight(void) { return twice(4); }\n",
+    )
+    repo.commit("a function called before and after its definition")
+    repo.write(
+        "src/twice.c", repo.read("src/twice.c").replace("twice(int v) {", "twice(int v, int s) {")
+    )
+    data = _diagnose_change(repo)
+    assert ("src/twice.c", 5) in _errors(data)
+    [conflict] = [r for r in data["completenessReasons"] if r["code"] == "conflicting_declaration"]
+    assert "'twice'" in conflict["message"] and "src/twice.c:5" in conflict["message"]
+    assert data["completeness"] == "partial"
+
+
+def test_apply_refuses_edits_that_leave_out_a_file_the_preview_edited(tmp_path: Path) -> None:
+    """clangd's rename, asked again to apply, can answer other edits than the preview's
+    (its index moved in between): edits without a file the preview showed were written,
+    and the code broke where the preview had said nothing (cJSON: 8 silent lines)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+
+    async def scenario() -> dict[str, Any]:
+        async with asyncio.timeout(SCENARIO_TIMEOUT_S), serve(repo.root) as client:
+            target = "src/geometry.c#distance2"
+            preview = await call(client, "nav_rename", target=target, new_name="dist2")
+            hashes = {f["path"]: f["hash"] for f in preview["data"]["files"]}
+            hashes["src/other.c"] = "0" * 16  # the preview had edited one more file
+            error: dict[str, Any] = await call_error(
+                client, "nav_rename", target=target, new_name="dist2", apply=True, hashes=hashes
+            )
+            return error
+
+    repo.write("src/other.c", "int other(void) { return 0; }\n")
+    repo.commit("a file no rename edits")
+    error = asyncio.run(scenario())
+    assert error["code"] == "conflict"
+    assert "src/other.c" in str(error["message"])
+    assert "dist2" not in repo.read("src/geometry.c") + repo.read("src/main.c")
+
+
+def test_past_the_cap_the_includers_calling_the_changed_function_are_checked_first(
+    tmp_path: Path,
+) -> None:
+    """A header with more includers than one answer checks: those naming the changed
+    function were checked by path like the rest, after the ones that cannot break
+    (libuv: uv.h's sources first, none of the 1,052 errors in its tests listed)."""
+    case = CASES[3]
+    require_binary(case.server)
+    repo = _repo(tmp_path, case)
+    for n in range(45):
+        repo.write(f"src/a_{n:02}.c", '#include "geometry.h"\n\nint idle(void);\n')
+    repo.write(
+        "src/z_calls.c",
+        '#include "geometry.h"\n\nint far(struct point a) { return distance2(a, a); }\n',
+    )
+    repo.commit("many includers, one calling distance2")
+    repo.write("include/geometry.h", repo.read("include/geometry.h").replace(OLD, NEW))
+    data = _diagnose_change(repo)
+    assert "files_capped" in {r["code"] for r in data["completenessReasons"]}
+    changes = {(d["path"], d["line"]): d["change"] for d in data["diagnostics"]}
+    assert changes.get(("src/z_calls.c", 3)) == "new", data["files"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,10 @@ from disk.errors import OutsideRootError
 from lsp.catalog import Catalog
 from lsp.cheaders import includes_of, unprovided
 from lsp.compdb import GeneratedDatabase, missing_headers
+from lsp.pool import LivePool
 from lsp.watch import WorkspaceIndex
-from tests.lsp.conftest import copy_fixture
+from tests.lsp.conftest import Loop, catalog_for, copy_fixture
+from tests.lsp.realserver import PATIENT
 
 CLANGD = Catalog.builtin().servers["clangd"]
 
@@ -75,7 +78,44 @@ def test_the_flags_of_compile_flags_txt_come_first(tmp_path: Path) -> None:
     root = copy_fixture("c_app", tmp_path)
     database, _ = _generate(root)
     arguments = _entries(database)["src/main.c"]
-    assert arguments[3:5] == ["-std=c11", "-Iinclude"]
+    assert arguments[3:6] == ["-ferror-limit=0", "-std=c11", "-Iinclude"]
+
+
+def _errors(root: Path, path: str) -> list[str]:
+    """The error messages clangd gives for `path` in the tree at `root`."""
+    loop, pool = Loop(), LivePool(root, catalog_for("c", "clangd"), PATIENT)
+    try:
+        report = loop.run(pool.diagnostics(path, within=PATIENT.cold_start_deadline))
+        assert report.settled
+        return [d.message for d in report.diagnostics if d.severity == "error"]
+    finally:
+        loop.run(pool.aclose())
+        loop.close()
+
+
+def test_a_tree_moved_with_its_state_folder_is_parsed_where_it_is_now(tmp_path: Path) -> None:
+    """A tree copied or moved with `.codeanchor/` kept a database naming its old place:
+    clangd parsed its files with the old tree's headers (zlib copied for a benchmark
+    saw none of the edits made to its own zlib.h)."""
+    first = copy_fixture("c_nodb", tmp_path / "first")
+    assert _errors(first, "app/main.c") == []
+    moved = tmp_path / "moved" / "c_nodb"
+    shutil.copytree(first, moved)
+    header = moved / "lib/include/geo/geometry.h"
+    header.write_text(header.read_text().replace("struct point b);", "struct point b, int s);"))
+    assert any("too few arguments" in m.lower() for m in _errors(moved, "app/main.c"))
+    assert str(first) not in (moved / ".codeanchor/clangd/compile_commands.json").read_text()
+
+
+def test_clangd_lists_every_error_of_a_file_not_the_first_twenty(tmp_path: Path) -> None:
+    """clang stops at 20 errors a file: a change's baseline and its answer then cut at
+    different places, and the errors past one cut were called new (zlib's contrib/iostream:
+    141 errors it had before)."""
+    root = copy_fixture("c_nodb", tmp_path)
+    calls = "".join(f"  undeclared_{n}();\n" for n in range(30))
+    (root / "app/many.c").write_text(f"void many(void) {{\n{calls}}}\n")
+    errors = _errors(root, "app/many.c")
+    assert len([m for m in errors if "undeclared_" in m]) == 30, errors
 
 
 @pytest.mark.parametrize("where", ["compile_commands.json", "build/compile_commands.json"])
