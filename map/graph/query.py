@@ -164,14 +164,23 @@ def neighbors(
         starts += family(graph, node_id)
     found = _walk(graph, starts, direction == "in", allowed, depth, floor)
     if len(starts) > 1:
-        found = [_with_other_starts(graph, n, starts) if n.distance == 1 else n for n in found]
+        found = [
+            _with_other_starts(graph, n, starts, floor) if n.distance == 1 else n for n in found
+        ]
     return loops + found
 
 
-def _with_other_starts(graph: MapGraph, found: Neighbor, starts: list[str]) -> Neighbor:
-    """`found` (a caller) with the other starts it calls by an edge of the same kind."""
+def _with_other_starts(
+    graph: MapGraph, found: Neighbor, starts: list[str], floor: float
+) -> Neighbor:
+    """`found` (a caller) with the other starts it calls by an edge of the same kind
+    whose confidence is above `floor` (a guess never adds its lines to a tie's)."""
     also = tuple(
-        s for s in starts if s != found.source and graph.has_edge(found.node_id, s, found.via)
+        s
+        for s in starts
+        if s != found.source
+        and graph.has_edge(found.node_id, s, found.via)
+        and graph.edges[found.node_id, s, found.via].get("confidence", 1.0) > floor
     )
     return replace(found, also=also) if also else found
 
